@@ -1,0 +1,276 @@
+/// A static k-d tree over points on the sphere, answering nearest, radius and box queries exactly.
+///
+/// Points are kept as 3-D unit vectors and ranked by the chord between them, which grows strictly
+/// with the great-circle angle: there is no special case at the antimeridian or the poles.
+/// Reported distances are haversine distances computed from the original coordinates
+/// (`Coordinate.distance(to:)`), so they equal what a user computes.
+///
+/// Layout (struct of arrays, no node objects): the unit vectors `xs`, `ys`, `zs` and the input
+/// index `ids` in tree order, and one bounding box per node as six `Float`s rounded outward. The
+/// tree is complete: node `i` has children `2i+1` and `2i+2`, all `2^depth` leaves are on the last
+/// level, and leaf `j` holds the points `(j·n) >> depth ..< ((j+1)·n) >> depth`, so no node stores
+/// a range. That is 28 bytes a point plus 48 / (points per leaf) bytes of boxes (about 31 bytes a
+/// point with the default leaf size), not counting `coordinates`.
+///
+/// The tree is immutable once built; rebuild it to change the points.
+public struct KDTree: Sendable {
+  /// The points, in the order given; `Neighbor.index` refers to this array.
+  public let coordinates: [Coordinate]
+
+  /// Unit vectors in tree order.
+  let xs: [Double]
+  let ys: [Double]
+  let zs: [Double]
+  /// Index into `coordinates` of the point at each tree position.
+  let ids: [Int32]
+  /// Per node: min x, y, z, then max x, y, z, each rounded outward to `Float`. An empty node has
+  /// min +∞ and max -∞.
+  let boxes: [Float]
+  /// The level of the leaves; there are `1 << depth` of them.
+  let depth: Int
+
+  /// Builds the tree.
+  ///
+  /// Each node is split on the axis of largest spread, at the position found by selection
+  /// (quickselect), not by a full sort.
+  ///
+  /// - Parameters:
+  ///   - coordinates: The points; their positions are the indices results refer to.
+  ///   - leafSize: The most points a leaf bucket holds (at least 1); leaves hold between about
+  ///     half of this and this many.
+  /// - Complexity: O(n log n).
+  public init(coordinates: [Coordinate], leafSize: Int = 16) {
+    precondition(leafSize >= 1, "leafSize must be at least 1")
+    precondition(coordinates.count < Int(Int32.max), "at most Int32.max - 1 points")
+    let n = coordinates.count
+    var depth = 0
+    while (n + (1 << depth) - 1) >> depth > leafSize { depth += 1 }
+    let nodeCount = (2 << depth) - 1
+
+    // Build on interleaved x, y, z, index (32 bytes a point, so swaps move one block).
+    var work = [Double](unsafeUninitializedCapacity: 4 * n) { buffer, initialized in
+      for i in 0..<n {
+        let v = coordinates[i].unitVector
+        buffer[4 * i] = v.x
+        buffer[4 * i + 1] = v.y
+        buffer[4 * i + 2] = v.z
+        buffer[4 * i + 3] = Double(i)
+      }
+      initialized = 4 * n
+    }
+    var boxes = [Float](repeating: 0, count: 6 * nodeCount)
+    work.withUnsafeMutableBufferPointer { points in
+      boxes.withUnsafeMutableBufferPointer { boxes in
+        var builder = Builder(
+          points: points.baseAddress ?? UnsafeMutablePointer(bitPattern: 8)!,
+          boxes: boxes.baseAddress!, count: n, depth: depth)
+        builder.build(node: 0, level: 0, firstLeaf: 0, lower: 0, upper: n)
+      }
+    }
+    self.coordinates = coordinates
+    self.depth = depth
+    self.boxes = boxes
+    self.xs = work.withUnsafeBufferPointer { w in
+      [Double](unsafeUninitializedCapacity: n) { b, c in
+        for i in 0..<n { b[i] = w[4 * i] }
+        c = n
+      }
+    }
+    self.ys = work.withUnsafeBufferPointer { w in
+      [Double](unsafeUninitializedCapacity: n) { b, c in
+        for i in 0..<n { b[i] = w[4 * i + 1] }
+        c = n
+      }
+    }
+    self.zs = work.withUnsafeBufferPointer { w in
+      [Double](unsafeUninitializedCapacity: n) { b, c in
+        for i in 0..<n { b[i] = w[4 * i + 2] }
+        c = n
+      }
+    }
+    self.ids = work.withUnsafeBufferPointer { w in
+      [Int32](unsafeUninitializedCapacity: n) { b, c in
+        for i in 0..<n { b[i] = Int32(w[4 * i + 3]) }
+        c = n
+      }
+    }
+  }
+
+  /// The number of points.
+  ///
+  /// - Complexity: O(1).
+  public var count: Int { coordinates.count }
+
+  /// The `k` points nearest to `center` that satisfy `isIncluded`, nearest first; ties by index.
+  ///
+  /// The predicate runs inside the search, so the result holds `k` matching points whenever
+  /// that many exist (within `maximumDistance`), however rare the matches.
+  ///
+  /// - Parameters:
+  ///   - k: How many to return at most. Zero or less returns nothing.
+  ///   - center: The query point.
+  ///   - maximumDistance: Points farther than this are not returned (`nil`: no limit). The
+  ///     limit is inclusive and exact with respect to the haversine distance.
+  ///   - isIncluded: A predicate on the point index, evaluated inside the search.
+  /// - Returns: At most `k` neighbours sorted by (distance, index).
+  /// - Complexity: O(k log k + log n) expected for well-spread points and a predicate that
+  ///   matches a fixed fraction of them; O(n log k) at worst.
+  public func nearest(
+    _ k: Int, to center: Coordinate, within maximumDistance: Distance? = nil,
+    where isIncluded: (Int) -> Bool = { _ in true }
+  ) -> [Neighbor] {
+    let n = count
+    guard k > 0, n > 0 else { return [] }
+    var limit = ChordLimit.unlimited
+    if let maximumDistance {
+      guard let chordLimit = ChordLimit(maximumDistance) else { return [] }
+      limit = chordLimit
+    }
+    let capacity = Swift.min(k, n)
+    let q = center.unitVector
+    return withUnsafeTemporaryAllocation(of: Candidate.self, capacity: capacity) { buffer in
+      var heap = BoundedMaxHeap(storage: buffer.baseAddress!, capacity: capacity)
+      withView { view in
+        view.nearest(
+          qx: q.x, qy: q.y, qz: q.z, limit: limit, center: center, heap: &heap,
+          isIncluded: isIncluded)
+      }
+      var result = [Neighbor]()
+      result.reserveCapacity(heap.count)
+      for i in 0..<heap.count {
+        let index = Int(buffer[i].index)
+        result.append(Neighbor(index: index, distance: center.distance(to: coordinates[index])))
+      }
+      result.sort(by: Neighbor.precedes)
+      return result
+    }
+  }
+
+  /// Every point within `radius` of `center` (inclusive) that satisfies `isIncluded`, nearest
+  /// first; ties by index.
+  ///
+  /// The boundary is exact with respect to the haversine distance: a point is returned exactly
+  /// when `center.distance(to: point) <= radius`. A radius of zero finds the exact duplicates of
+  /// `center`; a radius of half the circumference or more finds every point.
+  ///
+  /// - Parameters:
+  ///   - radius: The largest distance returned. Negative or NaN returns nothing.
+  ///   - center: The query point.
+  ///   - isIncluded: A predicate on the point index, evaluated inside the search.
+  /// - Returns: The neighbours sorted by (distance, index).
+  /// - Complexity: O(log n + m log m) expected for m results.
+  public func within(
+    _ radius: Distance, of center: Coordinate, where isIncluded: (Int) -> Bool = { _ in true }
+  ) -> [Neighbor] {
+    guard count > 0, let limit = ChordLimit(radius) else { return [] }
+    let q = center.unitVector
+    var result = withView { view in
+      view.within(
+        qx: q.x, qy: q.y, qz: q.z, limit: limit, center: center, isIncluded: isIncluded)
+    }
+    result.sort(by: Neighbor.precedes)
+    return result
+  }
+
+  /// Every point inside `box` (edges included) that satisfies `isIncluded`, in index order.
+  ///
+  /// The box may cross the antimeridian (`west > east`) and may touch the poles. Whole subtrees
+  /// are skipped by a conservative test in 3-D (the band of `z` between the latitudes, and the
+  /// wedge between the meridians); points are then tested exactly with `GeoBox.contains` on the
+  /// original coordinates.
+  ///
+  /// - Parameters:
+  ///   - box: The rectangle in degrees.
+  ///   - isIncluded: A predicate on the point index, evaluated inside the search.
+  /// - Returns: The indices of the matching points, ascending.
+  /// - Complexity: O(√n + m log m) expected for m results in a small box.
+  public func within(_ box: GeoBox, where isIncluded: (Int) -> Bool = { _ in true }) -> [Int] {
+    guard count > 0 else { return [] }
+    var result = withView { view in
+      view.within(box: box, isIncluded: isIncluded)
+    }
+    result.sort()
+    return result
+  }
+
+  /// All points in increasing distance from `center`, computed lazily: stop iterating when
+  /// enough have passed your own filter.
+  ///
+  /// The order is the order of `nearest(_:to:within:where:)`: by (distance, index), and the
+  /// first `k` elements are `nearest(k, to: center)`.
+  ///
+  /// - Parameter center: The query point.
+  /// - Returns: A sequence that searches best-first as it is iterated.
+  /// - Complexity: O(1) to create; the first `k` elements cost about as much as
+  ///   `nearest(k, to: center)`, all n cost O(n log n).
+  public func byDistance(from center: Coordinate) -> NeighborSequence {
+    NeighborSequence(tree: self, center: center)
+  }
+
+  /// Calls `body` with unchecked pointers to the tree's arrays. Requires `count > 0`.
+  @inline(__always)
+  func withView<R>(_ body: (View) -> R) -> R {
+    xs.withUnsafeBufferPointer { xs in
+      ys.withUnsafeBufferPointer { ys in
+        zs.withUnsafeBufferPointer { zs in
+          ids.withUnsafeBufferPointer { ids in
+            boxes.withUnsafeBufferPointer { boxes in
+              coordinates.withUnsafeBufferPointer { coordinates in
+                body(
+                  View(
+                    xs: xs.baseAddress!, ys: ys.baseAddress!, zs: zs.baseAddress!,
+                    ids: ids.baseAddress!, boxes: boxes.baseAddress!,
+                    coordinates: coordinates.baseAddress!, count: ids.count, depth: depth))
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+extension Neighbor {
+  /// (distance, index) order.
+  @inline(__always)
+  static func precedes(_ a: Neighbor, _ b: Neighbor) -> Bool {
+    a.distance.meters < b.distance.meters
+      || (a.distance.meters == b.distance.meters && a.index < b.index)
+  }
+}
+
+/// A distance limit as bounds on the squared chord.
+///
+/// `outer2`: every point with haversine distance ≤ the limit has a squared chord ≤ `outer2`.
+/// `inner2`: every point with a squared chord ≤ `inner2` has haversine distance ≤ the limit.
+/// Between the two, the haversine distance decides. The margins (10⁻¹⁰ relative, 10⁻¹² absolute
+/// on the chord) are far above the rounding of either formula (about 10⁻¹⁵).
+struct ChordLimit {
+  var meters: Double
+  var outer2: Double
+  var inner2: Double
+
+  static let unlimited = ChordLimit(meters: .infinity, outer2: .infinity, inner2: .infinity)
+
+  init(meters: Double, outer2: Double, inner2: Double) {
+    self.meters = meters
+    self.outer2 = outer2
+    self.inner2 = inner2
+  }
+
+  /// nil for a negative or NaN distance.
+  init?(_ distance: Distance) {
+    let meters = distance.meters
+    guard meters >= 0 else { return nil }
+    let angle = meters / earthMeanRadiusMeters
+    if angle >= .pi {
+      self.init(meters: meters, outer2: .infinity, inner2: .infinity)
+      return
+    }
+    let chord = 2 * _sin(angle / 2)
+    let outer = chord * (1 + 1e-10) + 1e-12
+    let inner = chord * (1 - 1e-10) - 1e-12
+    self.init(meters: meters, outer2: outer * outer, inner2: inner > 0 ? inner * inner : -1)
+  }
+}
+

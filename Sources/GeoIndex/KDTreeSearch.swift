@@ -1,0 +1,352 @@
+/// Unchecked pointers to a tree's arrays, for the search loops. Valid only inside
+/// `KDTree.withView`, and only for a non-empty tree.
+struct View {
+  let xs: UnsafePointer<Double>
+  let ys: UnsafePointer<Double>
+  let zs: UnsafePointer<Double>
+  let ids: UnsafePointer<Int32>
+  let boxes: UnsafePointer<Float>
+  let coordinates: UnsafePointer<Coordinate>
+  let count: Int
+  let depth: Int
+
+  /// The first node on the leaf level.
+  @inline(__always)
+  var firstLeafNode: Int { (1 << depth) - 1 }
+
+  @inline(__always)
+  func boxDistance2(_ node: Int, _ qx: Double, _ qy: Double, _ qz: Double) -> Double {
+    let b = boxes + 6 * node
+    let dx = Swift.max(0, Swift.max(Double(b[0]) - qx, qx - Double(b[3])))
+    let dy = Swift.max(0, Swift.max(Double(b[1]) - qy, qy - Double(b[4])))
+    let dz = Swift.max(0, Swift.max(Double(b[2]) - qz, qz - Double(b[5])))
+    return dx * dx + dy * dy + dz * dz
+  }
+
+  @inline(__always)
+  func chord2(_ p: Int, _ qx: Double, _ qy: Double, _ qz: Double) -> Double {
+    let dx = xs[p] - qx
+    let dy = ys[p] - qy
+    let dz = zs[p] - qz
+    return dx * dx + dy * dy + dz * dz
+  }
+
+  /// The tree positions `start..<end` of leaf node `node`.
+  @inline(__always)
+  func leafBounds(_ node: Int) -> (start: Int, end: Int) {
+    let leaf = node - firstLeafNode
+    return ((leaf * count) >> depth, ((leaf + 1) * count) >> depth)
+  }
+
+  /// k nearest: depth first, nearer child first, pruning boxes farther than the worst candidate
+  /// kept (or the distance limit). Equal distances are kept (ties break by index in the heap).
+  func nearest(
+    qx: Double, qy: Double, qz: Double, limit: ChordLimit, center: Coordinate,
+    heap: inout BoundedMaxHeap, isIncluded: (Int) -> Bool
+  ) {
+    let firstLeaf = firstLeafNode
+    var bound2 = limit.outer2
+    let rootDistance = boxDistance2(0, qx, qy, qz)
+    guard rootDistance <= bound2 else { return }
+    withUnsafeTemporaryAllocation(of: (node: Int, distance2: Double).self, capacity: 64) { stack in
+      stack[0] = (0, rootDistance)
+      var top = 1
+      while top > 0 {
+        top -= 1
+        var (node, distance2) = stack[top]
+        guard distance2 <= bound2 else { continue }
+        while node < firstLeaf {
+          let left = 2 * node + 1
+          let right = left + 1
+          let dl = boxDistance2(left, qx, qy, qz)
+          let dr = boxDistance2(right, qx, qy, qz)
+          let far: Int
+          let farDistance: Double
+          if dl <= dr {
+            node = left
+            distance2 = dl
+            far = right
+            farDistance = dr
+          } else {
+            node = right
+            distance2 = dr
+            far = left
+            farDistance = dl
+          }
+          if farDistance <= bound2 {
+            stack[top] = (far, farDistance)
+            top += 1
+          }
+          if distance2 > bound2 { break }
+        }
+        guard node >= firstLeaf, distance2 <= bound2 else { continue }
+        let (start, end) = leafBounds(node)
+        for p in start..<end {
+          let d2 = chord2(p, qx, qy, qz)
+          if d2 > bound2 { continue }
+          let candidate = Candidate(chord2: d2, index: ids[p])
+          if heap.isFull && !Candidate.precedes(candidate, heap.top) { continue }
+          let index = Int(candidate.index)
+          guard isIncluded(index) else { continue }
+          if d2 > limit.inner2 && center.distance(to: coordinates[index]).meters > limit.meters {
+            continue
+          }
+          heap.offer(candidate)
+          if heap.isFull { bound2 = Swift.min(bound2, heap.top.chord2) }
+        }
+      }
+    }
+  }
+
+  /// Every included point with squared chord ≤ `limit.outer2` and haversine ≤ `limit.meters`,
+  /// unordered.
+  func within(
+    qx: Double, qy: Double, qz: Double, limit: ChordLimit, center: Coordinate,
+    isIncluded: (Int) -> Bool
+  ) -> [Neighbor] {
+    var result: [Neighbor] = []
+    let firstLeaf = firstLeafNode
+    let bound2 = limit.outer2
+    withUnsafeTemporaryAllocation(of: Int.self, capacity: 64) { stack in
+      stack[0] = 0
+      var top = 1
+      while top > 0 {
+        top -= 1
+        var node = stack[top]
+        if boxDistance2(node, qx, qy, qz) > bound2 { continue }
+        // Descend, keeping one child and stacking the other.
+        while node < firstLeaf {
+          let left = 2 * node + 1
+          let leftIn = boxDistance2(left, qx, qy, qz) <= bound2
+          let rightIn = boxDistance2(left + 1, qx, qy, qz) <= bound2
+          if leftIn && rightIn {
+            stack[top] = left + 1
+            top += 1
+            node = left
+          } else if leftIn {
+            node = left
+          } else if rightIn {
+            node = left + 1
+          } else {
+            node = -1
+            break
+          }
+        }
+        guard node >= 0 else { continue }
+        let (start, end) = leafBounds(node)
+        for p in start..<end {
+          let d2 = chord2(p, qx, qy, qz)
+          if d2 > bound2 { continue }
+          let index = Int(ids[p])
+          guard isIncluded(index) else { continue }
+          let distance = center.distance(to: coordinates[index])
+          if distance.meters > limit.meters { continue }
+          result.append(Neighbor(index: index, distance: distance))
+        }
+      }
+    }
+    return result
+  }
+
+  /// Every included point inside `box`, unordered.
+  func within(box: GeoBox, isIncluded: (Int) -> Bool) -> [Int] {
+    var result: [Int] = []
+    let firstLeaf = firstLeafNode
+    let filter = BoxFilter(box)
+    withUnsafeTemporaryAllocation(of: Int.self, capacity: 64) { stack in
+      stack[0] = 0
+      var top = 1
+      while top > 0 {
+        top -= 1
+        let node = stack[top]
+        guard filter.mayIntersect(boxes + 6 * node) else { continue }
+        if node < firstLeaf {
+          stack[top] = 2 * node + 2
+          stack[top + 1] = 2 * node + 1
+          top += 2
+          continue
+        }
+        let (start, end) = leafBounds(node)
+        for p in start..<end {
+          let index = Int(ids[p])
+          guard box.contains(coordinates[index]), isIncluded(index) else { continue }
+          result.append(index)
+        }
+      }
+    }
+    return result
+  }
+}
+
+/// A conservative test of whether a node's 3-D box can hold a point of a latitude/longitude box.
+struct BoxFilter {
+  /// The `z` band: sin(south) ... sin(north), widened by a margin.
+  var zLow: Double
+  var zHigh: Double
+  /// Longitude half-planes, `a·x + b·y ≥ 0`: east of the west meridian (within 180°) and west of
+  /// the east meridian (within 180°).
+  var westA: Double
+  var westB: Double
+  var eastA: Double
+  var eastB: Double
+  /// 0: no longitude constraint; 1: inside both half-planes (width ≤ 180°); 2: inside either
+  /// (width > 180°).
+  var mode: Int
+
+  static let margin = 1e-12
+
+  init(_ box: GeoBox) {
+    zLow = box.south <= -90 ? -.infinity : _sin(box.south * (.pi / 180)) - Self.margin
+    zHigh = box.north >= 90 ? .infinity : _sin(box.north * (.pi / 180)) + Self.margin
+    var width = box.east - box.west
+    if width < 0 { width += 360 }
+    let west = box.west * (.pi / 180)
+    let east = box.east * (.pi / 180)
+    // λ ≥ west (within 180°): sin(λ - west) = y cos(west) - x sin(west) ≥ 0.
+    westA = -_sin(west)
+    westB = _cos(west)
+    // λ ≤ east (within 180°): sin(east - λ) = x sin(east) - y cos(east) ≥ 0.
+    eastA = _sin(east)
+    eastB = -_cos(east)
+    mode = width >= 360 ? 0 : (width <= 180 ? 1 : 2)
+  }
+
+  /// The largest `a·x + b·y` over the node's box.
+  @inline(__always)
+  static func maximum(_ a: Double, _ b: Double, _ box: UnsafePointer<Float>) -> Double {
+    a * Double(a > 0 ? box[3] : box[0]) + b * Double(b > 0 ? box[4] : box[1])
+  }
+
+  @inline(__always)
+  func mayIntersect(_ box: UnsafePointer<Float>) -> Bool {
+    // Empty nodes have min +∞ > max -∞.
+    if Double(box[5]) < zLow || Double(box[2]) > zHigh || box[0] > box[3] { return false }
+    switch mode {
+    case 1:
+      return Self.maximum(westA, westB, box) >= -Self.margin
+        && Self.maximum(eastA, eastB, box) >= -Self.margin
+    case 2:
+      return Self.maximum(westA, westB, box) >= -Self.margin
+        || Self.maximum(eastA, eastB, box) >= -Self.margin
+    default:
+      return true
+    }
+  }
+}
+
+/// Builds the node boxes and orders the points, recursively from the root.
+struct Builder {
+  /// Interleaved x, y, z, input index; 4 doubles a point.
+  let points: UnsafeMutablePointer<Double>
+  let boxes: UnsafeMutablePointer<Float>
+  let count: Int
+  let depth: Int
+
+  mutating func build(node: Int, level: Int, firstLeaf: Int, lower: Int, upper: Int) {
+    var minX = Double.infinity
+    var minY = Double.infinity
+    var minZ = Double.infinity
+    var maxX = -Double.infinity
+    var maxY = -Double.infinity
+    var maxZ = -Double.infinity
+    var p = points + 4 * lower
+    for _ in lower..<upper {
+      minX = Swift.min(minX, p[0])
+      maxX = Swift.max(maxX, p[0])
+      minY = Swift.min(minY, p[1])
+      maxY = Swift.max(maxY, p[1])
+      minZ = Swift.min(minZ, p[2])
+      maxZ = Swift.max(maxZ, p[2])
+      p += 4
+    }
+    let b = boxes + 6 * node
+    b[0] = Self.roundedDown(minX)
+    b[1] = Self.roundedDown(minY)
+    b[2] = Self.roundedDown(minZ)
+    b[3] = Self.roundedUp(maxX)
+    b[4] = Self.roundedUp(maxY)
+    b[5] = Self.roundedUp(maxZ)
+    guard level < depth else { return }
+    let spreadX = maxX - minX
+    let spreadY = maxY - minY
+    let spreadZ = maxZ - minZ
+    let axis = spreadX >= spreadY ? (spreadX >= spreadZ ? 0 : 2) : (spreadY >= spreadZ ? 1 : 2)
+    let middleLeaf = firstLeaf + (1 << (depth - level - 1))
+    let middle = (middleLeaf * count) >> depth
+    if middle > lower && middle < upper {
+      select(lower: lower, upper: upper, nth: middle, axis: axis)
+    }
+    build(node: 2 * node + 1, level: level + 1, firstLeaf: firstLeaf, lower: lower, upper: middle)
+    build(node: 2 * node + 2, level: level + 1, firstLeaf: middleLeaf, lower: middle, upper: upper)
+  }
+
+  static func roundedDown(_ value: Double) -> Float {
+    let f = Float(value)
+    return Double(f) > value ? f.nextDown : f
+  }
+
+  static func roundedUp(_ value: Double) -> Float {
+    let f = Float(value)
+    return Double(f) < value ? f.nextUp : f
+  }
+
+  @inline(__always)
+  func key(_ i: Int, _ axis: Int) -> Double { points[4 * i + axis] }
+
+  @inline(__always)
+  func swapAt(_ i: Int, _ j: Int) {
+    let a = UnsafeMutableRawPointer(points + 4 * i)
+    let b = UnsafeMutableRawPointer(points + 4 * j)
+    let va = a.loadUnaligned(as: SIMD4<Double>.self)
+    let vb = b.loadUnaligned(as: SIMD4<Double>.self)
+    a.storeBytes(of: vb, as: SIMD4<Double>.self)
+    b.storeBytes(of: va, as: SIMD4<Double>.self)
+  }
+
+  /// Reorders `lower..<upper` so that position `nth` holds the element a sort on `axis` would
+  /// put there, with no larger key before it and no smaller key after it (quickselect with a
+  /// median-of-three pivot and Hoare partitioning).
+  func select(lower: Int, upper: Int, nth: Int, axis: Int) {
+    var left = lower
+    var right = upper - 1
+    while right > left {
+      if right - left < 16 {
+        // Insertion sort of the small remainder.
+        var i = left + 1
+        while i <= right {
+          var j = i
+          while j > left && key(j - 1, axis) > key(j, axis) {
+            swapAt(j - 1, j)
+            j -= 1
+          }
+          i += 1
+        }
+        return
+      }
+      let mid = left + (right - left) / 2
+      if key(mid, axis) < key(left, axis) { swapAt(mid, left) }
+      if key(right, axis) < key(left, axis) { swapAt(right, left) }
+      if key(right, axis) < key(mid, axis) { swapAt(right, mid) }
+      let pivot = key(mid, axis)
+      var i = left
+      var j = right
+      while i <= j {
+        while key(i, axis) < pivot { i += 1 }
+        while key(j, axis) > pivot { j -= 1 }
+        if i <= j {
+          swapAt(i, j)
+          i += 1
+          j -= 1
+        }
+      }
+      // Now left...j ≤ pivot, i...right ≥ pivot, and j < i.
+      if nth <= j {
+        right = j
+      } else if nth >= i {
+        left = i
+      } else {
+        return
+      }
+    }
+  }
+}

@@ -1,0 +1,37 @@
+/// Why a catalog could not be loaded at all. Problems with single records are `Diagnostic`s instead.
+public struct CatalogError: Error, Hashable, Sendable, CustomStringConvertible {
+  public enum Kind: Hashable, Sendable {
+    /// The file does not exist or cannot be opened.
+    case inputMissing
+    /// The bytes are not usable GeoJSON (empty, truncated beyond salvage, not JSON, wrong type).
+    case badData
+    /// `strict` was set and the input has errors; they are in `diagnostics`.
+    case strictFailure
+  }
+
+  public let kind: Kind
+  /// The file path, or `-` for standard input.
+  public let source: String
+  public let message: String
+  /// The diagnostics gathered before giving up.
+  public let diagnostics: [Diagnostic]
+
+  public init(_ kind: Kind, source: String, _ message: String, diagnostics: [Diagnostic] = []) {
+    self.kind = kind
+    self.source = source
+    self.message = message
+    self.diagnostics = diagnostics
+  }
+
+  public var description: String { "\(source): \(message)" }
+}
+
+/// How lenient loading is.
+public struct LoadOptions: Hashable, Sendable {
+  /// When true, any error-severity diagnostic makes loading fail with `.strictFailure`.
+  public var strict: Bool
+
+  public init(strict: Bool = false) {
+    self.strict = strict
+  }
+}

@@ -1,0 +1,93 @@
+import GeoIndex
+
+/// What `stores info` shows: how many records, where they are, in which time zones, of which brands.
+public struct CatalogSummary: Hashable, Sendable {
+  /// A value and how many stores have it.
+  public struct Tally: Hashable, Sendable {
+    public let value: String
+    public let count: Int
+  }
+
+  public let source: String
+  public let recordCount: Int
+  public let indexedCount: Int
+  /// The smallest box holding every located store; it crosses the antimeridian (west > east)
+  /// when that box is narrower than the one that does not. `nil` when no store has a location.
+  public let bounds: GeoBox?
+  /// Time zones, most stores first; stores without one count under `nil` in `storesWithoutTimezone`.
+  public let timezones: [Tally]
+  public let storesWithoutTimezone: Int
+  /// Brands, most stores first.
+  public let brands: [Tally]
+  public let storesWithoutBrand: Int
+  public let storesWithOpeningHours: Int
+  /// Diagnostics per severity.
+  public let errorCount: Int
+  public let warningCount: Int
+  public let noteCount: Int
+  /// Diagnostics per code, most frequent first.
+  public let diagnosticCodes: [Tally]
+}
+
+extension Catalog {
+  /// Counts, bounds, time zones and brands of the catalog.
+  ///
+  /// - Complexity: O(n log n).
+  public var summary: CatalogSummary {
+    var timezones: [String: Int] = [:]
+    var brands: [String: Int] = [:]
+    var withHours = 0
+    var longitudes: [Double] = []
+    var south = Double.infinity
+    var north = -Double.infinity
+    for store in stores {
+      if let timezone = store.timezone { timezones[timezone, default: 0] += 1 }
+      if let brand = store.brand { brands[brand, default: 0] += 1 }
+      if store.openingHours != nil { withHours += 1 }
+      if let coordinate = store.coordinate {
+        longitudes.append(coordinate.longitude)
+        south = min(south, coordinate.latitude)
+        north = max(north, coordinate.latitude)
+      }
+    }
+    var codes: [String: Int] = [:]
+    for diagnostic in diagnostics { codes[diagnostic.code.rawValue, default: 0] += 1 }
+    func tallies(_ counts: [String: Int]) -> [CatalogSummary.Tally] {
+      counts.map { CatalogSummary.Tally(value: $0.key, count: $0.value) }
+        .sorted { ($1.count, $0.value) < ($0.count, $1.value) }
+    }
+    let bounds = Catalog.longitudeSpan(of: longitudes).flatMap { span in
+      try? GeoBox(west: span.west, south: south, east: span.east, north: north)
+    }
+    return CatalogSummary(
+      source: source,
+      recordCount: stores.count,
+      indexedCount: indexedCount,
+      bounds: bounds,
+      timezones: tallies(timezones),
+      storesWithoutTimezone: stores.count - timezones.values.reduce(0, +),
+      brands: tallies(brands),
+      storesWithoutBrand: stores.count - brands.values.reduce(0, +),
+      storesWithOpeningHours: withHours,
+      errorCount: diagnostics.count { $0.severity == .error },
+      warningCount: diagnostics.count { $0.severity == .warning },
+      noteCount: diagnostics.count { $0.severity == .note },
+      diagnosticCodes: tallies(codes)
+    )
+  }
+
+  /// The narrowest longitude interval holding every value: the complement of the widest gap
+  /// between neighbouring longitudes, counting the gap across the antimeridian.
+  static func longitudeSpan(of longitudes: [Double]) -> (west: Double, east: Double)? {
+    let sorted = longitudes.sorted()
+    guard let first = sorted.first, let last = sorted.last else { return nil }
+    // The gap that wraps over ±180 leaves the plain [first, last] interval.
+    var widestGap = first + 360 - last
+    var span = (west: first, east: last)
+    for (west, east) in zip(sorted, sorted.dropFirst()) where east - west > widestGap {
+      widestGap = east - west
+      span = (west: east, east: west)
+    }
+    return span
+  }
+}

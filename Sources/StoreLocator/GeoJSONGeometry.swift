@@ -1,0 +1,434 @@
+import GeoIndex
+
+/// The diagnostics of one feature while its geometry is read.
+struct FeatureContext {
+  let position: SourcePosition
+  let storeID: String
+  /// Byte offset of the feature, for ordering diagnostics.
+  let order: Int
+  var diagnostics: [(order: Int, diagnostic: Diagnostic)] = []
+
+  init(position: SourcePosition, storeID: String, order: Int) {
+    self.position = position
+    self.storeID = storeID
+    self.order = order
+  }
+
+  mutating func report(_ code: String, _ severity: Diagnostic.Severity, _ message: String) {
+    diagnostics.append(
+      (order, Diagnostic(Diagnostic.Code(code), severity, at: position, storeID: storeID, message)))
+  }
+}
+
+/// A candidate location: numbers, and how they were written (for messages).
+struct GeoJSONPoint {
+  var longitude: Double
+  var latitude: Double
+  var longitudeText: String
+  var latitudeText: String
+}
+
+extension GeoJSONReader {
+  /// The store's location from a GeoJSON geometry object, or `nil` (with a diagnostic saying why).
+  ///
+  /// Point: itself (altitude ignored). MultiPoint: its first point (a warning when there are
+  /// several). Polygon: the area centroid of the outer ring; MultiPolygon: that of the largest
+  /// polygon (a note). GeometryCollection: the first Point, MultiPoint, Polygon or MultiPolygon (a
+  /// note). LineString and MultiLineString are not store locations (a warning).
+  func locate(geometry: JSONObject, context: inout FeatureContext) -> Coordinate? {
+    guard let point = Self.representativePoint(of: geometry, context: &context) else { return nil }
+    return Self.validate(point, context: &context)
+  }
+
+  static func representativePoint(of geometry: JSONObject, context: inout FeatureContext) -> GeoJSONPoint? {
+    guard case .string(let type)? = geometry["type"] else {
+      context.report(
+        "invalid-geometry", .error,
+        geometry["type"] == nil
+          ? "the geometry has no \"type\"; expected \"Point\" or another GeoJSON geometry type; the store is kept "
+            + "out of the index"
+          : "the geometry's \"type\" is \(kind(of: geometry["type"]!)), expected a name such as \"Point\"; the "
+            + "store is kept out of the index")
+      return nil
+    }
+    switch type {
+    case "Point":
+      guard let coordinates = coordinatesMember(of: geometry, type: type, context: &context) else { return nil }
+      if case .array(let items) = coordinates, items.isEmpty {
+        context.report(
+          "missing-geometry", .warning,
+          "the Point has empty coordinates (RFC 7946 §3.1: an empty geometry); the store is kept but cannot be "
+            + "found by location")
+        return nil
+      }
+      return readPosition(coordinates, of: "Point", context: &context)
+
+    case "MultiPoint":
+      guard let coordinates = coordinatesMember(of: geometry, type: type, context: &context) else { return nil }
+      guard case .array(let points) = coordinates else {
+        context.report(
+          "invalid-coordinates", .error,
+          "the MultiPoint's coordinates are \(kind(of: coordinates)), expected an array of [longitude, latitude] "
+            + "positions; the store is kept out of the index")
+        return nil
+      }
+      guard let first = points.first else {
+        context.report(
+          "missing-geometry", .warning,
+          "the MultiPoint has no points; the store is kept but cannot be found by location")
+        return nil
+      }
+      guard let point = readPosition(first, of: "MultiPoint", context: &context) else { return nil }
+      if points.count > 1 {
+        context.report(
+          "multiple-points", .warning,
+          "the MultiPoint has \(points.count) points; the first, [\(point.longitudeText), \(point.latitudeText)], "
+            + "is used as the store's location — give each store its own Feature")
+      }
+      return point
+
+    case "Polygon", "MultiPolygon":
+      guard let coordinates = coordinatesMember(of: geometry, type: type, context: &context) else { return nil }
+      let polygons: [JSONValue]
+      switch coordinates {
+      case .array(let items) where type == "Polygon": polygons = [.array(items)]
+      case .array(let items): polygons = items
+      default:
+        context.report(
+          "invalid-coordinates", .error,
+          "the \(type)'s coordinates are \(kind(of: coordinates)), expected an array of linear rings; the store is "
+            + "kept out of the index")
+        return nil
+      }
+      var best: (x: Double, y: Double, area: Double)?
+      for polygon in polygons {
+        guard case .array(let rings) = polygon else {
+          context.report(
+            "invalid-coordinates", .error,
+            "the \(type) holds \(kind(of: polygon)) where a polygon (an array of rings) belongs; the store is kept "
+              + "out of the index")
+          return nil
+        }
+        guard let outer = rings.first else { continue }
+        guard let ring = ringPositions(outer) else {
+          context.report(
+            "invalid-coordinates", .error,
+            "the \(type)'s outer ring is not an array of [longitude, latitude] number pairs; the store is kept "
+              + "out of the index")
+          return nil
+        }
+        guard !ring.isEmpty else { continue }
+        let centroid = ringCentroid(ring)
+        if best == nil || centroid.area > best!.area { best = centroid }
+      }
+      guard let best else {
+        context.report(
+          "missing-geometry", .warning,
+          "the \(type) has no coordinates; the store is kept but cannot be found by location")
+        return nil
+      }
+      let longitude = format(best.x)
+      let latitude = format(best.y)
+      context.report(
+        "polygon-representative-point", .note,
+        "the store is mapped as a \(type) (a building outline); the centroid of "
+          + (type == "Polygon" ? "its outer ring" : "its largest polygon's outer ring")
+          + ", [\(longitude), \(latitude)], is used as its location")
+      return GeoJSONPoint(longitude: best.x, latitude: best.y, longitudeText: longitude, latitudeText: latitude)
+
+    case "LineString", "MultiLineString":
+      context.report(
+        "unsupported-geometry", .warning,
+        "a \(type) is not a store location; the store is kept but cannot be found by location — map it as a Point")
+      return nil
+
+    case "GeometryCollection":
+      guard case .array(let members)? = geometry["geometries"] else {
+        context.report(
+          "invalid-geometry", .error,
+          "the GeometryCollection has no \"geometries\" array; the store is kept out of the index")
+        return nil
+      }
+      for member in members {
+        guard case .object(let inner) = member, case .string(let innerType)? = inner["type"],
+          ["Point", "MultiPoint", "Polygon", "MultiPolygon", "GeometryCollection"].contains(innerType)
+        else { continue }
+        var innerContext = FeatureContext(position: context.position, storeID: context.storeID, order: context.order)
+        if let point = representativePoint(of: inner, context: &innerContext) {
+          context.diagnostics.append(contentsOf: innerContext.diagnostics)
+          context.report(
+            "geometry-collection", .note,
+            "the geometry is a GeometryCollection of \(members.count); its first usable member, a \(innerType), "
+              + "gives the store's location")
+          return point
+        }
+        context.diagnostics.append(contentsOf: innerContext.diagnostics)
+      }
+      context.report(
+        "missing-geometry", .warning,
+        "the GeometryCollection has no usable Point, MultiPoint, Polygon or MultiPolygon; the store is kept but "
+          + "cannot be found by location")
+      return nil
+
+    default:
+      let known = ["Point", "MultiPoint", "LineString", "MultiLineString", "Polygon", "MultiPolygon", "GeometryCollection"]
+      if let proper = known.first(where: { $0.lowercased() == type.lowercased() }) {
+        context.report(
+          "invalid-geometry", .error,
+          "the geometry type is \"\(type)\", but GeoJSON names are case-sensitive: expected \"\(proper)\"; the "
+            + "store is kept out of the index")
+      } else {
+        context.report(
+          "invalid-geometry", .error,
+          "\"\(type)\" is not a GeoJSON geometry type (expected Point, MultiPoint, Polygon, MultiPolygon, …); the "
+            + "store is kept out of the index")
+      }
+      return nil
+    }
+  }
+
+  private static func coordinatesMember(of geometry: JSONObject, type: String, context: inout FeatureContext)
+    -> JSONValue?
+  {
+    switch geometry["coordinates"] {
+    case nil, .null:
+      context.report(
+        "missing-geometry", .warning,
+        "the \(type) has no coordinates; the store is kept but cannot be found by location")
+      return nil
+    case let value?: return value
+    }
+  }
+
+  /// Reads `[longitude, latitude, altitude?]`, reporting what is wrong with it.
+  private static func readPosition(_ value: JSONValue, of type: String, context: inout FeatureContext)
+    -> GeoJSONPoint?
+  {
+    guard case .array(let items) = value else {
+      context.report(
+        "invalid-coordinates", .error,
+        "the \(type)'s coordinates are \(kind(of: value)), expected [longitude, latitude]; the store is kept out "
+          + "of the index")
+      return nil
+    }
+    guard items.count >= 2 else {
+      context.report(
+        "invalid-coordinates", .error,
+        "the \(type)'s position has \(items.count) value\(items.count == 1 ? "" : "s"), expected [longitude, "
+          + "latitude]; the store is kept out of the index")
+      return nil
+    }
+    var numbers: [(Double, String)] = []
+    for item in items.prefix(2) {
+      switch item {
+      case .number(let literal): numbers.append((JSONNumber.double(literal), literal))
+      case .string(let text):
+        context.report(
+          "invalid-coordinates", .error,
+          "the \(type)'s coordinates are strings (\"\(text)\"); GeoJSON positions are numbers, so write "
+            + "\(text) without quotes; the store is kept out of the index")
+        return nil
+      default:
+        context.report(
+          "invalid-coordinates", .error,
+          "the \(type)'s position holds \(kind(of: item)), expected numbers [longitude, latitude]; the store is "
+            + "kept out of the index")
+        return nil
+      }
+    }
+    if items.count > 3 {
+      context.report(
+        "extra-coordinate-values", .warning,
+        "the \(type)'s position has \(items.count) values; GeoJSON positions are [longitude, latitude] or "
+          + "[longitude, latitude, altitude] (RFC 7946 §3.1.1), so the first two are used")
+    }
+    return GeoJSONPoint(
+      longitude: numbers[0].0, latitude: numbers[1].0, longitudeText: numbers[0].1, latitudeText: numbers[1].1)
+  }
+
+  /// The positions of a ring, or `nil` when one is not a pair of numbers.
+  private static func ringPositions(_ value: JSONValue) -> [(x: Double, y: Double)]? {
+    guard case .array(let items) = value else { return nil }
+    var ring: [(x: Double, y: Double)] = []
+    ring.reserveCapacity(items.count)
+    for item in items {
+      guard case .array(let pair) = item, pair.count >= 2, case .number(let x) = pair[0], case .number(let y) = pair[1]
+      else { return nil }
+      ring.append((JSONNumber.double(x), JSONNumber.double(y)))
+    }
+    return ring
+  }
+
+  /// The area centroid of a ring (planar, in degrees), with its area; the vertex average when the
+  /// area is zero.
+  ///
+  /// Longitudes are unwrapped along the ring first (each vertex within 180° of the previous one), so
+  /// a ring across the antimeridian gets a centroid near it, not near Greenwich; the result is put
+  /// back into -180...180.
+  static func ringCentroid(_ ring: [(x: Double, y: Double)]) -> (x: Double, y: Double, area: Double) {
+    var points = ring
+    if points.count > 1, points.first! == points.last! { points.removeLast() }
+    for index in points.indices.dropFirst() {
+      var x = points[index].x
+      let previous = points[index - 1].x
+      while x - previous > 180 { x -= 360 }
+      while x - previous < -180 { x += 360 }
+      points[index].x = x
+    }
+    let origin = points[0]
+    var doubleArea = 0.0
+    var sumX = 0.0
+    var sumY = 0.0
+    for index in points.indices {
+      let next = index + 1 == points.count ? 0 : index + 1
+      let x0 = points[index].x - origin.x
+      let y0 = points[index].y - origin.y
+      let x1 = points[next].x - origin.x
+      let y1 = points[next].y - origin.y
+      let cross = x0 * y1 - x1 * y0
+      doubleArea += cross
+      sumX += (x0 + x1) * cross
+      sumY += (y0 + y1) * cross
+    }
+    var x: Double
+    var y: Double
+    if doubleArea != 0, (sumX / (3 * doubleArea)).isFinite {
+      x = sumX / (3 * doubleArea) + origin.x
+      y = sumY / (3 * doubleArea) + origin.y
+    } else {
+      x = points.reduce(0) { $0 + $1.x } / Double(points.count)
+      y = points.reduce(0) { $0 + $1.y } / Double(points.count)
+    }
+    while x > 180 { x -= 360 }
+    while x < -180 { x += 360 }
+    return (x, y, abs(doubleArea) / 2)
+  }
+
+  /// Checks the ranges and the usual mistakes; `nil` (with an error or warning) when unusable.
+  static func validate(_ point: GeoJSONPoint, context: inout FeatureContext) -> Coordinate? {
+    let longitude = point.longitude
+    let latitude = point.latitude
+    let pair = "[\(point.longitudeText), \(point.latitudeText)]"
+    guard longitude.isFinite, latitude.isFinite else {
+      context.report(
+        "coordinates-out-of-range", .error,
+        "the coordinates \(pair) are too large to be degrees; the store is kept out of the index")
+      return nil
+    }
+    if abs(longitude) > 180 || abs(latitude) > 90 {
+      if max(abs(longitude), abs(latitude)) >= 1000 {
+        context.report(
+          "projected-coordinates", .error,
+          "the coordinates \(pair) look like projected coordinates (metres), not degrees; GeoJSON needs WGS 84 "
+            + "[longitude, latitude] — reproject the data (ogr2ogr -t_srs EPSG:4326); the store is kept out of the "
+            + "index")
+      } else if abs(latitude) > 90, abs(latitude) <= 180, abs(longitude) <= 90 {
+        context.report(
+          "coordinates-swapped", .error,
+          "latitude \(point.latitudeText) is out of range -90...90; coordinates look swapped: GeoJSON is "
+            + "[longitude, latitude], so this is probably [\(point.latitudeText), \(point.longitudeText)]; the store "
+            + "is kept out of the index")
+      } else if abs(latitude) > 90 {
+        context.report(
+          "coordinates-out-of-range", .error,
+          "latitude \(point.latitudeText) is out of range -90...90 in \(pair) (GeoJSON is [longitude, latitude]); "
+            + "the store is kept out of the index")
+      } else {
+        context.report(
+          "coordinates-out-of-range", .error,
+          "longitude \(point.longitudeText) is out of range -180...180 in \(pair) (GeoJSON is [longitude, "
+            + "latitude]); the store is kept out of the index")
+      }
+      return nil
+    }
+    if longitude == 0, latitude == 0 {
+      context.report(
+        "null-island", .warning,
+        "the coordinates are [0, 0] (\"null island\" in the Gulf of Guinea), almost always a missing location "
+          + "written as zeros; the store is kept out of the index")
+      return nil
+    }
+    do {
+      return try Coordinate(latitude: latitude, longitude: longitude)
+    } catch {
+      context.report("coordinates-out-of-range", .error, "\(error); the store is kept out of the index")
+      return nil
+    }
+  }
+
+  private static func format(_ value: Double) -> String {
+    // Seven decimals is about a centimetre; enough for a message.
+    let scaled = (value * 1e7).rounded() / 1e7
+    return "\(scaled)"
+  }
+}
+
+/// Converting number literals to `Double`.
+enum JSONNumber {
+  private static let powersOfTen: [Double] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
+    1e20, 1e21, 1e22,
+  ]
+
+  /// The nearest `Double` to a JSON number literal.
+  ///
+  /// Fast path (Clinger): when the digits fit in 53 bits and the power of ten is at most 22, one
+  /// multiplication or division of two exact values gives the correctly rounded result. Anything
+  /// else goes to the standard library's parser.
+  static func double(_ literal: String) -> Double {
+    var text = literal
+    if let value = text.withUTF8({ fastPath($0) }) { return value }
+    return Double(literal) ?? .nan
+  }
+
+  static func fastPath(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+    var index = 0
+    let count = bytes.count
+    guard count > 0 else { return nil }
+    var negative = false
+    if bytes[0] == UInt8(ascii: "-") {
+      negative = true
+      index = 1
+    }
+    var mantissa: UInt64 = 0
+    var exponent = 0
+    var digits = 0
+    while index < count, bytes[index] &- UInt8(ascii: "0") < 10 {
+      if mantissa != 0 || bytes[index] != UInt8(ascii: "0") { digits += 1 }
+      guard digits <= 18 else { return nil }
+      mantissa = mantissa &* 10 &+ UInt64(bytes[index] &- UInt8(ascii: "0"))
+      index += 1
+    }
+    if index < count, bytes[index] == UInt8(ascii: ".") {
+      index += 1
+      while index < count, bytes[index] &- UInt8(ascii: "0") < 10 {
+        if mantissa != 0 || bytes[index] != UInt8(ascii: "0") { digits += 1 }
+        guard digits <= 18 else { return nil }
+        mantissa = mantissa &* 10 &+ UInt64(bytes[index] &- UInt8(ascii: "0"))
+        exponent -= 1
+        index += 1
+      }
+    }
+    if index < count, bytes[index] | 0x20 == UInt8(ascii: "e") {
+      index += 1
+      var exponentNegative = false
+      if index < count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
+        exponentNegative = bytes[index] == UInt8(ascii: "-")
+        index += 1
+      }
+      var value = 0
+      while index < count, bytes[index] &- UInt8(ascii: "0") < 10 {
+        value = value * 10 + Int(bytes[index] &- UInt8(ascii: "0"))
+        guard value < 10_000 else { return nil }
+        index += 1
+      }
+      exponent += exponentNegative ? -value : value
+    }
+    guard index == count else { return nil }
+    if mantissa == 0 { return negative ? -0.0 : 0.0 }
+    guard mantissa <= 1 << 53, exponent >= -22, exponent <= 22 else { return nil }
+    var value = Double(mantissa)
+    if exponent < 0 { value /= powersOfTen[-exponent] } else if exponent > 0 { value *= powersOfTen[exponent] }
+    return negative ? -value : value
+  }
+}

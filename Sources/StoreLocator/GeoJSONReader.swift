@@ -1,0 +1,748 @@
+import GeoIndex
+
+/// Reads GeoJSON bytes into store records and diagnostics.
+///
+/// Accepted: a FeatureCollection (foreign members ignored, `timezone` is the default time zone of
+/// its stores), a single Feature, several top-level objects one after another (newline-delimited
+/// GeoJSON), RFC 8142 text sequences (records that start with 0x1E), and a UTF-8 byte-order mark.
+/// A bad feature is reported and skipped; the reader finds the next one and goes on.
+/// See docs/diagnostics.md for every diagnostic.
+struct GeoJSONReader {
+  struct Output {
+    var stores: [Store]
+    var diagnostics: [Diagnostic]
+  }
+
+  let source: String
+  let base: UnsafePointer<UInt8>
+  let count: Int
+  private var scanner: JSONScanner
+  private var lines: LineCounter
+  private var stores: [Store] = []
+  /// The byte offset where each store's feature starts, parallel to `stores`.
+  private var storeOffsets: [Int] = []
+  /// Diagnostics with the byte offset they belong at, for sorting into input order.
+  private var diagnostics: [(order: Int, diagnostic: Diagnostic)] = []
+  private var featureIndex = 0
+  /// True while reading the features of a collection whose `crs` cannot be read.
+  private var coordinatesUnusable = false
+
+  /// Reads `buffer`; `source` names it in messages.
+  ///
+  /// - Throws: `CatalogError.badData` when the input is empty, is not a JSON object, or holds no
+  ///   readable record and at least one error.
+  static func read(_ buffer: UnsafeBufferPointer<UInt8>, source: String) -> Result<Output, CatalogError> {
+    guard let base = buffer.baseAddress, buffer.count > 0 else {
+      return .failure(CatalogError(.badData, source: source, "\(displayName(source)) is empty: no GeoJSON (0 bytes)"))
+    }
+    var reader = GeoJSONReader(source: source, base: base, count: buffer.count)
+    do throws(CatalogError) {
+      return .success(try reader.read())
+    } catch {
+      return .failure(error)
+    }
+  }
+
+  private static func displayName(_ source: String) -> String { source == "-" ? "standard input" : source }
+
+  private init(source: String, base: UnsafePointer<UInt8>, count: Int) {
+    self.source = source
+    self.base = base
+    self.count = count
+    let bom = count >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF ? 3 : 0
+    self.scanner = JSONScanner(base: base, start: bom, end: count)
+    self.lines = LineCounter(base: base, count: count, firstLineStart: bom)
+  }
+
+  // MARK: Top level
+
+  private mutating func read() throws(CatalogError) -> Output {
+    scanner.skipWhitespace()
+    guard !scanner.isAtEnd else {
+      throw CatalogError(
+        .badData, source: source,
+        "\(Self.displayName(source)) is empty: no GeoJSON (\(count) bytes of whitespace only)")
+    }
+    switch scanner.current {
+    case 0x1E:
+      readTextSequence()
+    case UInt8(ascii: "{"):
+      readObjects()
+    case UInt8(ascii: "["):
+      throw CatalogError(
+        .badData, source: source,
+        "\(Self.displayName(source)) is a JSON array at \(lineColumn(scanner.offset)), not GeoJSON: "
+          + "expected a FeatureCollection or Feature object ('{')")
+    default:
+      throw CatalogError(
+        .badData, source: source,
+        "\(Self.displayName(source)) is not GeoJSON: expected '{' at \(lineColumn(scanner.offset)), found "
+          + JSONScanner.describe(byte: scanner.current))
+    }
+    checkDuplicates()
+    let sorted = diagnostics.enumerated()
+      .sorted { ($0.element.order, $0.offset) < ($1.element.order, $1.offset) }
+      .map(\.element.diagnostic)
+    if stores.isEmpty, let firstError = sorted.first(where: { $0.severity == .error }) {
+      throw CatalogError(
+        .badData, source: source,
+        "\(Self.displayName(source)) has no readable GeoJSON record: \(firstError.message)", diagnostics: sorted)
+    }
+    return Output(stores: stores, diagnostics: sorted)
+  }
+
+  /// One or more top-level objects: a FeatureCollection, a Feature, or newline-delimited Features.
+  private mutating func readObjects() {
+    while true {
+      scanner.skipWhitespace()
+      guard !scanner.isAtEnd else { return }
+      let start = scanner.offset
+      guard scanner.current == UInt8(ascii: "{") else {
+        report(
+          "invalid-json", .error, order: start, at: nil,
+          "expected '{' starting a GeoJSON object at \(lineColumn(start)), found "
+            + "\(JSONScanner.describe(byte: scanner.current)); the text up to the next line that starts with '{' is skipped")
+        guard let next = nextLineStartingWithBrace(after: start) else { return }
+        scanner.offset = next
+        continue
+      }
+      switch readTopLevelObject() {
+      case .complete: continue
+      case .endedEarly: return
+      case .failed(let resumeFrom):
+        guard let next = nextLineStartingWithBrace(after: resumeFrom) else { return }
+        scanner.offset = next
+      }
+    }
+  }
+
+  /// RFC 8142: every record starts with 0x1E and holds one GeoJSON object.
+  private mutating func readTextSequence() {
+    var recordStart = scanner.offset
+    while recordStart < count {
+      // recordStart is at a 0x1E.
+      let contentStart = recordStart + 1
+      var recordEnd = contentStart
+      while recordEnd < count, base[recordEnd] != 0x1E { recordEnd += 1 }
+      scanner.offset = contentStart
+      scanner.end = recordEnd
+      scanner.skipWhitespace()
+      if !scanner.isAtEnd {
+        if scanner.current == UInt8(ascii: "{") {
+          if case .complete = readTopLevelObject() {
+            scanner.skipWhitespace()
+            if !scanner.isAtEnd {
+              report(
+                "invalid-json", .error, order: scanner.offset, at: nil,
+                "unexpected \(JSONScanner.describe(byte: scanner.current)) at \(lineColumn(scanner.offset)) after the "
+                  + "record's object; a text-sequence record holds one JSON value")
+            }
+          }
+        } else {
+          let (line, column) = lines.position(of: contentStart)
+          report(
+            "invalid-json", .error, order: contentStart,
+            at: SourcePosition(featureIndex: featureIndex, line: line, column: column),
+            "expected '{' starting a GeoJSON object at \(lineColumn(scanner.offset)), found "
+              + "\(JSONScanner.describe(byte: scanner.current)); the record is skipped")
+          featureIndex += 1
+        }
+      }
+      recordStart = recordEnd
+    }
+    scanner.end = count
+  }
+
+  private enum TopLevelOutcome {
+    case complete
+    /// The input (or record) ended inside the object; already reported.
+    case endedEarly
+    /// A syntax error, already reported; resume at the first line starting with '{' after this offset.
+    case failed(resumeFrom: Int)
+  }
+
+  /// Reads the top-level object at the scanner (a `{`), streaming the features of a `features` array.
+  private mutating func readTopLevelObject() -> TopLevelOutcome {
+    let start = scanner.offset
+    let firstStore = stores.count
+    let index = featureIndex
+    var members: [JSONObject.Member] = []
+    var featuresRead = false
+    var featuresSeen = false
+    var arrayComplete = true
+    coordinatesUnusable = false
+    do throws(JSONSyntaxError) {
+      scanner.offset += 1
+      scanner.skipWhitespace()
+      if !scanner.isAtEnd, scanner.current == UInt8(ascii: "}") {
+        scanner.offset += 1
+      } else {
+        while true {
+          scanner.skipWhitespace()
+          guard !scanner.isAtEnd else { throw scanner.endOfInput(expecting: "a member name") }
+          guard scanner.current == UInt8(ascii: "\"") else {
+            throw scanner.unexpected(
+              expecting: members.isEmpty && !featuresSeen ? "a member name (a string in double quotes) or '}'"
+                : "a member name after ','")
+          }
+          let key = try scanner.parseString()
+          scanner.skipWhitespace()
+          guard !scanner.isAtEnd else { throw scanner.endOfInput(expecting: "':' after member name \"\(key)\"") }
+          guard scanner.current == UInt8(ascii: ":") else {
+            throw scanner.unexpected(expecting: "':' after member name \"\(key)\"")
+          }
+          scanner.offset += 1
+          scanner.skipWhitespace()
+          if key == "features", !scanner.isAtEnd, scanner.current == UInt8(ascii: "[") {
+            featuresSeen = true
+            // The members before `features` (type, crs, timezone) usually come first: use them now.
+            if let crs = members.first(where: { $0.key == "crs" })?.value, !Self.isLongitudeLatitude(crs) {
+              coordinatesUnusable = true
+            }
+            arrayComplete = readFeatureArray()
+            featuresRead = true
+            guard arrayComplete else { break }
+          } else {
+            let value = try scanner.parseValue()
+            if let existing = members.firstIndex(where: { $0.key == key }) {
+              members[existing].value = value
+              report(
+                "duplicate-key", .warning, order: start, at: nil,
+                "the top-level object has the member \"\(key)\" twice; the last value is kept")
+            } else {
+              members.append(JSONObject.Member(key: key, value: value))
+            }
+          }
+          scanner.skipWhitespace()
+          guard !scanner.isAtEnd else { throw scanner.endOfInput(expecting: "',' or '}' after member \"\(key)\"") }
+          let separator = scanner.current
+          scanner.offset += 1
+          if separator == UInt8(ascii: ",") { continue }
+          if separator == UInt8(ascii: "}") { break }
+          scanner.offset -= 1
+          throw scanner.unexpected(expecting: "',' or '}' after member \"\(key)\"")
+        }
+      }
+    } catch {
+      scanner.resetDepth()
+      scanner.duplicateKeys.removeAll()
+      scanner.loneSurrogates.removeAll()
+      if featuresRead {
+        // The features are in; the collection's tail is broken.
+        finishCollection(members: members, firstStore: firstStore, start: start)
+        report(
+          error.isEndOfInput ? "truncated" : "invalid-json", .error, order: error.offset, at: nil,
+          (error.isEndOfInput ? "the file ends early after the \"features\" array: " : "")
+            + describe(error) + "; the \(stores.count - firstStore) features read were kept")
+        return error.isEndOfInput ? .endedEarly : .failed(resumeFrom: error.offset)
+      }
+      // Nothing usable: count the object as one record that could not be read.
+      let (line, column) = lines.position(of: start)
+      featureIndex = max(featureIndex, index + 1)
+      report(
+        error.isEndOfInput ? "truncated" : "invalid-json", .error, order: start,
+        at: SourcePosition(featureIndex: index, line: line, column: column),
+        (error.isEndOfInput ? "the input ends early: " : "") + describe(error) + "; the record is skipped")
+      return error.isEndOfInput ? .endedEarly : .failed(resumeFrom: start)
+    }
+
+    let object = JSONObject(members)
+    if featuresSeen {
+      if let type = object["type"], type != .string("FeatureCollection") {
+        report(
+          "invalid-type", .warning, order: start, at: nil,
+          "the top-level \"type\" is \(type.jsonText), expected \"FeatureCollection\"; "
+            + "read as a FeatureCollection because it has a \"features\" array")
+      }
+      finishCollection(members: members, firstStore: firstStore, start: start)
+      return arrayComplete ? .complete : .endedEarly
+    }
+    switch object["type"] {
+    case .string("FeatureCollection"):
+      if let features = object["features"] {
+        report(
+          "invalid-geojson", .error, order: start, at: nil,
+          "the FeatureCollection's \"features\" is \(Self.kind(of: features)), expected an array of Features")
+      } else {
+        report(
+          "invalid-geojson", .warning, order: start, at: nil,
+          "the FeatureCollection has no \"features\" member; it holds no stores")
+      }
+      finishCollection(members: members, firstStore: firstStore, start: start)
+    default:
+      // A Feature (or something that should be one): one record.
+      featureIndex = index + 1
+      if let crs = object["crs"] { coordinatesUnusable = !Self.isLongitudeLatitude(crs) }
+      addFeature(.object(object), start: start, index: index)
+      finishCollection(members: members, firstStore: firstStore, start: start)
+    }
+    return .complete
+  }
+
+  /// Applies a collection's `crs` and `timezone` to the stores read from it.
+  private mutating func finishCollection(members: [JSONObject.Member], firstStore: Int, start: Int) {
+    let object = JSONObject(members)
+    let storeRange = firstStore..<stores.count
+    if let crs = object["crs"] {
+      let name = Self.crsName(crs)
+      if Self.isLongitudeLatitude(crs) {
+        report(
+          "legacy-crs", .note, order: start, at: nil,
+          "the legacy \"crs\" member names \(name ?? "a CRS"), which is WGS 84 longitude/latitude as RFC 7946 "
+            + "requires; RFC 7946 removed \"crs\", so the member can be deleted")
+      } else {
+        report(
+          "unsupported-crs", .error, order: start, at: nil,
+          "the legacy \"crs\" member names \(name.map { "\"\($0)\"" } ?? crs.jsonText), not WGS 84 "
+            + "longitude/latitude; the coordinates would be projected values, so the \(storeRange.count) stores "
+            + "are kept out of the index: reproject the file (ogr2ogr -t_srs EPSG:4326 out.geojson in.geojson)")
+        for position in storeRange where stores[position].coordinate != nil {
+          stores[position] = stores[position].with(coordinate: nil, timezone: stores[position].timezone)
+        }
+      }
+    }
+    coordinatesUnusable = false
+    switch object["timezone"] {
+    case nil, .null: break
+    case .string(let timezone):
+      for position in storeRange where stores[position].timezone == nil {
+        stores[position] = stores[position].with(coordinate: stores[position].coordinate, timezone: timezone)
+      }
+    case let other?:
+      report(
+        "invalid-timezone", .warning, order: start, at: nil,
+        "the collection's \"timezone\" is \(Self.kind(of: other)), expected an IANA time-zone name such as "
+          + "\"Europe/Berlin\"; it is ignored")
+    }
+  }
+
+  // MARK: The features array
+
+  /// Reads the `features` array at the scanner (a `[`), one feature at a time, skipping bad ones.
+  ///
+  /// - Returns: `true` when the array was closed; `false` when the input ended first (reported).
+  private mutating func readFeatureArray() -> Bool {
+    scanner.offset += 1
+    scanner.skipWhitespace()
+    if !scanner.isAtEnd, scanner.current == UInt8(ascii: "]") {
+      scanner.offset += 1
+      return true
+    }
+    let firstStore = stores.count
+    while true {
+      scanner.skipWhitespace()
+      guard !scanner.isAtEnd else {
+        reportTruncation(firstStore: firstStore, "expected a feature or ']'")
+        return false
+      }
+      let start = scanner.offset
+      let index = featureIndex
+      featureIndex += 1
+      do throws(JSONSyntaxError) {
+        let value = try scanner.parseValue()
+        addFeature(value, start: start, index: index)
+      } catch {
+        scanner.resetDepth()
+        scanner.duplicateKeys.removeAll()
+        scanner.loneSurrogates.removeAll()
+        let (line, column) = lines.position(of: start)
+        let position = SourcePosition(featureIndex: index, line: line, column: column)
+        if error.isEndOfInput {
+          report(
+            "truncated", .error, order: start, at: position,
+            "the file ends early inside this feature: \(describe(error)); the "
+              + "\(stores.count - firstStore) complete features before it were loaded")
+          return false
+        }
+        report("invalid-json", .error, order: start, at: position, describe(error) + "; the feature is skipped")
+        if let after = endOfElement(from: start) {
+          scanner.offset = after
+        } else if let next = nextFeatureStart(after: error.offset) {
+          scanner.offset = next
+          continue
+        } else {
+          report(
+            "invalid-json", .error, order: error.offset, at: nil,
+            "no further feature could be found after \(lineColumn(error.offset)); the rest of the file is skipped")
+          return false
+        }
+      }
+      scanner.skipWhitespace()
+      guard !scanner.isAtEnd else {
+        reportTruncation(firstStore: firstStore, "expected ',' or ']' after feature \(index)")
+        return false
+      }
+      switch scanner.current {
+      case UInt8(ascii: ","):
+        scanner.offset += 1
+        scanner.skipWhitespace()
+        if !scanner.isAtEnd, scanner.current == UInt8(ascii: "]") {
+          report(
+            "invalid-json", .error, order: scanner.offset, at: nil,
+            "expected a feature after ',' at \(lineColumn(scanner.offset)), found ']' (JSON allows no trailing "
+              + "comma); nothing was lost")
+          scanner.offset += 1
+          return true
+        }
+      case UInt8(ascii: "]"):
+        scanner.offset += 1
+        return true
+      case UInt8(ascii: "{"):
+        report(
+          "invalid-json", .error, order: scanner.offset, at: nil,
+          "expected ',' or ']' after feature \(index) at \(lineColumn(scanner.offset)), found '{'; "
+            + "read as if the comma were there")
+      default:
+        let here = scanner.offset
+        report(
+          "invalid-json", .error, order: here, at: nil,
+          "expected ',' or ']' after feature \(index) at \(lineColumn(here)), found "
+            + JSONScanner.describe(byte: scanner.current))
+        guard let next = nextFeatureStart(after: here) else { return false }
+        scanner.offset = next
+      }
+    }
+  }
+
+  private mutating func reportTruncation(firstStore: Int, _ expected: String) {
+    report(
+      "truncated", .error, order: count, at: nil,
+      "the file ends early at \(lineColumn(count)), inside the \"features\" array (\(expected)); the "
+        + "\(stores.count - firstStore) complete features were loaded — the file was probably cut off while "
+        + "being written")
+  }
+
+  /// The offset just after the value starting at `start`, found by matching brackets outside
+  /// strings; `nil` when the input ends first.
+  private func endOfElement(from start: Int) -> Int? {
+    var depth = 0
+    var position = start
+    var inString = false
+    while position < scanner.end {
+      let byte = base[position]
+      if inString {
+        if byte == UInt8(ascii: "\\") {
+          position += 2
+          continue
+        }
+        if byte == UInt8(ascii: "\"") { inString = false }
+      } else {
+        switch byte {
+        case UInt8(ascii: "\""): inString = true
+        case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+        case UInt8(ascii: "}"), UInt8(ascii: "]"):
+          if depth == 0 { return position }
+          depth -= 1
+          if depth == 0 { return position + 1 }
+        case UInt8(ascii: ","):
+          if depth == 0 { return position }
+        default: break
+        }
+      }
+      position += 1
+    }
+    return nil
+  }
+
+  /// The next `{` after `offset` that starts `{"type": "Feature"` (whitespace allowed).
+  private func nextFeatureStart(after offset: Int) -> Int? {
+    var position = offset + 1
+    let pattern = Array("\"type\"".utf8)
+    let value = Array("\"Feature\"".utf8)
+    while position < scanner.end {
+      guard base[position] == UInt8(ascii: "{") else {
+        position += 1
+        continue
+      }
+      var cursor = position + 1
+      func skipSpace() {
+        while cursor < scanner.end, [0x20, 0x09, 0x0A, 0x0D].contains(base[cursor]) { cursor += 1 }
+      }
+      func match(_ bytes: [UInt8]) -> Bool {
+        guard cursor + bytes.count <= scanner.end else { return false }
+        for (index, byte) in bytes.enumerated() where base[cursor + index] != byte { return false }
+        cursor += bytes.count
+        return true
+      }
+      skipSpace()
+      if match(pattern) {
+        skipSpace()
+        if cursor < scanner.end, base[cursor] == UInt8(ascii: ":") {
+          cursor += 1
+          skipSpace()
+          if match(value) { return position }
+        }
+      }
+      position += 1
+    }
+    return nil
+  }
+
+  /// The first line start after `offset` whose first byte is `{` (or a record separator).
+  private func nextLineStartingWithBrace(after offset: Int) -> Int? {
+    var position = offset
+    while position < scanner.end {
+      if base[position] == 0x0A, position + 1 < scanner.end,
+        base[position + 1] == UInt8(ascii: "{") || base[position + 1] == 0x1E
+      {
+        return position + 1
+      }
+      position += 1
+    }
+    return nil
+  }
+
+  // MARK: One feature
+
+  private static let geometryTypes: Set<String> = [
+    "Point", "MultiPoint", "LineString", "MultiLineString", "Polygon", "MultiPolygon", "GeometryCollection",
+  ]
+
+  /// Turns one parsed feature into a store (or reports why it cannot be one).
+  private mutating func addFeature(_ value: JSONValue, start: Int, index: Int) {
+    let (line, column) = lines.position(of: start)
+    let position = SourcePosition(featureIndex: index, line: line, column: column)
+    defer {
+      scanner.duplicateKeys.removeAll(keepingCapacity: true)
+      scanner.loneSurrogates.removeAll(keepingCapacity: true)
+    }
+    guard case .object(let object) = value else {
+      report(
+        "invalid-feature", .error, order: start, at: position,
+        "expected a Feature object, found \(Self.kind(of: value)); the entry is skipped")
+      return
+    }
+    var isBareGeometry = false
+    switch object["type"] {
+    case .string("Feature"): break
+    case .string(let type) where Self.geometryTypes.contains(type):
+      isBareGeometry = true
+    case .string(let type):
+      let expected =
+        type.lowercased() == "feature"
+        ? "\"type\" is \"\(type)\", but GeoJSON names are case-sensitive: expected \"Feature\""
+        : "\"type\" is \"\(type)\", expected \"Feature\""
+      report("invalid-type", .error, order: start, at: position, expected + "; the record is skipped")
+      return
+    case nil:
+      report(
+        "invalid-type", .error, order: start, at: position,
+        "the object has no \"type\" member; a GeoJSON Feature needs \"type\": \"Feature\"; the record is skipped")
+      return
+    case let other?:
+      report(
+        "invalid-type", .error, order: start, at: position,
+        "\"type\" is \(Self.kind(of: other)), expected the string \"Feature\"; the record is skipped")
+      return
+    }
+
+    // Properties.
+    var properties = JSONObject()
+    if !isBareGeometry {
+      switch object["properties"] {
+      case .object(let found): properties = found
+      case nil, .null: break
+      case let other?:
+        report(
+          "invalid-properties", .warning, order: start, at: position,
+          "\"properties\" is \(Self.kind(of: other)), expected an object or null; it is ignored")
+      }
+    }
+
+    // Id: the Feature's id, else ref, else generated.
+    var id: String?
+    var idSource = StoreIDSource.feature
+    if !isBareGeometry {
+      switch object["id"] {
+      case .string(let text) where !text.isEmpty: id = text
+      case .number(let literal): id = literal
+      case nil, .null, .string: break
+      case let other?:
+        report(
+          "invalid-id", .warning, order: start, at: position,
+          "the Feature's \"id\" is \(Self.kind(of: other)); GeoJSON ids are strings or numbers, so it is ignored")
+      }
+    }
+    if id == nil, let ref = properties["ref"]?.scalarText, !ref.isEmpty {
+      id = ref
+      idSource = .ref
+    }
+    let storeID: String
+    if let id {
+      storeID = id
+    } else {
+      storeID = "feature-\(index)"
+      idSource = .generated
+      if isBareGeometry {
+        report(
+          "bare-geometry", .warning, order: start, at: position, storeID: storeID,
+          "a bare \(object["type"]?.stringValue ?? "") geometry, not a Feature: read as one store without "
+            + "properties, called \"\(storeID)\"; wrap it in a Feature with an \"id\" and \"properties\"")
+      } else {
+        report(
+          "generated-id", .note, order: start, at: position, storeID: storeID,
+          "the feature has no \"id\" and no \"ref\" property, so it is called \"\(storeID)\"; that name changes "
+            + "when records move, so give the feature an \"id\"")
+      }
+    }
+
+    // Time zone.
+    var timezone: String?
+    switch properties["timezone"] {
+    case nil, .null: break
+    case .string(let name): timezone = name
+    case let other?:
+      report(
+        "invalid-timezone", .warning, order: start, at: position, storeID: storeID,
+        "the \"timezone\" property is \(Self.kind(of: other)), expected an IANA time-zone name such as "
+          + "\"Europe/Berlin\"; it is ignored")
+    }
+
+    // Warnings from reading the JSON text.
+    for (offset, key) in scanner.duplicateKeys {
+      report(
+        "duplicate-key", .warning, order: start, at: position, storeID: storeID,
+        "the member \"\(key)\" appears twice in one object (again at \(lineColumn(offset))); the last value is kept")
+    }
+    for offset in scanner.loneSurrogates {
+      report(
+        "invalid-escape", .warning, order: start, at: position, storeID: storeID,
+        "the \\u escape at \(lineColumn(offset)) is half of a UTF-16 surrogate pair; it was replaced by U+FFFD")
+    }
+
+    // Location.
+    var coordinate: Coordinate?
+    var context = FeatureContext(position: position, storeID: storeID, order: start)
+    if coordinatesUnusable {
+      coordinate = nil
+    } else if isBareGeometry {
+      coordinate = locate(geometry: object, context: &context)
+    } else {
+      switch object["geometry"] {
+      case nil:
+        report(
+          "missing-geometry", .warning, order: start, at: position, storeID: storeID,
+          "the feature has no \"geometry\" member; the store is kept but cannot be found by location")
+      case .null:
+        report(
+          "missing-geometry", .warning, order: start, at: position, storeID: storeID,
+          "the geometry is null; the store is kept but cannot be found by location")
+      case .object(let geometry):
+        coordinate = locate(geometry: geometry, context: &context)
+      case let other?:
+        report(
+          "invalid-geometry", .error, order: start, at: position, storeID: storeID,
+          "\"geometry\" is \(Self.kind(of: other)), expected a geometry object or null; the store is kept out of "
+            + "the index")
+      }
+    }
+    diagnostics.append(contentsOf: context.diagnostics)
+
+    stores.append(
+      Store(
+        id: storeID, idSource: idSource, coordinate: coordinate, properties: properties, timezone: timezone,
+        position: position))
+    storeOffsets.append(start)
+  }
+
+  // MARK: Duplicates
+
+  private mutating func checkDuplicates() {
+    var firstByID: [String: Int] = [:]
+    firstByID.reserveCapacity(stores.count)
+    var firstByRef: [String: Int] = [:]
+    firstByRef.reserveCapacity(stores.count)
+    for (position, store) in stores.enumerated() {
+      if let first = firstByID[store.id] {
+        let other = stores[first]
+        report(
+          "duplicate-id", .error, order: storeOffsets[position], at: store.position, storeID: store.id,
+          "the id \"\(store.id)\" is also the id of \(other.position); ids must be unique — lookups by id find "
+            + "the first")
+      } else {
+        firstByID[store.id] = position
+      }
+      guard let ref = store.properties["ref"]?.scalarText, !ref.isEmpty else { continue }
+      if let first = firstByRef[ref] {
+        let other = stores[first]
+        if other.id != store.id {
+          report(
+            "duplicate-ref", .warning, order: storeOffsets[position], at: store.position, storeID: store.id,
+            "the ref \"\(ref)\" is also the ref of \(other.position) (id \"\(other.id)\"); the same store may be "
+              + "listed twice")
+        }
+      } else {
+        firstByRef[ref] = position
+      }
+    }
+  }
+
+  // MARK: Helpers
+
+  mutating func report(
+    _ code: String, _ severity: Diagnostic.Severity, order: Int, at position: SourcePosition?,
+    storeID: String? = nil, _ message: String
+  ) {
+    diagnostics.append(
+      (order, Diagnostic(Diagnostic.Code(code), severity, at: position, storeID: storeID, message)))
+  }
+
+  /// `line 3:17`.
+  private mutating func lineColumn(_ offset: Int) -> String {
+    let (line, column) = lines.position(of: offset)
+    return "line \(line):\(column)"
+  }
+
+  /// "expected ',' or '}' after member "name" at line 3:17, found 'N'".
+  private mutating func describe(_ error: JSONSyntaxError) -> String {
+    let place = lineColumn(error.offset)
+    var text: String
+    if error.isEndOfInput {
+      text = "expected \(error.expected ?? "more") at \(place), found the end of the input"
+    } else if let problem = error.problem {
+      text = "\(problem) at \(place)"
+    } else {
+      let found = error.offset < count ? JSONScanner.describe(byte: base[error.offset]) : "the end of the input"
+      text = "expected \(error.expected ?? "a value") at \(place), found \(found)"
+    }
+    if let hint = error.hint { text += " " + hint }
+    return text
+  }
+
+  static func kind(of value: JSONValue) -> String {
+    switch value {
+    case .null: "null"
+    case .bool(let flag): flag ? "true" : "false"
+    case .number(let literal): "the number \(literal)"
+    case .string(let text): "the string \"\(text)\""
+    case .array: "an array"
+    case .object: "an object"
+    }
+  }
+
+  private static func crsName(_ crs: JSONValue) -> String? {
+    guard case .object(let object) = crs, case .object(let properties)? = object["properties"] else { return nil }
+    return properties["name"]?.stringValue
+  }
+
+  /// True for a legacy `crs` that names WGS 84 longitude/latitude (CRS84, EPSG:4326) or is null.
+  static func isLongitudeLatitude(_ crs: JSONValue) -> Bool {
+    if crs == .null { return true }
+    guard let name = crsName(crs)?.lowercased() else { return false }
+    let accepted = [
+      "urn:ogc:def:crs:ogc:1.3:crs84", "urn:ogc:def:crs:ogc::crs84", "crs84", "ogc:crs84",
+      "http://www.opengis.net/def/crs/ogc/1.3/crs84", "epsg:4326", "urn:ogc:def:crs:epsg::4326",
+      "urn:ogc:def:crs:epsg:6.6:4326", "http://www.opengis.net/def/crs/epsg/0/4326",
+    ]
+    return accepted.contains(name)
+  }
+}
+
+extension Store {
+  /// A copy with another location and time zone.
+  func with(coordinate: Coordinate?, timezone: String?) -> Store {
+    Store(
+      id: id, idSource: idSource, coordinate: coordinate, properties: properties, timezone: timezone,
+      position: position)
+  }
+}

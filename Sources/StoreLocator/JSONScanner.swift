@@ -1,0 +1,555 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Why a JSON text could not be read, at a byte offset.
+///
+/// The message is built by the reader, which knows line numbers: "expected ',' or '}' after member
+/// "name" at line 3:17, found 'N'".
+struct JSONSyntaxError: Error, Sendable {
+  /// Byte offset of the offending character (or of the end of the input).
+  var offset: Int
+  /// What the reader wanted there, such as `',' or '}' after member "name"`; `nil` when `problem`
+  /// says it all.
+  var expected: String?
+  /// A problem that is not "expected X": `unescaped control character U+000A in a string`.
+  var problem: String?
+  /// Extra advice, such as `(NaN and Infinity are not JSON numbers)`.
+  var hint: String?
+  /// The input ended before the value did.
+  var isEndOfInput: Bool
+}
+
+/// A byte-level RFC 8259 reader that produces `JSONValue`s.
+///
+/// It reads from memory the caller keeps alive (`base` must stay valid while the scanner is used).
+/// Numbers are kept as their literal text; strings are validated as UTF-8; object members keep
+/// their order, and a repeated key keeps the last value at the first key's place (and is recorded in
+/// `duplicateKeys`). Nesting deeper than `maximumDepth` is an error, so hostile input cannot
+/// exhaust the stack.
+struct JSONScanner {
+  let base: UnsafePointer<UInt8>
+  /// One past the last byte this scanner may read.
+  var end: Int
+  /// The next byte to read.
+  var offset: Int
+  let maximumDepth: Int
+  private var depth = 0
+  /// Keys seen twice in one object since the caller last emptied this, with the offset of the
+  /// second occurrence.
+  var duplicateKeys: [(offset: Int, key: String)] = []
+  /// Offsets of `\u` escapes naming a lone UTF-16 surrogate (replaced by U+FFFD).
+  var loneSurrogates: [Int] = []
+  private var scratch: [UInt8] = []
+
+  init(base: UnsafePointer<UInt8>, start: Int, end: Int, maximumDepth: Int = 512) {
+    self.base = base
+    self.offset = start
+    self.end = end
+    self.maximumDepth = maximumDepth
+  }
+
+  // MARK: Bytes
+
+  @inline(__always) var isAtEnd: Bool { offset >= end }
+
+  /// The byte at `offset`; the caller checks `isAtEnd` first.
+  @inline(__always) var current: UInt8 { base[offset] }
+
+  @inline(__always) mutating func skipWhitespace() {
+    while offset < end {
+      let byte = base[offset]
+      // space, \t, \n, \r
+      guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
+      offset &+= 1
+    }
+  }
+
+  // MARK: Values
+
+  /// Reads one value starting at the next non-whitespace byte.
+  mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
+    skipWhitespace()
+    guard offset < end else { throw endOfInput(expecting: "a value") }
+    switch base[offset] {
+    case UInt8(ascii: "{"): return .object(try parseObject())
+    case UInt8(ascii: "["): return .array(try parseArray())
+    case UInt8(ascii: "\""): return .string(try parseString())
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+    case UInt8(ascii: "t"):
+      try expectLiteral("true")
+      return .bool(true)
+    case UInt8(ascii: "f"):
+      try expectLiteral("false")
+      return .bool(false)
+    case UInt8(ascii: "n"):
+      try expectLiteral("null")
+      return .null
+    default:
+      throw unexpected(expecting: "a value")
+    }
+  }
+
+  /// Reads an object; `offset` is at its `{`.
+  mutating func parseObject() throws(JSONSyntaxError) -> JSONObject {
+    try enter()
+    offset &+= 1
+    var members: [JSONObject.Member] = []
+    skipWhitespace()
+    if offset < end, base[offset] == UInt8(ascii: "}") {
+      offset &+= 1
+      depth -= 1
+      return JSONObject(members)
+    }
+    while true {
+      skipWhitespace()
+      guard offset < end else {
+        throw endOfInput(expecting: members.isEmpty ? "a member name or '}'" : "a member name after ','")
+      }
+      guard base[offset] == UInt8(ascii: "\"") else {
+        throw unexpected(
+          expecting: members.isEmpty ? "a member name (a string in double quotes) or '}'" : "a member name after ','")
+      }
+      let keyOffset = offset
+      let key = try parseString()
+      skipWhitespace()
+      guard offset < end, base[offset] == UInt8(ascii: ":") else {
+        throw offset < end
+          ? unexpected(expecting: "':' after member name \"\(key)\"")
+          : endOfInput(expecting: "':' after member name \"\(key)\"")
+      }
+      offset &+= 1
+      let value = try parseValue()
+      if let existing = Self.index(of: key, in: members) {
+        members[existing].value = value
+        duplicateKeys.append((keyOffset, key))
+      } else {
+        members.append(JSONObject.Member(key: key, value: value))
+      }
+      skipWhitespace()
+      guard offset < end else { throw endOfInput(expecting: "',' or '}' after member \"\(key)\"") }
+      let byte = base[offset]
+      offset &+= 1
+      if byte == UInt8(ascii: ",") { continue }
+      if byte == UInt8(ascii: "}") { break }
+      offset &-= 1
+      throw unexpected(expecting: "',' or '}' after member \"\(key)\"")
+    }
+    depth -= 1
+    return JSONObject(members)
+  }
+
+  @inline(__always)
+  private static func index(of key: String, in members: [JSONObject.Member]) -> Int? {
+    // Objects are small; a linear scan beats hashing. Compare the cheap parts first.
+    let count = key.utf8.count
+    for position in members.indices {
+      let other = members[position].key
+      if other.utf8.count == count, other == key { return position }
+    }
+    return nil
+  }
+
+  /// Reads an array; `offset` is at its `[`.
+  mutating func parseArray() throws(JSONSyntaxError) -> [JSONValue] {
+    try enter()
+    offset &+= 1
+    var elements: [JSONValue] = []
+    skipWhitespace()
+    if offset < end, base[offset] == UInt8(ascii: "]") {
+      offset &+= 1
+      depth -= 1
+      return elements
+    }
+    while true {
+      skipWhitespace()
+      if offset < end, base[offset] == UInt8(ascii: "]"), !elements.isEmpty {
+        throw unexpected(expecting: "a value after ','", hint: "(JSON allows no trailing comma)")
+      }
+      elements.append(try parseValue())
+      skipWhitespace()
+      guard offset < end else { throw endOfInput(expecting: "',' or ']' after array element \(elements.count)") }
+      let byte = base[offset]
+      offset &+= 1
+      if byte == UInt8(ascii: ",") { continue }
+      if byte == UInt8(ascii: "]") { break }
+      offset &-= 1
+      throw unexpected(expecting: "',' or ']' after array element \(elements.count)")
+    }
+    depth -= 1
+    return elements
+  }
+
+  @inline(__always) private mutating func enter() throws(JSONSyntaxError) {
+    depth += 1
+    if depth > maximumDepth {
+      depth = 0
+      throw JSONSyntaxError(
+        offset: offset, expected: nil, problem: "values are nested deeper than \(maximumDepth) levels",
+        hint: nil, isEndOfInput: false)
+    }
+  }
+
+  /// Resets the nesting count after an error, before reading the next record.
+  mutating func resetDepth() { depth = 0 }
+
+  private mutating func expectLiteral(_ literal: StaticString) throws(JSONSyntaxError) {
+    let count = literal.utf8CodeUnitCount
+    let start = offset
+    let bytes = literal.utf8Start
+    for index in 0..<count {
+      guard start + index < end else {
+        offset = start + index
+        throw endOfInput(expecting: "'\(literal)'")
+      }
+      guard base[start + index] == bytes[index] else {
+        offset = start
+        throw unexpected(expecting: "a value")
+      }
+    }
+    offset = start + count
+  }
+
+  // MARK: Numbers
+
+  /// Reads a number and returns its literal text; `offset` is at its first byte.
+  mutating func parseNumber() throws(JSONSyntaxError) -> String {
+    let start = offset
+    if base[offset] == UInt8(ascii: "-") {
+      offset &+= 1
+      guard offset < end else { throw endOfInput(expecting: "a digit after '-'") }
+    }
+    // Integer part: 0 | [1-9][0-9]*
+    let first = base[offset]
+    if first == UInt8(ascii: "0") {
+      offset &+= 1
+      if offset < end, isDigit(base[offset]) {
+        throw unexpected(expecting: "'.', 'e' or the end of the number", hint: "(JSON numbers have no leading zeros)")
+      }
+    } else if isDigit(first) {
+      offset &+= 1
+      while offset < end, isDigit(base[offset]) { offset &+= 1 }
+    } else {
+      throw unexpected(expecting: "a digit after '-'")
+    }
+    if offset < end, base[offset] == UInt8(ascii: ".") {
+      offset &+= 1
+      guard offset < end else { throw endOfInput(expecting: "a digit after '.'") }
+      guard isDigit(base[offset]) else { throw unexpected(expecting: "a digit after '.'") }
+      while offset < end, isDigit(base[offset]) { offset &+= 1 }
+    }
+    if offset < end, base[offset] | 0x20 == UInt8(ascii: "e") {
+      offset &+= 1
+      if offset < end, base[offset] == UInt8(ascii: "+") || base[offset] == UInt8(ascii: "-") { offset &+= 1 }
+      guard offset < end else { throw endOfInput(expecting: "a digit in the exponent") }
+      guard isDigit(base[offset]) else { throw unexpected(expecting: "a digit in the exponent") }
+      while offset < end, isDigit(base[offset]) { offset &+= 1 }
+    }
+    return String(decoding: UnsafeBufferPointer(start: base + start, count: offset - start), as: UTF8.self)
+  }
+
+  @inline(__always) private func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
+
+  // MARK: Strings
+
+  /// Reads a string; `offset` is at its opening quote.
+  mutating func parseString() throws(JSONSyntaxError) -> String {
+    offset &+= 1
+    let start = offset
+    var cursor = offset
+    // Fast path: plain ASCII without escapes, eight bytes at a time where possible.
+    while true {
+      while cursor &+ 8 <= end {
+        let word = UnsafeRawPointer(base + cursor).loadUnaligned(as: UInt64.self)
+        if Self.hasSpecialByte(word) { break }
+        cursor &+= 8
+      }
+      guard cursor < end else {
+        offset = cursor
+        throw endOfInput(expecting: "'\"' closing the string")
+      }
+      let byte = base[cursor]
+      if byte == UInt8(ascii: "\"") {
+        offset = cursor &+ 1
+        return String(decoding: UnsafeBufferPointer(start: base + start, count: cursor - start), as: UTF8.self)
+      }
+      if byte == UInt8(ascii: "\\") { break }
+      if byte < 0x20 {
+        offset = cursor
+        throw controlCharacter(byte)
+      }
+      if byte >= 0x80 {
+        cursor = try validateUTF8Sequence(at: cursor)
+        continue
+      }
+      cursor &+= 1
+    }
+    // Slow path: escapes. Copy what came before, then decode the rest byte by byte.
+    scratch.removeAll(keepingCapacity: true)
+    scratch.append(contentsOf: UnsafeBufferPointer(start: base + start, count: cursor - start))
+    while true {
+      guard cursor < end else {
+        offset = cursor
+        throw endOfInput(expecting: "'\"' closing the string")
+      }
+      let byte = base[cursor]
+      switch byte {
+      case UInt8(ascii: "\""):
+        offset = cursor &+ 1
+        return String(decoding: scratch, as: UTF8.self)
+      case UInt8(ascii: "\\"):
+        cursor = try decodeEscape(at: cursor)
+      case 0..<0x20:
+        offset = cursor
+        throw controlCharacter(byte)
+      case 0x80...:
+        let next = try validateUTF8Sequence(at: cursor)
+        scratch.append(contentsOf: UnsafeBufferPointer(start: base + cursor, count: next - cursor))
+        cursor = next
+      default:
+        scratch.append(byte)
+        cursor &+= 1
+      }
+    }
+  }
+
+  /// True when one of the eight bytes is `"`, `\`, a control character or non-ASCII.
+  @inline(__always) private static func hasSpecialByte(_ word: UInt64) -> Bool {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    let quote = word ^ (ones &* 0x22)
+    let backslash = word ^ (ones &* 0x5C)
+    // A byte is zero in x exactly when (x - 1) & ~x has its high bit set (exact when x has no high bits).
+    let quoteZero = (quote &- ones) & ~quote
+    let backslashZero = (backslash &- ones) & ~backslash
+    let control = (word &- (ones &* 0x20)) & ~word
+    return (quoteZero | backslashZero | control | word) & highs != 0
+  }
+
+  private func controlCharacter(_ byte: UInt8) -> JSONSyntaxError {
+    let hex = String(byte, radix: 16, uppercase: true)
+    return JSONSyntaxError(
+      offset: offset, expected: nil,
+      problem: "unescaped control character U+\(String(repeating: "0", count: 4 - hex.count) + hex) in a string",
+      hint: byte == 0x0A ? "(a line break inside a string must be written \\n)" : "(write it as a \\u escape)",
+      isEndOfInput: false)
+  }
+
+  /// Checks the UTF-8 sequence starting at `position` (a byte ≥ 0x80); returns the offset after it.
+  @inline(__always)
+  private mutating func validateUTF8Sequence(at position: Int) throws(JSONSyntaxError) -> Int {
+    let lead = base[position]
+    let length: Int
+    var lower: UInt8 = 0x80
+    var upper: UInt8 = 0xBF
+    switch lead {
+    case 0xC2...0xDF: length = 2
+    case 0xE0:
+      length = 3
+      lower = 0xA0
+    case 0xE1...0xEC, 0xEE...0xEF: length = 3
+    case 0xED:
+      length = 3
+      upper = 0x9F
+    case 0xF0:
+      length = 4
+      lower = 0x90
+    case 0xF1...0xF3: length = 4
+    case 0xF4:
+      length = 4
+      upper = 0x8F
+    default:
+      throw invalidUTF8(at: position)
+    }
+    for index in 1..<length {
+      guard position + index < end else {
+        offset = position + index
+        throw endOfInput(expecting: "the rest of a UTF-8 sequence")
+      }
+      let byte = base[position + index]
+      let (low, high) = index == 1 ? (lower, upper) : (0x80, 0xBF)
+      guard byte >= low, byte <= high else { throw invalidUTF8(at: position + index) }
+    }
+    return position + length
+  }
+
+  private mutating func invalidUTF8(at position: Int) -> JSONSyntaxError {
+    offset = position
+    let hex = String(base[position], radix: 16, uppercase: true)
+    return JSONSyntaxError(
+      offset: position, expected: nil,
+      problem: "invalid UTF-8 byte 0x\(hex.count == 1 ? "0" + hex : hex) in a string", hint: "(save the file as UTF-8)",
+      isEndOfInput: false)
+  }
+
+  /// Decodes the escape at `position` (its backslash) into `scratch`; returns the offset after it.
+  private mutating func decodeEscape(at position: Int) throws(JSONSyntaxError) -> Int {
+    guard position + 1 < end else {
+      offset = position + 1
+      throw endOfInput(expecting: "an escape after '\\'")
+    }
+    let letter = base[position + 1]
+    let simple: UInt8
+    switch letter {
+    case UInt8(ascii: "\""): simple = 0x22
+    case UInt8(ascii: "\\"): simple = 0x5C
+    case UInt8(ascii: "/"): simple = 0x2F
+    case UInt8(ascii: "b"): simple = 0x08
+    case UInt8(ascii: "f"): simple = 0x0C
+    case UInt8(ascii: "n"): simple = 0x0A
+    case UInt8(ascii: "r"): simple = 0x0D
+    case UInt8(ascii: "t"): simple = 0x09
+    case UInt8(ascii: "u"):
+      var unit = try hexQuad(at: position + 2)
+      var next = position + 6
+      var scalar: UInt32
+      if (0xD800...0xDBFF).contains(unit) {
+        // A high surrogate must be followed by \u and a low surrogate.
+        if next + 1 < end, base[next] == UInt8(ascii: "\\"), base[next + 1] == UInt8(ascii: "u") {
+          let low = try hexQuad(at: next + 2)
+          if (0xDC00...0xDFFF).contains(low) {
+            scalar = 0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(low) - 0xDC00)
+            next += 6
+            appendScalar(scalar)
+            return next
+          }
+        }
+        loneSurrogates.append(position)
+        unit = 0xFFFD
+      } else if (0xDC00...0xDFFF).contains(unit) {
+        loneSurrogates.append(position)
+        unit = 0xFFFD
+      }
+      scalar = UInt32(unit)
+      appendScalar(scalar)
+      return next
+    default:
+      offset = position + 1
+      throw unexpected(expecting: "an escape (one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX) after '\\'")
+    }
+    scratch.append(simple)
+    return position + 2
+  }
+
+  private mutating func hexQuad(at position: Int) throws(JSONSyntaxError) -> UInt16 {
+    var value: UInt16 = 0
+    for index in 0..<4 {
+      guard position + index < end else {
+        offset = position + index
+        throw endOfInput(expecting: "four hexadecimal digits after '\\u'")
+      }
+      let byte = base[position + index]
+      let digit: UInt8
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+      default:
+        offset = position + index
+        throw unexpected(expecting: "four hexadecimal digits after '\\u'")
+      }
+      value = value << 4 | UInt16(digit)
+    }
+    return value
+  }
+
+  private mutating func appendScalar(_ scalar: UInt32) {
+    switch scalar {
+    case 0..<0x80:
+      scratch.append(UInt8(scalar))
+    case 0x80..<0x800:
+      scratch.append(UInt8(0xC0 | scalar >> 6))
+      scratch.append(UInt8(0x80 | scalar & 0x3F))
+    case 0x800..<0x10000:
+      scratch.append(UInt8(0xE0 | scalar >> 12))
+      scratch.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+      scratch.append(UInt8(0x80 | scalar & 0x3F))
+    default:
+      scratch.append(UInt8(0xF0 | scalar >> 18))
+      scratch.append(UInt8(0x80 | scalar >> 12 & 0x3F))
+      scratch.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+      scratch.append(UInt8(0x80 | scalar & 0x3F))
+    }
+  }
+
+  // MARK: Errors
+
+  func endOfInput(expecting expected: String) -> JSONSyntaxError {
+    JSONSyntaxError(offset: end, expected: expected, problem: nil, hint: nil, isEndOfInput: true)
+  }
+
+  /// "expected X, found 'c'" at `offset`, with a hint for the usual non-JSON suspects.
+  func unexpected(expecting expected: String, hint: String? = nil) -> JSONSyntaxError {
+    guard offset < end else { return endOfInput(expecting: expected) }
+    var hint = hint
+    if hint == nil {
+      switch base[offset] {
+      case UInt8(ascii: "N"), UInt8(ascii: "I"):
+        hint = "(NaN and Infinity are not JSON numbers; write null or leave the record out)"
+      case UInt8(ascii: "/"), UInt8(ascii: "#"): hint = "(JSON has no comments)"
+      case UInt8(ascii: "'"): hint = "(JSON strings use double quotes)"
+      case UInt8(ascii: "}"), UInt8(ascii: "]"):
+        if expected.hasSuffix("after ','") { hint = "(JSON allows no trailing comma)" }
+      default: break
+      }
+    }
+    return JSONSyntaxError(offset: offset, expected: expected, problem: nil, hint: hint, isEndOfInput: false)
+  }
+
+  /// How a byte reads in a message: `'N'`, `'\n'` or `byte 0xFF`.
+  static func describe(byte: UInt8) -> String {
+    switch byte {
+    case 0x0A: return "a line break"
+    case 0x0D: return "a carriage return"
+    case 0x09: return "a tab"
+    case 0x1E: return "a record separator (0x1E)"
+    case 0x20..<0x7F: return "'\(Character(Unicode.Scalar(byte)))'"
+    default:
+      let hex = String(byte, radix: 16, uppercase: true)
+      return "byte 0x\(hex.count == 1 ? "0" + hex : hex)"
+    }
+  }
+}
+
+/// Turns byte offsets into 1-based line and column numbers, reading forward from the last answer
+/// (so asking in increasing order costs one pass over the input in all).
+struct LineCounter {
+  let base: UnsafePointer<UInt8>
+  let count: Int
+  private let firstLineStart: Int
+  private var offset: Int
+  private var line = 1
+  private var lineStart: Int
+
+  /// - Parameter firstLineStart: where column 1 of line 1 is (after a byte-order mark).
+  init(base: UnsafePointer<UInt8>, count: Int, firstLineStart: Int = 0) {
+    self.base = base
+    self.count = count
+    self.firstLineStart = firstLineStart
+    self.offset = firstLineStart
+    self.lineStart = firstLineStart
+  }
+
+  /// Line and column (in bytes) of the byte at `target`.
+  mutating func position(of target: Int) -> (line: Int, column: Int) {
+    let target = min(max(target, firstLineStart), count)
+    if target < offset {
+      offset = firstLineStart
+      line = 1
+      lineStart = firstLineStart
+    }
+    while offset < target {
+      guard let found = memchr(base + offset, 0x0A, target - offset) else { break }
+      let newline = UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - base
+      line += 1
+      lineStart = newline + 1
+      offset = newline + 1
+    }
+    offset = target
+    return (line, target - lineStart + 1)
+  }
+}

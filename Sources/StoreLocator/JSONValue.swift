@@ -1,0 +1,130 @@
+/// A JSON value as it came from the file, with object member order kept and numbers kept as
+/// written, so an id like `9007199254740993` or a 15-digit coordinate survives unchanged.
+public enum JSONValue: Hashable, Sendable {
+  case null
+  case bool(Bool)
+  /// The number's literal text exactly as written (valid RFC 8259 number syntax).
+  case number(String)
+  case string(String)
+  case array([JSONValue])
+  case object(JSONObject)
+
+  /// The value as a person would compare it in `--where KEY=VALUE`: strings as they are, numbers as
+  /// written, booleans as `true`/`false`; `nil` for null, arrays and objects.
+  public var scalarText: String? {
+    switch self {
+    case .string(let text): text
+    case .number(let literal): literal
+    case .bool(let value): value ? "true" : "false"
+    case .null, .array, .object: nil
+    }
+  }
+
+  /// The string, when this is a string.
+  public var stringValue: String? {
+    if case .string(let text) = self { text } else { nil }
+  }
+
+  /// The number as a `Double`, when this is a number.
+  public var doubleValue: Double? {
+    if case .number(let literal) = self { Double(literal) } else { nil }
+  }
+}
+
+/// A JSON object whose members keep the order they were written in.
+///
+/// Keys are unique: the reader keeps the last of duplicated keys (and reports it).
+public struct JSONObject: Hashable, Sendable, RandomAccessCollection {
+  public struct Member: Hashable, Sendable {
+    public let key: String
+    public var value: JSONValue
+    public init(key: String, value: JSONValue) {
+      self.key = key
+      self.value = value
+    }
+  }
+
+  public private(set) var members: [Member]
+
+  public init(_ members: [Member] = []) { self.members = members }
+
+  public var startIndex: Int { members.startIndex }
+  public var endIndex: Int { members.endIndex }
+  public subscript(position: Int) -> Member { members[position] }
+
+  /// The value for `key`, or `nil` when absent.
+  ///
+  /// - Complexity: O(n) in the number of members; objects here are small.
+  public subscript(key: String) -> JSONValue? {
+    get { members.first { $0.key == key }?.value }
+    set {
+      if let position = members.firstIndex(where: { $0.key == key }) {
+        if let newValue { members[position].value = newValue } else { members.remove(at: position) }
+      } else if let newValue {
+        members.append(Member(key: key, value: newValue))
+      }
+    }
+  }
+}
+
+extension JSONValue {
+  /// Compact RFC 8259 text for this value; strings are escaped, numbers written as they came.
+  public var jsonText: String {
+    var output = ""
+    write(to: &output)
+    return output
+  }
+
+  /// Appends the compact JSON text of this value to `output`.
+  public func write(to output: inout String) {
+    switch self {
+    case .null: output += "null"
+    case .bool(let value): output += value ? "true" : "false"
+    case .number(let literal): output += literal
+    case .string(let text): JSONValue.writeString(text, to: &output)
+    case .array(let elements):
+      output += "["
+      for (position, element) in elements.enumerated() {
+        if position > 0 { output += "," }
+        element.write(to: &output)
+      }
+      output += "]"
+    case .object(let object):
+      output += "{"
+      for (position, member) in object.members.enumerated() {
+        if position > 0 { output += "," }
+        JSONValue.writeString(member.key, to: &output)
+        output += ":"
+        member.value.write(to: &output)
+      }
+      output += "}"
+    }
+  }
+
+  /// Appends `text` as a JSON string literal.
+  public static func writeString(_ text: String, to output: inout String) {
+    output += "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": output += "\\\""
+      case "\\": output += "\\\\"
+      case "\n": output += "\\n"
+      case "\r": output += "\\r"
+      case "\t": output += "\\t"
+      case _ where scalar.value < 0x20:
+        let hex = String(scalar.value, radix: 16)
+        output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      default: output.unicodeScalars.append(scalar)
+      }
+    }
+    output += "\""
+  }
+}
+
+extension JSONValue {
+  /// A number value for `value`, written the shortest way that reads back the same.
+  public static func number(_ value: Double) -> JSONValue {
+    if value == value.rounded(), abs(value) < 1e15 { return .number(String(Int64(value))) }
+    return .number("\(value)")
+  }
+}

@@ -1,0 +1,72 @@
+import GeoIndex
+
+/// Where a store's id came from.
+public enum StoreIDSource: String, Hashable, Sendable {
+  /// The Feature's `id` member.
+  case feature
+  /// The `ref` property (All The Places' store reference).
+  case ref
+  /// Neither was present; the loader made one up from the feature's position.
+  case generated
+}
+
+/// One store record as loaded: its id, location and every property it came with.
+public struct Store: Hashable, Sendable, Identifiable {
+  /// The Feature's `id` (a number kept exactly as written), else `ref`, else generated.
+  public let id: String
+  public let idSource: StoreIDSource
+  /// Where the store is; `nil` when the record has no usable geometry and is left out of the index.
+  public let coordinate: Coordinate?
+  /// Every property, in the order and form it came.
+  public let properties: JSONObject
+  /// IANA time-zone name: the feature's `timezone` property, else the collection's.
+  public let timezone: String?
+  /// Where the feature starts in the input.
+  public let position: SourcePosition
+
+  public init(
+    id: String, idSource: StoreIDSource, coordinate: Coordinate?, properties: JSONObject,
+    timezone: String?, position: SourcePosition
+  ) {
+    self.id = id
+    self.idSource = idSource
+    self.coordinate = coordinate
+    self.properties = properties
+    self.timezone = timezone
+    self.position = position
+  }
+
+  /// A property as text (strings, numbers as written, booleans), or `nil`.
+  public subscript(property key: String) -> String? { properties[key]?.scalarText }
+
+  public var name: String? { self[property: "name"] ?? self[property: "branch"] ?? self[property: "brand"] }
+  public var brand: String? { self[property: "brand"] }
+  public var phone: String? { self[property: "phone"] }
+  public var website: String? { self[property: "website"] }
+  /// The `opening_hours` expression as written (evaluation comes with the opening-hours engine).
+  public var openingHours: String? { self[property: "opening_hours"] }
+
+  /// One line a person can read: `addr:full`, else the street address, city, state and postcode.
+  public var address: String? {
+    if let full = nonEmpty("addr:full") { return full }
+    let street =
+      nonEmpty("addr:street_address")
+      ?? [nonEmpty("addr:housenumber"), nonEmpty("addr:street")].compactMap { $0 }.joined(separator: " ")
+    let locality = [nonEmpty("addr:city"), [nonEmpty("addr:state"), nonEmpty("addr:postcode")].compactMap { $0 }.joined(separator: " ")]
+      .compactMap { $0 }.filter { !$0.isEmpty }
+    let parts = ([street] + locality).filter { !$0.isEmpty }
+    return parts.isEmpty ? nil : parts.joined(separator: ", ")
+  }
+
+  private func nonEmpty(_ key: String) -> String? {
+    guard let text = self[property: key]?.trimmingWhitespaceAndNewlines, !text.isEmpty else { return nil }
+    return text
+  }
+}
+
+extension String {
+  /// Whitespace runs (including the newlines some directories embed in addresses) become one space.
+  var trimmingWhitespaceAndNewlines: String {
+    split(whereSeparator: \.isWhitespace).joined(separator: " ")
+  }
+}

@@ -1,0 +1,41 @@
+import ArgumentParser
+import GeoIndex
+import StoreLocator
+
+/// Parses an option's text with a throwing initialiser, so the error the user sees says exactly
+/// what is wrong with the value (ArgumentParser shows the thrown error's description).
+func parsed<Value, Failure: Error & CustomStringConvertible>(
+  _ parse: @escaping (String) throws(Failure) -> Value
+) -> (String) throws -> Value {
+  { text in
+    do throws(Failure) { return try parse(text) } catch { throw ValueError(message: error.description) }
+  }
+}
+
+/// An option value that could not be read, with the reason.
+struct ValueError: Error, CustomStringConvertible {
+  let message: String
+  var description: String { message }
+}
+
+/// How results are written.
+enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
+  /// Aligned columns for people.
+  case text
+  /// One JSON document: a `query` object and a `stores` array.
+  case json
+  /// One JSON store object per line.
+  case ndjson
+  /// A GeoJSON FeatureCollection that opens in any GIS tool.
+  case geojson
+  /// RFC 4180 comma-separated values with a header row.
+  case csv
+}
+
+/// Units for distances in text output; JSON is always metres.
+enum DisplayUnit: String, CaseIterable, ExpressibleByArgument {
+  case km
+  case mi
+
+  var distanceUnit: DistanceUnit { self == .km ? .kilometers : .miles }
+}

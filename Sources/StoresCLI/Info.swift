@@ -1,0 +1,85 @@
+import ArgumentParser
+import GeoIndex
+import StoreLocator
+
+extension StoresCommand {
+  struct Info: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Summarise the data: counts, bounds, time zones, brands, hours, diagnostics.")
+
+    @OptionGroup var dataOptions: DataOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+      let summary = try dataOptions.loadCatalog().summary
+      switch output.format {
+      case .json, .ndjson: standardOutput(JSONValue.object(summary.jsonObject).jsonText + "\n")
+      case .text, .csv, .geojson: standardOutput(text(summary))
+      }
+    }
+
+    func text(_ summary: CatalogSummary) -> String {
+      func top(_ tallies: [CatalogSummary.Tally], _ limit: Int) -> String {
+        let shown = tallies.prefix(limit).map { "\($0.value) \($0.count)" }.joined(separator: ", ")
+        return tallies.count > limit ? shown + ", … (\(tallies.count - limit) more)" : shown
+      }
+      let notLocated = summary.recordCount - summary.indexedCount
+      var rows: [[String]] = [
+        ["Data", summary.source],
+        ["Stores", "\(summary.recordCount) (\(summary.indexedCount) searchable, \(notLocated) without location)"],
+      ]
+      if let bounds = summary.bounds {
+        rows.append([
+          "Bounds",
+          "W \(bounds.west)  S \(bounds.south)  E \(bounds.east)  N \(bounds.north)"
+            + (bounds.crossesAntimeridian ? "  (crosses the antimeridian)" : ""),
+        ])
+      }
+      rows.append([
+        "Time zones",
+        "\(summary.timezones.count): \(top(summary.timezones, 8))"
+          + (summary.storesWithoutTimezone > 0 ? "; \(summary.storesWithoutTimezone) stores without" : ""),
+      ])
+      rows.append([
+        "Brands",
+        "\(summary.brands.count): \(top(summary.brands, 5))"
+          + (summary.storesWithoutBrand > 0 ? "; \(summary.storesWithoutBrand) stores without" : ""),
+      ])
+      rows.append([
+        "Hours",
+        "\(summary.storesWithOpeningHours) with opening_hours, "
+          + "\(summary.recordCount - summary.storesWithOpeningHours) without",
+      ])
+      rows.append([
+        "Diagnostics",
+        "\(summary.errorCount) errors, \(summary.warningCount) warnings, \(summary.noteCount) notes"
+          + (summary.diagnosticCodes.isEmpty ? "" : " (\(top(summary.diagnosticCodes, 6)))"),
+      ])
+      let columns = [TextTable.Column("", width: 12), TextTable.Column("", width: 400)]
+      return String(TextTable(columns: columns, rows: rows).rendered.drop { $0 != "\n" }.dropFirst())
+    }
+  }
+}
+
+extension CatalogSummary {
+  var jsonObject: JSONObject {
+    func tallies(_ list: [Tally]) -> JSONValue {
+      .object(JSONObject(list.map { JSONObject.Member(key: $0.value, value: .number(Double($0.count))) }))
+    }
+    var object = JSONObject()
+    object["source"] = .string(source)
+    object["records"] = .number(Double(recordCount))
+    object["indexed"] = .number(Double(indexedCount))
+    object["bounds"] = bounds.map { .array([$0.west, $0.south, $0.east, $0.north].map { .number($0) }) } ?? .null
+    object["timezones"] = tallies(timezones)
+    object["stores_without_timezone"] = .number(Double(storesWithoutTimezone))
+    object["brands"] = tallies(brands)
+    object["stores_without_brand"] = .number(Double(storesWithoutBrand))
+    object["stores_with_opening_hours"] = .number(Double(storesWithOpeningHours))
+    object["errors"] = .number(Double(errorCount))
+    object["warnings"] = .number(Double(warningCount))
+    object["notes"] = .number(Double(noteCount))
+    object["diagnostic_codes"] = tallies(diagnosticCodes)
+    return object
+  }
+}

@@ -1,0 +1,68 @@
+import ArgumentParser
+import GeoIndex
+import StoreLocator
+
+extension StoresCommand {
+  struct Nearest: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "List the stores nearest to a location, nearest first.",
+      discussion: """
+        Distances are great-circle (haversine) metres on a sphere of radius 6,371,008.8 m; the \
+        search is exact anywhere on Earth, across the antimeridian and at the poles.
+
+        Examples:
+          stores nearest --near 47.6062,-122.3321
+          stores nearest --near -33.8688,151.2093 -k 3 --within 2km
+          stores nearest --near 40.7128,-74.0060 --where drive_through=yes
+          stores nearest --near 64.1466,-21.9426 --format geojson > nearest.geojson
+        """)
+
+    @Option(
+      name: .long, parsing: .unconditional,
+      help: ArgumentHelp("Where the customer is, in degrees.", valueName: "lat,lon"),
+      transform: parsed(Coordinate.init(parsing:)))
+    var near: Coordinate
+
+    @Option(name: .short, help: "How many stores to list.")
+    var k: Int = 5
+
+    @Option(
+      help: ArgumentHelp("Leave out stores farther than this (500m, 2km, 1.5mi).", valueName: "distance"),
+      transform: parsed(Distance.init(parsing:)))
+    var within: Distance?
+
+    @OptionGroup var filters: FilterOptions
+    @OptionGroup var dataOptions: DataOptions
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+      guard k > 0 else { throw ValidationError("-k must be at least 1 (got \(k))") }
+    }
+
+    func run() throws {
+      let catalog = try dataOptions.loadCatalog()
+      let matches = catalog.nearest(k, to: near, within: within, where: filters.filter)
+      var query = JSONObject()
+      query["near"] = .object(near.jsonObject)
+      query["k"] = .number(Double(k))
+      query["within_m"] = within.map { .number($0.meters) } ?? .null
+      query["where"] = .array(filters.conditions.map { .string($0.description) })
+      let limit = within.map { " within \(ResultWriter(format: .text, units: output.units).formatted($0))" } ?? ""
+      let empty =
+        "No stores\(limit) of \(near)"
+        + (filters.filter.isEmpty ? "" : " match \(filters.conditions.map(\.description).joined(separator: " "))")
+        + "."
+      standardOutput(
+        ResultWriter(format: output.format, units: output.units).render(matches, query: query, emptyMessage: empty))
+    }
+  }
+}
+
+extension Coordinate {
+  var jsonObject: JSONObject {
+    var object = JSONObject()
+    object["latitude"] = .number(latitude)
+    object["longitude"] = .number(longitude)
+    return object
+  }
+}

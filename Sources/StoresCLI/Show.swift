@@ -1,0 +1,70 @@
+import ArgumentParser
+import GeoIndex
+import StoreLocator
+
+extension StoresCommand {
+  struct Show: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Show one store: where it is, its hours, and every property it came with.",
+      discussion: "Exits 66 when no store has that id.")
+
+    @Argument(help: "The store's id (the Feature id, else its ref).")
+    var id: String
+
+    @OptionGroup var dataOptions: DataOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+      let catalog = try dataOptions.loadCatalog()
+      guard let store = catalog.store(withID: id) else {
+        let suggestions = catalog.ids(resembling: id, limit: 3)
+        standardError(
+          "stores: no store with id '\(id)' in \(catalog.source)"
+            + (suggestions.isEmpty ? "" : "; did you mean \(suggestions.map { "'\($0)'" }.joined(separator: ", "))?"))
+        throw ExitCode.inputMissing
+      }
+      let match = StoreMatch(store: store, distance: nil)
+      switch output.format {
+      case .text: standardOutput(details(of: store))
+      case .json: standardOutput(JSONValue.object(match.jsonObject).jsonText + "\n")
+      case .ndjson: standardOutput(JSONValue.object(match.jsonObject).jsonText + "\n")
+      case .geojson: standardOutput(JSONValue.object(match.geoJSONFeature).jsonText + "\n")
+      case .csv: standardOutput(ResultWriter(format: .csv, units: output.units).csv([match]))
+      }
+    }
+
+    func details(of store: Store) -> String {
+      var rows: [[String]] = [
+        ["Name", store.name ?? "(no name)"],
+        ["ID", store.id + (store.idSource == .feature ? "" : " (from \(store.idSource.rawValue))")],
+        ["Brand", store.brand ?? ""],
+        ["Address", store.address ?? ""],
+        ["Location", store.coordinate.map(\.description) ?? "none (not searchable)"],
+        ["Time zone", store.timezone ?? "unknown"],
+        ["Hours", store.openingHours ?? "unknown"],
+        ["Phone", store.phone ?? ""],
+        ["Website", store.website ?? ""],
+        ["Source", "\(dataOptions.data ?? "data"): \(store.position)"],
+      ].filter { !$0[1].isEmpty }
+      rows.append(["", ""])
+      rows.append(["Properties", ""])
+      for member in store.properties {
+        rows.append(["  " + member.key, member.value.scalarText ?? member.value.jsonText])
+      }
+      let columns = [TextTable.Column("", width: 40), TextTable.Column("", width: 200)]
+      // The table's header row is empty here; drop it.
+      return String(TextTable(columns: columns, rows: rows).rendered.drop { $0 != "\n" }.dropFirst())
+    }
+  }
+}
+
+extension Catalog {
+  /// Ids that start like `id` or contain it, for a "did you mean" hint.
+  func ids(resembling id: String, limit: Int) -> [String] {
+    let wanted = id.lowercased()
+    return stores.lazy.map(\.id).filter {
+      let candidate = $0.lowercased()
+      return candidate.contains(wanted) || wanted.contains(candidate) || candidate.hasPrefix(String(wanted.prefix(3)))
+    }.prefix(limit).map { $0 }
+  }
+}

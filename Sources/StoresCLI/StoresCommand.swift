@@ -1,0 +1,22 @@
+import ArgumentParser
+
+/// The `stores` command: finds stores near a place, checks a chain's store file.
+@main
+struct StoresCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "stores",
+    abstract: "Find the nearest stores of a chain, exactly, anywhere on Earth.",
+    discussion: """
+      Data comes from --data PATH, else $STORES_DATA, else the bundled data set \
+      (Data/stores.geojson). Input is GeoJSON: a FeatureCollection, newline-delimited Features \
+      or RFC 8142 text sequences; '-' reads standard input.
+
+      Locations are LAT,LON in degrees (--near -33.8688,151.2093). Distances: 500m, 2km, 1.5mi; \
+      a bare number is metres.
+
+      Exit codes: 0 success, 64 usage error, 65 bad data, 66 input or store missing.
+      """,
+    version: "0.1.0",
+    subcommands: [Nearest.self, Within.self, Show.self, Info.self, Validate.self]
+  )
+}

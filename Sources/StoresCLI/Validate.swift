@@ -1,0 +1,88 @@
+import ArgumentParser
+import StoreLocator
+
+extension StoresCommand {
+  struct Validate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Check a store file and list every problem with its position.",
+      discussion: """
+        Each line reads PATH:LINE:COLUMN: SEVERITY[CODE] feature N id "ID": message. Codes are \
+        stable and listed in docs/diagnostics.md.
+
+        Exits 0 when there are no errors (with --strict: no errors and no warnings), 65 otherwise, \
+        66 when the file is missing.
+        """)
+
+    @Argument(help: "The file to check (default: --data, $STORES_DATA, or the bundled data).")
+    var path: String?
+
+    @Option(name: .long, help: ArgumentHelp("Same as PATH.", valueName: "path"))
+    var data: String?
+
+    @Flag(help: "Treat warnings as errors for the exit status.")
+    var strict = false
+
+    @Option(name: .long, help: "Output format: text, json or ndjson.")
+    var format: OutputFormat = .text
+
+    func validate() throws {
+      if path != nil, data != nil { throw ValidationError("give the file either as PATH or as --data, not both") }
+      guard [.text, .json, .ndjson].contains(format) else {
+        throw ValidationError("validate writes text, json or ndjson, not \(format.rawValue)")
+      }
+    }
+
+    func run() throws {
+      let source = DefaultData.path(explicit: path ?? data, environment: currentEnvironment())
+      let catalog: Catalog
+      do {
+        catalog = try Catalog.load(contentsOf: source)
+      } catch {
+        report(source: source, records: 0, indexed: 0, diagnostics: error.diagnostics, fatal: error.message)
+        throw error.kind == .inputMissing ? ExitCode.inputMissing : ExitCode.badData
+      }
+      report(
+        source: source, records: catalog.stores.count, indexed: catalog.indexedCount,
+        diagnostics: catalog.diagnostics, fatal: nil)
+      let failing = catalog.diagnostics.contains { $0.severity == .error || (strict && $0.severity == .warning) }
+      if failing { throw ExitCode.badData }
+    }
+
+    func report(source: String, records: Int, indexed: Int, diagnostics: [Diagnostic], fatal: String?) {
+      let errors = diagnostics.count { $0.severity == .error } + (fatal == nil ? 0 : 1)
+      let warnings = diagnostics.count { $0.severity == .warning }
+      let notes = diagnostics.count { $0.severity == .note }
+      switch format {
+      case .json:
+        var object = JSONObject()
+        object["source"] = .string(source)
+        object["records"] = .number(Double(records))
+        object["indexed"] = .number(Double(indexed))
+        object["errors"] = .number(Double(errors))
+        object["warnings"] = .number(Double(warnings))
+        object["notes"] = .number(Double(notes))
+        object["valid"] = .bool(errors == 0 && !(strict && warnings > 0))
+        object["fatal"] = fatal.map(JSONValue.string) ?? .null
+        object["diagnostics"] = .array(diagnostics.map { .object($0.jsonObject) })
+        standardOutput(JSONValue.object(object).jsonText + "\n")
+      case .ndjson:
+        standardOutput(diagnostics.map { JSONValue.object($0.jsonObject).jsonText + "\n" }.joined())
+      default:
+        var text = ""
+        for diagnostic in diagnostics {
+          let place = diagnostic.position.map { "\(source):\($0.line):\($0.column)" } ?? source
+          var line = "\(place): \(diagnostic.severity.rawValue)[\(diagnostic.code)]"
+          if let position = diagnostic.position { line += " feature \(position.featureIndex)" }
+          if let id = diagnostic.storeID { line += " id \"\(id)\"" }
+          text += line + ": " + diagnostic.message + "\n"
+        }
+        if let fatal { text += "\(source): error: \(fatal)\n" }
+        text +=
+          "\(source): \(records) records, \(indexed) searchable; "
+          + "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s"), "
+          + "\(notes) note\(notes == 1 ? "" : "s")\n"
+        standardOutput(text)
+      }
+    }
+  }
+}

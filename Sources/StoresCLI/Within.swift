@@ -1,0 +1,72 @@
+import ArgumentParser
+import GeoIndex
+import StoreLocator
+
+extension StoresCommand {
+  struct Within: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "List the stores within a radius of a location, or inside a box.",
+      discussion: """
+        With --near and --radius, stores come nearest first. With --bbox W,S,E,N (west, south, \
+        east, north in degrees, as GeoJSON writes a bbox) they come in file order; a box whose \
+        west is greater than its east crosses the antimeridian (--bbox 177,-20,-178,-16).
+
+        Examples:
+          stores within --near 51.5074,-0.1278 --radius 1km
+          stores within --bbox 177,-20,-178,-16 --format csv
+        """)
+
+    @Option(
+      name: .long, parsing: .unconditional,
+      help: ArgumentHelp("Centre of the circle, in degrees.", valueName: "lat,lon"),
+      transform: parsed(Coordinate.init(parsing:)))
+    var near: Coordinate?
+
+    @Option(
+      help: ArgumentHelp("Radius of the circle (500m, 2km, 1.5mi).", valueName: "distance"),
+      transform: parsed(Distance.init(parsing:)))
+    var radius: Distance?
+
+    @Option(
+      name: .long, parsing: .unconditional,
+      help: ArgumentHelp("A box: west,south,east,north in degrees.", valueName: "w,s,e,n"),
+      transform: parsed(GeoBox.init(parsing:)))
+    var bbox: GeoBox?
+
+    @OptionGroup var filters: FilterOptions
+    @OptionGroup var dataOptions: DataOptions
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+      switch (near, radius, bbox) {
+      case (.some, .some, nil), (nil, nil, .some): return
+      case (_, _, .some): throw ValidationError("give either --near with --radius, or --bbox, not both")
+      case (.some, nil, nil): throw ValidationError("--near needs --radius (such as --radius 2km)")
+      case (nil, .some, nil): throw ValidationError("--radius needs --near LAT,LON")
+      case (nil, nil, nil): throw ValidationError("give --near LAT,LON with --radius DIST, or --bbox W,S,E,N")
+      }
+    }
+
+    func run() throws {
+      let catalog = try dataOptions.loadCatalog()
+      var query = JSONObject()
+      let matches: [StoreMatch]
+      let empty: String
+      if let bbox {
+        matches = catalog.stores(in: bbox, where: filters.filter)
+        query["bbox"] = .array([bbox.west, bbox.south, bbox.east, bbox.north].map { .number($0) })
+        empty = "No stores inside \(bbox.west),\(bbox.south),\(bbox.east),\(bbox.north)."
+      } else if let near, let radius {
+        matches = catalog.stores(within: radius, of: near, where: filters.filter)
+        query["near"] = .object(near.jsonObject)
+        query["radius_m"] = .number(radius.meters)
+        empty = "No stores within \(ResultWriter(format: .text, units: output.units).formatted(radius)) of \(near)."
+      } else {
+        throw ExitCode.usage
+      }
+      query["where"] = .array(filters.conditions.map { .string($0.description) })
+      standardOutput(
+        ResultWriter(format: output.format, units: output.units).render(matches, query: query, emptyMessage: empty))
+    }
+  }
+}
