@@ -10,7 +10,9 @@ public struct Distance: Hashable, Comparable, Sendable {
 
   public static func meters(_ value: Double) -> Distance { Distance(meters: value) }
   public static func kilometers(_ value: Double) -> Distance { Distance(meters: value * 1000) }
-  public static func miles(_ value: Double) -> Distance { Distance(meters: value * DistanceUnit.metersPerMile) }
+  public static func miles(_ value: Double) -> Distance {
+    Distance(meters: value * DistanceUnit.metersPerMile)
+  }
 
   public var kilometers: Double { meters / 1000 }
   public var miles: Double { meters / DistanceUnit.metersPerMile }
@@ -85,12 +87,33 @@ extension Coordinate {
   /// - Complexity: O(1).
   @inlinable
   public func distance(to other: Coordinate) -> Distance {
-    let phi1 = latitude * (.pi / 180)
+    HaversineOrigin(self).distance(to: other)
+  }
+}
+
+/// The haversine formula with the parts that depend only on the first point computed once, for
+/// measuring many points from one query point. `Coordinate.distance(to:)` goes through this type,
+/// so both give the same bits.
+@usableFromInline
+struct HaversineOrigin {
+  @usableFromInline let phi1: Double
+  @usableFromInline let cosPhi1: Double
+  @usableFromInline let longitude: Double
+
+  @inlinable
+  init(_ origin: Coordinate) {
+    phi1 = origin.latitude * (.pi / 180)
+    cosPhi1 = _cos(phi1)
+    longitude = origin.longitude
+  }
+
+  @inlinable
+  func distance(to other: Coordinate) -> Distance {
     let phi2 = other.latitude * (.pi / 180)
     let sinHalfDeltaPhi = _sin((phi2 - phi1) / 2)
     let sinHalfDeltaLambda = _sin((other.longitude - longitude) * (.pi / 180) / 2)
     let h =
-      sinHalfDeltaPhi * sinHalfDeltaPhi + _cos(phi1) * _cos(phi2) * sinHalfDeltaLambda * sinHalfDeltaLambda
-    return Distance(meters: 2 * earthMeanRadiusMeters * _asin(_sqrt(min(1, h))))
+      sinHalfDeltaPhi * sinHalfDeltaPhi + cosPhi1 * _cos(phi2) * sinHalfDeltaLambda * sinHalfDeltaLambda
+    return Distance(meters: 2 * earthMeanRadiusMeters * _asin(_sqrt(Swift.min(1, h))))
   }
 }

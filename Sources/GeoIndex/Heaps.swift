@@ -64,6 +64,8 @@ struct BoundedMaxHeap {
 struct MinHeap<Element: Comparable> {
   private(set) var storage: [Element] = []
 
+  init(reservingCapacity capacity: Int = 0) { storage.reserveCapacity(capacity) }
+
   var isEmpty: Bool { storage.isEmpty }
   var count: Int { storage.count }
   var min: Element? { storage.first }

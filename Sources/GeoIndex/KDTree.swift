@@ -58,13 +58,16 @@ public struct KDTree: Sendable {
       }
       initialized = 4 * n
     }
-    var boxes = [Float](repeating: 0, count: 6 * nodeCount)
-    work.withUnsafeMutableBufferPointer { points in
-      boxes.withUnsafeMutableBufferPointer { boxes in
-        var builder = Builder(
-          points: points.baseAddress ?? UnsafeMutablePointer(bitPattern: 8)!,
-          boxes: boxes.baseAddress!, count: n, depth: depth)
-        builder.build(node: 0, level: 0, firstLeaf: 0, lower: 0, upper: n)
+    // An empty tree is one empty leaf: min +∞, max -∞, which every search skips.
+    var boxes: [Float] = [.infinity, .infinity, .infinity, -.infinity, -.infinity, -.infinity]
+    if n > 0 {
+      boxes = [Float](repeating: 0, count: 6 * nodeCount)
+      work.withUnsafeMutableBufferPointer { points in
+        boxes.withUnsafeMutableBufferPointer { boxes in
+          var builder = Builder(
+            points: points.baseAddress!, boxes: boxes.baseAddress!, count: n, depth: depth)
+          builder.build(node: 0, level: 0, firstLeaf: 0, lower: 0, upper: n)
+        }
       }
     }
     self.coordinates = coordinates
@@ -135,11 +138,9 @@ public struct KDTree: Sendable {
           qx: q.x, qy: q.y, qz: q.z, limit: limit, center: center, heap: &heap,
           isIncluded: isIncluded)
       }
-      var result = [Neighbor]()
-      result.reserveCapacity(heap.count)
-      for i in 0..<heap.count {
-        let index = Int(buffer[i].index)
-        result.append(Neighbor(index: index, distance: center.distance(to: coordinates[index])))
+      var result = coordinates.withUnsafeBufferPointer { coordinates in
+        Self.neighbors(
+          count: heap.count, index: { Int(buffer[$0].index) }, from: center, in: coordinates)
       }
       result.sort(by: Neighbor.precedes)
       return result
@@ -164,10 +165,15 @@ public struct KDTree: Sendable {
   ) -> [Neighbor] {
     guard count > 0, let limit = ChordLimit(radius) else { return [] }
     let q = center.unitVector
-    var result = withView { view in
-      view.within(
-        qx: q.x, qy: q.y, qz: q.z, limit: limit, center: center, isIncluded: isIncluded)
+    let candidates = withView { view in
+      view.within(qx: q.x, qy: q.y, qz: q.z, limit: limit, isIncluded: isIncluded)
     }
+    var result = coordinates.withUnsafeBufferPointer { coordinates in
+      Self.neighbors(
+        count: candidates.count, index: { Int(candidates[$0]) }, from: center, in: coordinates)
+    }
+    // The exact boundary: the chord bound let through points up to a hair beyond the radius.
+    result.removeAll { $0.distance.meters > limit.meters }
     result.sort(by: Neighbor.precedes)
     return result
   }
@@ -205,6 +211,28 @@ public struct KDTree: Sendable {
   ///   `nearest(k, to: center)`, all n cost O(n log n).
   public func byDistance(from center: Coordinate) -> NeighborSequence {
     NeighborSequence(tree: self, center: center)
+  }
+
+  /// The neighbours `index(0..<count)` with their haversine distances from `center`.
+  ///
+  /// The coordinates are gathered first in a loop of independent loads, so their cache misses
+  /// overlap, and measured after.
+  @inline(__always)
+  static func neighbors(
+    count: Int, index: (Int) -> Int, from center: Coordinate,
+    in coordinates: UnsafeBufferPointer<Coordinate>
+  ) -> [Neighbor] {
+    guard count > 0 else { return [] }
+    return withUnsafeTemporaryAllocation(of: Coordinate.self, capacity: count) { gathered in
+      for i in 0..<count { gathered[i] = coordinates[index(i)] }
+      let origin = HaversineOrigin(center)
+      return [Neighbor](unsafeUninitializedCapacity: count) { result, initialized in
+        for i in 0..<count {
+          result[i] = Neighbor(index: index(i), distance: origin.distance(to: gathered[i]))
+        }
+        initialized = count
+      }
+    }
   }
 
   /// Calls `body` with unchecked pointers to the tree's arrays. Requires `count > 0`.
@@ -273,4 +301,3 @@ struct ChordLimit {
     self.init(meters: meters, outer2: outer * outer, inner2: inner > 0 ? inner * inner : -1)
   }
 }
-

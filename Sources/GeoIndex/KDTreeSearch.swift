@@ -98,13 +98,12 @@ struct View {
     }
   }
 
-  /// Every included point with squared chord ≤ `limit.outer2` and haversine ≤ `limit.meters`,
-  /// unordered.
+  /// The input indices of every included point with squared chord ≤ `limit.outer2`, unordered:
+  /// the candidates for a radius query, which the caller checks by haversine.
   func within(
-    qx: Double, qy: Double, qz: Double, limit: ChordLimit, center: Coordinate,
-    isIncluded: (Int) -> Bool
-  ) -> [Neighbor] {
-    var result: [Neighbor] = []
+    qx: Double, qy: Double, qz: Double, limit: ChordLimit, isIncluded: (Int) -> Bool
+  ) -> [Int32] {
+    var result: [Int32] = []
     let firstLeaf = firstLeafNode
     let bound2 = limit.outer2
     withUnsafeTemporaryAllocation(of: Int.self, capacity: 64) { stack in
@@ -137,11 +136,9 @@ struct View {
         for p in start..<end {
           let d2 = chord2(p, qx, qy, qz)
           if d2 > bound2 { continue }
-          let index = Int(ids[p])
-          guard isIncluded(index) else { continue }
-          let distance = center.distance(to: coordinates[index])
-          if distance.meters > limit.meters { continue }
-          result.append(Neighbor(index: index, distance: distance))
+          let index = ids[p]
+          guard isIncluded(Int(index)) else { continue }
+          result.append(index)
         }
       }
     }
@@ -168,6 +165,8 @@ struct View {
         }
         let (start, end) = leafBounds(node)
         for p in start..<end {
+          // The 3-D test on tree-order data first spares most outside points a cache miss.
+          guard filter.mayContain(xs[p], ys[p], zs[p]) else { continue }
           let index = Int(ids[p])
           guard box.contains(coordinates[index]), isIncluded(index) else { continue }
           result.append(index)
@@ -215,6 +214,20 @@ struct BoxFilter {
   @inline(__always)
   static func maximum(_ a: Double, _ b: Double, _ box: UnsafePointer<Float>) -> Double {
     a * Double(a > 0 ? box[3] : box[0]) + b * Double(b > 0 ? box[4] : box[1])
+  }
+
+  /// False only when the unit vector is certainly outside the box.
+  @inline(__always)
+  func mayContain(_ x: Double, _ y: Double, _ z: Double) -> Bool {
+    if z < zLow || z > zHigh { return false }
+    switch mode {
+    case 1:
+      return westA * x + westB * y >= -Self.margin && eastA * x + eastB * y >= -Self.margin
+    case 2:
+      return westA * x + westB * y >= -Self.margin || eastA * x + eastB * y >= -Self.margin
+    default:
+      return true
+    }
   }
 
   @inline(__always)

@@ -14,7 +14,7 @@ public struct NeighborSequence: Sequence, IteratorProtocol {
   private let qx: Double
   private let qy: Double
   private let qz: Double
-  private var queue = MinHeap<QueueEntry>()
+  private var queue = MinHeap<QueueEntry>(reservingCapacity: 256)
   private var ready = MinHeap<ReadyEntry>()
 
   /// A node (`item >= 0`) or a point at tree position `-1 - item`.
@@ -72,7 +72,7 @@ public struct NeighborSequence: Sequence, IteratorProtocol {
         continue
       }
       var queue = self.queue
-      self.queue = MinHeap()
+      self.queue = MinHeap()  // Leaves `queue` uniquely referenced while it grows.
       tree.withView { view in
         if entry.item < view.firstLeafNode {
           let left = 2 * entry.item + 1

@@ -58,14 +58,17 @@ import Testing
   /// A radius equal to the exact distance of some point includes that point (the boundary is
   /// exact with respect to haversine).
   @Test func radiusBoundaryIsInclusiveAndExact() {
-    for (q, center) in Self.queries.prefix(300).enumerated() {
-      let sorted = Self.expected[q].meters.sorted()
-      for rank in [0, 5, 50, 500, 5_000, 9_999] {
+    for (q, center) in Self.queries.prefix(100).enumerated() {
+      // Full sorts are slow in debug builds: the far ranks on a few queries only.
+      let ranks = q < 10 ? [0, 5, 50, 500, 5_000, 9_999] : [0, 5, 50, 500]
+      let sorted =
+        q < 10 ? Self.expected[q].meters.sorted() : Self.expected[q].nearest(501).map(\.distance.meters)
+      for rank in ranks {
         let boundary = Distance(meters: sorted[rank])
         let found = Self.tree.within(boundary, of: center)
         let expected = Self.expected[q].within(boundary.meters)
         #expect(found.count == expected.count, "query \(q) rank \(rank)")
-        #expect(Set(found.map(\.index)) == Set(expected.map(\.index)), "query \(q) rank \(rank)")
+        #expect(found.map(\.index).sorted() == expected.map(\.index).sorted(), "query \(q) rank \(rank)")
       }
     }
   }
@@ -73,7 +76,7 @@ import Testing
   static let boxes: [GeoBox] = {
     var rng = SplitMix64(seed: 7)
     var boxes: [GeoBox] = []
-    for _ in 0..<300 {
+    for _ in 0..<150 {
       // Random sizes from tiny to most of the globe; half of them cross the antimeridian.
       let west = rng.uniform(-180, 180)
       let east = rng.uniform(-180, 180)
@@ -171,7 +174,8 @@ import Testing
     for q in [0, 1, 2, 3] {
       let center = Self.queries[q]
       let all = Array(Self.tree.byDistance(from: center))
-      expectSameNeighbors(all, Self.expected[q].within(.infinity), points: Self.points, center: center, "query \(q)")
+      expectSameNeighbors(
+        all, Self.expected[q].within(.infinity), points: Self.points, center: center, "query \(q)")
     }
   }
 
@@ -186,7 +190,8 @@ import Testing
       for _ in 0..<10 {
         let center = rng.coordinate()
         let expected = bruteForce(points, from: center)
-        expectSameNeighbors(tree.nearest(5, to: center), Array(expected.prefix(5)), points: points, center: center)
+        expectSameNeighbors(
+          tree.nearest(5, to: center), Array(expected.prefix(5)), points: points, center: center)
         expectSameNeighbors(
           tree.nearest(count + 3, to: center), expected, points: points, center: center)
         expectSameNeighbors(Array(tree.byDistance(from: center)), expected, points: points, center: center)

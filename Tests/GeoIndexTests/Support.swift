@@ -48,34 +48,51 @@ struct BruteForce {
   let points: [Coordinate]
   let center: Coordinate
   let meters: [Double]
+  /// The nearest `cached` points, sorted, so most answers need no pass over all points.
+  let top: [Neighbor]
+  static let cached = 256
 
   init(_ points: [Coordinate], from center: Coordinate) {
     self.points = points
     self.center = center
-    self.meters = points.map { center.distance(to: $0).meters }
+    let meters = points.map { center.distance(to: $0).meters }
+    self.meters = meters
+    self.top = Self.nearest(Self.cached, meters: meters, where: nil)
   }
 
   /// Every included point within `radius` metres (inclusive), by (distance, index).
-  func within(_ radius: Double, where isIncluded: (Int) -> Bool = { _ in true }) -> [Neighbor] {
+  func within(_ radius: Double, where isIncluded: ((Int) -> Bool)? = nil) -> [Neighbor] {
+    if isIncluded == nil, top.count == Self.cached, radius < top[top.count - 1].distance.meters {
+      return Array(top.prefix { $0.distance.meters <= radius })
+    }
+    return Self.within(radius, meters: meters, where: isIncluded)
+  }
+
+  /// The `k` nearest included points, by (distance, index).
+  func nearest(_ k: Int, where isIncluded: ((Int) -> Bool)? = nil) -> [Neighbor] {
+    if isIncluded == nil, k <= top.count { return Array(top.prefix(k)) }
+    return Self.nearest(k, meters: meters, where: isIncluded)
+  }
+
+  static func within(_ radius: Double, meters: [Double], where isIncluded: ((Int) -> Bool)?) -> [Neighbor] {
     var found: [Neighbor] = []
-    for i in meters.indices where meters[i] <= radius && isIncluded(i) {
+    for i in meters.indices where meters[i] <= radius && isIncluded?(i) ?? true {
       found.append(Neighbor(index: i, distance: Distance(meters: meters[i])))
     }
     found.sort(by: Neighbor.precedes)
     return found
   }
 
-  /// The `k` nearest included points, by (distance, index): all points within a radius that
-  /// doubles until it holds `k` of them, sorted.
-  func nearest(_ k: Int, where isIncluded: (Int) -> Bool = { _ in true }) -> [Neighbor] {
+  /// All points within a radius that doubles until it holds `k` of them, sorted.
+  static func nearest(_ k: Int, meters: [Double], where isIncluded: ((Int) -> Bool)?) -> [Neighbor] {
     var radius = 100_000.0
     while radius < 2.1e7 {
       var count = 0
-      for i in meters.indices where meters[i] <= radius && isIncluded(i) { count += 1 }
+      for i in meters.indices where meters[i] <= radius && isIncluded?(i) ?? true { count += 1 }
       if count >= k { break }
       radius *= 2
     }
-    return Array(within(radius, where: isIncluded).prefix(k))
+    return Array(within(radius, meters: meters, where: isIncluded).prefix(k))
   }
 }
 
@@ -102,7 +119,8 @@ func expectSameNeighbors(
       return
     }
     if a.distance != center.distance(to: points[a.index]) {
-      Issue.record("position \(i): distance is not the haversine value \(context())", sourceLocation: sourceLocation)
+      Issue.record(
+        "position \(i): distance is not the haversine value \(context())", sourceLocation: sourceLocation)
       return
     }
     if i > 0 && actual[i - 1].distance > a.distance {

@@ -1,0 +1,122 @@
+import GeoIndex
+import Testing
+
+@testable import StoreLocator
+
+/// Catalog queries against brute force over the same records, with stores that have no location
+/// mixed in so the mapping between index points and records is exercised.
+@Suite struct CatalogQueryTests {
+  static func makeCatalog() -> Catalog {
+    var generator = QueryTestRandom(seed: 7)
+    var stores: [Store] = []
+    for position in 0..<3000 {
+      let located = position % 17 != 0
+      let coordinate =
+        located
+        ? Coordinate(
+          uncheckedLatitude: generator.uniform(in: -60...70), longitude: generator.uniform(in: -180...180))
+        : nil
+      var properties = JSONObject()
+      properties["name"] = .string("Store \(position)")
+      properties["drive_through"] = .string(position % 10 == 3 ? "yes" : "no")
+      stores.append(
+        Store(
+          id: "s\(position)", idSource: .feature, coordinate: coordinate, properties: properties,
+          timezone: position % 2 == 0 ? "Europe/Berlin" : nil,
+          position: SourcePosition(featureIndex: position, line: position + 2, column: 1)))
+    }
+    return Catalog(stores: stores, source: "generated")
+  }
+
+  let catalog = makeCatalog()
+
+  func bruteForce(_ center: Coordinate, where filter: StoreFilter = .all) -> [(id: String, meters: Double)] {
+    catalog.stores.enumerated()
+      .compactMap { position, store -> (Int, String, Double)? in
+        guard let coordinate = store.coordinate, filter.matches(store) else { return nil }
+        return (position, store.id, center.distance(to: coordinate).meters)
+      }
+      .sorted { ($0.2, $0.0) < ($1.2, $1.0) }
+      .map { (id: $0.1, meters: $0.2) }
+  }
+
+  @Test(arguments: [(10.0, 20.0), (-45.0, 179.9), (69.0, -179.99), (0.0, 0.0)])
+  func nearestEqualsBruteForce(_ latitude: Double, _ longitude: Double) throws {
+    let center = try Coordinate(latitude: latitude, longitude: longitude)
+    let expected = bruteForce(center).prefix(25)
+    let found = catalog.nearest(25, to: center)
+    #expect(found.map(\.store.id) == expected.map(\.id))
+    let filter = try StoreFilter(parsing: ["drive_through=yes"])
+    let filtered = catalog.nearest(25, to: center, where: filter)
+    #expect(filtered.map(\.store.id) == bruteForce(center, where: filter).prefix(25).map(\.id))
+    #expect(filtered.count == 25)
+  }
+
+  @Test func radiusEqualsBruteForce() throws {
+    let center = try Coordinate(latitude: 30, longitude: 30)
+    let radius = Distance.kilometers(1500)
+    let expected = bruteForce(center).filter { $0.meters <= radius.meters }
+    #expect(catalog.stores(within: radius, of: center).map(\.store.id) == expected.map(\.id))
+  }
+
+  @Test func boxAcrossTheAntimeridianInInputOrder() throws {
+    let box = try GeoBox(west: 170, south: -30, east: -170, north: 30)
+    let expected = catalog.stores.filter { $0.coordinate.map(box.contains) ?? false }.map(\.id)
+    let found = catalog.stores(in: box)
+    #expect(!found.isEmpty)
+    #expect(found.map(\.store.id) == expected)
+    #expect(found.allSatisfy { $0.distance == nil })
+  }
+
+  @Test func storesWithoutLocationAreFoundByIDButNotBySearch() throws {
+    let store = try #require(catalog.store(withID: "s17"))
+    #expect(store.coordinate == nil)
+    #expect(catalog.indexedCount == catalog.stores.count - catalog.stores.count { $0.coordinate == nil })
+    #expect(catalog.store(withID: "nope") == nil)
+  }
+
+  @Test func summaryCountsAndBounds() throws {
+    let summary = catalog.summary
+    #expect(summary.recordCount == 3000)
+    #expect(summary.indexedCount == catalog.indexedCount)
+    #expect(summary.timezones.first?.value == "Europe/Berlin")
+    #expect(summary.storesWithoutTimezone == 1500)
+    let bounds = try #require(summary.bounds)
+    #expect(bounds.south >= -60 && bounds.north <= 70)
+  }
+
+  @Test func longitudeSpanPrefersTheNarrowBoxAcrossTheAntimeridian() throws {
+    let span = try #require(Catalog.longitudeSpan(of: [178, 179.5, -179.8, -178]))
+    #expect(span.west == 178 && span.east == -178)
+    let plain = try #require(Catalog.longitudeSpan(of: [10, 20, 15]))
+    #expect(plain.west == 10 && plain.east == 20)
+    #expect(Catalog.longitudeSpan(of: []) == nil)
+  }
+
+  @Test func addressJoinsThePartsAndFlattensNewlines() {
+    var properties = JSONObject()
+    properties["addr:street_address"] = .string("Brent Civic Centre,\n Engineers Way")
+    properties["addr:city"] = .string("Wembley")
+    properties["addr:postcode"] = .string("HA9 0FJ")
+    let store = Store(
+      id: "w", idSource: .feature, coordinate: nil, properties: properties, timezone: nil,
+      position: SourcePosition(featureIndex: 0, line: 1, column: 1))
+    #expect(store.address == "Brent Civic Centre, Engineers Way, Wembley, HA9 0FJ")
+  }
+}
+
+/// A small deterministic generator so the test data is the same on every run.
+struct QueryTestRandom {
+  var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+  mutating func uniform(in range: ClosedRange<Double>) -> Double {
+    range.lowerBound + Double(next() >> 11) / Double(1 << 53) * (range.upperBound - range.lowerBound)
+  }
+}
