@@ -53,7 +53,9 @@ extension GeoJSONReader {
     }
     switch type {
     case "Point":
-      guard let coordinates = coordinatesMember(of: geometry, type: type, context: &context) else { return nil }
+      guard let coordinates = coordinatesMember(of: geometry, type: type, context: &context) else {
+        return nil
+      }
       if case .array(let items) = coordinates, items.isEmpty {
         context.report(
           "missing-geometry", .warning,
@@ -64,7 +66,9 @@ extension GeoJSONReader {
       return readPosition(coordinates, of: "Point", context: &context)
 
     case "MultiPoint":
-      guard let coordinates = coordinatesMember(of: geometry, type: type, context: &context) else { return nil }
+      guard let coordinates = coordinatesMember(of: geometry, type: type, context: &context) else {
+        return nil
+      }
       guard case .array(let points) = coordinates else {
         context.report(
           "invalid-coordinates", .error,
@@ -88,7 +92,9 @@ extension GeoJSONReader {
       return point
 
     case "Polygon", "MultiPolygon":
-      guard let coordinates = coordinatesMember(of: geometry, type: type, context: &context) else { return nil }
+      guard let coordinates = coordinatesMember(of: geometry, type: type, context: &context) else {
+        return nil
+      }
       let polygons: [JSONValue]
       switch coordinates {
       case .array(let items) where type == "Polygon": polygons = [.array(items)]
@@ -134,12 +140,14 @@ extension GeoJSONReader {
         "the store is mapped as a \(type) (a building outline); the centroid of "
           + (type == "Polygon" ? "its outer ring" : "its largest polygon's outer ring")
           + ", [\(longitude), \(latitude)], is used as its location")
-      return GeoJSONPoint(longitude: best.x, latitude: best.y, longitudeText: longitude, latitudeText: latitude)
+      return GeoJSONPoint(
+        longitude: best.x, latitude: best.y, longitudeText: longitude, latitudeText: latitude)
 
     case "LineString", "MultiLineString":
       context.report(
         "unsupported-geometry", .warning,
-        "a \(type) is not a store location; the store is kept but cannot be found by location — map it as a Point")
+        "a \(type) is not a store location; the store is kept but cannot be found by location — map it as a Point"
+      )
       return nil
 
     case "GeometryCollection":
@@ -153,7 +161,8 @@ extension GeoJSONReader {
         guard case .object(let inner) = member, case .string(let innerType)? = inner["type"],
           ["Point", "MultiPoint", "Polygon", "MultiPolygon", "GeometryCollection"].contains(innerType)
         else { continue }
-        var innerContext = FeatureContext(position: context.position, storeID: context.storeID, order: context.order)
+        var innerContext = FeatureContext(
+          position: context.position, storeID: context.storeID, order: context.order)
         if let point = representativePoint(of: inner, context: &innerContext) {
           context.diagnostics.append(contentsOf: innerContext.diagnostics)
           context.report(
@@ -171,7 +180,10 @@ extension GeoJSONReader {
       return nil
 
     default:
-      let known = ["Point", "MultiPoint", "LineString", "MultiLineString", "Polygon", "MultiPolygon", "GeometryCollection"]
+      let known = [
+        "Point", "MultiPoint", "LineString", "MultiLineString", "Polygon", "MultiPolygon",
+        "GeometryCollection",
+      ]
       if let proper = known.first(where: { $0.lowercased() == type.lowercased() }) {
         context.report(
           "invalid-geometry", .error,
@@ -243,7 +255,8 @@ extension GeoJSONReader {
           + "[longitude, latitude, altitude] (RFC 7946 §3.1.1), so the first two are used")
     }
     return GeoJSONPoint(
-      longitude: numbers[0].0, latitude: numbers[1].0, longitudeText: numbers[0].1, latitudeText: numbers[1].1)
+      longitude: numbers[0].0, latitude: numbers[1].0, longitudeText: numbers[0].1, latitudeText: numbers[1].1
+    )
   }
 
   /// The positions of a ring, or `nil` when one is not a pair of numbers.
@@ -252,7 +265,8 @@ extension GeoJSONReader {
     var ring: [(x: Double, y: Double)] = []
     ring.reserveCapacity(items.count)
     for item in items {
-      guard case .array(let pair) = item, pair.count >= 2, case .number(let x) = pair[0], case .number(let y) = pair[1]
+      guard case .array(let pair) = item, pair.count >= 2, case .number(let x) = pair[0],
+        case .number(let y) = pair[1]
       else { return nil }
       ring.append((JSONNumber.double(x), JSONNumber.double(y)))
     }
@@ -366,7 +380,8 @@ extension GeoJSONReader {
 /// Converting number literals to `Double`.
 enum JSONNumber {
   private static let powersOfTen: [Double] = [
-    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
+    1e19,
     1e20, 1e21, 1e22,
   ]
 
@@ -428,7 +443,11 @@ enum JSONNumber {
     if mantissa == 0 { return negative ? -0.0 : 0.0 }
     guard mantissa <= 1 << 53, exponent >= -22, exponent <= 22 else { return nil }
     var value = Double(mantissa)
-    if exponent < 0 { value /= powersOfTen[-exponent] } else if exponent > 0 { value *= powersOfTen[exponent] }
+    if exponent < 0 {
+      value /= powersOfTen[-exponent]
+    } else if exponent > 0 {
+      value *= powersOfTen[exponent]
+    }
     return negative ? -value : value
   }
 }

@@ -33,7 +33,8 @@ struct GeoJSONReader {
   ///   readable record and at least one error.
   static func read(_ buffer: UnsafeBufferPointer<UInt8>, source: String) -> Result<Output, CatalogError> {
     guard let base = buffer.baseAddress, buffer.count > 0 else {
-      return .failure(CatalogError(.badData, source: source, "\(displayName(source)) is empty: no GeoJSON (0 bytes)"))
+      return .failure(
+        CatalogError(.badData, source: source, "\(displayName(source)) is empty: no GeoJSON (0 bytes)"))
     }
     var reader = GeoJSONReader(source: source, base: base, count: buffer.count)
     do throws(CatalogError) {
@@ -86,7 +87,8 @@ struct GeoJSONReader {
     if stores.isEmpty, let firstError = sorted.first(where: { $0.severity == .error }) {
       throw CatalogError(
         .badData, source: source,
-        "\(Self.displayName(source)) has no readable GeoJSON record: \(firstError.message)", diagnostics: sorted)
+        "\(Self.displayName(source)) has no readable GeoJSON record: \(firstError.message)",
+        diagnostics: sorted)
     }
     return Output(stores: stores, diagnostics: sorted)
   }
@@ -101,7 +103,8 @@ struct GeoJSONReader {
         report(
           "invalid-json", .error, order: start, at: nil,
           "expected '{' starting a GeoJSON object at \(lineColumn(start)), found "
-            + "\(JSONScanner.describe(byte: scanner.current)); the text up to the next line that starts with '{' is skipped")
+            + "\(JSONScanner.describe(byte: scanner.current)); the text up to the next line that starts with '{' is skipped"
+        )
         guard let next = nextLineStartingWithBrace(after: start) else { return }
         scanner.offset = next
         continue
@@ -182,12 +185,15 @@ struct GeoJSONReader {
           guard !scanner.isAtEnd else { throw scanner.endOfInput(expecting: "a member name") }
           guard scanner.current == UInt8(ascii: "\"") else {
             throw scanner.unexpected(
-              expecting: members.isEmpty && !featuresSeen ? "a member name (a string in double quotes) or '}'"
+              expecting: members.isEmpty && !featuresSeen
+                ? "a member name (a string in double quotes) or '}'"
                 : "a member name after ','")
           }
           let key = try scanner.parseString()
           scanner.skipWhitespace()
-          guard !scanner.isAtEnd else { throw scanner.endOfInput(expecting: "':' after member name \"\(key)\"") }
+          guard !scanner.isAtEnd else {
+            throw scanner.endOfInput(expecting: "':' after member name \"\(key)\"")
+          }
           guard scanner.current == UInt8(ascii: ":") else {
             throw scanner.unexpected(expecting: "':' after member name \"\(key)\"")
           }
@@ -214,7 +220,9 @@ struct GeoJSONReader {
             }
           }
           scanner.skipWhitespace()
-          guard !scanner.isAtEnd else { throw scanner.endOfInput(expecting: "',' or '}' after member \"\(key)\"") }
+          guard !scanner.isAtEnd else {
+            throw scanner.endOfInput(expecting: "',' or '}' after member \"\(key)\"")
+          }
           let separator = scanner.current
           scanner.offset += 1
           if separator == UInt8(ascii: ",") { continue }
@@ -233,7 +241,7 @@ struct GeoJSONReader {
         report(
           error.isEndOfInput ? "truncated" : "invalid-json", .error, order: error.offset, at: nil,
           (error.isEndOfInput ? "the file ends early after the \"features\" array: " : "")
-            + describe(error) + "; the \(stores.count - firstStore) features read were kept")
+            + describe(error) + "; " + Self.loaded(stores.count - firstStore, ""))
         return error.isEndOfInput ? .endedEarly : .failed(resumeFrom: error.offset)
       }
       // Nothing usable: count the object as one record that could not be read.
@@ -295,7 +303,8 @@ struct GeoJSONReader {
           "unsupported-crs", .error, order: start, at: nil,
           "the legacy \"crs\" member names \(name.map { "\"\($0)\"" } ?? crs.jsonText), not WGS 84 "
             + "longitude/latitude; the coordinates would be projected values, so the \(storeRange.count) stores "
-            + "are kept out of the index: reproject the file (ogr2ogr -t_srs EPSG:4326 out.geojson in.geojson)")
+            + "are kept out of the index: reproject the file (ogr2ogr -t_srs EPSG:4326 out.geojson in.geojson)"
+        )
         for position in storeRange where stores[position].coordinate != nil {
           stores[position] = stores[position].with(coordinate: nil, timezone: stores[position].timezone)
         }
@@ -351,19 +360,21 @@ struct GeoJSONReader {
           report(
             "truncated", .error, order: start, at: position,
             "the file ends early inside this feature: \(describe(error)); the "
-              + "\(stores.count - firstStore) complete features before it were loaded")
+              + Self.loaded(stores.count - firstStore, "before it"))
           return false
         }
-        report("invalid-json", .error, order: start, at: position, describe(error) + "; the feature is skipped")
+        report(
+          "invalid-json", .error, order: start, at: position, describe(error) + "; the feature is skipped")
         if let after = endOfElement(from: start) {
           scanner.offset = after
-        } else if let next = nextFeatureStart(after: error.offset) {
+        } else if let next = nextFeatureStart(from: error.offset) {
           scanner.offset = next
           continue
         } else {
           report(
             "invalid-json", .error, order: error.offset, at: nil,
-            "no further feature could be found after \(lineColumn(error.offset)); the rest of the file is skipped")
+            "no further feature could be found after \(lineColumn(error.offset)); the rest of the file is skipped"
+          )
           return false
         }
       }
@@ -398,7 +409,7 @@ struct GeoJSONReader {
           "invalid-json", .error, order: here, at: nil,
           "expected ',' or ']' after feature \(index) at \(lineColumn(here)), found "
             + JSONScanner.describe(byte: scanner.current))
-        guard let next = nextFeatureStart(after: here) else { return false }
+        guard let next = nextFeatureStart(from: here + 1) else { return false }
         scanner.offset = next
       }
     }
@@ -407,15 +418,15 @@ struct GeoJSONReader {
   private mutating func reportTruncation(firstStore: Int, _ expected: String) {
     report(
       "truncated", .error, order: count, at: nil,
-      "the file ends early at \(lineColumn(count)), inside the \"features\" array (\(expected)); the "
-        + "\(stores.count - firstStore) complete features were loaded — the file was probably cut off while "
-        + "being written")
+      "the file ends early at \(lineColumn(count)), inside the \"features\" array (\(expected)); "
+        + Self.loaded(stores.count - firstStore, "") + " — the file was probably cut off while being written")
   }
 
   /// The offset just after the value starting at `start`, found by matching brackets outside
-  /// strings; `nil` when the input ends first.
+  /// strings; `nil` when the input ends first or a bracket closes the wrong kind of opener (a
+  /// missing brace), so bracket matching cannot be trusted.
   private func endOfElement(from start: Int) -> Int? {
-    var depth = 0
+    var openers: [UInt8] = []
     var position = start
     var inString = false
     while position < scanner.end {
@@ -429,13 +440,15 @@ struct GeoJSONReader {
       } else {
         switch byte {
         case UInt8(ascii: "\""): inString = true
-        case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+        case UInt8(ascii: "{"), UInt8(ascii: "["): openers.append(byte)
         case UInt8(ascii: "}"), UInt8(ascii: "]"):
-          if depth == 0 { return position }
-          depth -= 1
-          if depth == 0 { return position + 1 }
+          guard let opener = openers.popLast() else { return position }  // the array's own ']'
+          guard opener == (byte == UInt8(ascii: "}") ? UInt8(ascii: "{") : UInt8(ascii: "[")) else {
+            return nil
+          }
+          if openers.isEmpty { return position + 1 }
         case UInt8(ascii: ","):
-          if depth == 0 { return position }
+          if openers.isEmpty { return position }
         default: break
         }
       }
@@ -444,9 +457,12 @@ struct GeoJSONReader {
     return nil
   }
 
-  /// The next `{` after `offset` that starts `{"type": "Feature"` (whitespace allowed).
-  private func nextFeatureStart(after offset: Int) -> Int? {
-    var position = offset + 1
+  /// The first `{` at or after `offset` that starts `{"type": "Feature"` (whitespace allowed).
+  ///
+  /// Used after a syntax error at `offset`; the broken feature started before it, so this always
+  /// moves forward.
+  private func nextFeatureStart(from offset: Int) -> Int? {
+    var position = offset
     let pattern = Array("\"type\"".utf8)
     let value = Array("\"Feature\"".utf8)
     while position < scanner.end {
@@ -527,7 +543,8 @@ struct GeoJSONReader {
     case nil:
       report(
         "invalid-type", .error, order: start, at: position,
-        "the object has no \"type\" member; a GeoJSON Feature needs \"type\": \"Feature\"; the record is skipped")
+        "the object has no \"type\" member; a GeoJSON Feature needs \"type\": \"Feature\"; the record is skipped"
+      )
       return
     case let other?:
       report(
@@ -560,7 +577,8 @@ struct GeoJSONReader {
       case let other?:
         report(
           "invalid-id", .warning, order: start, at: position,
-          "the Feature's \"id\" is \(Self.kind(of: other)); GeoJSON ids are strings or numbers, so it is ignored")
+          "the Feature's \"id\" is \(Self.kind(of: other)); GeoJSON ids are strings or numbers, so it is ignored"
+        )
       }
     }
     if id == nil, let ref = properties["ref"]?.scalarText, !ref.isEmpty {
@@ -602,12 +620,14 @@ struct GeoJSONReader {
     for (offset, key) in scanner.duplicateKeys {
       report(
         "duplicate-key", .warning, order: start, at: position, storeID: storeID,
-        "the member \"\(key)\" appears twice in one object (again at \(lineColumn(offset))); the last value is kept")
+        "the member \"\(key)\" appears twice in one object (again at \(lineColumn(offset))); the last value is kept"
+      )
     }
     for offset in scanner.loneSurrogates {
       report(
         "invalid-escape", .warning, order: start, at: position, storeID: storeID,
-        "the \\u escape at \(lineColumn(offset)) is half of a UTF-16 surrogate pair; it was replaced by U+FFFD")
+        "the \\u escape at \(lineColumn(offset)) is half of a UTF-16 surrogate pair; it was replaced by U+FFFD"
+      )
     }
 
     // Location.
@@ -702,11 +722,19 @@ struct GeoJSONReader {
     } else if let problem = error.problem {
       text = "\(problem) at \(place)"
     } else {
-      let found = error.offset < count ? JSONScanner.describe(byte: base[error.offset]) : "the end of the input"
+      let found =
+        error.offset < count ? JSONScanner.describe(byte: base[error.offset]) : "the end of the input"
       text = "expected \(error.expected ?? "a value") at \(place), found \(found)"
     }
     if let hint = error.hint { text += " " + hint }
     return text
+  }
+
+  /// "the 1 complete feature before it was loaded", "the 3 complete features were loaded".
+  private static func loaded(_ count: Int, _ qualifier: String) -> String {
+    let middle = qualifier.isEmpty ? " " : " \(qualifier) "
+    return count == 1
+      ? "the 1 complete feature\(middle)was loaded" : "the \(count) complete features\(middle)were loaded"
   }
 
   static func kind(of value: JSONValue) -> String {
@@ -721,7 +749,9 @@ struct GeoJSONReader {
   }
 
   private static func crsName(_ crs: JSONValue) -> String? {
-    guard case .object(let object) = crs, case .object(let properties)? = object["properties"] else { return nil }
+    guard case .object(let object) = crs, case .object(let properties)? = object["properties"] else {
+      return nil
+    }
     return properties["name"]?.stringValue
   }
 

@@ -45,6 +45,10 @@ struct JSONScanner {
   /// Offsets of `\u` escapes naming a lone UTF-16 surrogate (replaced by U+FFFD).
   var loneSurrogates: [Int] = []
   private var scratch: [UInt8] = []
+  /// Members and elements of the containers being read, innermost last: one growing buffer reused
+  /// for every object and array, so each container is allocated once, at its final size.
+  private var memberStack: [JSONObject.Member] = []
+  private var elementStack: [JSONValue] = []
 
   init(base: UnsafePointer<UInt8>, start: Int, end: Int, maximumDepth: Int = 512) {
     self.base = base
@@ -98,21 +102,23 @@ struct JSONScanner {
   mutating func parseObject() throws(JSONSyntaxError) -> JSONObject {
     try enter()
     offset &+= 1
-    var members: [JSONObject.Member] = []
     skipWhitespace()
     if offset < end, base[offset] == UInt8(ascii: "}") {
       offset &+= 1
       depth -= 1
-      return JSONObject(members)
+      return JSONObject()
     }
+    let first = memberStack.count
     while true {
       skipWhitespace()
       guard offset < end else {
-        throw endOfInput(expecting: members.isEmpty ? "a member name or '}'" : "a member name after ','")
+        throw endOfInput(
+          expecting: memberStack.count == first ? "a member name or '}'" : "a member name after ','")
       }
       guard base[offset] == UInt8(ascii: "\"") else {
         throw unexpected(
-          expecting: members.isEmpty ? "a member name (a string in double quotes) or '}'" : "a member name after ','")
+          expecting: memberStack.count == first
+            ? "a member name (a string in double quotes) or '}'" : "a member name after ','")
       }
       let keyOffset = offset
       let key = try parseString()
@@ -124,11 +130,11 @@ struct JSONScanner {
       }
       offset &+= 1
       let value = try parseValue()
-      if let existing = Self.index(of: key, in: members) {
-        members[existing].value = value
+      if let existing = index(of: key, from: first) {
+        memberStack[existing].value = value
         duplicateKeys.append((keyOffset, key))
       } else {
-        members.append(JSONObject.Member(key: key, value: value))
+        memberStack.append(JSONObject.Member(key: key, value: value))
       }
       skipWhitespace()
       guard offset < end else { throw endOfInput(expecting: "',' or '}' after member \"\(key)\"") }
@@ -140,16 +146,21 @@ struct JSONScanner {
       throw unexpected(expecting: "',' or '}' after member \"\(key)\"")
     }
     depth -= 1
+    let members = Array(memberStack[first...])
+    while memberStack.count > first { memberStack.removeLast() }
     return JSONObject(members)
   }
 
+  /// Where `key` already is among the members of the object being read (from `first` on).
   @inline(__always)
-  private static func index(of key: String, in members: [JSONObject.Member]) -> Int? {
+  private func index(of key: String, from first: Int) -> Int? {
     // Objects are small; a linear scan beats hashing. Compare the cheap parts first.
     let count = key.utf8.count
-    for position in members.indices {
-      let other = members[position].key
+    var position = first
+    while position < memberStack.count {
+      let other = memberStack[position].key
       if other.utf8.count == count, other == key { return position }
+      position &+= 1
     }
     return nil
   }
@@ -158,29 +169,33 @@ struct JSONScanner {
   mutating func parseArray() throws(JSONSyntaxError) -> [JSONValue] {
     try enter()
     offset &+= 1
-    var elements: [JSONValue] = []
     skipWhitespace()
     if offset < end, base[offset] == UInt8(ascii: "]") {
       offset &+= 1
       depth -= 1
-      return elements
+      return []
     }
+    let first = elementStack.count
     while true {
       skipWhitespace()
-      if offset < end, base[offset] == UInt8(ascii: "]"), !elements.isEmpty {
+      if offset < end, base[offset] == UInt8(ascii: "]"), elementStack.count > first {
         throw unexpected(expecting: "a value after ','", hint: "(JSON allows no trailing comma)")
       }
-      elements.append(try parseValue())
+      let element = try parseValue()
+      elementStack.append(element)
       skipWhitespace()
-      guard offset < end else { throw endOfInput(expecting: "',' or ']' after array element \(elements.count)") }
+      let count = elementStack.count - first
+      guard offset < end else { throw endOfInput(expecting: "',' or ']' after array element \(count)") }
       let byte = base[offset]
       offset &+= 1
       if byte == UInt8(ascii: ",") { continue }
       if byte == UInt8(ascii: "]") { break }
       offset &-= 1
-      throw unexpected(expecting: "',' or ']' after array element \(elements.count)")
+      throw unexpected(expecting: "',' or ']' after array element \(count)")
     }
     depth -= 1
+    let elements = Array(elementStack[first...])
+    while elementStack.count > first { elementStack.removeLast() }
     return elements
   }
 
@@ -194,8 +209,12 @@ struct JSONScanner {
     }
   }
 
-  /// Resets the nesting count after an error, before reading the next record.
-  mutating func resetDepth() { depth = 0 }
+  /// Forgets the containers left open by an error, before reading the next record.
+  mutating func resetDepth() {
+    depth = 0
+    memberStack.removeAll(keepingCapacity: true)
+    elementStack.removeAll(keepingCapacity: true)
+  }
 
   private mutating func expectLiteral(_ literal: StaticString) throws(JSONSyntaxError) {
     let count = literal.utf8CodeUnitCount
@@ -228,7 +247,8 @@ struct JSONScanner {
     if first == UInt8(ascii: "0") {
       offset &+= 1
       if offset < end, isDigit(base[offset]) {
-        throw unexpected(expecting: "'.', 'e' or the end of the number", hint: "(JSON numbers have no leading zeros)")
+        throw unexpected(
+          expecting: "'.', 'e' or the end of the number", hint: "(JSON numbers have no leading zeros)")
       }
     } else if isDigit(first) {
       offset &+= 1
@@ -275,7 +295,8 @@ struct JSONScanner {
       let byte = base[cursor]
       if byte == UInt8(ascii: "\"") {
         offset = cursor &+ 1
-        return String(decoding: UnsafeBufferPointer(start: base + start, count: cursor - start), as: UTF8.self)
+        return String(
+          decoding: UnsafeBufferPointer(start: base + start, count: cursor - start), as: UTF8.self)
       }
       if byte == UInt8(ascii: "\\") { break }
       if byte < 0x20 {
@@ -334,8 +355,10 @@ struct JSONScanner {
     let hex = String(byte, radix: 16, uppercase: true)
     return JSONSyntaxError(
       offset: offset, expected: nil,
-      problem: "unescaped control character U+\(String(repeating: "0", count: 4 - hex.count) + hex) in a string",
-      hint: byte == 0x0A ? "(a line break inside a string must be written \\n)" : "(write it as a \\u escape)",
+      problem:
+        "unescaped control character U+\(String(repeating: "0", count: 4 - hex.count) + hex) in a string",
+      hint: byte == 0x0A
+        ? "(a line break inside a string must be written \\n)" : "(write it as a \\u escape)",
       isEndOfInput: false)
   }
 
@@ -382,7 +405,8 @@ struct JSONScanner {
     let hex = String(base[position], radix: 16, uppercase: true)
     return JSONSyntaxError(
       offset: position, expected: nil,
-      problem: "invalid UTF-8 byte 0x\(hex.count == 1 ? "0" + hex : hex) in a string", hint: "(save the file as UTF-8)",
+      problem: "invalid UTF-8 byte 0x\(hex.count == 1 ? "0" + hex : hex) in a string",
+      hint: "(save the file as UTF-8)",
       isEndOfInput: false)
   }
 

@@ -5,8 +5,8 @@ import StoreLocator
 /// Parses an option's text with a throwing initialiser, so the error the user sees says exactly
 /// what is wrong with the value (ArgumentParser shows the thrown error's description).
 func parsed<Value, Failure: Error & CustomStringConvertible>(
-  _ parse: @escaping (String) throws(Failure) -> Value
-) -> (String) throws -> Value {
+  _ parse: @escaping @Sendable (String) throws(Failure) -> Value
+) -> @Sendable (String) throws -> Value {
   { text in
     do throws(Failure) { return try parse(text) } catch { throw ValueError(message: error.description) }
   }

@@ -1,0 +1,128 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+extension Catalog {
+  /// Loads a catalog from a GeoJSON file, or from standard input when `path` is `-`.
+  ///
+  /// Accepts a FeatureCollection, a single Feature, newline-delimited Features and RFC 8142 text
+  /// sequences, whatever the file is called. Bad records are skipped and reported in `diagnostics`;
+  /// see docs/diagnostics.md.
+  /// - Parameters:
+  ///   - path: A file path, or `-` for standard input.
+  ///   - options: `strict` turns any error diagnostic into a thrown `.strictFailure`.
+  /// - Returns: The catalog, with its diagnostics.
+  /// - Throws: `CatalogError` with `.inputMissing` when the file cannot be opened or read, `.badData`
+  ///   when it is empty or holds no readable GeoJSON, `.strictFailure` in strict mode.
+  /// - Complexity: O(n) in the size of the file, plus O(m log m) to index m stores.
+  public static func load(contentsOf path: String, options: LoadOptions = LoadOptions()) throws(CatalogError)
+    -> Catalog
+  {
+    let bytes = try FileBytes.read(path)
+    return try Catalog(geoJSON: bytes, source: path, options: options)
+  }
+
+  /// Builds a catalog from GeoJSON bytes already in memory.
+  ///
+  /// - Parameters:
+  ///   - bytes: The GeoJSON text (UTF-8; a byte-order mark is skipped).
+  ///   - source: The name used in messages: a file path, or `-` for standard input.
+  ///   - options: `strict` turns any error diagnostic into a thrown `.strictFailure`.
+  /// - Throws: `CatalogError` with `.badData` when the bytes are empty or hold no readable GeoJSON,
+  ///   `.strictFailure` in strict mode when there are errors.
+  /// - Complexity: O(n) in the number of bytes, plus O(m log m) to index m stores.
+  public init(geoJSON bytes: [UInt8], source: String, options: LoadOptions = LoadOptions())
+    throws(CatalogError)
+  {
+    let result = bytes.withUnsafeBufferPointer { GeoJSONReader.read($0, source: source) }
+    let output = try result.get()
+    if options.strict {
+      let errors = output.diagnostics.filter { $0.severity == .error }
+      if let first = errors.first {
+        throw CatalogError(
+          .strictFailure, source: source,
+          "\(errors.count) error\(errors.count == 1 ? "" : "s") in strict mode; the first: \(first)",
+          diagnostics: output.diagnostics)
+      }
+    }
+    self.init(stores: output.stores, diagnostics: output.diagnostics, source: source)
+  }
+}
+
+/// Reads whole files with POSIX calls.
+enum FileBytes {
+  /// The bytes of the file at `path`, or of standard input for `-`.
+  static func read(_ path: String) throws(CatalogError) -> [UInt8] {
+    if path == "-" { return try read(descriptor: STDIN_FILENO, source: path) }
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else {
+      let code = errno
+      let reason = code == ENOENT ? "no such file" : String(cString: strerror(code))
+      throw CatalogError(.inputMissing, source: path, "cannot open \(path): \(reason)")
+    }
+    defer { close(descriptor) }
+    return try read(descriptor: descriptor, source: path)
+  }
+
+  /// Everything left to read from `descriptor` (a file, a pipe or a terminal), until end of file.
+  static func read(descriptor: Int32, source: String) throws(CatalogError) -> [UInt8] {
+    let name = source == "-" ? "standard input" : source
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else {
+      throw CatalogError(
+        .inputMissing, source: source, "cannot read \(name): \(String(cString: strerror(errno)))")
+    }
+    if (status.st_mode & S_IFMT) == S_IFDIR {
+      throw CatalogError(
+        .inputMissing, source: source, "cannot read \(name): it is a directory, not a GeoJSON file")
+    }
+    let isRegular = (status.st_mode & S_IFMT) == S_IFREG
+    // A regular file is read into one buffer of its size (plus one byte to see the end); anything
+    // else in growing chunks.
+    var capacity = isRegular ? max(Int(status.st_size) + 1, 4096) : 1 << 16
+    var bytes: [UInt8] = []
+    var failure: Int32 = 0
+    while true {
+      var reachedEnd = false
+      let before = bytes.count
+      let next = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+        var filled = 0
+        while filled < buffer.count {
+          let got = systemRead(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
+          if got > 0 {
+            filled += got
+          } else if got == 0 {
+            reachedEnd = true
+            break
+          } else if errno == EINTR {
+            continue
+          } else {
+            failure = errno
+            break
+          }
+        }
+        initialized = filled
+      }
+      if failure != 0 {
+        throw CatalogError(
+          .inputMissing, source: source, "cannot read \(name): \(String(cString: strerror(failure)))")
+      }
+      if before == 0 {
+        bytes = next
+      } else {
+        bytes.append(contentsOf: next)
+      }
+      if reachedEnd { return bytes }
+      capacity = max(capacity, bytes.count)
+    }
+  }
+}
+
+@inline(__always)
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutablePointer<UInt8>, _ count: Int) -> Int {
+  read(descriptor, buffer, count)
+}
