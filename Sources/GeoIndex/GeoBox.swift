@@ -10,7 +10,9 @@ public struct GeoBox: Hashable, Sendable {
 
   /// - Throws: `GeoBoxError` when a value is out of range or `south > north`.
   public init(west: Double, south: Double, east: Double, north: Double) throws(GeoBoxError) {
-    for (name, value, limit) in [("west", west, 180.0), ("east", east, 180.0), ("south", south, 90.0), ("north", north, 90.0)] {
+    for (name, value, limit) in [
+      ("west", west, 180.0), ("east", east, 180.0), ("south", south, 90.0), ("north", north, 90.0),
+    ] {
       guard value.isFinite, abs(value) <= limit else {
         throw GeoBoxError(message: "\(name) \(value) is out of range -\(Int(limit))...\(Int(limit))")
       }
@@ -32,7 +34,8 @@ public struct GeoBox: Hashable, Sendable {
     guard values.count == 4, let west = values[0], let south = values[1], let east = values[2],
       let north = values[3]
     else {
-      throw GeoBoxError(message: "'\(text)' is not a box: expected W,S,E,N in degrees, such as -122.5,47.5,-122.2,47.7")
+      throw GeoBoxError(
+        message: "'\(text)' is not a box: expected W,S,E,N in degrees, such as -122.5,47.5,-122.2,47.7")
     }
     try self.init(west: west, south: south, east: east, north: north)
   }

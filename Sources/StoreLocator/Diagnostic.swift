@@ -38,7 +38,10 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
   /// A sentence a person can act on.
   public let message: String
 
-  public init(_ code: Code, _ severity: Severity, at position: SourcePosition?, storeID: String? = nil, _ message: String) {
+  public init(
+    _ code: Code, _ severity: Severity, at position: SourcePosition?, storeID: String? = nil,
+    _ message: String
+  ) {
     self.code = code
     self.severity = severity
     self.position = position

@@ -566,7 +566,7 @@ struct GeoJSONReader {
       }
     }
 
-    // Id: the Feature's id, else ref, else generated.
+    // Id: the Feature's id, else ref, else an id property, else generated.
     var id: String?
     var idSource = StoreIDSource.feature
     if !isBareGeometry {
@@ -585,6 +585,13 @@ struct GeoJSONReader {
       id = ref
       idSource = .ref
     }
+    // Older All The Places exports keep their id in the properties, Overpass exports as "@id".
+    if id == nil,
+      let propertyID = (properties["id"]?.scalarText ?? properties["@id"]?.scalarText), !propertyID.isEmpty
+    {
+      id = propertyID
+      idSource = .property
+    }
     let storeID: String
     if let id {
       storeID = id
@@ -599,7 +606,7 @@ struct GeoJSONReader {
       } else {
         report(
           "generated-id", .note, order: start, at: position, storeID: storeID,
-          "the feature has no \"id\" and no \"ref\" property, so it is called \"\(storeID)\"; that name changes "
+          "the feature has no \"id\" and no \"ref\", \"id\" or \"@id\" property, so it is called \"\(storeID)\"; that name changes "
             + "when records move, so give the feature an \"id\"")
       }
     }

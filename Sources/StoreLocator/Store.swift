@@ -6,13 +6,16 @@ public enum StoreIDSource: String, Hashable, Sendable {
   case feature
   /// The `ref` property (All The Places' store reference).
   case ref
+  /// An `id` or `@id` property: older All The Places exports and Overpass keep the id there.
+  case property
   /// Neither was present; the loader made one up from the feature's position.
   case generated
 }
 
 /// One store record as loaded: its id, location and every property it came with.
 public struct Store: Hashable, Sendable, Identifiable {
-  /// The Feature's `id` (a number kept exactly as written), else `ref`, else generated.
+  /// The Feature's `id` (a number kept exactly as written), else `ref`, else an `id` or `@id`
+  /// property, else generated.
   public let id: String
   public let idSource: StoreIDSource
   /// Where the store is; `nil` when the record has no usable geometry and is left out of the index.
@@ -52,8 +55,11 @@ public struct Store: Hashable, Sendable, Identifiable {
     let street =
       nonEmpty("addr:street_address")
       ?? [nonEmpty("addr:housenumber"), nonEmpty("addr:street")].compactMap { $0 }.joined(separator: " ")
-    let locality = [nonEmpty("addr:city"), [nonEmpty("addr:state"), nonEmpty("addr:postcode")].compactMap { $0 }.joined(separator: " ")]
-      .compactMap { $0 }.filter { !$0.isEmpty }
+    let locality = [
+      nonEmpty("addr:city"),
+      [nonEmpty("addr:state"), nonEmpty("addr:postcode")].compactMap { $0 }.joined(separator: " "),
+    ]
+    .compactMap { $0 }.filter { !$0.isEmpty }
     let parts = ([street] + locality).filter { !$0.isEmpty }
     return parts.isEmpty ? nil : parts.joined(separator: ", ")
   }

@@ -26,7 +26,10 @@ extension StoresCommand {
       let notLocated = summary.recordCount - summary.indexedCount
       var rows: [[String]] = [
         ["Data", summary.source],
-        ["Stores", "\(summary.recordCount) (\(summary.indexedCount) searchable, \(notLocated) without location)"],
+        [
+          "Stores",
+          "\(summary.recordCount) (\(summary.indexedCount) searchable, \(notLocated) without location)",
+        ],
       ]
       if let bounds = summary.bounds {
         rows.append([
@@ -70,7 +73,8 @@ extension CatalogSummary {
     object["source"] = .string(source)
     object["records"] = .number(Double(recordCount))
     object["indexed"] = .number(Double(indexedCount))
-    object["bounds"] = bounds.map { .array([$0.west, $0.south, $0.east, $0.north].map { .number($0) }) } ?? .null
+    object["bounds"] =
+      bounds.map { .array([$0.west, $0.south, $0.east, $0.north].map { .number($0) }) } ?? .null
     object["timezones"] = tallies(timezones)
     object["stores_without_timezone"] = .number(Double(storesWithoutTimezone))
     object["brands"] = tallies(brands)

@@ -47,13 +47,16 @@ extension StoresCommand {
       query["k"] = .number(Double(k))
       query["within_m"] = within.map { .number($0.meters) } ?? .null
       query["where"] = .array(filters.conditions.map { .string($0.description) })
-      let limit = within.map { " within \(ResultWriter(format: .text, units: output.units).formatted($0))" } ?? ""
+      let limit =
+        within.map { " within \(ResultWriter(format: .text, units: output.units).formatted($0))" } ?? ""
       let empty =
         "No stores\(limit) of \(near)"
-        + (filters.filter.isEmpty ? "" : " match \(filters.conditions.map(\.description).joined(separator: " "))")
+        + (filters.filter.isEmpty
+          ? "" : " match \(filters.conditions.map(\.description).joined(separator: " "))")
         + "."
       standardOutput(
-        ResultWriter(format: output.format, units: output.units).render(matches, query: query, emptyMessage: empty))
+        ResultWriter(format: output.format, units: output.units).render(
+          matches, query: query, emptyMessage: empty))
     }
   }
 }

@@ -31,8 +31,8 @@ struct DataOptions: ParsableArguments {
       let errors = catalog.diagnostics.count { $0.severity == .error }
       if errors > 0 {
         standardError(
-          "stores: \(path): \(errors) record\(errors == 1 ? "" : "s") with errors left out; "
-            + "run 'stores validate \(path)' for details")
+          "stores: \(path) has \(errors) data error\(errors == 1 ? "" : "s"); the records they concern are "
+            + "left out of the results; run 'stores validate \(path)' for details")
       }
       return catalog
     } catch {

@@ -20,7 +20,8 @@ extension StoresCommand {
         let suggestions = catalog.ids(resembling: id, limit: 3)
         standardError(
           "stores: no store with id '\(id)' in \(catalog.source)"
-            + (suggestions.isEmpty ? "" : "; did you mean \(suggestions.map { "'\($0)'" }.joined(separator: ", "))?"))
+            + (suggestions.isEmpty
+              ? "" : "; did you mean \(suggestions.map { "'\($0)'" }.joined(separator: ", "))?"))
         throw ExitCode.inputMissing
       }
       let match = StoreMatch(store: store, distance: nil)
@@ -64,7 +65,8 @@ extension Catalog {
     let wanted = id.lowercased()
     return stores.lazy.map(\.id).filter {
       let candidate = $0.lowercased()
-      return candidate.contains(wanted) || wanted.contains(candidate) || candidate.hasPrefix(String(wanted.prefix(3)))
+      return candidate.contains(wanted) || wanted.contains(candidate)
+        || candidate.hasPrefix(String(wanted.prefix(3)))
     }.prefix(limit).map { $0 }
   }
 }

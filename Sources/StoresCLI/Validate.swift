@@ -26,7 +26,9 @@ extension StoresCommand {
     var format: OutputFormat = .text
 
     func validate() throws {
-      if path != nil, data != nil { throw ValidationError("give the file either as PATH or as --data, not both") }
+      if path != nil, data != nil {
+        throw ValidationError("give the file either as PATH or as --data, not both")
+      }
       guard [.text, .json, .ndjson].contains(format) else {
         throw ValidationError("validate writes text, json or ndjson, not \(format.rawValue)")
       }
@@ -44,7 +46,9 @@ extension StoresCommand {
       report(
         source: source, records: catalog.stores.count, indexed: catalog.indexedCount,
         diagnostics: catalog.diagnostics, fatal: nil)
-      let failing = catalog.diagnostics.contains { $0.severity == .error || (strict && $0.severity == .warning) }
+      let failing = catalog.diagnostics.contains {
+        $0.severity == .error || (strict && $0.severity == .warning)
+      }
       if failing { throw ExitCode.badData }
     }
 
@@ -78,7 +82,7 @@ extension StoresCommand {
         }
         if let fatal { text += "\(source): error: \(fatal)\n" }
         text +=
-          "\(source): \(records) records, \(indexed) searchable; "
+          "\(source): \(records) record\(records == 1 ? "" : "s"), \(indexed) searchable; "
           + "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s"), "
           + "\(notes) note\(notes == 1 ? "" : "s")\n"
         standardOutput(text)

@@ -60,13 +60,15 @@ extension StoresCommand {
         matches = catalog.stores(within: radius, of: near, where: filters.filter)
         query["near"] = .object(near.jsonObject)
         query["radius_m"] = .number(radius.meters)
-        empty = "No stores within \(ResultWriter(format: .text, units: output.units).formatted(radius)) of \(near)."
+        empty =
+          "No stores within \(ResultWriter(format: .text, units: output.units).formatted(radius)) of \(near)."
       } else {
         throw ExitCode.usage
       }
       query["where"] = .array(filters.conditions.map { .string($0.description) })
       standardOutput(
-        ResultWriter(format: output.format, units: output.units).render(matches, query: query, emptyMessage: empty))
+        ResultWriter(format: output.format, units: output.units).render(
+          matches, query: query, emptyMessage: empty))
     }
   }
 }

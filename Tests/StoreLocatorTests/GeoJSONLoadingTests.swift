@@ -10,6 +10,22 @@ private func feature(_ id: String, _ lon: Double, _ lat: Double, properties: Str
 
 @Suite("Loading: recovery")
 struct GeoJSONRecoveryTests {
+  @Test func idComesFromFeatureThenRefThenIDProperty() throws {
+    let catalog = try load(
+      """
+      {"type":"FeatureCollection","features":[
+      {"type":"Feature","id":"f","properties":{"ref":"r1","id":"p1"},"geometry":{"type":"Point","coordinates":[1,2]}},
+      {"type":"Feature","properties":{"ref":"r2","id":"p2"},"geometry":{"type":"Point","coordinates":[1,2]}},
+      {"type":"Feature","properties":{"id":"9MsJi3NZsG9NeimQe8gh8HCT3ZI="},"geometry":{"type":"Point","coordinates":[1,2]}},
+      {"type":"Feature","properties":{"@id":"node/42"},"geometry":{"type":"Point","coordinates":[1,2]}},
+      {"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[1,2]}}
+      ]}
+      """)
+    #expect(catalog.stores.map(\.id) == ["f", "r2", "9MsJi3NZsG9NeimQe8gh8HCT3ZI=", "node/42", "feature-4"])
+    #expect(catalog.stores.map(\.idSource) == [.feature, .ref, .property, .property, .generated])
+    #expect(catalog.diagnostics("generated-id").map(\.storeID) == ["feature-4"])
+  }
+
   @Test func brokenFeatureInTheMiddleLoadsTheOthers() throws {
     let catalog = try Catalog.load(contentsOf: try fixturePath("broken_middle.geojson"))
     #expect(catalog.stores.map(\.id) == ["first", "third"])

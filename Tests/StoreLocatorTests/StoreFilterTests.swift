@@ -31,13 +31,24 @@ import Testing
   }
 
   @Test func equalsMatchesListsArraysNumbersAndBooleans() throws {
-    #expect(try StoreFilter.Condition(parsing: "cuisine=donut").matches(store([("cuisine", .string("coffee_shop;donut"))])))
-    #expect(try StoreFilter.Condition(parsing: "cuisine=coffee_shop;donut").matches(store([("cuisine", .string("coffee_shop;donut"))])))
-    #expect(!(try StoreFilter.Condition(parsing: "cuisine=don").matches(store([("cuisine", .string("coffee_shop;donut"))]))))
-    #expect(try StoreFilter.Condition(parsing: "features=DR").matches(store([("features", .array([.string("WA"), .string("DR")]))])))
+    #expect(
+      try StoreFilter.Condition(parsing: "cuisine=donut").matches(
+        store([("cuisine", .string("coffee_shop;donut"))])))
+    #expect(
+      try StoreFilter.Condition(parsing: "cuisine=coffee_shop;donut").matches(
+        store([("cuisine", .string("coffee_shop;donut"))])))
+    #expect(
+      !(try StoreFilter.Condition(parsing: "cuisine=don").matches(
+        store([("cuisine", .string("coffee_shop;donut"))]))))
+    #expect(
+      try StoreFilter.Condition(parsing: "features=DR").matches(
+        store([("features", .array([.string("WA"), .string("DR")]))])))
     #expect(try StoreFilter.Condition(parsing: "floor=2").matches(store([("floor", .number("2"))])))
-    #expect(try StoreFilter.Condition(parsing: "mobile_order=yes").matches(store([("mobile_order", .bool(true))])))
-    #expect(!(try StoreFilter.Condition(parsing: "mobile_order=yes").matches(store([("mobile_order", .bool(false))]))))
+    #expect(
+      try StoreFilter.Condition(parsing: "mobile_order=yes").matches(store([("mobile_order", .bool(true))])))
+    #expect(
+      !(try StoreFilter.Condition(parsing: "mobile_order=yes").matches(
+        store([("mobile_order", .bool(false))]))))
     #expect(!(try StoreFilter.Condition(parsing: "brand=Starbucks").matches(store([]))))
   }
 

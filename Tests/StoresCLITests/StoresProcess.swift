@@ -44,7 +44,8 @@ struct StoresProcess {
   static func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws
     -> Outcome
   {
-    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("stores-cli-\(UUID().uuidString)")
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "stores-cli-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: scratch) }
     let outputURL = scratch.appendingPathComponent("stdout")
@@ -74,7 +75,8 @@ struct StoresProcess {
 
   /// Writes `text` to a temporary file and returns its path.
   static func temporaryFile(_ text: String, suffix: String = ".geojson") throws -> String {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("stores-\(UUID().uuidString)\(suffix)")
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "stores-\(UUID().uuidString)\(suffix)")
     try Data(text.utf8).write(to: url)
     return url.path
   }
