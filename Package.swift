@@ -6,6 +6,7 @@ let package = Package(
   platforms: [.macOS(.v15)],
   products: [
     .library(name: "GeoIndex", targets: ["GeoIndex"]),
+    .library(name: "OpeningHours", targets: ["OpeningHours"]),
     .library(name: "StoreLocator", targets: ["StoreLocator"]),
     .executable(name: "stores", targets: ["StoresCLI"]),
   ],
@@ -14,7 +15,8 @@ let package = Package(
   ],
   targets: [
     .target(name: "GeoIndex"),
-    .target(name: "StoreLocator", dependencies: ["GeoIndex"]),
+    .target(name: "OpeningHours"),
+    .target(name: "StoreLocator", dependencies: ["GeoIndex", "OpeningHours"]),
     .executableTarget(
       name: "StoresCLI",
       dependencies: [
@@ -23,6 +25,7 @@ let package = Package(
       ]
     ),
     .testTarget(name: "GeoIndexTests", dependencies: ["GeoIndex"]),
+    .testTarget(name: "OpeningHoursTests", dependencies: ["OpeningHours"]),
     .testTarget(
       name: "StoreLocatorTests",
       dependencies: ["StoreLocator"],

@@ -58,7 +58,7 @@ extension StoresCommand {
         "\(summary.errorCount) errors, \(summary.warningCount) warnings, \(summary.noteCount) notes"
           + (summary.diagnosticCodes.isEmpty ? "" : " (\(top(summary.diagnosticCodes, 6)))"),
       ])
-      let columns = [TextTable.Column("", width: 12), TextTable.Column("", width: 400)]
+      let columns = [TextTable.Column("", width: 12), TextTable.Column("", width: .max)]
       return String(TextTable(columns: columns, rows: rows).rendered.drop { $0 != "\n" }.dropFirst())
     }
   }

@@ -52,7 +52,7 @@ struct ResultWriter {
     if hasDistance { columns.append(TextTable.Column("DISTANCE", width: 12, rightAligned: true)) }
     columns += [
       TextTable.Column("ID", width: 24), TextTable.Column("NAME", width: 34),
-      TextTable.Column("ADDRESS", width: 44), TextTable.Column("HOURS", width: 40),
+      TextTable.Column("ADDRESS", width: 44), TextTable.Column("HOURS", width: .max),
     ]
     let rows = matches.enumerated().map { position, match in
       (["\(position + 1)"] + (hasDistance ? [match.distance.map(formatted) ?? ""] : []))
@@ -152,7 +152,8 @@ struct TextTable {
     return text
   }
 
+  /// Cuts `text` to `width` characters, ending in an ellipsis when it was longer.
   static func fitted(_ text: String, to width: Int) -> String {
-    text.count <= width ? text : String(text.prefix(width - 1)) + "…"
+    width == .max || text.count <= width ? text : String(text.prefix(width - 1)) + "…"
   }
 }

@@ -26,7 +26,7 @@ extension StoresCommand {
       }
       let match = StoreMatch(store: store, distance: nil)
       switch output.format {
-      case .text: standardOutput(details(of: store))
+      case .text: standardOutput(details(of: store, source: catalog.source))
       case .json: standardOutput(JSONValue.object(match.jsonObject).jsonText + "\n")
       case .ndjson: standardOutput(JSONValue.object(match.jsonObject).jsonText + "\n")
       case .geojson: standardOutput(JSONValue.object(match.geoJSONFeature).jsonText + "\n")
@@ -34,7 +34,7 @@ extension StoresCommand {
       }
     }
 
-    func details(of store: Store) -> String {
+    func details(of store: Store, source: String) -> String {
       var rows: [[String]] = [
         ["Name", store.name ?? "(no name)"],
         ["ID", store.id + (store.idSource == .feature ? "" : " (from \(store.idSource.rawValue))")],
@@ -45,14 +45,14 @@ extension StoresCommand {
         ["Hours", store.openingHours ?? "unknown"],
         ["Phone", store.phone ?? ""],
         ["Website", store.website ?? ""],
-        ["Source", "\(dataOptions.data ?? "data"): \(store.position)"],
+        ["Source", "\(source), line \(store.position.line):\(store.position.column) (feature \(store.position.featureIndex))"],
       ].filter { !$0[1].isEmpty }
       rows.append(["", ""])
       rows.append(["Properties", ""])
       for member in store.properties {
         rows.append(["  " + member.key, member.value.scalarText ?? member.value.jsonText])
       }
-      let columns = [TextTable.Column("", width: 40), TextTable.Column("", width: 200)]
+      let columns = [TextTable.Column("", width: 40), TextTable.Column("", width: .max)]
       // The table's header row is empty here; drop it.
       return String(TextTable(columns: columns, rows: rows).rendered.drop { $0 != "\n" }.dropFirst())
     }

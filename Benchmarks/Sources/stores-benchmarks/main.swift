@@ -1,0 +1,116 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+let usage = """
+  usage: stores-benchmarks COMMAND [options]          (build with -c release)
+
+    generate [--points N] [--seed S] -o FILE      GeoJSON FeatureCollection, one Feature a line
+                                                  (defaults: 200000 points, seed 42)
+    load FILE [--repeats R]                       time Catalog.load(contentsOf:) and its parts
+    tree [--points N] [--seed S] [--queries Q] [--query-seed QS] [--repeats R] [--check]
+                                                  KDTree build and queries
+                                                  (defaults: 1000000, 42, 10000, 4242, 5)
+    catalog [FILE] [--points N] [--seed S] [--queries Q] [--query-seed QS] [--repeats R]
+                                                  Catalog.nearest with StoreFilters; without FILE,
+                                                  generates N stores (default 200000) in /tmp
+    smoke                                         everything on 2000 points, with a brute-force
+                                                  check; seconds (--smoke works too)
+
+  Every figure is the best of R runs (default 5); per-query figures are the average over Q queries
+  made one at a time on one thread, after a warm-up pass.
+  """
+
+struct Arguments {
+  var words: [String]
+  var positional: [String] = []
+  var values: [String: String] = [:]
+  var flags: Set<String> = []
+
+  init(_ words: ArraySlice<String>) {
+    self.words = Array(words)
+    var i = 0
+    while i < self.words.count {
+      let word = self.words[i]
+      if ["--check", "--smoke", "--help", "-h"].contains(word) {
+        flags.insert(word)
+      } else if word.hasPrefix("-") {
+        guard i + 1 < self.words.count else { fail("\(word) needs a value\n\n\(usage)") }
+        values[word == "-o" ? "--output" : word] = self.words[i + 1]
+        i += 1
+      } else {
+        positional.append(word)
+      }
+      i += 1
+    }
+  }
+
+  func int(_ name: String, _ fallback: Int) -> Int {
+    guard let text = values[name] else { return fallback }
+    guard let value = Int(text.filter { $0 != "_" && $0 != "," }), value > 0 else {
+      fail("\(name) needs a positive integer, not '\(text)'")
+    }
+    return value
+  }
+}
+
+func smoke() {
+  let path = "/tmp/stores-benchmarks-smoke-\(getpid()).geojson"
+  defer { unlink(path) }
+  let bytes = generateGeoJSON(count: 2_000, seed: 42, to: path)
+  print("generated \(path): 2000 stores, \(bytes) bytes")
+  benchmarkLoad(path: path, repeats: 2)
+  benchmarkTree(TreeOptions(points: 2_000, queries: 1_000, repeats: 2, check: true))
+  benchmarkCatalog(path: path, queries: 1_000, querySeed: 4242, repeats: 2)
+}
+
+let arguments = Arguments(CommandLine.arguments.dropFirst())
+let command = arguments.flags.contains("--smoke") ? "smoke" : arguments.positional.first ?? "help"
+if arguments.flags.contains("--help") || arguments.flags.contains("-h") || command == "help" {
+  print(usage)
+  exit(0)
+}
+let known = ["--points", "--seed", "--queries", "--query-seed", "--repeats", "--output"]
+for name in arguments.values.keys where !known.contains(name) { fail("unknown option \(name)\n\n\(usage)") }
+let seed = UInt64(arguments.int("--seed", 42))
+let repeats = arguments.int("--repeats", 5)
+
+switch command {
+case "generate":
+  guard let output = arguments.values["--output"] else { fail("generate needs -o FILE") }
+  let count = arguments.int("--points", 200_000)
+  let start = clock.now
+  let bytes = generateGeoJSON(count: count, seed: seed, to: output)
+  print(
+    "wrote \(output): \(count) features, \(megabytes(bytes)), \(fixed(Double(bytes) / Double(count), 0)) bytes a feature, "
+      + "\(fixed((clock.now - start).seconds, 2)) s")
+case "load":
+  guard arguments.positional.count == 2 else { fail("load needs one FILE\n\n\(usage)") }
+  benchmarkLoad(path: arguments.positional[1], repeats: repeats)
+case "tree":
+  benchmarkTree(
+    TreeOptions(
+      points: arguments.int("--points", 1_000_000), seed: seed, queries: arguments.int("--queries", 10_000),
+      querySeed: UInt64(arguments.int("--query-seed", 4242)), repeats: repeats,
+      check: arguments.flags.contains("--check")))
+case "catalog":
+  var path = arguments.positional.dropFirst().first
+  if path == nil {
+    let count = arguments.int("--points", 200_000)
+    let generated = "/tmp/stores-benchmarks-\(count)-\(seed).geojson"
+    if fileSize(generated) == nil { _ = generateGeoJSON(count: count, seed: seed, to: generated) }
+    path = generated
+  }
+  benchmarkCatalog(
+    path: path!, queries: arguments.int("--queries", 10_000),
+    querySeed: UInt64(arguments.int("--query-seed", 4242)), repeats: repeats)
+case "smoke":
+  smoke()
+default:
+  fail("unknown command \(command)\n\n\(usage)")
+}
+print("\n(sink \(sink))")
