@@ -116,7 +116,8 @@ public struct CoordinateError: Error, Hashable, Sendable, CustomStringConvertibl
 }
 
 extension StringProtocol {
-  fileprivate var trimmingSpaces: Substring {
+  /// The text without leading and trailing spaces (only U+0020), for the number lists people type.
+  var trimmingSpaces: Substring {
     var slice = Substring(self)
     while slice.first == " " { slice.removeFirst() }
     while slice.last == " " { slice.removeLast() }

@@ -18,7 +18,7 @@ public struct Distance: Hashable, Comparable, Sendable {
   public var miles: Double { meters / DistanceUnit.metersPerMile }
 
   /// The length in `unit`.
-  public func value(in unit: DistanceUnit) -> Double { meters / unit.meters }
+  public func value(in unit: DistanceUnit) -> Double { meters / unit.metersPerUnit }
 
   public static func < (lhs: Distance, rhs: Distance) -> Bool { lhs.meters < rhs.meters }
 
@@ -30,13 +30,15 @@ public struct Distance: Hashable, Comparable, Sendable {
     let unitStart = trimmed.firstIndex { !($0.isNumber || $0 == "." || $0 == "e" || $0 == "+" || $0 == "-") }
     let numberText = unitStart.map { String(trimmed[..<$0]) } ?? trimmed
     let unitText = unitStart.map { String(trimmed[$0...]) } ?? ""
-    guard let value = Double(numberText), value.isFinite, value >= 0 else {
+    guard let value = Double(numberText), value >= 0,
+      let unit = DistanceUnit(symbol: unitText.isEmpty ? "m" : unitText)
+    else {
       throw DistanceParseError(text: String(text))
     }
-    guard let unit = DistanceUnit(symbol: unitText.isEmpty ? "m" : unitText) else {
-      throw DistanceParseError(text: String(text))
-    }
-    self.init(meters: value * unit.meters)
+    // Finite after conversion: `1e308mi` overflows to +∞.
+    let meters = value * unit.metersPerUnit
+    guard meters.isFinite else { throw DistanceParseError(text: String(text)) }
+    self.init(meters: meters)
   }
 }
 
@@ -59,7 +61,7 @@ public enum DistanceUnit: String, CaseIterable, Sendable {
   static let metersPerMile = 1609.344
 
   /// Metres in one of this unit.
-  public var meters: Double {
+  public var metersPerUnit: Double {
     switch self {
     case .meters: 1
     case .kilometers: 1000

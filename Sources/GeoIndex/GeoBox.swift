@@ -29,7 +29,7 @@ public struct GeoBox: Hashable, Sendable {
   /// Parses `W,S,E,N` in degrees.
   public init(parsing text: some StringProtocol) throws(GeoBoxError) {
     let values = text.split(separator: ",", omittingEmptySubsequences: false).map {
-      Double($0.trimmingCharacters(in: " "))
+      Double($0.trimmingSpaces)
     }
     guard values.count == 4, let west = values[0], let south = values[1], let east = values[2],
       let north = values[3]
@@ -61,13 +61,4 @@ public struct GeoBox: Hashable, Sendable {
 public struct GeoBoxError: Error, Hashable, Sendable, CustomStringConvertible {
   public let message: String
   public var description: String { message }
-}
-
-extension StringProtocol {
-  fileprivate func trimmingCharacters(in set: Character) -> Substring {
-    var slice = Substring(self)
-    while slice.first == set { slice.removeFirst() }
-    while slice.last == set { slice.removeLast() }
-    return slice
-  }
 }

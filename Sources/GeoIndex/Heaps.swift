@@ -30,33 +30,37 @@ struct BoundedMaxHeap {
   /// The worst candidate kept. Only valid when `count > 0`.
   var top: Candidate { storage[0] }
 
-  /// Adds `candidate` when there is room, else replaces the top when `candidate` precedes it.
+  /// Adds `candidate`. Requires `!isFull`.
   ///
   /// - Complexity: O(log capacity).
   @inline(__always)
-  mutating func offer(_ candidate: Candidate) {
-    if count < capacity {
-      var child = count
-      count += 1
-      while child > 0 {
-        let parent = (child - 1) >> 1
-        guard Candidate.precedes(storage[parent], candidate) else { break }
-        storage[child] = storage[parent]
-        child = parent
-      }
-      storage[child] = candidate
-    } else if Candidate.precedes(candidate, storage[0]) {
-      var parent = 0
-      while true {
-        var child = 2 * parent + 1
-        if child >= count { break }
-        if child + 1 < count && Candidate.precedes(storage[child], storage[child + 1]) { child += 1 }
-        guard Candidate.precedes(candidate, storage[child]) else { break }
-        storage[parent] = storage[child]
-        parent = child
-      }
-      storage[parent] = candidate
+  mutating func insert(_ candidate: Candidate) {
+    var child = count
+    count += 1
+    while child > 0 {
+      let parent = (child - 1) >> 1
+      guard Candidate.precedes(storage[parent], candidate) else { break }
+      storage[child] = storage[parent]
+      child = parent
     }
+    storage[child] = candidate
+  }
+
+  /// Removes the top and adds `candidate`, which must precede it. Requires `count > 0`.
+  ///
+  /// - Complexity: O(log capacity).
+  @inline(__always)
+  mutating func replaceTop(with candidate: Candidate) {
+    var parent = 0
+    while true {
+      var child = 2 * parent + 1
+      if child >= count { break }
+      if child + 1 < count && Candidate.precedes(storage[child], storage[child + 1]) { child += 1 }
+      guard Candidate.precedes(candidate, storage[child]) else { break }
+      storage[parent] = storage[child]
+      parent = child
+    }
+    storage[parent] = candidate
   }
 }
 

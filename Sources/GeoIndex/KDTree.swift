@@ -73,28 +73,21 @@ public struct KDTree: Sendable {
     self.coordinates = coordinates
     self.depth = depth
     self.boxes = boxes
-    self.xs = work.withUnsafeBufferPointer { w in
-      [Double](unsafeUninitializedCapacity: n) { b, c in
-        for i in 0..<n { b[i] = w[4 * i] }
-        c = n
-      }
-    }
-    self.ys = work.withUnsafeBufferPointer { w in
-      [Double](unsafeUninitializedCapacity: n) { b, c in
-        for i in 0..<n { b[i] = w[4 * i + 1] }
-        c = n
-      }
-    }
-    self.zs = work.withUnsafeBufferPointer { w in
-      [Double](unsafeUninitializedCapacity: n) { b, c in
-        for i in 0..<n { b[i] = w[4 * i + 2] }
-        c = n
-      }
-    }
-    self.ids = work.withUnsafeBufferPointer { w in
-      [Int32](unsafeUninitializedCapacity: n) { b, c in
-        for i in 0..<n { b[i] = Int32(w[4 * i + 3]) }
-        c = n
+    self.xs = Self.column(0, of: work, count: n) { $0 }
+    self.ys = Self.column(1, of: work, count: n) { $0 }
+    self.zs = Self.column(2, of: work, count: n) { $0 }
+    self.ids = Self.column(3, of: work, count: n) { Int32($0) }
+  }
+
+  /// Field `field` of each of the `count` points of the interleaved build array (4 doubles a
+  /// point), converted by `convert`.
+  private static func column<T>(
+    _ field: Int, of work: [Double], count: Int, _ convert: (Double) -> T
+  ) -> [T] {
+    work.withUnsafeBufferPointer { work in
+      [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+        for i in 0..<count { buffer[i] = convert(work[4 * i + field]) }
+        initialized = count
       }
     }
   }
@@ -133,16 +126,27 @@ public struct KDTree: Sendable {
     let q = center.unitVector
     return withUnsafeTemporaryAllocation(of: Candidate.self, capacity: capacity) { buffer in
       var heap = BoundedMaxHeap(storage: buffer.baseAddress!, capacity: capacity)
+      var nearTies: [Candidate] = []
       withView { view in
         view.nearest(
           qx: q.x, qy: q.y, qz: q.z, limit: limit, center: center, heap: &heap,
-          isIncluded: isIncluded)
+          nearTies: &nearTies, isIncluded: isIncluded)
       }
+      if !nearTies.isEmpty {
+        // Only with a full heap. Keep the near ties that can still rank among the best k by
+        // (haversine, index); the heap's own candidates all can.
+        let bound2 = View.tieBound2(heap.top.chord2)
+        nearTies.removeAll { $0.chord2 > bound2 }
+      }
+      let heapCount = heap.count
       var result = coordinates.withUnsafeBufferPointer { coordinates in
         Self.neighbors(
-          count: heap.count, index: { Int(buffer[$0].index) }, from: center, in: coordinates)
+          count: heapCount + nearTies.count,
+          index: { $0 < heapCount ? Int(buffer[$0].index) : Int(nearTies[$0 - heapCount].index) },
+          from: center, in: coordinates)
       }
       result.sort(by: Neighbor.precedes)
+      if result.count > capacity { result.removeSubrange(capacity...) }
       return result
     }
   }

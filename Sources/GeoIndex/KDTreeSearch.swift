@@ -38,11 +38,33 @@ struct View {
     return ((leaf * count) >> depth, ((leaf + 1) * count) >> depth)
   }
 
+  /// Bounds the disagreement between the chord and haversine rankings, on the chord (about 6 µm
+  /// on the Earth): both are computed to within about 10⁻¹⁵ of the exact chord, so when
+  /// `a.distance(to: p) <= a.distance(to: q)` the computed chords satisfy
+  /// `chord(p) <= chord(q) + chordTieTolerance`.
+  static let chordTieTolerance = 1e-12
+
+  /// `(√chord2 + chordTieTolerance)²`: every point whose haversine distance is at most that of a
+  /// point with squared chord `chord2` has a squared chord at most this. Monotone in `chord2`.
+  @inline(__always)
+  static func tieBound2(_ chord2: Double) -> Double {
+    let chord = chord2.squareRoot() + chordTieTolerance
+    return chord * chord
+  }
+
   /// k nearest: depth first, nearer child first, pruning boxes farther than the worst candidate
-  /// kept (or the distance limit). Equal distances are kept (ties break by index in the heap).
+  /// kept (or the distance limit).
+  ///
+  /// The heap keeps the `k` best by (chord, index), but the answer is ranked by (haversine,
+  /// index), and the two may disagree between points whose chords differ by rounding. So the
+  /// search prunes at `tieBound2(heap.top.chord2)`, not at the top's chord, and every included
+  /// point up to that bound that the heap does not keep (rejected, or evicted later) goes to
+  /// `nearTies`. Once the search ends, the answer is the best `k` by (haversine, index) of the heap
+  /// and of the near ties within `tieBound2` of the final top: any point beyond that is farther,
+  /// by haversine, than all `k` points in the heap.
   func nearest(
     qx: Double, qy: Double, qz: Double, limit: ChordLimit, center: Coordinate,
-    heap: inout BoundedMaxHeap, isIncluded: (Int) -> Bool
+    heap: inout BoundedMaxHeap, nearTies: inout [Candidate], isIncluded: (Int) -> Bool
   ) {
     let firstLeaf = firstLeafNode
     var bound2 = limit.outer2
@@ -85,14 +107,30 @@ struct View {
           let d2 = chord2(p, qx, qy, qz)
           if d2 > bound2 { continue }
           let candidate = Candidate(chord2: d2, index: ids[p])
-          if heap.isFull && !Candidate.precedes(candidate, heap.top) { continue }
           let index = Int(candidate.index)
+          if !heap.isFull {
+            guard isIncluded(index) else { continue }
+            if d2 > limit.inner2 && center.distance(to: coordinates[index]).meters > limit.meters {
+              continue
+            }
+            heap.insert(candidate)
+            if heap.isFull { bound2 = Swift.min(bound2, Self.tieBound2(heap.top.chord2)) }
+            continue
+          }
+          let worst = heap.top
+          let better = Candidate.precedes(candidate, worst)
           guard isIncluded(index) else { continue }
           if d2 > limit.inner2 && center.distance(to: coordinates[index]).meters > limit.meters {
             continue
           }
-          heap.offer(candidate)
-          if heap.isFull { bound2 = Swift.min(bound2, heap.top.chord2) }
+          guard better else {
+            // Not among the best k by chord, but within the tie bound (`d2 <= bound2`).
+            nearTies.append(candidate)
+            continue
+          }
+          heap.replaceTop(with: candidate)
+          bound2 = Swift.min(bound2, Self.tieBound2(heap.top.chord2))
+          if worst.chord2 <= bound2 { nearTies.append(worst) }
         }
       }
     }

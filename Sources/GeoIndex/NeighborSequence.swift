@@ -6,8 +6,8 @@
 ///
 /// Elements come by (haversine distance, index). Because the ranking is by chord and the
 /// reported distance by haversine, a point is held back until every point still queued is
-/// farther by more than the rounding of either formula, so reported distances never decrease and
-/// exact ties always come in index order.
+/// farther by more than the rounding of either formula (`View.chordTieTolerance`), so reported
+/// distances never decrease and exact ties always come in index order.
 public struct NeighborSequence: Sequence, IteratorProtocol {
   private let tree: KDTree
   private let center: Coordinate
@@ -30,15 +30,13 @@ public struct NeighborSequence: Sequence, IteratorProtocol {
   private struct ReadyEntry: Comparable {
     var meters: Double
     var index: Int
-    /// (chord + tolerance)²: the queue must be past this before the point is emitted.
+    /// `View.tieBound2` of the point's squared chord: the queue must be past this before the
+    /// point is emitted.
     var release2: Double
     static func < (a: ReadyEntry, b: ReadyEntry) -> Bool {
       a.meters < b.meters || (a.meters == b.meters && a.index < b.index)
     }
   }
-
-  /// Far above the rounding of the chord and haversine formulas (about 10⁻¹⁵).
-  private static let chordTolerance = 1e-12
 
   init(tree: KDTree, center: Coordinate) {
     self.tree = tree
@@ -64,11 +62,10 @@ public struct NeighborSequence: Sequence, IteratorProtocol {
       let (qx, qy, qz, center) = (self.qx, self.qy, self.qz, self.center)
       if entry.item < 0 {
         let index = tree.withView { Int($0.ids[-1 - entry.item]) }
-        let release = entry.key.squareRoot() + Self.chordTolerance
         ready.insert(
           ReadyEntry(
             meters: center.distance(to: tree.coordinates[index]).meters, index: index,
-            release2: release * release))
+            release2: View.tieBound2(entry.key)))
         continue
       }
       var queue = self.queue

@@ -11,5 +11,4 @@
 @usableFromInline func _sin(_ x: Double) -> Double { sin(x) }
 @usableFromInline func _cos(_ x: Double) -> Double { cos(x) }
 @usableFromInline func _asin(_ x: Double) -> Double { asin(x) }
-@usableFromInline func _atan2(_ y: Double, _ x: Double) -> Double { atan2(y, x) }
 @usableFromInline func _sqrt(_ x: Double) -> Double { x.squareRoot() }

@@ -137,6 +137,9 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
     lhs.secondsSinceEpochAtUTC < rhs.secondsSinceEpochAtUTC
   }
 
+  /// `07:45`, as a clock shows it.
+  public var hourAndMinute: String { LocalDate.pad(hour, 2) + ":" + LocalDate.pad(minute, 2) }
+
   /// `2026-11-22T07:45:00`.
   public var description: String {
     "\(date)T\(LocalDate.pad(hour, 2)):\(LocalDate.pad(minute, 2)):\(LocalDate.pad(second, 2))"

@@ -26,12 +26,19 @@ public struct CatalogError: Error, Hashable, Sendable, CustomStringConvertible {
   public var description: String { "\(source): \(message)" }
 }
 
-/// How lenient loading is.
+/// How lenient loading is, and what opening hours are evaluated with.
 public struct LoadOptions: Hashable, Sendable {
   /// When true, any error-severity diagnostic makes loading fail with `.strictFailure`.
   public var strict: Bool
+  /// When true (the default), each store's `opening_hours` is parsed and compiled with its time
+  /// zone (inferred when missing) and its country's public holidays from `Data/holidays`.
+  public var evaluatesHours: Bool
+  /// Holiday files to load after the bundled ones (format: Data/holidays/README.md).
+  public var holidayFiles: [String]
 
-  public init(strict: Bool = false) {
+  public init(strict: Bool = false, evaluatesHours: Bool = true, holidayFiles: [String] = []) {
     self.strict = strict
+    self.evaluatesHours = evaluatesHours
+    self.holidayFiles = holidayFiles
   }
 }

@@ -49,7 +49,10 @@ extension Catalog {
           diagnostics: output.diagnostics)
       }
     }
-    self.init(stores: output.stores, diagnostics: output.diagnostics, source: source)
+    let hours =
+      options.evaluatesHours
+      ? try HoursResources.bundled(for: output.stores, extraHolidayFiles: options.holidayFiles) : nil
+    self.init(stores: output.stores, diagnostics: output.diagnostics, source: source, hours: hours)
   }
 }
 

@@ -6,11 +6,14 @@ public enum DefaultData {
   /// The bundled data set in this checkout's `Data/` folder.
   ///
   /// Found from this source file's location, which is where `swift run` builds from.
-  public static var bundledPath: String {
+  public static var bundledPath: String { dataDirectory + "/stores.geojson" }
+
+  /// This checkout's `Data/` folder: the bundled stores and the reference data they need.
+  public static var dataDirectory: String {
     var components = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-    // …/Sources/StoreLocator/DefaultData.swift → …/Data/stores.geojson
+    // …/Sources/StoreLocator/DefaultData.swift → …/Data
     components.removeLast(3)
-    return (components + ["Data", "stores.geojson"]).joined(separator: "/")
+    return (components + ["Data"]).joined(separator: "/")
   }
 
   /// The path to load: `explicit` when given, else `$STORES_DATA` when set and not empty, else the

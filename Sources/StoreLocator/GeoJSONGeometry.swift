@@ -20,6 +20,26 @@ struct FeatureContext {
   }
 }
 
+/// The GeoJSON geometry types (RFC 7946 §1.4): the one list of their names.
+enum GeoJSONGeometryType: String, CaseIterable, Sendable {
+  case point = "Point"
+  case multiPoint = "MultiPoint"
+  case lineString = "LineString"
+  case multiLineString = "MultiLineString"
+  case polygon = "Polygon"
+  case multiPolygon = "MultiPolygon"
+  case geometryCollection = "GeometryCollection"
+
+  /// True for the types that can give a store's location (not the line types).
+  var canLocate: Bool { self != .lineString && self != .multiLineString }
+
+  /// The type whose name matches `name` ignoring case, for "GeoJSON names are case-sensitive".
+  static func caseInsensitive(_ name: String) -> GeoJSONGeometryType? {
+    let lowered = name.lowercased()
+    return allCases.first { $0.rawValue.lowercased() == lowered }
+  }
+}
+
 /// A candidate location: numbers, and how they were written (for messages).
 struct GeoJSONPoint {
   var longitude: Double
@@ -107,7 +127,7 @@ extension GeoJSONReader {
         return nil
       }
       var best: (x: Double, y: Double, area: Double)?
-      for polygon in polygons {
+      for (polygonIndex, polygon) in polygons.enumerated() {
         guard case .array(let rings) = polygon else {
           context.report(
             "invalid-coordinates", .error,
@@ -116,15 +136,24 @@ extension GeoJSONReader {
           return nil
         }
         guard let outer = rings.first else { continue }
-        guard let ring = ringPositions(outer) else {
+        guard let vertices = ringPositions(outer) else {
           context.report(
             "invalid-coordinates", .error,
             "the \(type)'s outer ring is not an array of [longitude, latitude] number pairs; the store is kept "
               + "out of the index")
           return nil
         }
-        guard !ring.isEmpty else { continue }
-        let centroid = ringCentroid(ring)
+        guard !vertices.isEmpty else { continue }
+        // Every vertex must be a finite, in-range position before the ring is unwrapped and averaged:
+        // 1e300 or 1e400 (infinity) are not degrees, and a centroid of them would mean nothing.
+        let ringName =
+          type == "Polygon" ? "the Polygon's outer ring" : "the outer ring of the MultiPolygon's polygon \(polygonIndex + 1)"
+        for (vertexIndex, vertex) in vertices.enumerated() {
+          guard checkRange(vertex, in: "vertex \(vertexIndex + 1) of \(ringName)", context: &context) else {
+            return nil
+          }
+        }
+        let centroid = ringCentroid(vertices.map { (x: $0.longitude, y: $0.latitude) })
         if best == nil || centroid.area > best!.area { best = centroid }
       }
       guard let best else {
@@ -159,7 +188,7 @@ extension GeoJSONReader {
       }
       for member in members {
         guard case .object(let inner) = member, case .string(let innerType)? = inner["type"],
-          ["Point", "MultiPoint", "Polygon", "MultiPolygon", "GeometryCollection"].contains(innerType)
+          GeoJSONGeometryType(rawValue: innerType)?.canLocate == true
         else { continue }
         var innerContext = FeatureContext(
           position: context.position, storeID: context.storeID, order: context.order)
@@ -180,11 +209,7 @@ extension GeoJSONReader {
       return nil
 
     default:
-      let known = [
-        "Point", "MultiPoint", "LineString", "MultiLineString", "Polygon", "MultiPolygon",
-        "GeometryCollection",
-      ]
-      if let proper = known.first(where: { $0.lowercased() == type.lowercased() }) {
+      if let proper = GeoJSONGeometryType.caseInsensitive(type)?.rawValue {
         context.report(
           "invalid-geometry", .error,
           "the geometry type is \"\(type)\", but GeoJSON names are case-sensitive: expected \"\(proper)\"; the "
@@ -260,15 +285,16 @@ extension GeoJSONReader {
   }
 
   /// The positions of a ring, or `nil` when one is not a pair of numbers.
-  private static func ringPositions(_ value: JSONValue) -> [(x: Double, y: Double)]? {
+  private static func ringPositions(_ value: JSONValue) -> [GeoJSONPoint]? {
     guard case .array(let items) = value else { return nil }
-    var ring: [(x: Double, y: Double)] = []
+    var ring: [GeoJSONPoint] = []
     ring.reserveCapacity(items.count)
     for item in items {
       guard case .array(let pair) = item, pair.count >= 2, case .number(let x) = pair[0],
         case .number(let y) = pair[1]
       else { return nil }
-      ring.append((JSONNumber.double(x), JSONNumber.double(y)))
+      ring.append(
+        GeoJSONPoint(longitude: JSONNumber.double(x), latitude: JSONNumber.double(y), longitudeText: x, latitudeText: y))
     }
     return ring
   }
@@ -278,16 +304,15 @@ extension GeoJSONReader {
   ///
   /// Longitudes are unwrapped along the ring first (each vertex within 180° of the previous one), so
   /// a ring across the antimeridian gets a centroid near it, not near Greenwich; the result is put
-  /// back into -180...180.
+  /// back into -180...180. The caller checks the vertices first (`checkRange`); here, without loops,
+  /// a non-finite vertex gives a NaN centroid rather than a hang.
   static func ringCentroid(_ ring: [(x: Double, y: Double)]) -> (x: Double, y: Double, area: Double) {
     var points = ring
     if points.count > 1, points.first! == points.last! { points.removeLast() }
     for index in points.indices.dropFirst() {
-      var x = points[index].x
       let previous = points[index - 1].x
-      while x - previous > 180 { x -= 360 }
-      while x - previous < -180 { x += 360 }
-      points[index].x = x
+      // The step to this vertex, brought into -180...180 (IEEE remainder: one operation, no loop).
+      points[index].x = previous + (points[index].x - previous).remainder(dividingBy: 360)
     }
     let origin = points[0]
     var doubleArea = 0.0
@@ -313,48 +338,17 @@ extension GeoJSONReader {
       x = points.reduce(0) { $0 + $1.x } / Double(points.count)
       y = points.reduce(0) { $0 + $1.y } / Double(points.count)
     }
-    while x > 180 { x -= 360 }
-    while x < -180 { x += 360 }
+    // Back into -180...180 (remainder keeps ±180 as it is); rounding cannot push y past the poles.
+    x = x.remainder(dividingBy: 360)
+    y = min(max(y, -90), 90)
     return (x, y, abs(doubleArea) / 2)
   }
 
   /// Checks the ranges and the usual mistakes; `nil` (with an error or warning) when unusable.
   static func validate(_ point: GeoJSONPoint, context: inout FeatureContext) -> Coordinate? {
+    guard checkRange(point, context: &context) else { return nil }
     let longitude = point.longitude
     let latitude = point.latitude
-    let pair = "[\(point.longitudeText), \(point.latitudeText)]"
-    guard longitude.isFinite, latitude.isFinite else {
-      context.report(
-        "coordinates-out-of-range", .error,
-        "the coordinates \(pair) are too large to be degrees; the store is kept out of the index")
-      return nil
-    }
-    if abs(longitude) > 180 || abs(latitude) > 90 {
-      if max(abs(longitude), abs(latitude)) >= 1000 {
-        context.report(
-          "projected-coordinates", .error,
-          "the coordinates \(pair) look like projected coordinates (metres), not degrees; GeoJSON needs WGS 84 "
-            + "[longitude, latitude] — reproject the data (ogr2ogr -t_srs EPSG:4326); the store is kept out of the "
-            + "index")
-      } else if abs(latitude) > 90, abs(latitude) <= 180, abs(longitude) <= 90 {
-        context.report(
-          "coordinates-swapped", .error,
-          "latitude \(point.latitudeText) is out of range -90...90; coordinates look swapped: GeoJSON is "
-            + "[longitude, latitude], so this is probably [\(point.latitudeText), \(point.longitudeText)]; the store "
-            + "is kept out of the index")
-      } else if abs(latitude) > 90 {
-        context.report(
-          "coordinates-out-of-range", .error,
-          "latitude \(point.latitudeText) is out of range -90...90 in \(pair) (GeoJSON is [longitude, latitude]); "
-            + "the store is kept out of the index")
-      } else {
-        context.report(
-          "coordinates-out-of-range", .error,
-          "longitude \(point.longitudeText) is out of range -180...180 in \(pair) (GeoJSON is [longitude, "
-            + "latitude]); the store is kept out of the index")
-      }
-      return nil
-    }
     if longitude == 0, latitude == 0 {
       context.report(
         "null-island", .warning,
@@ -368,6 +362,47 @@ extension GeoJSONReader {
       context.report("coordinates-out-of-range", .error, "\(error); the store is kept out of the index")
       return nil
     }
+  }
+
+  /// True when `point` is finite and within -180...180, -90...90; otherwise reports why (too large,
+  /// projected, swapped or out of range) and returns false. `place` names a vertex of a ring, such
+  /// as "vertex 2 of the Polygon's outer ring".
+  static func checkRange(_ point: GeoJSONPoint, in place: String? = nil, context: inout FeatureContext) -> Bool {
+    let longitude = point.longitude
+    let latitude = point.latitude
+    let pair = "[\(point.longitudeText), \(point.latitudeText)]" + (place.map { " (\($0))" } ?? "")
+    guard longitude.isFinite, latitude.isFinite else {
+      context.report(
+        "coordinates-out-of-range", .error,
+        "the coordinates \(pair) are too large to be degrees; the store is kept out of the index")
+      return false
+    }
+    guard abs(longitude) > 180 || abs(latitude) > 90 else { return true }
+    let at = place.map { " (\($0))" } ?? ""
+    if max(abs(longitude), abs(latitude)) >= 1000 {
+      context.report(
+        "projected-coordinates", .error,
+        "the coordinates \(pair) look like projected coordinates (metres), not degrees; GeoJSON needs WGS 84 "
+          + "[longitude, latitude] — reproject the data (ogr2ogr -t_srs EPSG:4326); the store is kept out of the "
+          + "index")
+    } else if abs(latitude) > 90, abs(latitude) <= 180, abs(longitude) <= 90 {
+      context.report(
+        "coordinates-swapped", .error,
+        "latitude \(point.latitudeText) is out of range -90...90\(at); coordinates look swapped: GeoJSON is "
+          + "[longitude, latitude], so this is probably [\(point.latitudeText), \(point.longitudeText)]; the store "
+          + "is kept out of the index")
+    } else if abs(latitude) > 90 {
+      context.report(
+        "coordinates-out-of-range", .error,
+        "latitude \(point.latitudeText) is out of range -90...90 in \(pair) (GeoJSON is [longitude, latitude]); "
+          + "the store is kept out of the index")
+    } else {
+      context.report(
+        "coordinates-out-of-range", .error,
+        "longitude \(point.longitudeText) is out of range -180...180 in \(pair) (GeoJSON is [longitude, "
+          + "latitude]); the store is kept out of the index")
+    }
+    return false
   }
 
   private static func format(_ value: Double) -> String {

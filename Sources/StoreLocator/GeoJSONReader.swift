@@ -60,9 +60,14 @@ struct GeoJSONReader {
   private mutating func read() throws(CatalogError) -> Output {
     scanner.skipWhitespace()
     guard !scanner.isAtEnd else {
-      throw CatalogError(
-        .badData, source: source,
-        "\(Self.displayName(source)) is empty: no GeoJSON (\(count) bytes of whitespace only)")
+      let hasByteOrderMark = count >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF
+      let whitespace = hasByteOrderMark ? count - 3 : count
+      let bytes = whitespace == 1 ? "1 byte" : "\(whitespace) bytes"
+      let what =
+        !hasByteOrderMark
+        ? "\(bytes) of whitespace only"
+        : whitespace == 0 ? "only a byte-order mark" : "a byte-order mark and \(bytes) of whitespace"
+      throw CatalogError(.badData, source: source, "\(Self.displayName(source)) is empty: no GeoJSON (\(what))")
     }
     switch scanner.current {
     case 0x1E:
@@ -165,6 +170,9 @@ struct GeoJSONReader {
   }
 
   /// Reads the top-level object at the scanner (a `{`), streaming the features of a `features` array.
+  ///
+  /// A syntax error in a collection's own members before `features` (its header) is reported once,
+  /// without a feature index, and the features are still read from its `"features": [`.
   private mutating func readTopLevelObject() -> TopLevelOutcome {
     let start = scanner.offset
     let firstStore = stores.count
@@ -174,49 +182,57 @@ struct GeoJSONReader {
     var featuresSeen = false
     var arrayComplete = true
     coordinatesUnusable = false
-    do throws(JSONSyntaxError) {
+    scanner.offset += 1
+    scanner.skipWhitespace()
+    var closed = false
+    if !scanner.isAtEnd, scanner.current == UInt8(ascii: "}") {
       scanner.offset += 1
-      scanner.skipWhitespace()
-      if !scanner.isAtEnd, scanner.current == UInt8(ascii: "}") {
-        scanner.offset += 1
-      } else {
+      closed = true
+    }
+    /// Set when the header was broken and the features array has just been read after it: the
+    /// next thing is the ',' or '}' after that member.
+    var resumeAfterFeatures = false
+    reading: while !closed {
+      do throws(JSONSyntaxError) {
         while true {
-          scanner.skipWhitespace()
-          guard !scanner.isAtEnd else { throw scanner.endOfInput(expecting: "a member name") }
-          guard scanner.current == UInt8(ascii: "\"") else {
-            throw scanner.unexpected(
-              expecting: members.isEmpty && !featuresSeen
-                ? "a member name (a string in double quotes) or '}'"
-                : "a member name after ','")
-          }
-          let key = try scanner.parseString()
-          scanner.skipWhitespace()
-          guard !scanner.isAtEnd else {
-            throw scanner.endOfInput(expecting: "':' after member name \"\(key)\"")
-          }
-          guard scanner.current == UInt8(ascii: ":") else {
-            throw scanner.unexpected(expecting: "':' after member name \"\(key)\"")
-          }
-          scanner.offset += 1
-          scanner.skipWhitespace()
-          if key == "features", !scanner.isAtEnd, scanner.current == UInt8(ascii: "[") {
-            featuresSeen = true
-            // The members before `features` (type, crs, timezone) usually come first: use them now.
-            if let crs = members.first(where: { $0.key == "crs" })?.value, !Self.isLongitudeLatitude(crs) {
-              coordinatesUnusable = true
-            }
-            arrayComplete = readFeatureArray()
-            featuresRead = true
-            guard arrayComplete else { break }
+          let key: String
+          if resumeAfterFeatures {
+            resumeAfterFeatures = false
+            key = "features"
           } else {
-            let value = try scanner.parseValue()
-            if let existing = members.firstIndex(where: { $0.key == key }) {
-              members[existing].value = value
-              report(
-                "duplicate-key", .warning, order: start, at: nil,
-                "the top-level object has the member \"\(key)\" twice; the last value is kept")
+            scanner.skipWhitespace()
+            guard !scanner.isAtEnd else { throw scanner.endOfInput(expecting: "a member name") }
+            guard scanner.current == UInt8(ascii: "\"") else {
+              throw scanner.unexpected(
+                expecting: members.isEmpty && !featuresSeen
+                  ? "a member name (a string in double quotes) or '}'"
+                  : "a member name after ','")
+            }
+            key = try scanner.parseString()
+            scanner.skipWhitespace()
+            guard !scanner.isAtEnd else {
+              throw scanner.endOfInput(expecting: "':' after member name \"\(key)\"")
+            }
+            guard scanner.current == UInt8(ascii: ":") else {
+              throw scanner.unexpected(expecting: "':' after member name \"\(key)\"")
+            }
+            scanner.offset += 1
+            scanner.skipWhitespace()
+            if key == "features", !scanner.isAtEnd, scanner.current == UInt8(ascii: "[") {
+              featuresSeen = true
+              arrayComplete = readCollectionFeatures(members: members)
+              featuresRead = true
+              guard arrayComplete else { break reading }
             } else {
-              members.append(JSONObject.Member(key: key, value: value))
+              let value = try scanner.parseValue()
+              if let existing = members.firstIndex(where: { $0.key == key }) {
+                members[existing].value = value
+                report(
+                  "duplicate-key", .warning, order: start, at: nil,
+                  "the top-level object has the member \"\(key)\" twice; the last value is kept")
+              } else {
+                members.append(JSONObject.Member(key: key, value: value))
+              }
             }
           }
           scanner.skipWhitespace()
@@ -226,36 +242,53 @@ struct GeoJSONReader {
           let separator = scanner.current
           scanner.offset += 1
           if separator == UInt8(ascii: ",") { continue }
-          if separator == UInt8(ascii: "}") { break }
+          if separator == UInt8(ascii: "}") { break reading }
           scanner.offset -= 1
           throw scanner.unexpected(expecting: "',' or '}' after member \"\(key)\"")
         }
-      }
-    } catch {
-      scanner.resetDepth()
-      scanner.duplicateKeys.removeAll()
-      scanner.loneSurrogates.removeAll()
-      if featuresRead {
-        // The features are in; the collection's tail is broken.
-        finishCollection(members: members, firstStore: firstStore, start: start)
+      } catch {
+        scanner.resetDepth()
+        if featuresRead {
+          // The features are in; the collection's tail is broken.
+          reportCollectionTextWarnings()
+          finishCollection(members: members, firstStore: firstStore, start: start)
+          report(
+            error.isEndOfInput ? "truncated" : "invalid-json", .error, order: error.offset, at: nil,
+            (error.isEndOfInput ? "the file ends early after the \"features\" array: " : "")
+              + describe(error) + "; " + Self.loaded(stores.count - firstStore, ""))
+          return error.isEndOfInput ? .endedEarly : .failed(resumeFrom: error.offset)
+        }
+        if !error.isEndOfInput, let array = featuresArrayStart(after: error.offset, members: members) {
+          // A broken collection header: one error for the header (not a feature), then the features.
+          report(
+            "invalid-json", .error, order: error.offset, at: nil,
+            "in the FeatureCollection's header: " + describe(error)
+              + "; the collection's header is skipped up to its \"features\" array at \(lineColumn(array)), "
+              + "whose features are read")
+          scanner.offset = array
+          featuresSeen = true
+          arrayComplete = readCollectionFeatures(members: members)
+          featuresRead = true
+          guard arrayComplete else { break reading }
+          resumeAfterFeatures = true
+          continue reading
+        }
+        scanner.duplicateKeys.removeAll()
+        scanner.loneSurrogates.removeAll()
+        // Nothing usable: count the object as one record that could not be read.
+        let (line, column) = lines.position(of: start)
+        featureIndex = max(featureIndex, index + 1)
         report(
-          error.isEndOfInput ? "truncated" : "invalid-json", .error, order: error.offset, at: nil,
-          (error.isEndOfInput ? "the file ends early after the \"features\" array: " : "")
-            + describe(error) + "; " + Self.loaded(stores.count - firstStore, ""))
-        return error.isEndOfInput ? .endedEarly : .failed(resumeFrom: error.offset)
+          error.isEndOfInput ? "truncated" : "invalid-json", .error, order: start,
+          at: SourcePosition(featureIndex: index, line: line, column: column),
+          (error.isEndOfInput ? "the input ends early: " : "") + describe(error) + "; the record is skipped")
+        return error.isEndOfInput ? .endedEarly : .failed(resumeFrom: start)
       }
-      // Nothing usable: count the object as one record that could not be read.
-      let (line, column) = lines.position(of: start)
-      featureIndex = max(featureIndex, index + 1)
-      report(
-        error.isEndOfInput ? "truncated" : "invalid-json", .error, order: start,
-        at: SourcePosition(featureIndex: index, line: line, column: column),
-        (error.isEndOfInput ? "the input ends early: " : "") + describe(error) + "; the record is skipped")
-      return error.isEndOfInput ? .endedEarly : .failed(resumeFrom: start)
     }
 
     let object = JSONObject(members)
     if featuresSeen {
+      reportCollectionTextWarnings()
       if let type = object["type"], type != .string("FeatureCollection") {
         report(
           "invalid-type", .warning, order: start, at: nil,
@@ -267,6 +300,7 @@ struct GeoJSONReader {
     }
     switch object["type"] {
     case .string("FeatureCollection"):
+      reportCollectionTextWarnings()
       if let features = object["features"] {
         report(
           "invalid-geojson", .error, order: start, at: nil,
@@ -285,6 +319,69 @@ struct GeoJSONReader {
       finishCollection(members: members, firstStore: firstStore, start: start)
     }
     return .complete
+  }
+
+  /// Reads the `features` array at the scanner (a `[`) of a collection whose members before it are
+  /// `members`: their warnings and `crs` apply first. Returns `readFeatureArray()`'s answer.
+  private mutating func readCollectionFeatures(members: [JSONObject.Member]) -> Bool {
+    reportCollectionTextWarnings()
+    // The members before `features` (type, crs, timezone) usually come first: use them now.
+    if let crs = members.first(where: { $0.key == "crs" })?.value, !Self.isLongitudeLatitude(crs) {
+      coordinatesUnusable = true
+    }
+    return readFeatureArray()
+  }
+
+  /// Reports the duplicate keys and lone surrogates the scanner met in a collection's own members
+  /// (its header or tail, not a feature) at the collection: no feature index, no store id.
+  private mutating func reportCollectionTextWarnings() {
+    for (offset, key) in scanner.duplicateKeys {
+      report(
+        "duplicate-key", .warning, order: offset, at: nil,
+        "the member \"\(key)\" appears twice in one object of the FeatureCollection's own members (again at "
+          + "\(lineColumn(offset))); the last value is kept")
+    }
+    for offset in scanner.loneSurrogates {
+      report(
+        "invalid-escape", .warning, order: offset, at: nil,
+        "the \\u escape at \(lineColumn(offset)), in the FeatureCollection's own members, is half of a UTF-16 "
+          + "surrogate pair; it was replaced by U+FFFD")
+    }
+    scanner.duplicateKeys.removeAll(keepingCapacity: true)
+    scanner.loneSurrogates.removeAll(keepingCapacity: true)
+  }
+
+  /// The offset of the `[` of a `"features": [` after a syntax error at `offset` in a top-level
+  /// object's members, when the object can be a FeatureCollection: `nil` when the members read so
+  /// far make it a Feature or a geometry, or when no such text comes before the next line that starts
+  /// with `{` (in newline-delimited input that is the next record).
+  private func featuresArrayStart(after offset: Int, members: [JSONObject.Member]) -> Int? {
+    let object = JSONObject(members)
+    if case .string(let type)? = object["type"], type == "Feature" || GeoJSONGeometryType(rawValue: type) != nil {
+      return nil
+    }
+    if object["geometry"] != nil || object["properties"] != nil { return nil }
+    let limit = nextLineStartingWithBrace(after: offset) ?? scanner.end
+    let name = Array("\"features\"".utf8)
+    var position = offset
+    while position + name.count <= limit {
+      defer { position += 1 }
+      guard base[position] == UInt8(ascii: "\""), position == 0 || base[position - 1] != UInt8(ascii: "\\") else {
+        continue
+      }
+      guard (0..<name.count).allSatisfy({ base[position + $0] == name[$0] }) else { continue }
+      var cursor = position + name.count
+      func skipSpace() {
+        while cursor < limit, [0x20, 0x09, 0x0A, 0x0D].contains(base[cursor]) { cursor += 1 }
+      }
+      skipSpace()
+      guard cursor < limit, base[cursor] == UInt8(ascii: ":") else { continue }
+      cursor += 1
+      skipSpace()
+      guard cursor < limit, base[cursor] == UInt8(ascii: "[") else { continue }
+      return cursor
+    }
+    return nil
   }
 
   /// Applies a collection's `crs` and `timezone` to the stores read from it.
@@ -359,7 +456,7 @@ struct GeoJSONReader {
         if error.isEndOfInput {
           report(
             "truncated", .error, order: start, at: position,
-            "the file ends early inside this feature: \(describe(error)); the "
+            "the file ends early inside this feature: \(describe(error)); "
               + Self.loaded(stores.count - firstStore, "before it"))
           return false
         }
@@ -510,10 +607,6 @@ struct GeoJSONReader {
 
   // MARK: One feature
 
-  private static let geometryTypes: Set<String> = [
-    "Point", "MultiPoint", "LineString", "MultiLineString", "Polygon", "MultiPolygon", "GeometryCollection",
-  ]
-
   /// Turns one parsed feature into a store (or reports why it cannot be one).
   private mutating func addFeature(_ value: JSONValue, start: Int, index: Int) {
     let (line, column) = lines.position(of: start)
@@ -531,7 +624,7 @@ struct GeoJSONReader {
     var isBareGeometry = false
     switch object["type"] {
     case .string("Feature"): break
-    case .string(let type) where Self.geometryTypes.contains(type):
+    case .string(let type) where GeoJSONGeometryType(rawValue: type) != nil:
       isBareGeometry = true
     case .string(let type):
       let expected =

@@ -395,18 +395,26 @@ struct JSONScanner {
       }
       let byte = base[position + index]
       let (low, high) = index == 1 ? (lower, upper) : (0x80, 0xBF)
-      guard byte >= low, byte <= high else { throw invalidUTF8(at: position + index) }
+      // The sequence is broken; the byte to blame is its lead, not the byte that broke it (in
+      // Latin-1 "café\"" that would be the closing quote).
+      guard byte >= low, byte <= high else { throw invalidUTF8(at: position) }
     }
     return position + length
   }
 
+  /// "invalid UTF-8 byte 0xE9" at the lead byte of a bad sequence (a byte ≥ 0x80).
   private mutating func invalidUTF8(at position: Int) -> JSONSyntaxError {
     offset = position
-    let hex = String(base[position], radix: 16, uppercase: true)
+    let byte = base[position]
+    let hex = String(byte, radix: 16, uppercase: true)
+    // A byte ≥ 0x80 that does not start a valid UTF-8 sequence is what a Latin-1 or Windows-1252
+    // file looks like; name the character it would be there when it is a printable Latin-1 one.
+    let character =
+      byte >= 0xA1 && byte != 0xAD ? "0x\(hex) is '\(Character(Unicode.Scalar(byte)))' in Latin-1; " : ""
     return JSONSyntaxError(
       offset: position, expected: nil,
       problem: "invalid UTF-8 byte 0x\(hex.count == 1 ? "0" + hex : hex) in a string",
-      hint: "(save the file as UTF-8)",
+      hint: "(\(character)the file looks like Latin-1 or Windows-1252, not UTF-8: save it as UTF-8)",
       isEndOfInput: false)
   }
 

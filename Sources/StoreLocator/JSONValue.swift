@@ -24,11 +24,6 @@ public enum JSONValue: Hashable, Sendable {
   public var stringValue: String? {
     if case .string(let text) = self { text } else { nil }
   }
-
-  /// The number as a `Double`, when this is a number.
-  public var doubleValue: Double? {
-    if case .number(let literal) = self { Double(literal) } else { nil }
-  }
 }
 
 /// A JSON object whose members keep the order they were written in.
@@ -122,9 +117,23 @@ extension JSONValue {
 }
 
 extension JSONValue {
-  /// A number value for `value`, written the shortest way that reads back the same.
-  public static func number(_ value: Double) -> JSONValue {
-    if value == value.rounded(), abs(value) < 1e15 { return .number(String(Int64(value))) }
-    return .number("\(value)")
+  /// A number written the shortest way that reads back the same; `null` when not finite, since
+  /// JSON has no NaN or infinity.
+  public init(_ value: Double) {
+    guard value.isFinite else {
+      self = .null
+      return
+    }
+    if value == value.rounded(), abs(value) < 1e15 {
+      self = .number(String(Int64(value)))
+    } else {
+      self = .number("\(value)")
+    }
   }
+
+  /// An integer number.
+  public init(_ value: Int) { self = .number(String(value)) }
+
+  /// A distance in metres rounded to the millimetre, as every output writes `distance_m`.
+  public init(meters: Double) { self.init((meters * 1000).rounded() / 1000) }
 }

@@ -22,8 +22,11 @@ public struct Store: Hashable, Sendable, Identifiable {
   public let coordinate: Coordinate?
   /// Every property, in the order and form it came.
   public let properties: JSONObject
-  /// IANA time-zone name: the feature's `timezone` property, else the collection's.
-  public let timezone: String?
+  /// IANA time-zone name: the feature's `timezone` property, else the collection's, else the one
+  /// inferred from the nearest populated place (then `inferredTimezone` says from where).
+  public internal(set) var timezone: String?
+  /// Set when `timezone` was not in the data but inferred from the store's location.
+  public internal(set) var inferredTimezone: TimeZoneGuess?
   /// Where the feature starts in the input.
   public let position: SourcePosition
 

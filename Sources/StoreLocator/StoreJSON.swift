@@ -15,9 +15,9 @@ extension StoreMatch {
     object["name"] = text(store.name)
     object["brand"] = text(store.brand)
     object["address"] = text(store.address)
-    object["latitude"] = store.coordinate.map { .number($0.latitude) } ?? .null
-    object["longitude"] = store.coordinate.map { .number($0.longitude) } ?? .null
-    object["distance_m"] = distance.map { .number(($0.meters * 1000).rounded() / 1000) } ?? .null
+    object["latitude"] = store.coordinate.map { JSONValue($0.latitude) } ?? .null
+    object["longitude"] = store.coordinate.map { JSONValue($0.longitude) } ?? .null
+    object["distance_m"] = distance.map { JSONValue(meters: $0.meters) } ?? .null
     object["timezone"] = text(store.timezone)
     object["opening_hours"] = text(store.openingHours)
     object["phone"] = text(store.phone)
@@ -30,14 +30,14 @@ extension StoreMatch {
   /// query point; a store without a location has `null` geometry.
   public var geoJSONFeature: JSONObject {
     var properties = store.properties
-    if let distance { properties["distance_m"] = .number((distance.meters * 1000).rounded() / 1000) }
+    if let distance { properties["distance_m"] = JSONValue(meters: distance.meters) }
     var feature = JSONObject()
     feature["type"] = .string("Feature")
     feature["id"] = .string(store.id)
     if let coordinate = store.coordinate {
       var geometry = JSONObject()
       geometry["type"] = .string("Point")
-      geometry["coordinates"] = .array([.number(coordinate.longitude), .number(coordinate.latitude)])
+      geometry["coordinates"] = .array([JSONValue(coordinate.longitude), JSONValue(coordinate.latitude)])
       feature["geometry"] = .object(geometry)
     } else {
       feature["geometry"] = .null
@@ -54,11 +54,49 @@ extension Diagnostic {
     var object = JSONObject()
     object["code"] = .string(code.rawValue)
     object["severity"] = .string(severity.rawValue)
-    object["feature_index"] = position.map { .number(Double($0.featureIndex)) } ?? .null
-    object["line"] = position.map { .number(Double($0.line)) } ?? .null
-    object["column"] = position.map { .number(Double($0.column)) } ?? .null
+    object["feature_index"] = position.map { JSONValue($0.featureIndex) } ?? .null
+    object["line"] = position.map { JSONValue($0.line) } ?? .null
+    object["column"] = position.map { JSONValue($0.column) } ?? .null
     object["store_id"] = storeID.map(JSONValue.string) ?? .null
     object["message"] = .string(message)
+    return object
+  }
+}
+
+extension CatalogSummary {
+  /// The summary as `stores info --format json` writes it: `source`, `records`, `indexed`,
+  /// `bounds` ([W, S, E, N] or null), `timezones` and `brands` (name → count), the counts of
+  /// stores without either, `stores_with_opening_hours`, `errors`, `warnings`, `notes` and
+  /// `diagnostic_codes` (code → count).
+  public var jsonObject: JSONObject {
+    func tallies(_ list: [Tally]) -> JSONValue {
+      .object(JSONObject(list.map { JSONObject.Member(key: $0.value, value: JSONValue($0.count)) }))
+    }
+    var object = JSONObject()
+    object["source"] = .string(source)
+    object["records"] = JSONValue(recordCount)
+    object["indexed"] = JSONValue(indexedCount)
+    object["bounds"] =
+      bounds.map { .array([$0.west, $0.south, $0.east, $0.north].map { JSONValue($0) }) } ?? .null
+    object["timezones"] = tallies(timezones)
+    object["stores_without_timezone"] = JSONValue(storesWithoutTimezone)
+    object["brands"] = tallies(brands)
+    object["stores_without_brand"] = JSONValue(storesWithoutBrand)
+    object["stores_with_opening_hours"] = JSONValue(storesWithOpeningHours)
+    object["errors"] = JSONValue(errorCount)
+    object["warnings"] = JSONValue(warningCount)
+    object["notes"] = JSONValue(noteCount)
+    object["diagnostic_codes"] = tallies(diagnosticCodes)
+    return object
+  }
+}
+
+extension Coordinate {
+  /// `{"latitude": …, "longitude": …}`.
+  public var jsonObject: JSONObject {
+    var object = JSONObject()
+    object["latitude"] = JSONValue(latitude)
+    object["longitude"] = JSONValue(longitude)
     return object
   }
 }

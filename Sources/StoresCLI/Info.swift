@@ -10,11 +10,17 @@ extension StoresCommand {
     @OptionGroup var dataOptions: DataOptions
     @OptionGroup var output: OutputOptions
 
+    func validate() throws {
+      guard [.text, .json].contains(output.format) else {
+        throw ValidationError("info writes text or json, not \(output.format.rawValue)")
+      }
+    }
+
     func run() throws {
       let summary = try dataOptions.loadCatalog().summary
       switch output.format {
-      case .json, .ndjson: standardOutput(JSONValue.object(summary.jsonObject).jsonText + "\n")
-      case .text, .csv, .geojson: standardOutput(text(summary))
+      case .json: standardOutput(JSONValue.object(summary.jsonObject).jsonText + "\n")
+      default: standardOutput(text(summary))
       }
     }
 
@@ -61,29 +67,5 @@ extension StoresCommand {
       let columns = [TextTable.Column("", width: 12), TextTable.Column("", width: .max)]
       return String(TextTable(columns: columns, rows: rows).rendered.drop { $0 != "\n" }.dropFirst())
     }
-  }
-}
-
-extension CatalogSummary {
-  var jsonObject: JSONObject {
-    func tallies(_ list: [Tally]) -> JSONValue {
-      .object(JSONObject(list.map { JSONObject.Member(key: $0.value, value: .number(Double($0.count))) }))
-    }
-    var object = JSONObject()
-    object["source"] = .string(source)
-    object["records"] = .number(Double(recordCount))
-    object["indexed"] = .number(Double(indexedCount))
-    object["bounds"] =
-      bounds.map { .array([$0.west, $0.south, $0.east, $0.north].map { .number($0) }) } ?? .null
-    object["timezones"] = tallies(timezones)
-    object["stores_without_timezone"] = .number(Double(storesWithoutTimezone))
-    object["brands"] = tallies(brands)
-    object["stores_without_brand"] = .number(Double(storesWithoutBrand))
-    object["stores_with_opening_hours"] = .number(Double(storesWithOpeningHours))
-    object["errors"] = .number(Double(errorCount))
-    object["warnings"] = .number(Double(warningCount))
-    object["notes"] = .number(Double(noteCount))
-    object["diagnostic_codes"] = tallies(diagnosticCodes)
-    return object
   }
 }

@@ -27,6 +27,7 @@ extension StoresCommand {
     var k: Int = 5
 
     @Option(
+      parsing: .unconditional,
       help: ArgumentHelp("Leave out stores farther than this (500m, 2km, 1.5mi).", valueName: "distance"),
       transform: parsed(Distance.init(parsing:)))
     var within: Distance?
@@ -44,8 +45,8 @@ extension StoresCommand {
       let matches = catalog.nearest(k, to: near, within: within, where: filters.filter)
       var query = JSONObject()
       query["near"] = .object(near.jsonObject)
-      query["k"] = .number(Double(k))
-      query["within_m"] = within.map { .number($0.meters) } ?? .null
+      query["k"] = JSONValue(k)
+      query["within_m"] = within.map { JSONValue($0.meters) } ?? .null
       query["where"] = .array(filters.conditions.map { .string($0.description) })
       let limit =
         within.map { " within \(ResultWriter(format: .text, units: output.units).formatted($0))" } ?? ""
@@ -58,14 +59,5 @@ extension StoresCommand {
         ResultWriter(format: output.format, units: output.units).render(
           matches, query: query, emptyMessage: empty))
     }
-  }
-}
-
-extension Coordinate {
-  var jsonObject: JSONObject {
-    var object = JSONObject()
-    object["latitude"] = .number(latitude)
-    object["longitude"] = .number(longitude)
-    return object
   }
 }

@@ -11,13 +11,13 @@ struct ResultWriter {
   ///
   /// - Parameters:
   ///   - emptyMessage: What text output says when nothing matched.
-  func render(_ matches: [StoreMatch], query: JSONObject, emptyMessage: String) -> String {
+  func render(_ matches: [StoreMatch], query: JSONObject, emptyMessage: @autoclosure () -> String) -> String {
     switch format {
-    case .text: return matches.isEmpty ? emptyMessage + "\n" : table(matches)
+    case .text: return matches.isEmpty ? emptyMessage() + "\n" : table(matches)
     case .json:
       var document = JSONObject()
       document["query"] = .object(query)
-      document["count"] = .number(Double(matches.count))
+      document["count"] = JSONValue(matches.count)
       document["stores"] = .array(matches.map { .object($0.jsonObject) })
       return JSONValue.object(document).jsonText + "\n"
     case .ndjson:
@@ -73,6 +73,8 @@ struct ResultWriter {
   }
 
   static func decimal(_ value: Double, places: Int) -> String {
+    // Beyond what an integer holds exactly, plain notation says nothing useful anyway.
+    guard abs(value) < 1e12 else { return "\(value)" }
     var scale = 1.0
     for _ in 0..<places { scale *= 10 }
     let scaled = Int((value * scale).rounded())

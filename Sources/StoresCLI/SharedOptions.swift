@@ -31,8 +31,8 @@ struct DataOptions: ParsableArguments {
       let errors = catalog.diagnostics.count { $0.severity == .error }
       if errors > 0 {
         standardError(
-          "stores: \(path) has \(errors) data error\(errors == 1 ? "" : "s"); the records they concern are "
-            + "left out of the results; run 'stores validate \(path)' for details")
+          "stores: warning: \(path) has \(errors) data error\(errors == 1 ? "" : "s"); results may be "
+            + "incomplete; run 'stores validate \(path)' for the list")
       }
       return catalog
     } catch {

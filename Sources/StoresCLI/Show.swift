@@ -14,6 +14,10 @@ extension StoresCommand {
     @OptionGroup var dataOptions: DataOptions
     @OptionGroup var output: OutputOptions
 
+    func validate() throws {
+      guard !id.isEmpty else { throw ValidationError("the store id is empty") }
+    }
+
     func run() throws {
       let catalog = try dataOptions.loadCatalog()
       guard let store = catalog.store(withID: id) else {
@@ -29,7 +33,7 @@ extension StoresCommand {
       case .text: standardOutput(details(of: store, source: catalog.source))
       case .json: standardOutput(JSONValue.object(match.jsonObject).jsonText + "\n")
       case .ndjson: standardOutput(JSONValue.object(match.jsonObject).jsonText + "\n")
-      case .geojson: standardOutput(JSONValue.object(match.geoJSONFeature).jsonText + "\n")
+      case .geojson: standardOutput(ResultWriter.featureCollection([match.geoJSONFeature], query: nil))
       case .csv: standardOutput(ResultWriter(format: .csv, units: output.units).csv([match]))
       }
     }
@@ -56,17 +60,5 @@ extension StoresCommand {
       // The table's header row is empty here; drop it.
       return String(TextTable(columns: columns, rows: rows).rendered.drop { $0 != "\n" }.dropFirst())
     }
-  }
-}
-
-extension Catalog {
-  /// Ids that start like `id` or contain it, for a "did you mean" hint.
-  func ids(resembling id: String, limit: Int) -> [String] {
-    let wanted = id.lowercased()
-    return stores.lazy.map(\.id).filter {
-      let candidate = $0.lowercased()
-      return candidate.contains(wanted) || wanted.contains(candidate)
-        || candidate.hasPrefix(String(wanted.prefix(3)))
-    }.prefix(limit).map { $0 }
   }
 }

@@ -19,7 +19,7 @@ extension StoresCommand {
     @Option(name: .long, help: ArgumentHelp("Same as PATH.", valueName: "path"))
     var data: String?
 
-    @Flag(help: "Treat warnings as errors for the exit status.")
+    @Flag(help: "Stricter than the default: warnings fail validation too (errors always do).")
     var strict = false
 
     @Option(name: .long, help: "Output format: text, json or ndjson.")
@@ -46,25 +46,24 @@ extension StoresCommand {
       report(
         source: source, records: catalog.stores.count, indexed: catalog.indexedCount,
         diagnostics: catalog.diagnostics, fatal: nil)
-      let failing = catalog.diagnostics.contains {
-        $0.severity == .error || (strict && $0.severity == .warning)
-      }
-      if failing { throw ExitCode.badData }
+      if !catalog.isValid(warningsAreErrors: strict) { throw ExitCode.badData }
     }
 
     func report(source: String, records: Int, indexed: Int, diagnostics: [Diagnostic], fatal: String?) {
-      let errors = diagnostics.count { $0.severity == .error } + (fatal == nil ? 0 : 1)
+      // A fatal error is usually also the last diagnostic; count it once.
+      let fatalIsListed = fatal != nil && diagnostics.contains { $0.severity == .error }
+      let errors = diagnostics.count { $0.severity == .error } + (fatal == nil || fatalIsListed ? 0 : 1)
       let warnings = diagnostics.count { $0.severity == .warning }
       let notes = diagnostics.count { $0.severity == .note }
       switch format {
       case .json:
         var object = JSONObject()
         object["source"] = .string(source)
-        object["records"] = .number(Double(records))
-        object["indexed"] = .number(Double(indexed))
-        object["errors"] = .number(Double(errors))
-        object["warnings"] = .number(Double(warnings))
-        object["notes"] = .number(Double(notes))
+        object["records"] = JSONValue(records)
+        object["indexed"] = JSONValue(indexed)
+        object["errors"] = JSONValue(errors)
+        object["warnings"] = JSONValue(warnings)
+        object["notes"] = JSONValue(notes)
         object["valid"] = .bool(errors == 0 && !(strict && warnings > 0))
         object["fatal"] = fatal.map(JSONValue.string) ?? .null
         object["diagnostics"] = .array(diagnostics.map { .object($0.jsonObject) })
@@ -80,7 +79,7 @@ extension StoresCommand {
           if let id = diagnostic.storeID { line += " id \"\(id)\"" }
           text += line + ": " + diagnostic.message + "\n"
         }
-        if let fatal { text += "\(source): error: \(fatal)\n" }
+        if let fatal, !fatalIsListed { text += "\(source): error: \(fatal)\n" }
         text +=
           "\(source): \(records) record\(records == 1 ? "" : "s"), \(indexed) searchable; "
           + "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s"), "

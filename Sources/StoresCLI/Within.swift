@@ -23,6 +23,7 @@ extension StoresCommand {
     var near: Coordinate?
 
     @Option(
+      parsing: .unconditional,
       help: ArgumentHelp("Radius of the circle (500m, 2km, 1.5mi).", valueName: "distance"),
       transform: parsed(Distance.init(parsing:)))
     var radius: Distance?
@@ -54,12 +55,12 @@ extension StoresCommand {
       let empty: String
       if let bbox {
         matches = catalog.stores(in: bbox, where: filters.filter)
-        query["bbox"] = .array([bbox.west, bbox.south, bbox.east, bbox.north].map { .number($0) })
+        query["bbox"] = .array([bbox.west, bbox.south, bbox.east, bbox.north].map { JSONValue($0) })
         empty = "No stores inside \(bbox.west),\(bbox.south),\(bbox.east),\(bbox.north)."
       } else if let near, let radius {
         matches = catalog.stores(within: radius, of: near, where: filters.filter)
         query["near"] = .object(near.jsonObject)
-        query["radius_m"] = .number(radius.meters)
+        query["radius_m"] = JSONValue(radius.meters)
         empty =
           "No stores within \(ResultWriter(format: .text, units: output.units).formatted(radius)) of \(near)."
       } else {

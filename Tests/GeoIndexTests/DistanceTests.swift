@@ -13,17 +13,24 @@ import Testing
     #expect(abs(distance.meters - meters) < 1e-9)
   }
 
-  @Test(arguments: ["", "km", "-5m", "5 parsecs", "1.2.3km", "nan", "inf", "m5", "5kmm"])
+  @Test(arguments: [
+    "", "km", "-5m", "5 parsecs", "1.2.3km", "nan", "inf", "m5", "5kmm",
+    // Finite numbers that overflow to +∞ in metres.
+    "1e308mi", "1e308km", "1.7976931348623157e308mi",
+  ])
   func refuses(_ text: String) {
     #expect(throws: DistanceParseError.self) { try Distance(parsing: text) }
   }
 
-  @Test func unitConversions() {
+  @Test func unitConversions() throws {
     #expect(Distance.kilometers(2).meters == 2_000)
     #expect(Distance.miles(1).meters == 1_609.344)
     #expect(Distance.meters(1_609.344).miles == 1)
     #expect(Distance.meters(1_500).value(in: .kilometers) == 1.5)
     #expect(Distance.meters(1) < Distance.meters(2))
+    #expect(DistanceUnit.miles.metersPerUnit == 1_609.344)
+    #expect(DistanceUnit.feet.metersPerUnit == 0.3048)
+    #expect(try Distance(parsing: "1e308m").meters == 1e308)
   }
 
   @Test func oneDegreeOfLatitude() {

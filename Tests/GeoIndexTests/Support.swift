@@ -96,9 +96,10 @@ struct BruteForce {
   }
 }
 
-/// Checks that `actual` is `expected`, position by position, allowing a different point only where
-/// the two distances differ by less than a micrometre (the chord and haversine formulas may rank
-/// such near-ties differently). Distances must be exact haversine values and never decrease.
+/// Checks that `actual` is `expected`, position by position. A different point is allowed only
+/// where the two haversine distances differ, by less than a micrometre; where they are equal
+/// (bitwise) the index must match, since ties break by index. Distances must be exact haversine
+/// values, in (distance, index) order.
 func expectSameNeighbors(
   _ actual: [Neighbor], _ expected: [Neighbor], points: [Coordinate], center: Coordinate,
   _ context: @autoclosure () -> String = "", sourceLocation: SourceLocation = #_sourceLocation
@@ -112,7 +113,8 @@ func expectSameNeighbors(
   for i in actual.indices {
     let a = actual[i]
     let e = expected[i]
-    if a.index != e.index && abs(a.distance.meters - e.distance.meters) >= 1e-6 {
+    let equalDistances = a.distance.meters.bitPattern == e.distance.meters.bitPattern
+    if a.index != e.index && (equalDistances || abs(a.distance.meters - e.distance.meters) >= 1e-6) {
       Issue.record(
         "position \(i): index \(a.index) at \(a.distance.meters) m, expected \(e.index) at \(e.distance.meters) m \(context())",
         sourceLocation: sourceLocation)
@@ -123,8 +125,10 @@ func expectSameNeighbors(
         "position \(i): distance is not the haversine value \(context())", sourceLocation: sourceLocation)
       return
     }
-    if i > 0 && actual[i - 1].distance > a.distance {
-      Issue.record("position \(i): distance decreases \(context())", sourceLocation: sourceLocation)
+    if i > 0 && !Neighbor.precedes(actual[i - 1], a) {
+      Issue.record(
+        "position \(i): not in (distance, index) order after index \(actual[i - 1].index) \(context())",
+        sourceLocation: sourceLocation)
       return
     }
   }

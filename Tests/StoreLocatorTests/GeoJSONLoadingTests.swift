@@ -101,7 +101,8 @@ struct GeoJSONRecoveryTests {
     #expect(truncated.position == SourcePosition(featureIndex: 2, line: 4, column: 1))
     #expect(truncated.message.contains("ends early"))
     #expect(truncated.message.contains("line 4:"))
-    #expect(truncated.message.contains("the 2 complete features before it were loaded"))
+    #expect(truncated.message.contains("; the 2 complete features before it were loaded"))
+    #expect(!truncated.message.contains("the the"))
   }
 
   @Test func truncatedAfterTheFeaturesArray() throws {
@@ -405,5 +406,207 @@ struct GeoJSONRecordTests {
     let catalog = try load(text)
     #expect(catalog.diagnostics.map(\.position?.featureIndex) == [0, 1, 1, 2])
     #expect(catalog.codes == ["missing-geometry", "null-island", "duplicate-id", "coordinates-out-of-range"])
+  }
+}
+
+@Suite("Loading: review fixes")
+struct GeoJSONReviewFixTests {
+  private func polygonFeature(_ ring: String, id: String = "p") -> String {
+    #"{"type":"Feature","id":"\#(id)","properties":{},"geometry":{"type":"Polygon","coordinates":[\#(ring)]}}"#
+  }
+
+  @Test(
+    "a hostile ring vertex is reported, not looped on", .timeLimit(.minutes(1)),
+    arguments: [
+      ("[[0,0],[1e300,0],[1,1],[0,0]]", "projected-coordinates", "1e300"),
+      ("[[0,0],[1e400,0],[1,1],[0,0]]", "coordinates-out-of-range", "too large"),
+      ("[[0,0],[-1e400,0],[1,1],[0,0]]", "coordinates-out-of-range", "too large"),
+      ("[[0,0],[181,0],[1,1],[0,0]]", "coordinates-out-of-range", "longitude 181 is out of range"),
+      ("[[0,0],[100,95],[1,1],[0,0]]", "coordinates-out-of-range", "latitude 95 is out of range"),
+      ("[[0,0],[10,120],[1,1],[0,0]]", "coordinates-swapped", "latitude 120 is out of range"),
+    ])
+  func hostileRingVertex(ring: String, code: String, text: String) throws {
+    let catalog = try load(polygonFeature(ring))
+    #expect(catalog.codes == [code], "\(catalog.diagnostics)")
+    #expect(catalog.stores.count == 1)
+    #expect(catalog.indexedCount == 0)
+    let diagnostic = try #require(catalog.diagnostics.first)
+    #expect(diagnostic.message.contains(text), "\(diagnostic.message)")
+    #expect(diagnostic.message.contains("vertex 2 of the Polygon's outer ring"), "\(diagnostic.message)")
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func multiPolygonWithAnInfiniteVertex() throws {
+    let geometry = #"{"type":"MultiPolygon","coordinates":[[[[1,1],[2,1],[2,2],[1,1]]],[[[1,1],[1e400,1],[2,2],[1,1]]]]}"#
+    let catalog = try load(#"{"type":"Feature","id":"m","properties":{},"geometry":\#(geometry)}"#)
+    #expect(catalog.codes == ["coordinates-out-of-range"])
+    #expect(catalog.diagnostics.first?.message.contains("MultiPolygon's polygon 2") == true)
+    #expect(catalog.indexedCount == 0)
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func ringCentroidNeverLoopsAndStaysInRange() {
+    // Direct calls, without the validation in front: must return, whatever the input.
+    for hostile in [1e300, -1e300, .infinity, -.infinity, .nan, .greatestFiniteMagnitude] {
+      let centroid = GeoJSONReader.ringCentroid([(0, 0), (hostile, 0), (1, 1), (0, 0)])
+      #expect(centroid.x.isNaN || (-180...180).contains(centroid.x), "\(hostile): \(centroid)")
+    }
+    // A ring that winds all the way round unwraps past ±180; the result is wrapped back.
+    let around = GeoJSONReader.ringCentroid([(170, 10), (-100, 10), (-10, 10), (80, 10), (170, 11)])
+    #expect((-180...180).contains(around.x), "\(around)")
+    let east = GeoJSONReader.ringCentroid([(179, 0), (-179, 0), (-179, 2), (179, 2), (179, 0)])
+    #expect(abs(abs(east.x) - 180) < 1e-9)
+    #expect(abs(east.y - 1) < 1e-9)
+  }
+
+  @Test func pointWithAnOverflowingLongitude() throws {
+    let catalog = try load(
+      #"{"type":"Feature","id":"big","properties":{},"geometry":{"type":"Point","coordinates":[1e400, 2]}}"#)
+    #expect(catalog.codes == ["coordinates-out-of-range"])
+    let message = try #require(catalog.diagnostics.first?.message)
+    #expect(message.contains("[1e400, 2] are too large to be degrees"), "\(message)")
+    #expect(catalog.diagnostics.first?.storeID == "big")
+  }
+
+  private static let threeFeatures = [
+    #"{"type":"Feature","id":"a","properties":{},"geometry":{"type":"Point","coordinates":[1,2]}}"#,
+    #"{"type":"Feature","id":"b","properties":{},"geometry":{"type":"Point","coordinates":[3,4]}}"#,
+    #"{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[5,6]}}"#,
+  ]
+
+  @Test func brokenHeaderStillReadsTheFeatures() throws {
+    let text =
+      #"{"type":"FeatureCollection","bbox":[NaN],"name":"x","features":["# + "\n"
+      + Self.threeFeatures.joined(separator: ",\n") + "\n" + #"],"timezone":"Europe/Paris"}"# + "\n"
+    let catalog = try load(text)
+    #expect(catalog.stores.map(\.id) == ["a", "b", "feature-2"])
+    #expect(catalog.stores.map(\.position.featureIndex) == [0, 1, 2])
+    #expect(catalog.stores.map(\.position.line) == [2, 3, 4])
+    #expect(catalog.stores.allSatisfy { $0.timezone == "Europe/Paris" })
+    #expect(catalog.codes == ["invalid-json", "generated-id"], "\(catalog.diagnostics)")
+    let header = try #require(catalog.diagnostics.first)
+    #expect(header.position == nil)
+    #expect(header.storeID == nil)
+    #expect(header.message.contains("expected a value at line 1:37, found 'N'"), "\(header.message)")
+    #expect(header.message.contains("collection's header"), "\(header.message)")
+    #expect(!catalog.diagnostics.contains { $0.message.contains("found ','") })
+  }
+
+  @Test func brokenHeaderBeforeTheTypePrettyPrinted() throws {
+    let text =
+      "{\n  \"bbox\": [1, 2,, 3],\n  \"type\": \"FeatureCollection\",\n  \"features\": [\n    "
+      + Self.threeFeatures.joined(separator: ",\n    ") + "\n  ]\n}\n"
+    let catalog = try load(text)
+    #expect(catalog.stores.map(\.id) == ["a", "b", "feature-2"])
+    #expect(catalog.stores.map(\.position.featureIndex) == [0, 1, 2])
+    #expect(catalog.codes == ["invalid-json", "generated-id"], "\(catalog.diagnostics)")
+    #expect(catalog.diagnostics[0].position == nil)
+  }
+
+  @Test func brokenNewlineDelimitedRecordIsNotTakenForAHeader() throws {
+    // The second record is broken; the third has a "features" array in its properties.
+    let text = [
+      Self.threeFeatures[0],
+      #"{"type":"Feature","id":"x","properties":{"n":NaN},"geometry":null}"#,
+      #"{"type":"Feature","id":"c","properties":{"features":[1]},"geometry":null}"#,
+    ].joined(separator: "\n")
+    let catalog = try load(text)
+    #expect(catalog.stores.map(\.id) == ["a", "c"])
+    #expect(catalog.stores.map(\.position.featureIndex) == [0, 2])
+    #expect(catalog.diagnostics("invalid-json").map(\.position?.featureIndex) == [1])
+  }
+
+  @Test func headerWarningsAreReportedAtTheHeader() throws {
+    let text =
+      #"{"type":"FeatureCollection","meta":{"a":1,"a":2,"s":"\ud800"},"features":["#
+      + Self.threeFeatures[0] + #"],"tail":{"b":1,"b":2}}"#
+    let catalog = try load(text)
+    #expect(catalog.stores.map(\.id) == ["a"])
+    #expect(catalog.codes == ["duplicate-key", "invalid-escape", "duplicate-key"], "\(catalog.diagnostics)")
+    for diagnostic in catalog.diagnostics {
+      #expect(diagnostic.position == nil, "\(diagnostic)")
+      #expect(diagnostic.storeID == nil, "\(diagnostic)")
+      #expect(diagnostic.message.contains("collection"), "\(diagnostic.message)")
+    }
+    #expect(catalog.diagnostics[0].message.contains("(again at line 1:43)"))
+  }
+
+  @Test func headerWarningsDoNotLeakIntoTheNextRecord() throws {
+    let text =
+      #"{"type":"FeatureCollection","features":[],"tail":{"b":1,"b":2}}"# + "\n" + Self.threeFeatures[0]
+    let catalog = try load(text)
+    #expect(catalog.stores.map(\.id) == ["a"])
+    #expect(catalog.diagnostics("duplicate-key").map(\.storeID) == [nil])
+  }
+
+  @Test func singleFeatureWarningsStayWithTheFeature() throws {
+    let text = #"{"type":"Feature","id":"s","properties":{"a":1,"a":2},"geometry":null}"#
+    let catalog = try load(text)
+    let duplicate = try #require(catalog.diagnostics("duplicate-key").first)
+    #expect(duplicate.storeID == "s")
+    #expect(duplicate.position?.featureIndex == 0)
+  }
+
+  @Test func latin1TextNamesTheLeadByte() throws {
+    // "café" written in Latin-1: 0xE9 then the closing quote.
+    let prefix = #"{"type":"Feature","id":"a","properties":{"name":"caf"#
+    let bytes = Array(prefix.utf8) + [0xE9] + Array(#""},"geometry":null}"#.utf8)
+    do {
+      let catalog = try Catalog(geoJSON: bytes, source: "latin1.geojson")
+      Issue.record("loaded \(catalog.stores.count) stores")
+    } catch {
+      let message = error.message
+      #expect(message.contains("invalid UTF-8 byte 0xE9 in a string at line 1:\(prefix.utf8.count + 1)"), "\(message)")
+      #expect(message.contains("Latin-1"), "\(message)")
+      #expect(message.contains("'é'"), "\(message)")
+      #expect(!message.contains("0x22"), "\(message)")
+    }
+  }
+
+  @Test func truncatedFeatureSentenceReadsWell() throws {
+    let catalog = try load(
+      #"{"type":"FeatureCollection","features":["# + Self.threeFeatures[0] + #",{"type":"Feature""#)
+    let truncated = try #require(catalog.diagnostics("truncated").first)
+    #expect(!truncated.message.contains("the the"), "\(truncated.message)")
+    #expect(truncated.message.hasSuffix("; the 1 complete feature before it was loaded"), "\(truncated.message)")
+    let none = loadError(#"{"type":"FeatureCollection","features":[{"type":"Feature""#)
+    #expect(none?.diagnostics.first?.message.contains("; the 0 complete features before it were loaded") == true)
+    #expect(none?.diagnostics.first?.message.contains("the the") == false)
+  }
+
+  @Test func byteOrderMarkOnlyIsEmpty() {
+    let error = loadErrorBytes([0xEF, 0xBB, 0xBF])
+    #expect(error?.kind == .badData)
+    #expect(error?.message == "bom.geojson is empty: no GeoJSON (only a byte-order mark)")
+    let spaced = loadErrorBytes([0xEF, 0xBB, 0xBF, 0x0A, 0x20])
+    #expect(spaced?.message == "bom.geojson is empty: no GeoJSON (a byte-order mark and 2 bytes of whitespace)")
+    #expect(loadErrorBytes([0x20, 0x0A])?.message == "bom.geojson is empty: no GeoJSON (2 bytes of whitespace only)")
+  }
+
+  private func loadErrorBytes(_ bytes: [UInt8]) -> CatalogError? {
+    do {
+      _ = try Catalog(geoJSON: bytes, source: "bom.geojson")
+      return nil
+    } catch {
+      return error
+    }
+  }
+
+  @Test func oneListOfGeometryTypes() throws {
+    #expect(
+      GeoJSONGeometryType.allCases.map(\.rawValue) == [
+        "Point", "MultiPoint", "LineString", "MultiLineString", "Polygon", "MultiPolygon", "GeometryCollection",
+      ])
+    #expect(GeoJSONGeometryType.allCases.filter(\.canLocate) == [.point, .multiPoint, .polygon, .multiPolygon, .geometryCollection])
+    // The three users of the list: bare geometries, the wrong-case check, GeometryCollection members.
+    let bare = try load(#"{"type":"MultiLineString","coordinates":[]}"#)
+    #expect(bare.codes == ["bare-geometry", "unsupported-geometry"])
+    let wrongCase = try load(
+      #"{"type":"Feature","id":"w","properties":{},"geometry":{"type":"multilinestring","coordinates":[]}}"#)
+    #expect(wrongCase.diagnostics.first?.message.contains("expected \"MultiLineString\"") == true)
+    let collection = try load(
+      #"{"type":"Feature","id":"c","properties":{},"geometry":{"type":"GeometryCollection","geometries":[{"type":"LineString","coordinates":[[1,2],[3,4]]},{"type":"Point","coordinates":[5,6]}]}}"#)
+    #expect(collection.stores.first?.coordinate?.longitude == 5)
+    #expect(collection.codes == ["geometry-collection"])
   }
 }

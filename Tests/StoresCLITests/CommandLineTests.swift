@@ -13,13 +13,17 @@ import Testing
   @Test func nearestPrintsATableForPeople() throws {
     let outcome = try StoresProcess.run(["nearest", "--near", "-33.8688,151.2093", "-k", "3"])
     #expect(outcome.status == 0, "\(outcome.standardError)")
-    let lines = outcome.standardOutput.split(separator: "\n")
+    let lines = outcome.standardOutput.split(separator: "\n").map(String.init)
     #expect(lines.count == 4)
-    #expect(lines.first?.contains("DISTANCE") == true)
-    #expect(
-      lines.dropFirst().allSatisfy {
-        $0.contains("Sydney") || $0.contains("NSW") || $0.contains(" km") || $0.contains(" m ")
-      })
+    #expect(lines[0].hasPrefix("#  DISTANCE  ID"))
+    // The three nearest, in order, with their distances, as the library ranks them.
+    let catalog = try Catalog.load(contentsOf: data)
+    let expected = catalog.nearest(3, to: try Coordinate(parsing: "-33.8688,151.2093"))
+    for (line, match) in zip(lines.dropFirst(), expected) {
+      #expect(line.contains(match.store.id))
+      #expect(line.contains("\(Int(match.distance!.meters.rounded())) m"))
+      #expect(line.contains(match.store.openingHours ?? "?"))
+    }
   }
 
   /// The JSON answer equals a brute-force haversine ranking of every store, anywhere on Earth.
@@ -149,13 +153,14 @@ import Testing
   }
 
   @Test func withinBoxAcrossTheAntimeridian() throws {
+    let box = try GeoBox(west: 177, south: -20, east: -178, north: -15)
+    let expected = try Catalog.load(contentsOf: data).stores.filter { $0.coordinate.map(box.contains) ?? false }
+    #expect(expected.contains { $0.coordinate!.longitude > 177 })
+    #expect(expected.contains { $0.coordinate!.longitude < -178 })
     let outcome = try StoresProcess.run(["within", "--bbox", "177,-20,-178,-15", "--format", "json"])
     #expect(outcome.status == 0, "\(outcome.standardError)")
     let stores = try #require((try outcome.json() as? [String: Any])?["stores"] as? [[String: Any]])
-    let longitudes = stores.compactMap { $0["longitude"] as? Double }
-    #expect(longitudes.contains { $0 > 177 })
-    #expect(longitudes.contains { $0 < -178 } || longitudes.allSatisfy { $0 >= 177 })
-    #expect(longitudes.allSatisfy { $0 >= 177 || $0 <= -178 })
+    #expect(stores.compactMap { $0["id"] as? String } == expected.map(\.id))
   }
 
   @Test func withinNeedsAShape() throws {
@@ -245,6 +250,23 @@ import Testing
     let outcome = try StoresProcess.run(["nearest", "--near", near])
     #expect(outcome.status == 64)
     #expect(outcome.standardError.contains("--near"))
+  }
+
+  @Test func hugeAndNegativeDistancesAreHandled() throws {
+    let huge = try StoresProcess.run(["nearest", "--near", "20,10", "--within", "1e300", "--where", "nope"])
+    #expect(huge.status == 0, "\(huge.standardError)")
+    #expect(huge.standardOutput.hasPrefix("No stores within"))
+    let infinite = try StoresProcess.run(["nearest", "--near", "20,10", "--within", "1e308mi"])
+    #expect(infinite.status == 64)
+    let negative = try StoresProcess.run(["nearest", "--near", "20,10", "--within", "-5km"])
+    #expect(negative.status == 64)
+    #expect(negative.standardError.contains("not a distance"))
+  }
+
+  @Test func formatsACommandCannotWriteAreUsageErrors() throws {
+    #expect(try StoresProcess.run(["info", "--format", "csv"]).status == 64)
+    #expect(try StoresProcess.run(["validate", "--format", "geojson"]).status == 64)
+    #expect(try StoresProcess.run(["show", ""]).status == 64)
   }
 
   @Test func badDistanceAndFilterExit64() throws {

@@ -1,0 +1,826 @@
+// A hand-written recursive-descent parser for `opening_hours`, tolerant where the meaning is clear.
+// Every tolerated deviation adds an `OpeningHoursWarning`; every error names the character offset
+// and what was expected, in plain words.
+
+struct OpeningHoursParser {
+  let text: String
+  let tokens: [Token]
+  var index = 0
+  var warnings: [OpeningHoursWarning] = []
+
+  init(text: String) throws(OpeningHoursParseError) {
+    self.text = text
+    var warnings: [OpeningHoursWarning] = []
+    self.tokens = try OpeningHoursLexer.tokenize(Array(text), text: text, warnings: &warnings)
+    self.warnings = warnings
+  }
+
+  // MARK: - Tokens
+
+  var token: Token { tokens[index] }
+  func peek(_ k: Int = 1) -> Token { tokens[min(index + k, tokens.count - 1)] }
+  mutating func advance() { if index < tokens.count - 1 { index += 1 } }
+
+  mutating func warn(_ code: String, _ range: Range<Int>, _ message: String) {
+    warnings.append(OpeningHoursWarning(code: code, range: range, message: message))
+  }
+
+  func describe(_ token: Token) -> String {
+    switch token.kind {
+    case .end: return "end of text"
+    case .number(let value, let digits):
+      let s = String(value)
+      return "'" + String(repeating: "0", count: max(0, digits - s.count)) + s + "'"
+    case .word(let w): return "'\(w)'"
+    case .comment(let c): return "the comment \"\(c)\""
+    case .dash: return "'-'"
+    case .colon: return "':'"
+    case .comma: return "','"
+    case .semicolon: return "';'"
+    case .slash: return "'/'"
+    case .plus: return "'+'"
+    case .leftBracket: return "'['"
+    case .rightBracket: return "']'"
+    case .leftParen: return "'('"
+    case .rightParen: return "')'"
+    case .dot: return "'.'"
+    case .fallback: return "'||'"
+    case .other(let c): return "'\(c)'"
+    }
+  }
+
+  func error(_ expected: String, at token: Token? = nil) -> OpeningHoursParseError {
+    let t = token ?? self.token
+    return OpeningHoursParseError(text: text, position: t.range.lowerBound, expected: expected, found: describe(t))
+  }
+
+  func isKind(_ t: Token, _ kind: TokenKind) -> Bool { t.kind == kind }
+
+  // MARK: - Vocabulary
+
+  static let weekdayCanonical = ["Mo", "Tu", "We", "Th", "Fr", "Sa", "Su"]
+  static let weekdayEnglish: [String: Int] = [
+    "mon": 0, "monday": 0, "mondays": 0,
+    "tue": 1, "tues": 1, "tuesday": 1, "tuesdays": 1,
+    "wed": 2, "weds": 2, "wednesday": 2, "wednesdays": 2,
+    "thu": 3, "thur": 3, "thurs": 3, "thursday": 3, "thursdays": 3,
+    "fri": 4, "friday": 4, "fridays": 4,
+    "sat": 5, "saturday": 5, "saturdays": 5,
+    "sun": 6, "sunday": 6, "sundays": 6,
+  ]
+  static let monthCanonical = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+  static let monthEnglish: [String: Int] = [
+    "january": 1, "february": 2, "march": 3, "april": 4, "june": 6, "july": 7, "august": 8,
+    "sept": 9, "september": 9, "october": 10, "november": 11, "december": 12,
+  ]
+
+  /// Weekday index of a word, without side effects.
+  static func weekday(of token: Token) -> Int? {
+    guard case .word(let w) = token.kind else { return nil }
+    let lower = w.lowercased()
+    if lower.count == 2, let i = weekdayCanonical.firstIndex(where: { $0.lowercased() == lower }) { return i }
+    return weekdayEnglish[lower]
+  }
+
+  static func month(of token: Token) -> Int? {
+    guard case .word(let w) = token.kind else { return nil }
+    let lower = w.lowercased()
+    if lower.count == 3, let i = monthCanonical.firstIndex(where: { $0.lowercased() == lower }) { return i + 1 }
+    return monthEnglish[lower]
+  }
+
+  static func holiday(of token: Token) -> HolidayKind? {
+    switch token.lowercasedWord {
+    case "ph": .publicHoliday
+    case "sh": .schoolHoliday
+    default: nil
+    }
+  }
+
+  static func sunEvent(of token: Token) -> SunEvent? {
+    guard let w = token.lowercasedWord else { return nil }
+    return SunEvent(rawValue: w)
+  }
+
+  func isWord(_ t: Token, _ lower: String) -> Bool { t.lowercasedWord == lower }
+
+  /// Consumes a weekday word, warning about non-canonical spellings.
+  mutating func takeWeekday() -> Int? {
+    let t = token
+    guard case .word(let w) = t.kind, let day = Self.weekday(of: t) else { return nil }
+    if w.count == 2 {
+      if w != Self.weekdayCanonical[day] {
+        warn("keyword-case", t.range, "write '\(Self.weekdayCanonical[day])' for '\(w)'")
+      }
+    } else {
+      warn("weekday-name", t.range, "write '\(Self.weekdayCanonical[day])' for '\(w)'")
+    }
+    advance()
+    return day
+  }
+
+  mutating func takeMonth() -> Int? {
+    let t = token
+    guard case .word(let w) = t.kind, let m = Self.month(of: t) else { return nil }
+    let canonical = Self.monthCanonical[m - 1]
+    if w.count == 3 {
+      if w != canonical { warn("keyword-case", t.range, "write '\(canonical)' for '\(w)'") }
+    } else {
+      warn("month-name", t.range, "write '\(canonical)' for '\(w)'")
+    }
+    advance()
+    // `Sept.`, `Mon.`: a dot after an abbreviation.
+    return m
+  }
+
+  /// Consumes a keyword (case-insensitively), warning when the case differs.
+  mutating func takeKeyword(_ canonical: String) -> Bool {
+    let t = token
+    guard case .word(let w) = t.kind, w.lowercased() == canonical.lowercased() else { return false }
+    if w != canonical { warn("keyword-case", t.range, "write '\(canonical)' for '\(w)'") }
+    advance()
+    return true
+  }
+
+  static let rangeWords: Set<String> = ["to", "through", "thru", "till", "until"]
+
+  /// Whether the current token is a range dash (`-`, a dash variant, or `to`).
+  func atRangeDash() -> Bool {
+    if case .dash = token.kind { return true }
+    if let w = token.lowercasedWord, Self.rangeWords.contains(w) { return true }
+    return false
+  }
+
+  mutating func takeRangeDash() -> Bool {
+    if case .dash = token.kind {
+      advance()
+      return true
+    }
+    if let w = token.lowercasedWord, Self.rangeWords.contains(w) {
+      warn("range-word", token.range, "write '-' for '\(w)'")
+      advance()
+      return true
+    }
+    return false
+  }
+
+  func isYear(_ t: Token) -> Bool {
+    if case .number(let v, let digits) = t.kind, digits == 4, v >= 1900 { return true }
+    return false
+  }
+
+  func startsDatePoint(_ k: Int) -> Bool {
+    let t = peek(k)
+    if Self.month(of: t) != nil || isWord(t, "easter") { return true }
+    if isYear(t) {
+      let u = peek(k + 1)
+      return Self.month(of: u) != nil || isWord(u, "easter")
+    }
+    return false
+  }
+
+  func startsWeekdaySelector(_ t: Token) -> Bool { Self.weekday(of: t) != nil || Self.holiday(of: t) != nil }
+
+  /// Whether a time starts at token `k`; `compact` also accepts `0900` (a 3–4 digit time) when a
+  /// range of such numbers follows, as in `Mo-Fr 0900-1730`.
+  func startsTime(_ k: Int, compact: Bool = true) -> Bool {
+    let t = peek(k)
+    switch t.kind {
+    case .number(let v, let digits):
+      if digits == 3 || digits == 4 {
+        guard compact, Self.isCompactTime(v), case .dash = peek(k + 1).kind,
+          case .number(let w, let d2) = peek(k + 2).kind, d2 == 3 || d2 == 4, Self.isCompactTime(w)
+        else { return false }
+        return true
+      }
+      guard digits <= 2 else { return false }
+      // `24/7` is not a time; `Jan 12` day numbers are consumed before times are looked for.
+      let u = peek(k + 1)
+      if case .slash = u.kind { return false }
+      return true
+    case .leftParen: return Self.sunEvent(of: peek(k + 1)) != nil
+    case .word: return Self.sunEvent(of: t) != nil
+    default: return false
+    }
+  }
+
+  static func isCompactTime(_ v: Int) -> Bool { v / 100 <= 24 && v % 100 < 60 }
+
+  func startsRule(_ k: Int) -> Bool {
+    let t = peek(k)
+    if startsWeekdaySelector(t) || startsDatePoint(k) || isYear(t) || isWord(t, "week") || startsTime(k) { return true }
+    if case .comment = t.kind { return true }
+    if let w = t.lowercasedWord, ["open", "closed", "off", "unknown"].contains(w) { return true }
+    return false
+  }
+
+  // MARK: - Expression
+
+  mutating func parse() throws(OpeningHoursParseError) -> [Rule] {
+    if case .end = token.kind {
+      throw error("opening hours such as 'Mo-Fr 09:00-18:00'")
+    }
+    var rules: [Rule] = []
+    var separator = RuleSeparator.normal
+    var withoutSeparator = false
+    while true {
+      let start = token
+      let rule = try parseRule(separator: separator)
+      if withoutSeparator, rule.times.isEmpty, !rule.is247, rule.modifier.state == nil, rule.modifier.comment == nil {
+        // `Mo-Fr 10:00-18:00 Sa`: a new rule without times would mean "open all day": not clear.
+        throw error("';' before the next rule, and times for it", at: start)
+      }
+      withoutSeparator = false
+      rules.append(rule)
+      switch token.kind {
+      case .end:
+        return rules
+      case .semicolon:
+        let first = token
+        advance()
+        while case .semicolon = token.kind {
+          warn("empty-rule", token.range, "two ';' in a row")
+          advance()
+        }
+        if case .end = token.kind {
+          warn("trailing-separator", first.range, "nothing follows the last ';'")
+          return rules
+        }
+        separator = .normal
+      case .fallback:
+        advance()
+        separator = .fallback
+      case .comma:
+        let comma = token
+        advance()
+        if case .end = token.kind {
+          warn("trailing-separator", comma.range, "nothing follows the last ','")
+          return rules
+        }
+        separator = .additional
+      default:
+        guard startsWeekdaySelector(token), !rule.is247,
+          rule.weekdays != nil || !rule.monthdays.isEmpty || !rule.years.isEmpty || !rule.weeks.isEmpty
+            || !rule.times.isEmpty
+        else {
+          throw error(expectedAfterRule(rule))
+        }
+        // `Mo-Fr 08:00-18:00 Sa 09:00-12:00`: the meaning of the missing `;` is clear.
+        let t = token
+        warn("missing-rule-separator", t.range.lowerBound..<t.range.lowerBound, "insert '; ' before a new rule")
+        if !t.spaceBefore, index > 0 {
+          warn("missing-space", tokens[index - 1].range.upperBound..<t.range.lowerBound, "insert a space")
+        }
+        separator = .normal
+        withoutSeparator = true
+      }
+    }
+  }
+
+  func expectedAfterRule(_ rule: Rule) -> String {
+    if rule.times.isEmpty, rule.modifier.state == nil, rule.modifier.comment == nil {
+      return "a time such as 09:00-18:00, 'off', or ';' before the next rule"
+    }
+    return "';' before the next rule"
+  }
+
+  mutating func parseRule(separator: RuleSeparator) throws(OpeningHoursParseError) -> Rule {
+    var rule = Rule()
+    rule.separator = separator
+    let startToken = token
+    if case .number(24, _) = token.kind, case .slash = peek().kind, case .number(7, _) = peek(2).kind {
+      advance()
+      advance()
+      advance()
+      rule.is247 = true
+    } else {
+      try parseWideRange(&rule)
+      try parseWeekdaySelector(&rule)
+      if rule.weekdays != nil, case .colon = token.kind {
+        warn("stray-colon", token.range, "no ':' after weekdays")
+        advance()
+      }
+      if rule.weekdays != nil, case .comma = token.kind, startsTime(1, compact: true) {
+        warn("comma-before-time", token.range, "no ',' between weekdays and times")
+        advance()
+      }
+      if case .number(24, _) = token.kind, case .slash = peek().kind, case .number(7, _) = peek(2).kind {
+        // `Mo-Su 24/7`: around the clock on those days.
+        warn("24-7-after-selector", token.range.lowerBound..<peek(2).range.upperBound, "write 00:00-24:00 after a selector")
+        advance()
+        advance()
+        advance()
+        rule.times = [TimeSpan(start: .clock(minutes: 0), end: .clock(minutes: 1440), openEnd: false)]
+      } else {
+        try parseTimes(&rule, after: rule.weekdays != nil)
+      }
+      if rule.weekdays == nil, rule.years.isEmpty, rule.monthdays.isEmpty, rule.weeks.isEmpty, !rule.times.isEmpty,
+        startsWeekdaySelector(token)
+      {
+        // `10am-6pm Mon-Fri`: weekdays after the times, when nothing else follows in the rule.
+        let saved = (index, warnings.count, rule)
+        let at = token
+        try parseWeekdaySelector(&rule)
+        switch token.kind {
+        case .end, .semicolon, .comma, .fallback:
+          warn("weekday-after-time", at.range, "write the weekdays before the times")
+        default:
+          (index, rule) = (saved.0, saved.2)
+          warnings.removeLast(warnings.count - saved.1)
+        }
+      }
+    }
+    parseModifier(&rule)
+    if rule.hasNoSelector, rule.modifier.state == nil, rule.modifier.comment == nil {
+      throw error("a weekday, a time, a date, '24/7' or 'off'", at: startToken)
+    }
+    let last = tokens[max(index - 1, 0)]
+    rule.range = startToken.range.lowerBound..<max(startToken.range.lowerBound, last.range.upperBound)
+    return rule
+  }
+
+  mutating func parseModifier(_ rule: inout Rule) {
+    if let w = token.lowercasedWord {
+      let state: OpeningState? =
+        switch w {
+        case "open": .open
+        case "closed", "off": .closed
+        case "unknown": .unknown
+        default: nil
+        }
+      if let state {
+        _ = takeKeyword(w)
+        rule.modifier.state = state
+      }
+    }
+    if case .comment(let c) = token.kind {
+      rule.modifier.comment = c
+      advance()
+    }
+  }
+
+  // MARK: - Wide range selectors
+
+  mutating func parseWideRange(_ rule: inout Rule) throws(OpeningHoursParseError) {
+    var any = false
+    if isYear(token), !startsDatePoint(0) {
+      rule.years = try parseYears()
+      any = true
+    }
+    if startsDatePoint(0) {
+      rule.monthdays = try parseMonthdays()
+      any = true
+    }
+    if isWord(token, "week") {
+      _ = takeKeyword("week")
+      rule.weeks = try parseWeeks()
+      any = true
+    }
+    if any, case .colon = token.kind { advance() }
+  }
+
+  mutating func parseNumber(_ range: ClosedRange<Int>, _ what: String) throws(OpeningHoursParseError) -> Int {
+    guard case .number(let v, _) = token.kind, range.contains(v) else { throw error(what) }
+    advance()
+    return v
+  }
+
+  mutating func parseYears() throws(OpeningHoursParseError) -> [YearRange] {
+    var result: [YearRange] = []
+    while true {
+      let from = try parseNumber(1900...9999, "a year such as 2026")
+      var item = YearRange(from: from, to: from, step: 1, openEnded: false)
+      if case .plus = token.kind {
+        advance()
+        item.to = nil
+        item.openEnded = true
+      } else if atRangeDash(), isYear(peek()) {
+        _ = takeRangeDash()
+        let to = try parseNumber(from...9999, "a year not before \(from)")
+        item.to = to
+        if case .slash = token.kind {
+          advance()
+          item.step = try parseNumber(1...9999, "a number of years after '/'")
+        }
+      }
+      result.append(item)
+      if case .comma = token.kind, isYear(peek()), !startsDatePoint(1) {
+        advance()
+        continue
+      }
+      return result
+    }
+  }
+
+  mutating func parseWeeks() throws(OpeningHoursParseError) -> [WeekRange] {
+    var result: [WeekRange] = []
+    while true {
+      let from = try parseNumber(1...53, "a week number from 1 to 53")
+      var item = WeekRange(from: from, to: from, step: 1)
+      if atRangeDash() {
+        _ = takeRangeDash()
+        item.to = try parseNumber(1...53, "a week number from 1 to 53 after '-'")
+        if case .slash = token.kind {
+          advance()
+          item.step = try parseNumber(1...53, "a number of weeks after '/'")
+        }
+      }
+      result.append(item)
+      if case .comma = token.kind, case .number(_, let d) = peek().kind, d <= 2, peek(2).kind != .colon {
+        advance()
+        continue
+      }
+      return result
+    }
+  }
+
+  /// `+2 days`, `-1 day` (only when a number and `day(s)` follow the sign).
+  mutating func parseDayOffset() -> Int {
+    var sign = 0
+    if case .plus = token.kind { sign = 1 } else if case .dash = token.kind { sign = -1 }
+    guard sign != 0, case .number(let v, _) = peek().kind, let w = peek(2).lowercasedWord, w == "day" || w == "days"
+    else { return 0 }
+    advance()
+    advance()
+    _ = takeKeyword(w)
+    return sign * v
+  }
+
+  /// A day of the month after a month name: a number that is not the hour of a time (`Jan 10:00`).
+  func atDayOfMonth() -> Bool {
+    guard case .number(_, let digits) = token.kind, digits <= 2 else { return false }
+    switch peek().kind {
+    case .colon: if case .number = peek(2).kind, !peek(2).spaceBefore { return false }
+    case .dot: if case .number = peek(2).kind { return false }
+    case .word(let w): if ["am", "pm", "h"].contains(w.lowercased()) { return false }
+    default: break
+    }
+    return true
+  }
+
+  /// A month, or a date: `[year] Mon [day | Su[-1]]`, `[year] easter`, plus a day offset.
+  /// Returns (year, month, point) where point is nil when only a month was given.
+  mutating func parseDateOrMonth() throws(OpeningHoursParseError) -> (year: Int?, month: Int, point: DatePoint?) {
+    var year: Int?
+    if isYear(token), startsDatePoint(0) {
+      year = try parseNumber(1900...9999, "a year")
+    }
+    if isWord(token, "easter") {
+      _ = takeKeyword("easter")
+      var point = DatePoint(year: year, anchor: .easter, offsetDays: 0)
+      point.offsetDays = parseDayOffset()
+      return (year, 0, point)
+    }
+    guard let month = takeMonth() else { throw error("a month such as Jan") }
+    if case .dot = token.kind, !token.spaceBefore { advance() }
+    if atDayOfMonth() {
+      let dayToken = token
+      let day = try parseNumber(1...31, "a day of the month from 1 to 31")
+      if day > LocalDate.daysIn(month: month, year: 2000) {
+        throw error("a day that exists in \(Self.monthCanonical[month - 1])", at: dayToken)
+      }
+      var point = DatePoint(year: year, anchor: .fixed(month: month, day: day), offsetDays: 0)
+      point.offsetDays = parseDayOffset()
+      return (year, month, point)
+    }
+    if Self.weekday(of: token) != nil, case .leftBracket = peek().kind {
+      let weekday = takeWeekday()!
+      advance()
+      var sign = 1
+      if case .dash = token.kind {
+        sign = -1
+        advance()
+      }
+      let nth = try parseNumber(1...5, "a number from 1 to 5 inside '[ ]'") * sign
+      guard case .rightBracket = token.kind else { throw error("']'") }
+      advance()
+      var point = DatePoint(year: year, anchor: .nthWeekday(month: month, weekday: weekday, nth: nth), offsetDays: 0)
+      point.offsetDays = parseDayOffset()
+      return (year, month, point)
+    }
+    return (year, month, nil)
+  }
+
+  mutating func parseMonthdays() throws(OpeningHoursParseError) -> [MonthdayRange] {
+    var result: [MonthdayRange] = []
+    while true {
+      let first = try parseDateOrMonth()
+      if atRangeDash(), startsDatePoint(1) || (first.point != nil && peekIsDayNumber(1)) {
+        _ = takeRangeDash()
+        if let fromPoint = first.point, peekIsDayNumber(0) {
+          // `Apr 10-16`: a day in the same month.
+          guard case .fixed(let month, _) = fromPoint.anchor else { throw error("a date after '-'") }
+          let dayToken = token
+          let day = try parseNumber(1...31, "a day of the month from 1 to 31")
+          if day > LocalDate.daysIn(month: month, year: 2000) {
+            throw error("a day that exists in \(Self.monthCanonical[month - 1])", at: dayToken)
+          }
+          var to = DatePoint(year: fromPoint.year, anchor: .fixed(month: month, day: day), offsetDays: 0)
+          to.offsetDays = parseDayOffset()
+          result.append(.dates(from: fromPoint, to: to))
+        } else {
+          let second = try parseDateOrMonth()
+          switch (first.point, second.point) {
+          case (nil, nil):
+            result.append(.months(fromYear: first.year, from: first.month, toYear: second.year, to: second.month))
+          case (let a?, let b?):
+            result.append(.dates(from: a, to: b))
+          case (nil, let b?):
+            let a = DatePoint(year: first.year, anchor: .fixed(month: first.month, day: 1), offsetDays: 0)
+            result.append(.dates(from: a, to: b))
+          case (let a?, nil):
+            let last = LocalDate.daysIn(month: second.month, year: second.year ?? 2001)
+            let b = DatePoint(year: second.year, anchor: .fixed(month: second.month, day: last), offsetDays: 0)
+            result.append(.dates(from: a, to: b))
+          }
+        }
+      } else if let point = first.point {
+        result.append(.dates(from: point, to: nil))
+      } else {
+        result.append(.months(fromYear: first.year, from: first.month, toYear: first.year, to: first.month))
+      }
+      if case .comma = token.kind, startsDatePoint(1) {
+        advance()
+        continue
+      }
+      return result
+    }
+  }
+
+  func peekIsDayNumber(_ k: Int) -> Bool {
+    guard case .number(_, let digits) = peek(k).kind, digits <= 2 else { return false }
+    if case .colon = peek(k + 1).kind, case .number = peek(k + 2).kind, !peek(k + 2).spaceBefore { return false }
+    return true
+  }
+
+  // MARK: - Weekdays and holidays
+
+  mutating func parseWeekdaySelector(_ rule: inout Rule) throws(OpeningHoursParseError) {
+    guard startsWeekdaySelector(token) else { return }
+    if index > 0, !token.spaceBefore, case .number = tokens[index - 1].kind {
+      warn("missing-space", tokens[index - 1].range.upperBound..<token.range.lowerBound, "insert a space")
+    }
+    var selector = WeekdaySelector(weekdays: [], holidays: [], intersect: false)
+    try parseWeekdayList(&selector)
+    let next = token
+    if selector.weekdays.isEmpty, Self.weekday(of: next) != nil {
+      // `PH Su`, `SH Mo-Fr`: holidays that fall on these weekdays.
+      var days = WeekdaySelector(weekdays: [], holidays: [], intersect: false)
+      try parseWeekdayList(&days)
+      if !days.holidays.isEmpty { throw error("a weekday such as Mo", at: next) }
+      selector.weekdays = days.weekdays
+      selector.intersect = true
+    } else if selector.holidays.isEmpty, Self.holiday(of: next) != nil {
+      var holidays = WeekdaySelector(weekdays: [], holidays: [], intersect: false)
+      try parseWeekdayList(&holidays)
+      if !holidays.weekdays.isEmpty { throw error("'PH' or 'SH'", at: next) }
+      warn(
+        "weekday-before-holiday", next.range,
+        "write holidays first ('PH Su' means a public holiday on a Sunday; 'Su,PH' means either)")
+      selector.holidays = holidays.holidays
+      selector.intersect = true
+    }
+    rule.weekdays = selector
+  }
+
+  mutating func parseWeekdayList(_ selector: inout WeekdaySelector) throws(OpeningHoursParseError) {
+    while true {
+      if let kind = Self.holiday(of: token) {
+        _ = takeKeyword(kind == .publicHoliday ? "PH" : "SH")
+        selector.holidays.append(HolidaySelector(kind: kind, offsetDays: parseDayOffset()))
+      } else if let from = takeWeekday() {
+        var item = WeekdayRange(from: from, to: from, nth: [], offsetDays: 0)
+        if case .dot = token.kind, !token.spaceBefore { advance() }  // `Mon.`
+        if atRangeDash(), Self.weekday(of: peek()) != nil {
+          _ = takeRangeDash()
+          item.to = takeWeekday()!
+          if case .dot = token.kind, !token.spaceBefore { advance() }
+        } else if atRangeDash(), !startsTime(1), !isKind(peek(), .end) {
+          _ = takeRangeDash()
+          throw error("a weekday such as Fr after '-'")
+        }
+        if case .leftBracket = token.kind {
+          advance()
+          item.nth = try parseNthList()
+        }
+        item.offsetDays = parseDayOffset()
+        selector.weekdays.append(item)
+      } else {
+        throw error("a weekday such as Mo, or PH")
+      }
+      if case .comma = token.kind, startsWeekdaySelector(peek()) {
+        advance()
+        continue
+      }
+      return
+    }
+  }
+
+  mutating func parseNthList() throws(OpeningHoursParseError) -> [Int] {
+    var result: [Int] = []
+    while true {
+      var sign = 1
+      if case .dash = token.kind {
+        sign = -1
+        advance()
+      }
+      let a = try parseNumber(1...5, "a number from 1 to 5 (or -1 to -5) inside '[ ]'") * sign
+      if sign > 0, atRangeDash(), case .number = peek().kind {
+        _ = takeRangeDash()
+        let b = try parseNumber(a...5, "a number from \(a) to 5 after '-'")
+        result.append(contentsOf: a...b)
+      } else {
+        result.append(a)
+      }
+      if case .comma = token.kind {
+        advance()
+        continue
+      }
+      guard case .rightBracket = token.kind else { throw error("']' to close the '['") }
+      advance()
+      return result
+    }
+  }
+
+  // MARK: - Times
+
+  mutating func parseTimes(_ rule: inout Rule, after weekdays: Bool) throws(OpeningHoursParseError) {
+    guard startsTime(0) else { return }
+    if index > 0, !token.spaceBefore, case .word = tokens[index - 1].kind {
+      warn("missing-space", tokens[index - 1].range.upperBound..<token.range.lowerBound, "insert a space")
+    }
+    while true {
+      rule.times.append(try parseSpan())
+      if case .comma = token.kind, startsTime(1) {
+        advance()
+        continue
+      }
+      if startsTime(0) {
+        warn("missing-comma", token.range.lowerBound..<token.range.lowerBound, "insert ',' between time spans")
+        continue
+      }
+      return
+    }
+  }
+
+  mutating func parseSpan() throws(OpeningHoursParseError) -> TimeSpan {
+    let startToken = token
+    let start = try parseTime(isEnd: false)
+    if case .plus = token.kind {
+      advance()
+      return TimeSpan(start: start, end: nil, openEnd: true)
+    }
+    guard takeRangeDash() else {
+      throw error("'-' and a closing time after \(spanText(startToken))")
+    }
+    if case .number(let v, let d) = token.kind, d == 3 || d == 4, Self.isCompactTime(v) {
+      // `0900-1730`: the end of a compact range.
+    } else {
+      guard startsTime(0) else { throw error("a time such as 18:00 after '-'") }
+    }
+    let end = try parseTime(isEnd: true)
+    var openEnd = false
+    if case .plus = token.kind {
+      advance()
+      openEnd = true
+    }
+    if case .slash = token.kind, case .number = peek().kind {
+      // `10:00-16:00/01:30`: repeating points in time (collection times); the span counts as open.
+      let slash = token
+      advance()
+      _ = try parseTime(isEnd: false, allowBareMinutes: true)
+      warn("interval-ignored", slash.range.lowerBound..<tokens[index - 1].range.upperBound, "a repeat interval is read as the whole span")
+    }
+    return TimeSpan(start: start, end: end, openEnd: openEnd)
+  }
+
+  func spanText(_ t: Token) -> String {
+    let chars = Array(text)
+    let upper = tokens[max(index - 1, 0)].range.upperBound
+    guard t.range.lowerBound < upper, upper <= chars.count else { return "the time" }
+    return "'" + String(chars[t.range.lowerBound..<upper]) + "'"
+  }
+
+  mutating func parseTime(isEnd: Bool, allowBareMinutes: Bool = false) throws(OpeningHoursParseError) -> TimePoint {
+    if let event = Self.sunEvent(of: token) {
+      advance()
+      return .sun(event, offsetMinutes: 0)
+    }
+    if case .leftParen = token.kind {
+      advance()
+      guard let event = Self.sunEvent(of: token) else { throw error("sunrise, sunset, dawn or dusk after '('") }
+      advance()
+      var sign = 0
+      if case .plus = token.kind { sign = 1 } else if case .dash = token.kind { sign = -1 }
+      guard sign != 0 else { throw error("'+' or '-' and an offset such as 01:00") }
+      advance()
+      guard case .number = token.kind else { throw error("an offset such as 01:00") }
+      let offset = try parseClock(isEnd: false)
+      guard case .rightParen = token.kind else { throw error("')'") }
+      advance()
+      return .sun(event, offsetMinutes: sign * offset)
+    }
+    if allowBareMinutes, case .number(let v, _) = token.kind, peek().kind != .colon {
+      advance()
+      return .clock(minutes: v)
+    }
+    return .clock(minutes: try parseClock(isEnd: isEnd))
+  }
+
+  /// `18:00`, tolerant: `8:00`, `8.00`, `8h`, `8h30`, `9am`, `9:30 PM`, `09:00h`.
+  mutating func parseClock(isEnd: Bool) throws(OpeningHoursParseError) -> Int {
+    let hourToken = token
+    if case .number(let v, let d) = token.kind, d == 3 || d == 4, Self.isCompactTime(v) {
+      warn("compact-time", token.range, "write times with ':', such as 09:00")
+      advance()
+      return v / 100 * 60 + v % 100
+    }
+    guard case .number(let hour, let hourDigits) = token.kind, hourDigits <= 2 else {
+      throw error("a time such as \(isEnd ? "18:00" : "09:00")")
+    }
+    advance()
+    var minute: Int?
+    var usedH = false
+    switch token.kind {
+    case .colon:
+      advance()
+      guard case .number(let m, let d) = token.kind, d == 2 else { throw error("two digits of minutes after ':'") }
+      minute = m
+      advance()
+    case .dot:
+      if case .number(let m, let d) = peek().kind, d == 2, !peek().spaceBefore {
+        warn("dot-time-separator", token.range, "write ':' between hours and minutes")
+        advance()
+        minute = m
+        advance()
+      }
+    case .word(let w) where w.lowercased() == "h" && !token.spaceBefore:
+      usedH = true
+      advance()
+      if case .number(let m, let d) = token.kind, d == 2, !token.spaceBefore {
+        minute = m
+        advance()
+      }
+    default: break
+    }
+    if minute != nil, !usedH, let w = token.lowercasedWord,
+      (w == "h" && !token.spaceBefore) || ["uhr", "hrs", "hr", "hs"].contains(w)
+    {
+      usedH = true
+      advance()
+      if case .dot = token.kind, !token.spaceBefore { advance() }
+    }
+    // am / pm, a.m. / p.m.
+    var meridiem: Int?  // 0 am, 12 pm
+    let meridiemStart = token.range.lowerBound
+    if let w = token.lowercasedWord, w == "am" || w == "pm" {
+      meridiem = w == "am" ? 0 : 12
+      advance()
+      if case .dot = token.kind, !token.spaceBefore { advance() }
+    } else if let w = token.lowercasedWord, w == "a" || w == "p", case .dot = peek().kind,
+      isWord(peek(2), "m")
+    {
+      meridiem = w == "a" ? 0 : 12
+      advance()
+      advance()
+      advance()
+      if case .dot = token.kind, !token.spaceBefore { advance() }
+    }
+    let endOffset = tokens[max(index - 1, 0)].range.upperBound
+    if let meridiem {
+      guard (1...12).contains(hour) else {
+        throw OpeningHoursParseError(
+          text: text, position: hourToken.range.lowerBound, expected: "an hour from 1 to 12 before am/pm",
+          found: describe(hourToken))
+      }
+      warn("am-pm", hourToken.range.lowerBound..<endOffset, "write 24-hour times such as 17:00")
+      _ = meridiemStart
+      var h = hour % 12 + meridiem
+      // `12am` as a closing time is midnight at the end of the day.
+      if isEnd, h == 0, (minute ?? 0) == 0 { h = 24 }
+      return h * 60 + (minute ?? 0)
+    }
+    if usedH {
+      warn("hour-suffix", hourToken.range.lowerBound..<endOffset, "write times as 17:00, without 'h'")
+    } else if minute == nil {
+      throw OpeningHoursParseError(
+        text: text, position: hourToken.range.upperBound, expected: "':' and two digits of minutes after the hour",
+        found: describe(token))
+    }
+    if hourDigits == 1, !usedH {
+      warn("single-digit-hour", hourToken.range, "write hours with two digits, such as 08:00")
+    }
+    let m = minute ?? 0
+    guard m < 60 else {
+      throw OpeningHoursParseError(
+        text: text, position: hourToken.range.lowerBound, expected: "minutes from 00 to 59",
+        found: describe(tokens[index - 1]))
+    }
+    guard hour * 60 + m <= 48 * 60 else {
+      throw OpeningHoursParseError(
+        text: text, position: hourToken.range.lowerBound, expected: "a time no later than 48:00",
+        found: describe(hourToken))
+    }
+    return hour * 60 + m
+  }
+}

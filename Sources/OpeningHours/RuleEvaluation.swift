@@ -1,0 +1,417 @@
+// Evaluation of the rules for one local calendar day: which rules match the day, and the timeline
+// of the day (from local midnight to the next) that they paint, including spans that spill over
+// from the previous day.
+
+/// The timeline of one local day: `starts[0] == 0`, strictly increasing seconds into the day, and
+/// the status from each start to the next (the last one to 24:00).
+struct DaySegments: Hashable, Sendable {
+  var starts: [Int32]
+  var statuses: [OpeningStatus]
+
+  static let closedAllDay = DaySegments(starts: [0], statuses: [.closed])
+
+  /// - Complexity: O(log n) in the number of segments.
+  func index(at second: Int) -> Int {
+    var lo = 0
+    var hi = starts.count - 1
+    while lo < hi {
+      let mid = (lo + hi + 1) >> 1
+      if Int(starts[mid]) <= second { lo = mid } else { hi = mid - 1 }
+    }
+    return lo
+  }
+
+  func status(at second: Int) -> OpeningStatus { statuses[index(at: second)] }
+}
+
+/// A holiday fact the calendar cannot answer (no calendar, a year it does not cover, or SH).
+struct HolidayFact: Hashable {
+  var kind: HolidayKind
+  var day: Int
+}
+
+/// Rules ready to be evaluated day by day.
+struct RuleEvaluator: Sendable {
+  let rules: [Rule]
+  let holidays: HolidayCalendar?
+  let latitude: Double?
+  let longitude: Double?
+  let timeZone: TimeZoneRules
+  /// Per rule: whether the selectors depend on more than the weekday.
+  let dateDependent: [Bool]
+  /// Per rule: its spans when they do not depend on the date (no sun times).
+  let fixedSpans: [[Span]?]
+  /// Holiday selectors of all rules, to find the facts a day depends on.
+  let holidaySelectors: [HolidaySelector]
+
+  init(rules: [Rule], holidays: HolidayCalendar?, latitude: Double?, longitude: Double?, timeZone: TimeZoneRules) {
+    self.rules = rules
+    self.holidays = holidays
+    self.latitude = latitude
+    self.longitude = longitude
+    self.timeZone = timeZone
+    self.dateDependent = rules.map(Self.isDateDependent)
+    self.holidaySelectors = rules.flatMap { $0.weekdays?.holidays ?? [] }
+    var fixed: [[Span]?] = []
+    for rule in rules {
+      let usesSun = rule.times.contains { $0.start.usesSun || ($0.end?.usesSun ?? false) }
+      fixed.append(usesSun ? nil : Self.spans(of: rule, on: LocalDate(year: 2000, month: 1, day: 1)!, seconds: { p, _ in
+        if case .clock(let m) = p { return m * 60 }
+        return 0
+      }))
+    }
+    self.fixedSpans = fixed
+  }
+
+  static func isDateDependent(_ rule: Rule) -> Bool {
+    if !rule.years.isEmpty || !rule.monthdays.isEmpty || !rule.weeks.isEmpty { return true }
+    if let w = rule.weekdays {
+      if !w.holidays.isEmpty { return true }
+      if w.weekdays.contains(where: { !$0.nth.isEmpty }) { return true }
+    }
+    return rule.times.contains { $0.start.usesSun || ($0.end?.usesSun ?? false) }
+  }
+
+  /// Whether every rule depends on the weekday alone, so seven day timelines describe all days.
+  var isWeekly: Bool { !dateDependent.contains(true) }
+
+  // MARK: - Day timeline
+
+  /// The timeline of local day `day` (days since 1970-01-01).
+  func segments(day: Int) -> DaySegments {
+    let facts = unknownFacts(day: day)
+    if facts.isEmpty { return paint(day: day, facts: [], assumed: 0) }
+    // Evaluate under every assumption about the unknown holiday facts; where the answers differ,
+    // the state is unknown.
+    let n = min(facts.count, 6)
+    var runs: [DaySegments] = []
+    for mask in 0..<(1 << n) {
+      runs.append(paint(day: day, facts: Array(facts.prefix(n)), assumed: mask))
+    }
+    let reason =
+      facts.contains { $0.kind == .publicHoliday }
+      ? "depends on public holidays, for which there is no data" : "depends on school holidays, for which there is no data"
+    return Self.combine(runs, disagreement: OpeningStatus(state: .unknown, comment: reason))
+  }
+
+  static func combine(_ runs: [DaySegments], disagreement: OpeningStatus) -> DaySegments {
+    var bounds = Set<Int32>()
+    for r in runs { bounds.formUnion(r.starts) }
+    let sorted = bounds.sorted()
+    var starts: [Int32] = []
+    var statuses: [OpeningStatus] = []
+    for b in sorted {
+      let first = runs[0].status(at: Int(b))
+      let all = runs.allSatisfy { $0.status(at: Int(b)) == first }
+      let s = all ? first : disagreement
+      if statuses.last != s {
+        starts.append(b)
+        statuses.append(s)
+      }
+    }
+    return DaySegments(starts: starts, statuses: statuses)
+  }
+
+  /// Holiday questions about the days around `day` that the data cannot answer.
+  func unknownFacts(day: Int) -> [HolidayFact] {
+    var facts: [HolidayFact] = []
+    for h in holidaySelectors {
+      for d in [day - h.offsetDays, day - 1 - h.offsetDays] where !isKnown(h.kind, day: d) {
+        let f = HolidayFact(kind: h.kind, day: d)
+        if !facts.contains(f) { facts.append(f) }
+      }
+    }
+    return facts
+  }
+
+  func isKnown(_ kind: HolidayKind, day: Int) -> Bool {
+    guard kind == .publicHoliday, let holidays else { return false }
+    return holidays.covers(LocalDate(daysSinceEpoch: day))
+  }
+
+  struct Paint {
+    var start: Int
+    var end: Int
+    var status: OpeningStatus
+    var fromPreviousDay: Bool
+  }
+
+  /// Paints the rules onto day `day`, with unknown holiday facts answered by the bits of `assumed`.
+  func paint(day: Int, facts: [HolidayFact], assumed: Int) -> DaySegments {
+    let date = LocalDate(daysSinceEpoch: day)
+    let previous = LocalDate(daysSinceEpoch: day - 1)
+    var paints: [Paint] = []
+    var matchedDay = false
+    var matchedPrevious = false
+    for r in rules.indices {
+      let rule = rules[r]
+      var onDay = matches(rule, date: date, day: day, facts: facts, assumed: assumed)
+      var onPrevious = matches(rule, date: previous, day: day - 1, facts: facts, assumed: assumed)
+      switch rule.separator {
+      case .normal:
+        // A rule replaces the earlier rules for the days it matches: on `day` everything painted
+        // so far (including the previous evening's spans spilling past midnight), and on the
+        // previous day the spans that spill from it into `day`.
+        if onDay { paints.removeAll() }
+        if onPrevious { paints.removeAll { $0.fromPreviousDay } }
+      case .additional:
+        break
+      case .fallback:
+        if matchedDay { onDay = false }
+        if matchedPrevious { onPrevious = false }
+      }
+      if onDay {
+        matchedDay = true
+        for p in fixedSpans[r] ?? spans(of: rule, on: date) where p.start < 86_400 {
+          paints.append(Paint(start: p.start, end: min(p.end, 86_400), status: p.status, fromPreviousDay: false))
+        }
+      }
+      if onPrevious {
+        matchedPrevious = true
+        for p in fixedSpans[r] ?? spans(of: rule, on: previous) where p.end > 86_400 {
+          paints.append(
+            Paint(start: max(p.start, 86_400) - 86_400, end: p.end - 86_400, status: p.status, fromPreviousDay: true))
+        }
+      }
+    }
+    return Self.resolve(paints)
+  }
+
+  /// Later paints win; unpainted time is closed.
+  static func resolve(_ paints: [Paint]) -> DaySegments {
+    if paints.isEmpty { return .closedAllDay }
+    var bounds: [Int] = [0]
+    for p in paints where p.start < p.end {
+      bounds.append(p.start)
+      bounds.append(p.end)
+    }
+    bounds.sort()
+    var starts: [Int32] = []
+    var statuses: [OpeningStatus] = []
+    var previousBound = -1
+    for b in bounds where b != previousBound && b < 86_400 {
+      previousBound = b
+      var s = OpeningStatus.closed
+      for p in paints.reversed() where p.start <= b && b < p.end {
+        s = p.status
+        break
+      }
+      if statuses.last != s {
+        starts.append(Int32(b))
+        statuses.append(s)
+      }
+    }
+    return DaySegments(starts: starts, statuses: statuses)
+  }
+
+  // MARK: - Spans of a rule on a day
+
+  struct Span: Sendable {
+    var start: Int
+    var end: Int
+    var status: OpeningStatus
+  }
+
+  static func status(of rule: Rule) -> OpeningStatus {
+    if let state = rule.modifier.state { return OpeningStatus(state: state, comment: rule.modifier.comment) }
+    if let comment = rule.modifier.comment {
+      // A bare comment: open during the times it qualifies, unknown when there are none.
+      let hasTimes = !rule.times.isEmpty || rule.is247
+      return OpeningStatus(state: hasTimes ? .open : .unknown, comment: comment)
+    }
+    return .open
+  }
+
+  /// The rule's spans on `date`, in seconds from its midnight, possibly past 24:00 (up to 48:00).
+  func spans(of rule: Rule, on date: LocalDate) -> [Span] {
+    Self.spans(of: rule, on: date) { point, date in seconds(point, on: date) }
+  }
+
+  static func spans(of rule: Rule, on date: LocalDate, seconds: (TimePoint, LocalDate) -> Int) -> [Span] {
+    let status = Self.status(of: rule)
+    if rule.times.isEmpty { return [Span(start: 0, end: 86_400, status: status)] }
+    var result: [Span] = []
+    for t in rule.times {
+      let start = seconds(t.start, date)
+      guard let endPoint = t.end else {
+        // `18:00+`: the closing time is not known.
+        if start < 86_400 {
+          let s = status.state == .open ? OpeningStatus(state: .unknown, comment: status.comment) : status
+          result.append(Span(start: start, end: 86_400, status: s))
+        }
+        continue
+      }
+      var end = seconds(endPoint, date)
+      if end <= start, end <= 86_400 { end += 86_400 }
+      end = min(end, 2 * 86_400)
+      guard start < end else { continue }
+      result.append(Span(start: start, end: end, status: status))
+      if t.openEnd, status.state == .open, end < 86_400 {
+        result.append(Span(start: end, end: 86_400, status: OpeningStatus(state: .unknown, comment: status.comment)))
+      }
+    }
+    return result
+  }
+
+  func seconds(_ point: TimePoint, on date: LocalDate) -> Int {
+    switch point {
+    case .clock(let minutes): return minutes * 60
+    case .sun(let event, let offset):
+      let base = sunEventSecondsIntoDay(
+        event, on: date, latitude: latitude, longitude: longitude, timeZone: timeZone)
+      return max(0, min(2 * 86_400, base + offset * 60))
+    }
+  }
+
+  // MARK: - Matching a day
+
+  func matches(_ rule: Rule, date: LocalDate, day: Int, facts: [HolidayFact], assumed: Int) -> Bool {
+    if !rule.years.isEmpty, !rule.years.contains(where: { Self.matches($0, year: date.year) }) { return false }
+    if !rule.monthdays.isEmpty, !rule.monthdays.contains(where: { Self.matches($0, date: date, day: day) }) {
+      return false
+    }
+    if !rule.weeks.isEmpty {
+      let week = Self.isoWeek(day: day)
+      if !rule.weeks.contains(where: { Self.matches($0, week: week) }) { return false }
+    }
+    if let w = rule.weekdays {
+      let weekdayMatch = w.weekdays.contains { Self.matches($0, day: day) }
+      var holidayMatch = false
+      for h in w.holidays where isHoliday(h.kind, day: day - h.offsetDays, facts: facts, assumed: assumed) {
+        holidayMatch = true
+        break
+      }
+      if w.intersect {
+        if !(weekdayMatch && holidayMatch) { return false }
+      } else if !(weekdayMatch || holidayMatch) {
+        return false
+      }
+    }
+    return true
+  }
+
+  func isHoliday(_ kind: HolidayKind, day: Int, facts: [HolidayFact], assumed: Int) -> Bool {
+    if isKnown(kind, day: day) { return holidays!.holiday(on: LocalDate(daysSinceEpoch: day)) != nil }
+    if let i = facts.firstIndex(of: HolidayFact(kind: kind, day: day)) { return assumed & (1 << i) != 0 }
+    return false
+  }
+
+  static func matches(_ y: YearRange, year: Int) -> Bool {
+    guard year >= y.from else { return false }
+    if let to = y.to, year > to { return false }
+    return (year - y.from) % y.step == 0
+  }
+
+  static func matches(_ w: WeekRange, week: Int) -> Bool {
+    if w.from <= w.to {
+      return week >= w.from && week <= w.to && (week - w.from) % w.step == 0
+    }
+    // `week 50-02`: wraps over the new year.
+    let span = week >= w.from ? week - w.from : week + 53 - w.from
+    return (week >= w.from || week <= w.to) && span % w.step == 0
+  }
+
+  static func matches(_ r: WeekdayRange, day: Int) -> Bool {
+    let target = day - r.offsetDays
+    let weekday = ((target + 3) % 7 + 7) % 7
+    let inRange = r.from <= r.to ? (weekday >= r.from && weekday <= r.to) : (weekday >= r.from || weekday <= r.to)
+    guard inRange else { return false }
+    if r.nth.isEmpty { return true }
+    let date = LocalDate(daysSinceEpoch: target)
+    let fromStart = (date.day - 1) / 7 + 1
+    let fromEnd = -((LocalDate.daysIn(month: date.month, year: date.year) - date.day) / 7 + 1)
+    return r.nth.contains(fromStart) || r.nth.contains(fromEnd)
+  }
+
+  static func matches(_ m: MonthdayRange, date: LocalDate, day: Int) -> Bool {
+    switch m {
+    case .months(let fromYear, let from, let toYear, let to):
+      if fromYear == nil, toYear == nil {
+        return from <= to ? (date.month >= from && date.month <= to) : (date.month >= from || date.month <= to)
+      }
+      let fy = fromYear ?? (to < from ? toYear! - 1 : toYear!)
+      let ty = toYear ?? (to < from ? fy + 1 : fy)
+      let value = date.year * 12 + date.month
+      return value >= fy * 12 + from && value <= ty * 12 + to
+    case .dates(let from, nil):
+      if let y = from.year { return resolve(from, year: y, clamp: false)?.daysSinceEpoch == day }
+      for y in (date.year - 1)...(date.year + 1) where resolve(from, year: y, clamp: false)?.daysSinceEpoch == day {
+        return true
+      }
+      return false
+    case .dates(let from, let to?):
+      if let fy = from.year {
+        guard let a = resolve(from, year: fy, clamp: true)?.daysSinceEpoch else { return false }
+        var b = resolve(to, year: to.year ?? fy, clamp: true)?.daysSinceEpoch ?? a
+        if to.year == nil, b < a { b = resolve(to, year: fy + 1, clamp: true)?.daysSinceEpoch ?? a }
+        return day >= a && day <= b
+      }
+      for y in (date.year - 1)...date.year {
+        guard let a = resolve(from, year: y, clamp: true)?.daysSinceEpoch else { continue }
+        let toYear = to.year ?? y
+        guard var b = resolve(to, year: toYear, clamp: true)?.daysSinceEpoch else { continue }
+        if to.year == nil, b < a, let next = resolve(to, year: y + 1, clamp: true)?.daysSinceEpoch { b = next }
+        if day >= a && day <= b { return true }
+      }
+      return false
+    }
+  }
+
+  /// The day a date point names in `year`; `clamp` turns `Feb 29` of a common year into Feb 28.
+  static func resolve(_ p: DatePoint, year: Int, clamp: Bool) -> LocalDate? {
+    let base: LocalDate?
+    switch p.anchor {
+    case .fixed(let month, let d):
+      let last = LocalDate.daysIn(month: month, year: year)
+      base = LocalDate(year: year, month: month, day: clamp ? min(d, last) : d)
+    case .easter:
+      base = easter(year: year)
+    case .nthWeekday(let month, let weekday, let nth):
+      base = nthWeekday(year: year, month: month, weekday: weekday, nth: nth)
+    }
+    guard let base else { return nil }
+    return p.offsetDays == 0 ? base : base.adding(days: p.offsetDays)
+  }
+
+  static func nthWeekday(year: Int, month: Int, weekday: Int, nth: Int) -> LocalDate? {
+    if nth > 0 {
+      guard let first = LocalDate(year: year, month: month, day: 1) else { return nil }
+      let delta = (weekday - first.weekday + 7) % 7 + (nth - 1) * 7
+      let d = first.adding(days: delta)
+      return d.month == month ? d : nil
+    }
+    guard let last = LocalDate(year: year, month: month, day: LocalDate.daysIn(month: month, year: year)) else {
+      return nil
+    }
+    let delta = (last.weekday - weekday + 7) % 7 + (-nth - 1) * 7
+    let d = last.adding(days: -delta)
+    return d.month == month ? d : nil
+  }
+
+  /// Western (Gregorian) Easter Sunday: the anonymous Gregorian algorithm.
+  static func easter(year: Int) -> LocalDate? {
+    let a = year % 19
+    let b = year / 100
+    let c = year % 100
+    let d = b / 4
+    let e = b % 4
+    let f = (b + 8) / 25
+    let g = (b - f + 1) / 3
+    let h = (19 * a + b - d - g + 15) % 30
+    let i = c / 4
+    let k = c % 4
+    let l = (32 + 2 * e + 2 * i - h - k) % 7
+    let m = (a + 11 * h + 22 * l) / 451
+    let month = (h + l - 7 * m + 114) / 31
+    let day = (h + l - 7 * m + 114) % 31 + 1
+    return LocalDate(year: year, month: month, day: day)
+  }
+
+  /// ISO 8601 week number (1…53) of a day.
+  static func isoWeek(day: Int) -> Int {
+    let weekday = ((day + 3) % 7 + 7) % 7
+    let thursday = LocalDate(daysSinceEpoch: day + 3 - weekday)
+    let jan1 = LocalDate(year: thursday.year, month: 1, day: 1)!
+    return (thursday.daysSinceEpoch - jan1.daysSinceEpoch) / 7 + 1
+  }
+}

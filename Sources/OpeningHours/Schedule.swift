@@ -1,0 +1,268 @@
+/// A stretch of time with one status.
+public struct ScheduleInterval: Hashable, Sendable, CustomStringConvertible {
+  public let start: Instant
+  public let end: Instant
+  public let status: OpeningStatus
+
+  public init(start: Instant, end: Instant, status: OpeningStatus) {
+    self.start = start
+    self.end = end
+    self.status = status
+  }
+
+  public var description: String { "\(start)..<\(end) \(status)" }
+}
+
+/// Opening hours compiled for one place: its time zone, public holidays and coordinates.
+///
+/// The state at an instant is the rules evaluated at the place's wall clock at that instant
+/// (docs/opening-hours.md, "DST policy"). `status(at:)`, `nextChange(after:)` and
+/// `intervals(from:to:)` read the same day timelines, so they always agree. A weekly schedule (only
+/// weekday and time selectors, the common case) is compiled into seven sorted boundary tables and
+/// answered by a table lookup; other schedules are evaluated per local day, never re-parsed.
+public struct Schedule: Sendable {
+  /// The parsed expression.
+  public let hours: OpeningHours
+  /// The place's time zone.
+  public let timeZone: TimeZoneRules
+  /// Why some answers may be `unknown`: `no-holiday-data` (PH without a calendar: PH days evaluate
+  /// unknown), `no-school-holidays` (SH: no data, evaluates unknown), `no-coordinates` (sun times
+  /// without coordinates use the specification's defaults).
+  public let warnings: [OpeningHoursWarning]
+  let evaluator: RuleEvaluator
+  let week: WeekTable?
+
+  /// Compiles `hours` for one place.
+  /// - Parameters:
+  ///   - hours: the parsed expression.
+  ///   - timeZone: the place's IANA time zone.
+  ///   - holidays: public holidays of the place's country or region; without it `PH` is unknown.
+  ///   - latitude: degrees north, for sun times.
+  ///   - longitude: degrees east, for sun times.
+  /// - Complexity: O(rules) for a weekly schedule; O(1) otherwise.
+  public init(
+    _ hours: OpeningHours, timeZone: TimeZoneRules, holidays: HolidayCalendar? = nil, latitude: Double? = nil,
+    longitude: Double? = nil
+  ) {
+    self.hours = hours
+    self.timeZone = timeZone
+    let evaluator = RuleEvaluator(
+      rules: hours.rules, holidays: holidays, latitude: latitude, longitude: longitude, timeZone: timeZone)
+    self.evaluator = evaluator
+    self.week = evaluator.isWeekly ? WeekTable(evaluator) : nil
+    var warnings: [OpeningHoursWarning] = []
+    func firstRange(_ predicate: (Rule) -> Bool) -> Range<Int> {
+      hours.rules.first(where: predicate)?.range ?? 0..<hours.text.count
+    }
+    if hours.usesPublicHolidays, holidays == nil {
+      warnings.append(
+        OpeningHoursWarning(
+          code: "no-holiday-data",
+          range: firstRange { $0.weekdays?.holidays.contains { $0.kind == .publicHoliday } ?? false },
+          message: "PH is used but no public-holiday calendar was given; where it matters the state is unknown"))
+    }
+    if hours.usesSchoolHolidays {
+      warnings.append(
+        OpeningHoursWarning(
+          code: "no-school-holidays",
+          range: firstRange { $0.weekdays?.holidays.contains { $0.kind == .schoolHoliday } ?? false },
+          message: "SH is used but there is no school-holiday data; where it matters the state is unknown"))
+    }
+    if hours.usesSunEvents, latitude == nil || longitude == nil {
+      warnings.append(
+        OpeningHoursWarning(
+          code: "no-coordinates",
+          range: firstRange { r in r.times.contains { $0.start.usesSun || ($0.end?.usesSun ?? false) } },
+          message: "sun times without coordinates use the defaults sunrise 06:00, sunset 18:00"))
+    }
+    self.warnings = warnings
+  }
+
+  // MARK: - Day timelines
+
+  /// Seven day timelines, Monday first, flattened for lookups.
+  struct WeekTable: Sendable {
+    var days: [DaySegments]
+    var starts: [Int32]
+    var statusIndex: [Int]
+    var isOpen: [Bool]
+    var statuses: [OpeningStatus]
+    /// `base[w]..<base[w + 1]` are weekday `w`'s entries.
+    var base: [Int]
+
+    init(_ evaluator: RuleEvaluator) {
+      // 2024-01-01 was a Monday.
+      let monday = LocalDate(year: 2024, month: 1, day: 1)!.daysSinceEpoch
+      days = (0..<7).map { evaluator.segments(day: monday + $0) }
+      starts = []
+      statusIndex = []
+      isOpen = []
+      statuses = []
+      base = [0]
+      for d in days {
+        for (i, s) in d.starts.enumerated() {
+          starts.append(s)
+          let status = d.statuses[i]
+          if let k = statuses.firstIndex(of: status) {
+            statusIndex.append(k)
+          } else {
+            statuses.append(status)
+            statusIndex.append(statuses.count - 1)
+          }
+          isOpen.append(status.state == .open)
+        }
+        base.append(starts.count)
+      }
+    }
+
+    @inline(__always)
+    func entry(weekday: Int, second: Int32) -> Int {
+      var i = base[weekday]
+      let end = base[weekday + 1]
+      while i + 1 < end, starts[i + 1] <= second { i += 1 }
+      return i
+    }
+  }
+
+  /// The timeline of local day `day` (days since 1970-01-01).
+  func daySegments(_ day: Int) -> DaySegments {
+    if let week { return week.days[Self.weekday(day)] }
+    return evaluator.segments(day: day)
+  }
+
+  @inline(__always)
+  static func weekday(_ day: Int) -> Int { ((day + 3) % 7 + 7) % 7 }
+
+  @inline(__always)
+  static func split(_ local: Int64) -> (day: Int, second: Int) {
+    let day = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
+    return (Int(day), Int(local - day * 86_400))
+  }
+
+  /// Local wall-clock seconds (since 1970-01-01 00:00 local) at `instant`.
+  @inline(__always)
+  func local(_ instant: Instant) -> Int64 { instant.secondsSinceEpoch + Int64(timeZone.offset(at: instant)) }
+
+  // MARK: - Queries
+
+  /// The state at `instant`, with the comment of the deciding rule.
+  /// - Complexity: a table lookup for a weekly schedule; one day's evaluation otherwise.
+  public func status(at instant: Instant) -> OpeningStatus {
+    let (day, second) = Self.split(local(instant))
+    if let week {
+      return week.statuses[week.statusIndex[week.entry(weekday: Self.weekday(day), second: Int32(second))]]
+    }
+    return evaluator.segments(day: day).status(at: second)
+  }
+
+  /// Whether the state at `instant` is `open` (unknown counts as not open).
+  /// - Complexity: a table lookup for a weekly schedule; one day's evaluation otherwise.
+  public func isOpen(at instant: Instant) -> Bool {
+    let (day, second) = Self.split(local(instant))
+    if let week { return week.isOpen[week.entry(weekday: Self.weekday(day), second: Int32(second))] }
+    return evaluator.segments(day: day).status(at: second).state == .open
+  }
+
+  /// The first instant after `instant` at which `status(at:)` differs from `status(at: instant)`
+  /// (state or comment).
+  /// - Parameters:
+  ///   - instant: where to start (exclusive).
+  ///   - horizonDays: how far to look.
+  /// - Returns: the instant, or `nil` when nothing changes within the horizon.
+  /// - Complexity: O(days scanned + time-zone transitions crossed).
+  public func nextChange(after instant: Instant, horizonDays: Int = 400) -> Instant? {
+    nextChange(after: instant, limit: instant + Int64(max(0, horizonDays)) * 86_400, sameState: false)
+  }
+
+  /// The intervals of constant status that cover `[from, to)`, in order; adjacent intervals differ.
+  /// - Complexity: O(changes + days + transitions in the range).
+  public func intervals(from: Instant, to: Instant) -> [ScheduleInterval] {
+    var result: [ScheduleInterval] = []
+    var current = from
+    while current < to {
+      let status = status(at: current)
+      let next = nextChange(after: current, limit: to, sameState: false) ?? to
+      result.append(ScheduleInterval(start: current, end: next, status: status))
+      current = next
+    }
+    return result
+  }
+
+  /// Whether the place is open for all of `[start, start + seconds)` (comments may change).
+  public func isOpen(throughout start: Instant, seconds: Int64) -> Bool {
+    guard status(at: start).state == .open else { return false }
+    if seconds <= 1 { return true }
+    return nextChange(after: start, limit: start + seconds, sameState: true) == nil
+  }
+
+  /// The earliest instant `t ≥ from` such that the place is open for all of `[t, t + seconds)`.
+  /// - Parameters:
+  ///   - seconds: how long it must stay open.
+  ///   - from: the earliest acceptable start.
+  ///   - horizonDays: the latest acceptable start is `from` plus this many days.
+  /// - Returns: the instant, or `nil` when there is none within the horizon.
+  public func earliestOpening(lasting seconds: Int64, from: Instant, horizonDays: Int = 400) -> Instant? {
+    let horizon = from + Int64(max(0, horizonDays)) * 86_400
+    var current = from
+    while current <= horizon {
+      if status(at: current).state == .open {
+        if seconds <= 1 { return current }
+        guard let change = nextChange(after: current, limit: current + seconds, sameState: true) else {
+          return current
+        }
+        current = change
+      } else {
+        guard let change = nextChange(after: current, limit: horizon + 1, sameState: true) else { return nil }
+        current = change
+      }
+    }
+    return nil
+  }
+
+  /// The first instant in `(instant, limit)` whose status differs from the status at `instant`
+  /// (only the state when `sameState`).
+  ///
+  /// Walks the pieces of constant UTC offset: inside one, wall time runs with the instant, so the
+  /// first differing boundary of the day timelines is the answer; at a transition the wall clock
+  /// jumps, and the status just after it is compared directly.
+  func nextChange(after instant: Instant, limit: Instant, sameState: Bool) -> Instant? {
+    let reference = status(at: instant)
+    var current = instant
+    while current < limit {
+      let offset = Int64(timeZone.offset(at: current))
+      var pieceEnd = limit
+      if let transition = timeZone.nextTransition(after: current), transition < limit { pieceEnd = transition }
+      let localStart = current.secondsSinceEpoch + offset
+      let localEnd = pieceEnd.secondsSinceEpoch + offset
+      if let local = firstDifference(after: localStart, before: localEnd, from: reference, sameState: sameState) {
+        return Instant(secondsSinceEpoch: local - offset)
+      }
+      if pieceEnd >= limit { return nil }
+      let status = status(at: pieceEnd)
+      if sameState ? status.state != reference.state : status != reference { return pieceEnd }
+      current = pieceEnd
+    }
+    return nil
+  }
+
+  /// The first local second in `(start, end)` where a day timeline starts a segment whose status
+  /// differs from `reference` (the status at `start`).
+  func firstDifference(after start: Int64, before end: Int64, from reference: OpeningStatus, sameState: Bool)
+    -> Int64?
+  {
+    var day = Self.split(start).day
+    while Int64(day) * 86_400 < end {
+      let dayStart = Int64(day) * 86_400
+      let segments = daySegments(day)
+      for (i, s) in segments.starts.enumerated() {
+        let at = dayStart + Int64(s)
+        if at <= start { continue }
+        if at >= end { return nil }
+        let status = segments.statuses[i]
+        if sameState ? status.state != reference.state : status != reference { return at }
+      }
+      day += 1
+    }
+    return nil
+  }
+}

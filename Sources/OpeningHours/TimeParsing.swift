@@ -1,0 +1,251 @@
+/// A time as people give it on the command line or in an API call: an instant (ISO 8601 with `Z`
+/// or an offset), or a wall-clock time with no offset, which means that time at each store.
+public enum TimeQuery: Hashable, Sendable, CustomStringConvertible {
+  case instant(Instant)
+  /// The same wall-clock time in every store's own time zone.
+  case wallTime(LocalDateTime)
+
+  /// Parses `2026-11-22T07:45:00Z`, `2026-11-22T07:45+09:00`, `2026-11-22T07:45` (wall time),
+  /// `2026-11-22` (midnight, wall time), or a space instead of `T`. Seconds are optional.
+  /// `now` is resolved by the caller, who knows the clock.
+  ///
+  /// - Throws: `TimeParseError` naming what was expected where.
+  public init(parsing text: String) throws(TimeParseError) {
+    var scanner = TimeScanner(text)
+    let date = try scanner.date()
+    guard !scanner.isAtEnd else {
+      self = .wallTime(LocalDateTime(date: date, secondsIntoDay: 0))
+      return
+    }
+    guard scanner.take("T") || scanner.take("t") || scanner.take(" ") else {
+      throw scanner.error(expected: "'T' between the date and the time")
+    }
+    let seconds = try scanner.timeOfDay()
+    let local = LocalDateTime(date: date, secondsIntoDay: seconds)
+    if scanner.isAtEnd {
+      self = .wallTime(local)
+      return
+    }
+    let offset = try scanner.offset()
+    guard scanner.isAtEnd else { throw scanner.error(expected: "the end of the time") }
+    self = .instant(Instant(secondsSinceEpoch: local.secondsSinceEpochAtUTC - Int64(offset)))
+  }
+
+  /// The instant this names in `zone`: an instant as it is; a wall time resolved by the DST
+  /// policy (a skipped wall time means the moment the clocks jumped; a repeated one, its first
+  /// occurrence).
+  public func instant(in zone: TimeZoneRules) -> Instant {
+    switch self {
+    case .instant(let instant): return instant
+    case .wallTime(let local):
+      switch zone.resolve(local) {
+      case .unique(let instant): return instant
+      case .skipped(let transition): return transition
+      case .repeated(let first, _): return first
+      }
+    }
+  }
+
+  public var description: String {
+    switch self {
+    case .instant(let instant): instant.description
+    case .wallTime(let local): local.description + " (local time at each store)"
+    }
+  }
+}
+
+/// Formats `instant` as ISO 8601 with the offset in force in `zone`: `2026-11-22T07:45:00+09:00`.
+public func iso8601(_ instant: Instant, in zone: TimeZoneRules) -> String {
+  let offset = zone.offset(at: instant)
+  return LocalDateTime(instant, offsetSeconds: offset).description + formattedOffset(offset)
+}
+
+/// `+09:00`, `-03:30`, `+05:45`; seconds are kept when an offset has them (`+00:19:32`).
+public func formattedOffset(_ seconds: Int) -> String {
+  let sign = seconds < 0 ? "-" : "+"
+  let magnitude = abs(seconds)
+  var text = sign + LocalDate.pad(magnitude / 3600, 2) + ":" + LocalDate.pad(magnitude / 60 % 60, 2)
+  if magnitude % 60 != 0 { text += ":" + LocalDate.pad(magnitude % 60, 2) }
+  return text
+}
+
+/// Parses a duration: `90s`, `15m`, `1h30m`, `2h`, `1d`, ISO 8601 `PT15M` / `PT1H30M` / `P1D`;
+/// a bare number is minutes. Returns seconds.
+///
+/// - Throws: `TimeParseError` when the text is not a non-negative duration.
+public func parseDuration(_ text: String) throws(TimeParseError) -> Int64 {
+  var characters = Array(text.lowercased())
+  guard !characters.isEmpty else { throw TimeParseError(text: text, position: 0, expected: "a duration such as 15m") }
+  var total: Int64 = 0
+  var position = 0
+  if characters.first == "p" {
+    // ISO 8601: P[nD][T[nH][nM][nS]]
+    characters.removeFirst()
+    position = 1
+    var inTime = false
+    var sawComponent = false
+    var number: Int64? = nil
+    for character in characters {
+      if let digit = character.wholeNumberValue {
+        number = (number ?? 0) * 10 + Int64(digit)
+      } else if character == "t", number == nil, !inTime {
+        inTime = true
+      } else if let value = number {
+        let unit: Int64
+        switch (character, inTime) {
+        case ("d", false): unit = 86_400
+        case ("w", false): unit = 7 * 86_400
+        case ("h", true): unit = 3600
+        case ("m", true): unit = 60
+        case ("s", true): unit = 1
+        default:
+          throw TimeParseError(text: text, position: position, expected: "a designator D, T, H, M or S")
+        }
+        total += value * unit
+        number = nil
+        sawComponent = true
+      } else {
+        throw TimeParseError(text: text, position: position, expected: "a number")
+      }
+      position += 1
+    }
+    guard number == nil, sawComponent else {
+      throw TimeParseError(text: text, position: position, expected: "a designator after the number (PT15M)")
+    }
+    return total
+  }
+  var number: Int64? = nil
+  var sawUnit = false
+  for character in characters {
+    if let digit = character.wholeNumberValue {
+      number = (number ?? 0) * 10 + Int64(digit)
+      guard number! < 1_000_000_000 else { throw TimeParseError(text: text, position: position, expected: "a shorter duration") }
+    } else if character == " " {
+      // "1h 30m"
+    } else if let value = number {
+      switch character {
+      case "d": total += value * 86_400
+      case "h": total += value * 3600
+      case "m": total += value * 60
+      case "s": total += value
+      default: throw TimeParseError(text: text, position: position, expected: "a unit d, h, m or s")
+      }
+      number = nil
+      sawUnit = true
+    } else {
+      throw TimeParseError(text: text, position: position, expected: "a number")
+    }
+    position += 1
+  }
+  if let number {
+    // A bare number is minutes; a trailing number after units ("1h30") is minutes too.
+    total += number * 60
+  } else if !sawUnit {
+    throw TimeParseError(text: text, position: 0, expected: "a duration such as 15m")
+  }
+  return total
+}
+
+/// A time or duration that could not be read, with where and what was expected.
+public struct TimeParseError: Error, Hashable, Sendable, CustomStringConvertible {
+  public let text: String
+  /// Character offset of the problem.
+  public let position: Int
+  public let expected: String
+
+  public var description: String {
+    "'\(text)' at character \(position + 1): expected \(expected)"
+  }
+}
+
+/// Reads the fixed-width fields of ISO 8601 text.
+struct TimeScanner {
+  let characters: [Character]
+  let text: String
+  var position = 0
+
+  init(_ text: String) {
+    self.text = text
+    self.characters = Array(text)
+  }
+
+  var isAtEnd: Bool { position == characters.count }
+
+  func error(expected: String) -> TimeParseError {
+    TimeParseError(text: text, position: position, expected: expected)
+  }
+
+  mutating func take(_ character: Character) -> Bool {
+    guard position < characters.count, characters[position] == character else { return false }
+    position += 1
+    return true
+  }
+
+  mutating func digits(_ count: Int, _ what: String) throws(TimeParseError) -> Int {
+    var value = 0
+    for _ in 0..<count {
+      guard position < characters.count, let digit = characters[position].wholeNumberValue,
+        characters[position].isASCII
+      else { throw error(expected: what) }
+      value = value * 10 + digit
+      position += 1
+    }
+    return value
+  }
+
+  mutating func date() throws(TimeParseError) -> LocalDate {
+    let year = try digits(4, "a four-digit year (YYYY-MM-DD)")
+    guard take("-") else { throw error(expected: "'-' after the year (YYYY-MM-DD)") }
+    let month = try digits(2, "a two-digit month (YYYY-MM-DD)")
+    guard take("-") else { throw error(expected: "'-' after the month (YYYY-MM-DD)") }
+    let start = position
+    let day = try digits(2, "a two-digit day (YYYY-MM-DD)")
+    guard let date = LocalDate(year: year, month: month, day: day) else {
+      throw TimeParseError(text: text, position: start, expected: "a day that exists in \(year)-\(LocalDate.pad(month, 2))")
+    }
+    return date
+  }
+
+  mutating func timeOfDay() throws(TimeParseError) -> Int {
+    let start = position
+    let hour = try digits(2, "a two-digit hour (HH:MM)")
+    guard take(":") else { throw error(expected: "':' after the hour (HH:MM)") }
+    let minute = try digits(2, "two-digit minutes (HH:MM)")
+    var second = 0
+    if take(":") {
+      second = try digits(2, "two-digit seconds (HH:MM:SS)")
+      if take(".") || take(",") {
+        while position < characters.count, characters[position].isNumber { position += 1 }
+      }
+    }
+    guard hour < 24, minute < 60, second < 60 else {
+      throw TimeParseError(text: text, position: start, expected: "a time of day from 00:00 to 23:59:59")
+    }
+    return hour * 3600 + minute * 60 + second
+  }
+
+  /// `Z`, `+09:00`, `-0330`, `+05`: seconds east of UTC.
+  mutating func offset() throws(TimeParseError) -> Int {
+    if take("Z") || take("z") { return 0 }
+    let sign: Int
+    if take("+") {
+      sign = 1
+    } else if take("-") || take("−") {
+      sign = -1
+    } else {
+      throw error(expected: "'Z' or an offset such as +09:00")
+    }
+    let start = position
+    let hours = try digits(2, "a two-digit offset hour (+HH:MM)")
+    var minutes = 0
+    if take(":") {
+      minutes = try digits(2, "two-digit offset minutes (+HH:MM)")
+    } else if !isAtEnd {
+      minutes = try digits(2, "two-digit offset minutes (+HHMM)")
+    }
+    guard hours <= 18, minutes < 60 else {
+      throw TimeParseError(text: text, position: start, expected: "an offset within ±18:00")
+    }
+    return sign * (hours * 3600 + minutes * 60)
+  }
+}

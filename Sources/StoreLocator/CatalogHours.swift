@@ -1,0 +1,125 @@
+import GeoIndex
+import OpeningHours
+
+extension Catalog {
+  /// The compiled opening hours of `store`, or `nil` when it has none usable.
+  ///
+  /// - Complexity: O(1).
+  public func schedule(for store: Store) -> Schedule? {
+    positionsByID[store.id].flatMap { schedules[$0] }
+  }
+
+  /// Whether `store` is open at `time`, until when, and the phrase for people.
+  ///
+  /// A wall time (`TimeQuery.wallTime`) is read in the store's own time zone.
+  /// - Complexity: O(1) for a weekly schedule; a bounded scan for the next change.
+  public func status(of store: Store, at time: TimeQuery) -> StoreStatus {
+    guard let position = positionsByID[store.id], let schedule = schedules[position] else {
+      let reason = positionsByID[store.id].flatMap { scheduleGaps[$0] } ?? "no opening_hours"
+      let zone = store.timezone.flatMap { try? TimeZoneRules(identifier: $0) }
+      let instant = zone.map { time.instant(in: $0) } ?? time.instant(in: .fixed(offsetSeconds: 0, identifier: "UTC"))
+      return StoreStatus(
+        instant: instant, status: .unknown, nextChange: nil, timeZone: zone, unavailableReason: reason)
+    }
+    let instant = time.instant(in: schedule.timeZone)
+    let status = schedule.status(at: instant)
+    let next = status.state == .unknown ? nil : schedule.nextChange(after: instant, horizonDays: 8)
+    return StoreStatus(
+      instant: instant, status: status, nextChange: next, timeZone: schedule.timeZone,
+      unavailableReason: nil)
+  }
+
+  /// Parses each store's `opening_hours`, settles its time zone (inferring it from the nearest
+  /// populated place when the data has none), and compiles a schedule; says what went wrong as
+  /// diagnostics on the store.
+  static func compileSchedules(
+    of stores: inout [Store], with resources: HoursResources, diagnostics: inout [Diagnostic]
+  ) -> (schedules: [Schedule?], gaps: [String?]) {
+    var schedules: [Schedule?] = Array(repeating: nil, count: stores.count)
+    var gaps: [String?] = Array(repeating: nil, count: stores.count)
+    var zones: [String: TimeZoneRules?] = [:]
+    var added: [Diagnostic] = []
+    func note(_ code: String, _ severity: Diagnostic.Severity, _ store: Store, _ message: String) {
+      added.append(Diagnostic(Diagnostic.Code(code), severity, at: store.position, storeID: store.id, message))
+    }
+    for position in stores.indices {
+      var store = stores[position]
+      // Time zone: the data's, else inferred from the location.
+      var rules: TimeZoneRules?
+      if let name = store.timezone {
+        if zones[name] == nil { zones[name] = .some(try? TimeZoneRules(identifier: name)) }
+        rules = zones[name] ?? nil
+        if rules == nil {
+          note(
+            "unknown-timezone", .warning, store,
+            "the time zone \"\(name)\" is not an IANA zone name (such as Asia/Shanghai); "
+              + (store.coordinate == nil ? "its hours cannot be evaluated" : "one is inferred from the location"))
+          store.timezone = nil
+        }
+      }
+      if store.timezone == nil, let coordinate = store.coordinate, let locator = resources.timeZoneLocator,
+        let guess = locator.timeZone(near: coordinate, country: store[property: "addr:country"])
+      {
+        if zones[guess.identifier] == nil {
+          zones[guess.identifier] = .some(try? TimeZoneRules(identifier: guess.identifier))
+        }
+        if let inferred = zones[guess.identifier] ?? nil {
+          rules = inferred
+          store.timezone = guess.identifier
+          store.inferredTimezone = guess
+          note("timezone-inferred", .note, store, "no \"timezone\" property: \(guess.identifier), \(guess.note)")
+        }
+      }
+      stores[position] = store
+
+      guard let text = store.openingHours else {
+        gaps[position] = "no opening_hours"
+        continue
+      }
+      let hours: OpeningHours
+      do {
+        hours = try OpeningHours(parsing: text)
+      } catch {
+        gaps[position] = "opening_hours does not parse"
+        note(
+          "opening-hours-invalid", .warning, store,
+          "opening_hours \"\(text)\" \(error.description); the hours count as unknown")
+        continue
+      }
+      for warning in hours.warnings {
+        note(
+          "opening-hours-tolerated", .note, store,
+          "opening_hours \"\(text)\" characters \(warning.range.lowerBound + 1)-\(warning.range.upperBound): "
+            + "\(warning.message) [\(warning.code)]")
+      }
+      guard let rules else {
+        gaps[position] = "no time zone"
+        note(
+          "no-timezone", .warning, store,
+          "no \"timezone\" property and no location to infer one from; the hours cannot be evaluated")
+        continue
+      }
+      let schedule = Schedule(
+        hours, timeZone: rules, holidays: resources.holidayCalendar(for: store),
+        latitude: store.coordinate?.latitude, longitude: store.coordinate?.longitude)
+      for warning in schedule.warnings {
+        note("opening-hours-\(warning.code)", .warning, store, "opening_hours \"\(text)\": \(warning.message)")
+      }
+      schedules[position] = schedule
+    }
+    if !added.isEmpty {
+      // Keep input order: each added diagnostic goes after the loader's ones for its feature.
+      var key = -1
+      let keyed =
+        diagnostics.enumerated().map { offset, diagnostic in
+          key = diagnostic.position?.featureIndex ?? key
+          return (key: key, group: 0, offset: offset, diagnostic: diagnostic)
+        }
+        + added.enumerated().map { offset, diagnostic in
+          (key: diagnostic.position?.featureIndex ?? Int.max, group: 1, offset: offset, diagnostic: diagnostic)
+        }
+      diagnostics = keyed.sorted { ($0.key, $0.group, $0.offset) < ($1.key, $1.group, $1.offset) }.map(\.diagnostic)
+    }
+    return (schedules, gaps)
+  }
+}

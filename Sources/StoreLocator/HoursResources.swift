@@ -1,0 +1,73 @@
+import GeoIndex
+import OpeningHours
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// What evaluating opening hours needs beyond the store records: public-holiday calendars,
+/// time-zone rules, and the places a missing time zone is inferred from.
+public struct HoursResources: Sendable {
+  /// Public holidays by country and region.
+  public var holidays: HolidayRegistry
+  /// Infers a store's time zone when its data gives none; `nil` disables inference.
+  public var timeZoneLocator: TimeZoneLocator?
+
+  public init(holidays: HolidayRegistry = HolidayRegistry(), timeZoneLocator: TimeZoneLocator? = nil) {
+    self.holidays = holidays
+    self.timeZoneLocator = timeZoneLocator
+  }
+
+  /// The bundled holiday directory, `Data/holidays`, beside the bundled data set.
+  public static var bundledHolidayDirectory: String {
+    DefaultData.dataDirectory + "/holidays"
+  }
+
+  /// Loads what `stores` needs for these stores: the bundled holiday files of their countries,
+  /// then `extraHolidayFiles` (which extend or override them), and the time-zone places when
+  /// some store has no time zone.
+  ///
+  /// - Throws: `CatalogError` when a holiday file or the places file cannot be read.
+  public static func bundled(for stores: [Store], extraHolidayFiles: [String] = []) throws(CatalogError)
+    -> HoursResources
+  {
+    var registry = HolidayRegistry()
+    var countries = Set<String>()
+    for store in stores where store.openingHours != nil {
+      if let country = store[property: "addr:country"], country.count == 2 { countries.insert(country.uppercased()) }
+    }
+    for country in countries.sorted() {
+      let path = bundledHolidayDirectory + "/" + country + ".json"
+      guard isReadableFile(path) else { continue }
+      do { try registry.add(contentsOf: path) } catch {
+        throw CatalogError(.badData, source: path, error.description)
+      }
+    }
+    for path in extraHolidayFiles {
+      guard isReadableFile(path) else {
+        throw CatalogError(.inputMissing, source: path, "cannot read holiday file \(path): no such file")
+      }
+      do { try registry.add(contentsOf: path) } catch {
+        throw CatalogError(.badData, source: path, error.description)
+      }
+    }
+    let needsInference = stores.contains { $0.timezone == nil && $0.coordinate != nil }
+    let locator = needsInference ? try TimeZoneLocator(contentsOf: TimeZoneLocator.bundledPath) : nil
+    return HoursResources(holidays: registry, timeZoneLocator: locator)
+  }
+
+  /// The calendar for a store: its country's, with the region from `addr:state` when the data
+  /// knows it (`NSW`, `AU-NSW`, `Bayern` and `3` for Norway's `03` all work); `nil` when there is
+  /// no data for the country.
+  public func holidayCalendar(for store: Store) -> HolidayCalendar? {
+    guard let country = store[property: "addr:country"], country.count == 2 else { return nil }
+    return holidays.calendar(country: country, region: store[property: "addr:state"])
+  }
+}
+
+/// True when `path` names a readable file.
+func isReadableFile(_ path: String) -> Bool { access(path, R_OK) == 0 }

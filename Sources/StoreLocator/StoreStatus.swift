@@ -1,0 +1,78 @@
+import OpeningHours
+
+/// Whether a store is open at a moment, until when, and how to say so to a person.
+public struct StoreStatus: Hashable, Sendable {
+  /// The moment asked about.
+  public let instant: Instant
+  /// Open, closed or unknown, with the rule's comment.
+  public let status: OpeningStatus
+  /// When the state next changes, or `nil` when it does not within the horizon (or is unknown).
+  public let nextChange: Instant?
+  /// The store's time zone, for showing times in its wall clock; `nil` when it has none.
+  public let timeZone: TimeZoneRules?
+  /// Why there is no schedule, when there is none (no hours, hours that do not parse, no time zone).
+  public let unavailableReason: String?
+
+  public var state: OpeningState { status.state }
+
+  /// What a person needs in one phrase: `open until 21:00`, `closed, opens Mon 07:00`,
+  /// `open 24 hours`, `hours unknown`, with the rule's comment in quotes.
+  public var summary: String {
+    var text: String
+    switch (status.state, nextChange, timeZone) {
+    case (.open, nil, _): text = "open 24 hours"
+    case (.open, let change?, let zone?): text = "open until \(StoreStatus.wallTime(change, after: instant, in: zone))"
+    case (.closed, let change?, let zone?):
+      text = "closed, opens \(StoreStatus.wallTime(change, after: instant, in: zone))"
+    case (.closed, _, _): text = "closed"
+    case (.unknown, _, _): text = unavailableReason.map { "hours unknown (\($0))" } ?? "hours unknown"
+    default: text = status.state.rawValue
+    }
+    if let comment = status.comment { text += " \"\(comment)\"" }
+    return text
+  }
+
+  /// `21:00` on the same local day, `Mon 07:00` within a week, `2026-12-27 07:00` beyond.
+  static func wallTime(_ instant: Instant, after reference: Instant, in zone: TimeZoneRules) -> String {
+    let local = zone.localDateTime(at: instant)
+    let today = zone.localDateTime(at: reference).date
+    let clock = local.hourAndMinute
+    let days = local.date.daysSinceEpoch - today.daysSinceEpoch
+    if days == 0 { return clock }
+    if days == 1 && local.secondsIntoDay == 0 { return "midnight" }
+    if days < 7 { return weekdayNames[local.date.weekday] + " " + clock }
+    return "\(local.date) \(clock)"
+  }
+
+  static let weekdayNames = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+}
+
+/// A condition on opening hours that a query's stores must meet, checked inside the search.
+public struct OpeningRequirement: Hashable, Sendable {
+  /// The moment (or each store's local wall time) the store must be open at.
+  public let time: TimeQuery
+  /// How long it must stay open from then, in seconds; 0 for just that moment.
+  public let seconds: Int64
+  /// Whether stores whose state is unknown there pass.
+  public let allowsUnknown: Bool
+
+  public init(time: TimeQuery, seconds: Int64 = 0, allowsUnknown: Bool = false) {
+    self.time = time
+    self.seconds = seconds
+    self.allowsUnknown = allowsUnknown
+  }
+
+  /// True when `schedule` meets the requirement. A store without a schedule has unknown hours.
+  public func isMet(by schedule: Schedule?) -> Bool {
+    guard let schedule else { return allowsUnknown }
+    let start = time.instant(in: schedule.timeZone)
+    if seconds == 0 {
+      let state = schedule.status(at: start).state
+      return state == .open || (allowsUnknown && state == .unknown)
+    }
+    if schedule.isOpen(throughout: start, seconds: seconds) { return true }
+    guard allowsUnknown else { return false }
+    // Unknown counts as open: nothing in the window may be closed.
+    return schedule.intervals(from: start, to: start + seconds).allSatisfy { $0.status.state != .closed }
+  }
+}
