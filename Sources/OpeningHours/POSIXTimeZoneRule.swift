@@ -39,12 +39,11 @@ struct POSIXTimeZoneRule: Hashable, Sendable {
 
     /// Days since 1970-01-01 of this rule's day in `year`.
     func daysSinceEpoch(year: Int) -> Int {
-      let january1 = LocalDate(year: year, month: 1, day: 1)!.daysSinceEpoch
       switch self {
       case .julian(let n):
-        return january1 + n - 1 + (LocalDate.isLeap(year) && n >= 60 ? 1 : 0)
+        return LocalDate(year: year, month: 1, day: 1)!.daysSinceEpoch + n - 1 + (LocalDate.isLeap(year) && n >= 60 ? 1 : 0)
       case .zeroBased(let n):
-        return january1 + n
+        return LocalDate(year: year, month: 1, day: 1)!.daysSinceEpoch + n
       case .monthWeekDay(let month, let week, let weekday):
         let first = LocalDate(year: year, month: month, day: 1)!
         let firstWeekday = (first.weekday + 1) % 7  // ISO Monday 0 → POSIX Sunday 0
@@ -74,22 +73,13 @@ struct POSIXTimeZoneRule: Hashable, Sendable {
   /// later-listed one is kept, and changes that switch to the state already in force are dropped.
   /// The state before the first returned change is assumed to be the opposite of its own.
   func changes(years: ClosedRange<Int>) -> [Change] {
-    guard let daylight else { return [] }
+    guard daylight != nil else { return [] }
     var raw: [Change] = []
     raw.reserveCapacity(2 * years.count)
     for year in years {
-      // The start is read on the standard-time wall clock, the end on the daylight one.
-      let start = Int64(daylight.start.daysSinceEpoch(year: year)) * 86_400
-        + Int64(daylight.startTime - standardOffset)
-      let end = Int64(daylight.end.daysSinceEpoch(year: year)) * 86_400
-        + Int64(daylight.endTime - daylight.offset)
-      if start <= end {
-        raw.append(Change(instant: start, isDaylight: true))
-        raw.append(Change(instant: end, isDaylight: false))
-      } else {  // southern hemisphere (and Dublin): the year begins in daylight time
-        raw.append(Change(instant: end, isDaylight: false))
-        raw.append(Change(instant: start, isDaylight: true))
-      }
+      let (first, second) = changes(year: year)
+      raw.append(first)
+      raw.append(second)
     }
     // Stable, so of two changes at one instant the later year's stays last.
     let ordered = raw.enumerated().sorted { ($0.element.instant, $0.offset) < ($1.element.instant, $1.offset) }
@@ -104,23 +94,51 @@ struct POSIXTimeZoneRule: Hashable, Sendable {
     return result
   }
 
+  /// The two changes of `year`, in time order. Requires `daylight`.
+  func changes(year: Int) -> (Change, Change) {
+    let daylight = daylight!
+    // The start is read on the standard-time wall clock, the end on the daylight one.
+    let start = Change(
+      instant: Int64(daylight.start.daysSinceEpoch(year: year)) * 86_400 + Int64(daylight.startTime - standardOffset),
+      isDaylight: true)
+    let end = Change(
+      instant: Int64(daylight.end.daysSinceEpoch(year: year)) * 86_400 + Int64(daylight.endTime - daylight.offset),
+      isDaylight: false)
+    // Southern hemisphere (and Dublin): the year begins in daylight time.
+    return start.instant <= end.instant ? (start, end) : (end, start)
+  }
+
   /// Whether daylight time is in force at `instant`.
   ///
-  /// - Complexity: O(1): the changes of three years around `instant` are computed.
+  /// - Complexity: O(1): the changes of four years around `instant` are computed (no
+  ///   allocation; about a hundred nanoseconds).
   func isDaylight(at instant: Int64) -> Bool {
     guard daylight != nil else { return false }
     let year = utcYear(instant)
     // Transition times are within ±167 h of their day, so the previous year's changes are at or
-    // before `instant` and the following year's are after it. The year after that is included
-    // so that a change at the very end of next year, which may coincide with the start of the
-    // one after (permanent daylight time), is not taken for a real change.
-    let changes = changes(years: (year - 1)...(year + 2))
-    var state = !(changes.first?.isDaylight ?? false)
-    for change in changes {
-      if change.instant > instant { break }
-      state = change.isDaylight
+    // before `instant` and those two years on are after it. The state is that of the latest
+    // change at or before `instant`; of changes at one instant the later-listed one wins, which
+    // makes permanent daylight time (`0/0,J365/25`: each year ends as the next one starts) work.
+    var latest = Int64.min
+    var state: Bool?
+    var earliest = Int64.max
+    var earliestState = false
+    func consider(_ change: Change) {
+      if change.instant <= instant, change.instant >= latest {
+        latest = change.instant
+        state = change.isDaylight
+      }
+      if change.instant < earliest {
+        earliest = change.instant
+        earliestState = change.isDaylight
+      }
     }
-    return state
+    for year in (year - 1)...(year + 2) {
+      let (first, second) = changes(year: year)
+      consider(first)
+      consider(second)
+    }
+    return state ?? !earliestState
   }
 
   func offset(at instant: Int64) -> Int { offset(isDaylight: isDaylight(at: instant)) }

@@ -249,3 +249,20 @@ struct TimeScanner {
     return sign * (hours * 3600 + minutes * 60)
   }
 }
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+extension Instant {
+  /// The system clock, to the second.
+  public static func now() -> Instant {
+    var time = timespec()
+    clock_gettime(CLOCK_REALTIME, &time)
+    return Instant(secondsSinceEpoch: Int64(time.tv_sec))
+  }
+}

@@ -21,12 +21,7 @@ extension Catalog {
       return StoreStatus(
         instant: instant, status: .unknown, nextChange: nil, timeZone: zone, unavailableReason: reason)
     }
-    let instant = time.instant(in: schedule.timeZone)
-    let status = schedule.status(at: instant)
-    let next = status.state == .unknown ? nil : schedule.nextChange(after: instant, horizonDays: 8)
-    return StoreStatus(
-      instant: instant, status: status, nextChange: next, timeZone: schedule.timeZone,
-      unavailableReason: nil)
+    return StoreStatus(of: schedule, at: time.instant(in: schedule.timeZone))
   }
 
   /// Parses each store's `opening_hours`, settles its time zone (inferring it from the nearest

@@ -35,19 +35,36 @@ public struct HoursResources: Sendable {
   public static func bundled(for stores: [Store], extraHolidayFiles: [String] = []) throws(CatalogError)
     -> HoursResources
   {
-    var registry = HolidayRegistry()
     var countries = Set<String>()
     for store in stores where store.openingHours != nil {
       if let country = store[property: "addr:country"], country.count == 2 { countries.insert(country.uppercased()) }
     }
-    for country in countries.sorted() {
-      let path = bundledHolidayDirectory + "/" + country + ".json"
-      guard isReadableFile(path) else { continue }
-      do { try registry.add(contentsOf: path) } catch {
-        throw CatalogError(.badData, source: path, error.description)
+    let registry = try holidayRegistry(countries: countries, extraFiles: extraHolidayFiles)
+    let needsInference = stores.contains { $0.timezone == nil && $0.coordinate != nil }
+    let locator = needsInference ? try TimeZoneLocator(contentsOf: TimeZoneLocator.bundledPath) : nil
+    return HoursResources(holidays: registry, timeZoneLocator: locator)
+  }
+
+  /// The bundled holidays of `countries` (all bundled countries when `nil`), then `extraFiles`.
+  ///
+  /// - Throws: `CatalogError` naming the file that cannot be read and where it is wrong.
+  public static func holidayRegistry(countries: Set<String>?, extraFiles: [String] = []) throws(CatalogError)
+    -> HolidayRegistry
+  {
+    var registry = HolidayRegistry()
+    do {
+      if let countries {
+        for country in countries.sorted() {
+          let path = bundledHolidayDirectory + "/" + country.uppercased() + ".json"
+          if isReadableFile(path) { try registry.add(contentsOf: path) }
+        }
+      } else {
+        try registry.addDirectory(bundledHolidayDirectory)
       }
+    } catch {
+      throw CatalogError(.badData, source: error.file, error.description)
     }
-    for path in extraHolidayFiles {
+    for path in extraFiles {
       guard isReadableFile(path) else {
         throw CatalogError(.inputMissing, source: path, "cannot read holiday file \(path): no such file")
       }
@@ -55,9 +72,7 @@ public struct HoursResources: Sendable {
         throw CatalogError(.badData, source: path, error.description)
       }
     }
-    let needsInference = stores.contains { $0.timezone == nil && $0.coordinate != nil }
-    let locator = needsInference ? try TimeZoneLocator(contentsOf: TimeZoneLocator.bundledPath) : nil
-    return HoursResources(holidays: registry, timeZoneLocator: locator)
+    return registry
   }
 
   /// The calendar for a store: its country's, with the region from `addr:state` when the data

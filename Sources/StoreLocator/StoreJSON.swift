@@ -1,4 +1,5 @@
 import GeoIndex
+import OpeningHours
 
 // The JSON shapes of stores that every output shares (the CLI's json/ndjson/geojson formats and,
 // later, the HTTP API and pickup results), documented in the README.
@@ -20,6 +21,12 @@ extension StoreMatch {
     object["distance_m"] = distance.map { JSONValue(meters: $0.meters) } ?? .null
     object["timezone"] = text(store.timezone)
     object["opening_hours"] = text(store.openingHours)
+    if let status {
+      object["state"] = .string(status.state.rawValue)
+      object["comment"] = text(status.status.comment)
+      object["next_change"] = status.nextChange.map { .string(status.formatted($0)) } ?? .null
+      object["status_text"] = .string(status.summary)
+    }
     object["phone"] = text(store.phone)
     object["website"] = text(store.website)
     object["properties"] = .object(store.properties)

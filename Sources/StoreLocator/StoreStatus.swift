@@ -13,6 +13,26 @@ public struct StoreStatus: Hashable, Sendable {
   /// Why there is no schedule, when there is none (no hours, hours that do not parse, no time zone).
   public let unavailableReason: String?
 
+  public init(
+    instant: Instant, status: OpeningStatus, nextChange: Instant?, timeZone: TimeZoneRules?,
+    unavailableReason: String? = nil
+  ) {
+    self.instant = instant
+    self.status = status
+    self.nextChange = nextChange
+    self.timeZone = timeZone
+    self.unavailableReason = unavailableReason
+  }
+
+  /// The status of `schedule` at `instant`, looking a week ahead for the next change.
+  public init(of schedule: Schedule, at instant: Instant) {
+    let status = schedule.status(at: instant)
+    self.init(
+      instant: instant, status: status,
+      nextChange: status.state == .unknown ? nil : schedule.nextChange(after: instant, horizonDays: 8),
+      timeZone: schedule.timeZone)
+  }
+
   public var state: OpeningState { status.state }
 
   /// What a person needs in one phrase: `open until 21:00`, `closed, opens Mon 07:00`,
@@ -32,6 +52,11 @@ public struct StoreStatus: Hashable, Sendable {
     return text
   }
 
+  /// `instant` as ISO 8601 with the store's offset then (UTC when the store has no time zone).
+  public func formatted(_ instant: Instant) -> String {
+    iso8601(instant, in: timeZone ?? .fixed(offsetSeconds: 0, identifier: "UTC"))
+  }
+
   /// `21:00` on the same local day, `Mon 07:00` within a week, `2026-12-27 07:00` beyond.
   static func wallTime(_ instant: Instant, after reference: Instant, in zone: TimeZoneRules) -> String {
     let local = zone.localDateTime(at: instant)
@@ -45,6 +70,9 @@ public struct StoreStatus: Hashable, Sendable {
   }
 
   static let weekdayNames = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+
+  /// `Mon` … `Sun`.
+  public static func weekdayName(_ date: LocalDate) -> String { weekdayNames[date.weekday] }
 }
 
 /// A condition on opening hours that a query's stores must meet, checked inside the search.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import GeoIndex
+import OpeningHours
 import StoreLocator
 
 extension StoresCommand {
@@ -14,6 +15,8 @@ extension StoresCommand {
           stores nearest --near 47.6062,-122.3321
           stores nearest --near -33.8688,151.2093 -k 3 --within 2km
           stores nearest --near 40.7128,-74.0060 --where drive_through=yes
+          stores nearest --near 25.0330,121.5654 --open-at 2026-12-24T23:30
+          stores nearest --near 51.5074,-0.1278 --open-now --open-for 30m
           stores nearest --near 64.1466,-21.9426 --format geojson > nearest.geojson
         """)
 
@@ -33,6 +36,8 @@ extension StoresCommand {
     var within: Distance?
 
     @OptionGroup var filters: FilterOptions
+    @OptionGroup var openOptions: OpenOptions
+    @OptionGroup var clock: ClockOptions
     @OptionGroup var dataOptions: DataOptions
     @OptionGroup var output: OutputOptions
 
@@ -42,12 +47,16 @@ extension StoresCommand {
 
     func run() throws {
       let catalog = try dataOptions.loadCatalog()
-      let matches = catalog.nearest(k, to: near, within: within, where: filters.filter)
+      let matches = catalog.withStatus(
+        catalog.nearest(
+          k, to: near, within: within, where: filters.filter, open: openOptions.requirement(clock: clock)),
+        at: openOptions.time(clock: clock))
       var query = JSONObject()
       query["near"] = .object(near.jsonObject)
       query["k"] = JSONValue(k)
       query["within_m"] = within.map { JSONValue($0.meters) } ?? .null
       query["where"] = .array(filters.conditions.map { .string($0.description) })
+      openOptions.describe(into: &query, clock: clock)
       let limit =
         within.map { " within \(ResultWriter(format: .text, units: output.units).formatted($0))" } ?? ""
       let empty =

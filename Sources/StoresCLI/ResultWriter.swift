@@ -52,7 +52,7 @@ struct ResultWriter {
     if hasDistance { columns.append(TextTable.Column("DISTANCE", width: 12, rightAligned: true)) }
     columns += [
       TextTable.Column("ID", width: 24), TextTable.Column("NAME", width: 34),
-      TextTable.Column("ADDRESS", width: 44), TextTable.Column("HOURS", width: .max),
+      TextTable.Column("ADDRESS", width: 44), TextTable.Column("OPEN", width: .max),
     ]
     let rows = matches.enumerated().map { position, match in
       (["\(position + 1)"] + (hasDistance ? [match.distance.map(formatted) ?? ""] : []))
@@ -60,7 +60,7 @@ struct ResultWriter {
           match.store.id,
           match.store.name ?? "(no name)",
           match.store.address ?? "",
-          match.store.openingHours ?? "hours unknown",
+          match.status?.summary ?? match.store.openingHours ?? "hours unknown",
         ]
     }
     return TextTable(columns: columns, rows: rows).rendered
@@ -88,7 +88,7 @@ struct ResultWriter {
 
   static let csvColumns = [
     "id", "name", "brand", "address", "latitude", "longitude", "distance_m", "timezone", "opening_hours",
-    "phone", "website",
+    "state", "next_change", "phone", "website",
   ]
 
   func csv(_ matches: [StoreMatch]) -> String {

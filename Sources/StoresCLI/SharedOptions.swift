@@ -1,4 +1,5 @@
 import ArgumentParser
+import OpeningHours
 import StoreLocator
 
 #if canImport(Glibc)
@@ -20,6 +21,15 @@ struct DataOptions: ParsableArguments {
   @Flag(help: "Fail on any data error instead of skipping the bad records.")
   var strict = false
 
+  @Option(
+    name: .customLong("holidays"),
+    help: ArgumentHelp(
+      "Public-holiday file to add to the bundled ones (repeatable; format: Data/holidays/README.md).",
+      valueName: "file"))
+  var holidayFiles: [String] = []
+
+  var loadOptions: LoadOptions { LoadOptions(strict: strict, holidayFiles: holidayFiles) }
+
   /// Loads the catalog; reports a failure on standard error and exits 65 or 66.
   ///
   /// When records were skipped, says so in one line on standard error, so a lenient load is never
@@ -27,7 +37,7 @@ struct DataOptions: ParsableArguments {
   func loadCatalog() throws -> Catalog {
     let path = DefaultData.path(explicit: data, environment: currentEnvironment())
     do {
-      let catalog = try Catalog.load(contentsOf: path, options: LoadOptions(strict: strict))
+      let catalog = try Catalog.load(contentsOf: path, options: loadOptions)
       let errors = catalog.diagnostics.count { $0.severity == .error }
       if errors > 0 {
         standardError(
@@ -42,6 +52,72 @@ struct DataOptions: ParsableArguments {
       }
       throw error.kind == .inputMissing ? ExitCode.inputMissing : ExitCode.badData
     }
+  }
+}
+
+/// The clock, so any answer can be reproduced.
+struct ClockOptions: ParsableArguments {
+  @Option(
+    help: ArgumentHelp(
+      "Take this as the current time (ISO 8601 with Z or an offset); default: the system clock.",
+      valueName: "time"),
+    transform: parsed(TimeQuery.init(parsing:)))
+  var now: TimeQuery?
+
+  func validate() throws {
+    if case .wallTime = now {
+      throw ValidationError("--now needs an offset or Z (such as 2026-11-22T07:45:00Z): it is one instant everywhere")
+    }
+  }
+
+  /// The current instant: `--now`, else the system clock.
+  var current: Instant {
+    if case .instant(let instant) = now { return instant }
+    return Instant.now()
+  }
+}
+
+/// Conditions on opening hours, checked inside the search.
+struct OpenOptions: ParsableArguments {
+  @Flag(help: "Only stores open now.")
+  var openNow = false
+
+  @Option(
+    help: ArgumentHelp(
+      "Only stores open at this time: ISO 8601 with an offset is one instant; without one "
+        + "(2026-12-24T23:30) it is that wall time at each store.",
+      valueName: "time"),
+    transform: parsed(TimeQuery.init(parsing:)))
+  var openAt: TimeQuery?
+
+  @Option(
+    help: ArgumentHelp(
+      "…and staying open at least this long (90s, 15m, 1h30m, PT15M); implies --open-now without --open-at.",
+      valueName: "duration"),
+    transform: parsed(parseDuration))
+  var openFor: Int64?
+
+  @Flag(help: "Let stores whose hours are unknown pass the opening-hours conditions.")
+  var allowUnknown = false
+
+  func validate() throws {
+    if openNow, openAt != nil { throw ValidationError("give --open-now or --open-at, not both") }
+  }
+
+  /// The time results describe: --open-at, else now.
+  func time(clock: ClockOptions) -> TimeQuery { openAt ?? .instant(clock.current) }
+
+  /// The requirement, or `nil` when no opening-hours condition was given.
+  func requirement(clock: ClockOptions) -> OpeningRequirement? {
+    guard openNow || openAt != nil || openFor != nil else { return nil }
+    return OpeningRequirement(time: time(clock: clock), seconds: openFor ?? 0, allowsUnknown: allowUnknown)
+  }
+
+  /// The conditions as the JSON `query` echoes them.
+  func describe(into query: inout JSONObject, clock: ClockOptions) {
+    query["at"] = .string(time(clock: clock).description)
+    query["open"] = .bool(requirement(clock: clock) != nil)
+    query["open_for_s"] = openFor.map { JSONValue(Int($0)) } ?? .null
   }
 }
 

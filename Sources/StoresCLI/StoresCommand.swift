@@ -14,9 +14,13 @@ struct StoresCommand: ParsableCommand {
       Locations are LAT,LON in degrees (--near -33.8688,151.2093). Distances: 500m, 2km, 1.5mi; \
       a bare number is metres.
 
-      Exit codes: 0 success, 64 usage error, 65 bad data, 66 input or store missing.
+      Times are ISO 8601: with Z or an offset an instant, without one (2026-11-22T07:45) the wall \
+      time at each store; the default is now. Durations: 90s, 15m, 1h30m, PT15M.
+
+      Exit codes: 0 success, 64 usage error, 65 bad data, 66 input or store missing; \
+      'stores open' exits 0 open, 1 closed, 2 unknown.
       """,
     version: "0.1.0",
-    subcommands: [Nearest.self, Within.self, Show.self, Info.self, Validate.self]
+    subcommands: [Nearest.self, Within.self, Show.self, Hours.self, Open.self, Info.self, Validate.self]
   )
 }

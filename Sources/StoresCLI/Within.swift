@@ -1,5 +1,6 @@
 import ArgumentParser
 import GeoIndex
+import OpeningHours
 import StoreLocator
 
 extension StoresCommand {
@@ -35,6 +36,8 @@ extension StoresCommand {
     var bbox: GeoBox?
 
     @OptionGroup var filters: FilterOptions
+    @OptionGroup var openOptions: OpenOptions
+    @OptionGroup var clock: ClockOptions
     @OptionGroup var dataOptions: DataOptions
     @OptionGroup var output: OutputOptions
 
@@ -54,11 +57,12 @@ extension StoresCommand {
       let matches: [StoreMatch]
       let empty: String
       if let bbox {
-        matches = catalog.stores(in: bbox, where: filters.filter)
+        matches = catalog.stores(in: bbox, where: filters.filter, open: openOptions.requirement(clock: clock))
         query["bbox"] = .array([bbox.west, bbox.south, bbox.east, bbox.north].map { JSONValue($0) })
         empty = "No stores inside \(bbox.west),\(bbox.south),\(bbox.east),\(bbox.north)."
       } else if let near, let radius {
-        matches = catalog.stores(within: radius, of: near, where: filters.filter)
+        matches = catalog.stores(
+          within: radius, of: near, where: filters.filter, open: openOptions.requirement(clock: clock))
         query["near"] = .object(near.jsonObject)
         query["radius_m"] = JSONValue(radius.meters)
         empty =
@@ -67,9 +71,10 @@ extension StoresCommand {
         throw ExitCode.usage
       }
       query["where"] = .array(filters.conditions.map { .string($0.description) })
+      openOptions.describe(into: &query, clock: clock)
       standardOutput(
         ResultWriter(format: output.format, units: output.units).render(
-          matches, query: query, emptyMessage: empty))
+          catalog.withStatus(matches, at: openOptions.time(clock: clock)), query: query, emptyMessage: empty))
     }
   }
 }

@@ -1,0 +1,208 @@
+import ArgumentParser
+import OpeningHours
+import StoreLocator
+
+extension StoresCommand {
+  struct Hours: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Show a store's opening hours: open now or at a time, and the days ahead.",
+      discussion: """
+        Three ways in:
+          stores hours ID [--at T] [--days N]
+          stores hours --expression EXPR --timezone TZ [--country CC[-RR]] [--at T]
+          stores hours --batch < requests.jsonl
+
+        --batch reads one JSON object a line, {"id": 1, "oh": "Mo-Fr 09:00-18:00; PH off", \
+        "tz": "Europe/Berlin", "country": "DE", "at": "2026-03-29T00:59:00Z", "ops": ["state", \
+        "next_change"]}, and writes one a line: {"id": 1, "state": "open|closed|unknown", \
+        "comment": …, "next_change": "ISO 8601 with offset"|null} or {"id": 1, "error": "…"}.
+
+        Semantics and the DST policy: docs/opening-hours.md.
+        """)
+
+    @Argument(help: "The store's id.")
+    var id: String?
+
+    @Option(help: ArgumentHelp("An opening_hours expression to evaluate instead of a store's.", valueName: "expr"))
+    var expression: String?
+
+    @Option(help: ArgumentHelp("The IANA time zone for --expression (Europe/Berlin).", valueName: "tz"))
+    var timezone: String?
+
+    @Option(
+      help: ArgumentHelp("Country, optionally with region, whose public holidays PH means (DE, DE-BY).", valueName: "cc"))
+    var country: String?
+
+    @Flag(help: "Answer JSON-lines requests from standard input (see above).")
+    var batch = false
+
+    @Option(
+      help: ArgumentHelp(
+        "The time to evaluate at (ISO 8601; without an offset it is the store's wall time); default: now.",
+        valueName: "time"),
+      transform: parsed(TimeQuery.init(parsing:)))
+    var at: TimeQuery?
+
+    @Option(help: "How many days ahead to list.")
+    var days: Int = 7
+
+    @OptionGroup var clock: ClockOptions
+    @OptionGroup var dataOptions: DataOptions
+    @Option(name: .long, help: "Output format: text or json.")
+    var format: OutputFormat = .text
+
+    func validate() throws {
+      let modes = [id != nil, expression != nil, batch].filter { $0 }.count
+      guard modes == 1 else { throw ValidationError("give a store ID, or --expression with --timezone, or --batch") }
+      if expression != nil, timezone == nil { throw ValidationError("--expression needs --timezone (such as Europe/Berlin)") }
+      guard (1...366).contains(days) else { throw ValidationError("--days must be 1...366 (got \(days))") }
+      guard [.text, .json].contains(format) else { throw ValidationError("hours writes text or json") }
+    }
+
+    func run() throws {
+      if batch { return try runBatch() }
+      let time = at ?? .instant(clock.current)
+      let title: String
+      let schedule: Schedule
+      let status: StoreStatus
+      if let id {
+        let catalog = try dataOptions.loadCatalog()
+        guard let store = catalog.store(withID: id) else {
+          standardError("stores: no store with id '\(id)' in \(catalog.source)")
+          throw ExitCode.inputMissing
+        }
+        status = catalog.status(of: store, at: time)
+        guard let compiled = catalog.schedule(for: store) else {
+          standardOutput(
+            format == .json
+              ? JSONValue.object(StoreMatch(store: store, distance: nil, status: status).jsonObject).jsonText + "\n"
+              : "\(store.name ?? store.id): \(status.summary)\n")
+          return
+        }
+        schedule = compiled
+        title = "\(store.name ?? store.id) (\(store.id)), \(schedule.timeZone.identifier)"
+          + (store.inferredTimezone.map { " [\($0.note)]" } ?? "")
+      } else {
+        schedule = try expressionSchedule()
+        let instant = time.instant(in: schedule.timeZone)
+        status = StoreStatus(of: schedule, at: instant)
+        title = schedule.timeZone.identifier + (country.map { ", public holidays of \($0)" } ?? "")
+      }
+      let start = status.instant
+      // List whole local days, from the start of the day asked about.
+      let firstDay = schedule.timeZone.localDateTime(at: start).date
+      let dayStart = TimeQuery.wallTime(LocalDateTime(date: firstDay, secondsIntoDay: 0)).instant(in: schedule.timeZone)
+      let dayEnd = TimeQuery.wallTime(LocalDateTime(date: firstDay.adding(days: days), secondsIntoDay: 0))
+        .instant(in: schedule.timeZone)
+      // A day before and after, so spans crossing the edges show whole.
+      let intervals = schedule.intervals(from: min(dayStart, start) - 86_400, to: dayEnd + 86_400)
+      if format == .json {
+        var object = JSONObject()
+        object["opening_hours"] = .string(schedule.hours.text)
+        object["timezone"] = .string(schedule.timeZone.identifier)
+        object["at"] = .string(status.formatted(start))
+        object["state"] = .string(status.state.rawValue)
+        object["comment"] = status.status.comment.map(JSONValue.string) ?? .null
+        object["next_change"] = status.nextChange.map { .string(status.formatted($0)) } ?? .null
+        object["status_text"] = .string(status.summary)
+        object["warnings"] = .array((schedule.hours.warnings + schedule.warnings).map { .string($0.description) })
+        object["intervals"] = .array(
+          intervals.map { interval in
+            var entry = JSONObject()
+            entry["start"] = .string(status.formatted(interval.start))
+            entry["end"] = .string(status.formatted(interval.end))
+            entry["state"] = .string(interval.status.state.rawValue)
+            entry["comment"] = interval.status.comment.map(JSONValue.string) ?? .null
+            return .object(entry)
+          })
+        standardOutput(JSONValue.object(object).jsonText + "\n")
+        return
+      }
+      var text = title + "\n" + "Hours  " + schedule.hours.text + "\n"
+      for warning in schedule.hours.warnings + schedule.warnings { text += "       note: \(warning)\n" }
+      let local = schedule.timeZone.localDateTime(at: start)
+      text += "At     \(StoreStatus.weekdayName(local.date)) \(local.date) \(local.hourAndMinute) "
+        + "(\(formattedOffset(schedule.timeZone.offset(at: start)))): \(status.summary)\n\n"
+      text += DayListing(intervals: intervals, zone: schedule.timeZone, firstDay: firstDay, days: days).rendered
+      standardOutput(text)
+    }
+
+    func expressionSchedule() throws -> Schedule {
+      guard let expression, let timezone else { throw ExitCode.usage }
+      let zone: TimeZoneRules
+      do { zone = try TimeZoneRules(identifier: timezone) } catch {
+        throw ValidationError(error.description)
+      }
+      let hours: OpeningHours
+      do { hours = try OpeningHours(parsing: expression) } catch {
+        standardError("stores: opening_hours \"\(expression)\" \(error.description)")
+        standardError("  \(expression)\n  " + String(repeating: " ", count: error.position) + "^")
+        throw ExitCode.badData
+      }
+      var calendar: HolidayCalendar?
+      if let country {
+        let parts = country.split(separator: "-", maxSplits: 1).map(String.init)
+        let registry = try loadHolidays(countries: [parts[0]])
+        calendar = registry.calendar(country: parts[0], region: parts.count > 1 ? parts[1] : nil)
+        if calendar == nil { standardError("stores: note: no public-holiday data for \(parts[0]); PH is unknown") }
+      }
+      return Schedule(hours, timeZone: zone, holidays: calendar)
+    }
+
+    func loadHolidays(countries: Set<String>?) throws -> HolidayRegistry {
+      do {
+        return try HoursResources.holidayRegistry(countries: countries, extraFiles: dataOptions.holidayFiles)
+      } catch {
+        standardError("stores: \(error.description)")
+        throw error.kind == .inputMissing ? ExitCode.inputMissing : ExitCode.badData
+      }
+    }
+
+    func runBatch() throws {
+      var answers = HoursBatch(holidays: try loadHolidays(countries: nil))
+      var output = ""
+      while let line = readLine(strippingNewline: true) {
+        if line.allSatisfy(\.isWhitespace) { continue }
+        output += answers.answer(line) + "\n"
+        if output.utf8.count > 1 << 16 {
+          standardOutput(output)
+          output = ""
+        }
+      }
+      standardOutput(output)
+    }
+  }
+}
+
+/// The open spans of each local day, for people: `Mon 2026-11-23  07:00–12:00, 13:00–19:00`.
+struct DayListing {
+  let intervals: [ScheduleInterval]
+  let zone: TimeZoneRules
+  let firstDay: LocalDate
+  let days: Int
+
+  var rendered: String {
+    var lines: [String] = []
+    for offset in 0..<days {
+      let date = firstDay.adding(days: offset)
+      var spans: [String] = []
+      for interval in intervals where interval.status.state != .closed {
+        let start = zone.localDateTime(at: interval.start)
+        let end = zone.localDateTime(at: interval.end)
+        // A span from the day before shows on the first day when it reaches into it.
+        let spillsIn = offset == 0 && start.date < date && end > LocalDateTime(date: date, secondsIntoDay: 0)
+        guard start.date == date || spillsIn else { continue }
+        var span = start.date < date ? "…" : start.hourAndMinute
+        span += "–"
+        let endDays = end.date.daysSinceEpoch - max(start.date, date).daysSinceEpoch
+        span += end.secondsIntoDay == 0 && endDays == 1 ? "24:00" : end.hourAndMinute + (endDays > 0 ? " (+\(endDays)d)" : "")
+        if interval.status.state == .unknown { span += " unknown" }
+        if let comment = interval.status.comment { span += " \"\(comment)\"" }
+        spans.append(span)
+      }
+      lines.append(
+        "\(StoreStatus.weekdayName(date)) \(date)  " + (spans.isEmpty ? "closed" : spans.joined(separator: ", ")))
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+}
