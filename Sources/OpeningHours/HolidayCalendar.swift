@@ -23,7 +23,10 @@ public struct HolidayCalendar: Hashable, Sendable {
     self.uncoveredYears = []
   }
 
-  init(country: String, region: String?, years: ClosedRange<Int>, holidays: [LocalDate: String], uncoveredYears: Set<Int>) {
+  init(
+    country: String, region: String?, years: ClosedRange<Int>, holidays: [LocalDate: String],
+    uncoveredYears: Set<Int>
+  ) {
     self.country = country
     self.region = region
     self.years = years
@@ -32,7 +35,9 @@ public struct HolidayCalendar: Hashable, Sendable {
   }
 
   /// Whether `date` is covered by the data.
-  public func covers(_ date: LocalDate) -> Bool { years.contains(date.year) && !uncoveredYears.contains(date.year) }
+  public func covers(_ date: LocalDate) -> Bool {
+    years.contains(date.year) && !uncoveredYears.contains(date.year)
+  }
 
   /// The holiday's name when `date` is a public holiday, `nil` when it is not (or not covered).
   public func holiday(on date: LocalDate) -> String? { names[date] }

@@ -86,7 +86,8 @@ public struct HolidayRegistry: Sendable {
   /// warn about it.
   public func calendar(country: String, region: String?) -> HolidayCalendar? {
     let code = country.uppercased()
-    guard let entry = data[code], let low = entry.coveredYears.min(), let high = entry.coveredYears.max() else {
+    guard let entry = data[code], let low = entry.coveredYears.min(), let high = entry.coveredYears.max()
+    else {
       return nil
     }
     var names: [LocalDate: String] = [:]
@@ -100,7 +101,8 @@ public struct HolidayRegistry: Sendable {
       }
     }
     let uncovered = Set((low...high).filter { !entry.coveredYears.contains($0) })
-    return HolidayCalendar(country: code, region: resolved, years: low...high, holidays: names, uncoveredYears: uncovered)
+    return HolidayCalendar(
+      country: code, region: resolved, years: low...high, holidays: names, uncoveredYears: uncovered)
   }
 
   /// Loads one file in the format of Data/holidays/README.md.
@@ -118,12 +120,14 @@ public struct HolidayRegistry: Sendable {
   /// comes after `DE.json` and extends it). Subdirectories and other files are skipped.
   public mutating func addDirectory(_ path: String) throws(HolidayDataError) {
     guard let dir = opendir(path) else {
-      throw HolidayDataError(file: path, line: 0, column: 0, message: "cannot open directory: \(HolidayFile.errnoText())")
+      throw HolidayDataError(
+        file: path, line: 0, column: 0, message: "cannot open directory: \(HolidayFile.errnoText())")
     }
     var names: [String] = []
     while let entry = readdir(dir) {
       let name = withUnsafePointer(to: &entry.pointee.d_name) { pointer in
-        pointer.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)) {
+        pointer.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name))
+        {
           String(cString: $0)
         }
       }
@@ -178,17 +182,20 @@ enum HolidayFile {
 
   static func interpret(_ root: MiniJSON.Node, parser: MiniJSON) throws(HolidayDataError) -> Update {
     guard case .object(let members) = root.value else {
-      throw parser.error(at: root.offset, "expected a JSON object {\"country\": …, \"years\": […], \"national\": {…}}")
+      throw parser.error(
+        at: root.offset, "expected a JSON object {\"country\": …, \"years\": […], \"national\": {…}}")
     }
     func member(_ key: String) -> MiniJSON.Node? { members.last { $0.key == key }?.value }
 
     guard let countryNode = member("country") else {
-      throw parser.error(at: root.offset, "expected a \"country\" member (ISO 3166-1 alpha-2, such as \"DE\")")
+      throw parser.error(
+        at: root.offset, "expected a \"country\" member (ISO 3166-1 alpha-2, such as \"DE\")")
     }
     guard case .string(let rawCountry) = countryNode.value, rawCountry.count == 2,
       rawCountry.unicodeScalars.allSatisfy({ ("A"..."Z").contains($0) || ("a"..."z").contains($0) })
     else {
-      throw parser.error(at: countryNode.offset, "expected \"country\" to be a two-letter code such as \"DE\"")
+      throw parser.error(
+        at: countryNode.offset, "expected \"country\" to be a two-letter code such as \"DE\"")
     }
     let country = rawCountry.uppercased()
 
@@ -208,7 +215,9 @@ enum HolidayFile {
       let firstYear = Int(exactly: first), let lastYear = Int(exactly: last),
       (1...9999).contains(firstYear), (firstYear...9999).contains(lastYear)
     else {
-      throw parser.error(at: yearsNode.offset, "expected \"years\" to be [first, last], two whole years with first ≤ last, such as [2025, 2031]")
+      throw parser.error(
+        at: yearsNode.offset,
+        "expected \"years\" to be [first, last], two whole years with first ≤ last, such as [2025, 2031]")
     }
     let years = firstYear...lastYear
 
@@ -219,16 +228,22 @@ enum HolidayFile {
       var result: [(LocalDate, String?)] = []
       for entry in entries {
         guard let date = parseDate(entry.key) else {
-          throw parser.error(at: entry.keyOffset, "expected a date \"YYYY-MM-DD\" in \(what), found \"\(entry.key)\"")
+          throw parser.error(
+            at: entry.keyOffset, "expected a date \"YYYY-MM-DD\" in \(what), found \"\(entry.key)\"")
         }
         guard years.contains(date.year) else {
-          throw parser.error(at: entry.keyOffset, "date \(entry.key) in \(what) is outside the file's years \(years.lowerBound)–\(years.upperBound)")
+          throw parser.error(
+            at: entry.keyOffset,
+            "date \(entry.key) in \(what) is outside the file's years \(years.lowerBound)–\(years.upperBound)"
+          )
         }
         switch entry.value.value {
         case .string(let holiday): result.append((date, holiday))
         case .null: result.append((date, nil))
         default:
-          throw parser.error(at: entry.value.offset, "expected the holiday's name (a string) or null for \(entry.key) in \(what)")
+          throw parser.error(
+            at: entry.value.offset,
+            "expected the holiday's name (a string) or null for \(entry.key) in \(what)")
         }
       }
       return result
@@ -240,10 +255,13 @@ enum HolidayFile {
     var regions: [(String, [(LocalDate, String?)])] = []
     if let node = member("regions") {
       guard case .object(let entries) = node.value else {
-        throw parser.error(at: node.offset, "expected \"regions\" to be an object {\"BY\": {\"YYYY-MM-DD\": \"name\", …}, …}")
+        throw parser.error(
+          at: node.offset, "expected \"regions\" to be an object {\"BY\": {\"YYYY-MM-DD\": \"name\", …}, …}")
       }
       for entry in entries {
-        guard !entry.key.isEmpty else { throw parser.error(at: entry.keyOffset, "expected a region code, found \"\"") }
+        guard !entry.key.isEmpty else {
+          throw parser.error(at: entry.keyOffset, "expected a region code, found \"\"")
+        }
         regions.append((entry.key, try dates(entry.value, what: "region \"\(entry.key)\"")))
       }
     }
@@ -255,12 +273,14 @@ enum HolidayFile {
       }
       for entry in entries {
         guard case .string(let code) = entry.value.value else {
-          throw parser.error(at: entry.value.offset, "expected a region code (a string) for alias \"\(entry.key)\"")
+          throw parser.error(
+            at: entry.value.offset, "expected a region code (a string) for alias \"\(entry.key)\"")
         }
         aliases.append((entry.key, code))
       }
     }
-    return Update(country: country, name: name, years: years, national: national, regions: regions, aliases: aliases)
+    return Update(
+      country: country, name: name, years: years, national: national, regions: regions, aliases: aliases)
   }
 
   /// `YYYY-MM-DD`, exactly.
@@ -372,7 +392,9 @@ struct MiniJSON {
     skipSpace()
     let node = try parseValue()
     skipSpace()
-    guard index == bytes.count else { throw error(at: index, "expected the end of the file after the JSON value, found \(found())") }
+    guard index == bytes.count else {
+      throw error(at: index, "expected the end of the file after the JSON value, found \(found())")
+    }
     return node
   }
 
@@ -395,15 +417,20 @@ struct MiniJSON {
     case UInt8(ascii: "t"): try literal("true"); return Node(value: .bool(true), offset: start)
     case UInt8(ascii: "f"): try literal("false"); return Node(value: .bool(false), offset: start)
     case UInt8(ascii: "n"): try literal("null"); return Node(value: .null, offset: start)
-    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return Node(value: .number(try parseNumber()), offset: start)
-    default: throw error(at: index, "expected a value (object, array, string, number, true, false or null), found \(found())")
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+      return Node(value: .number(try parseNumber()), offset: start)
+    default:
+      throw error(
+        at: index, "expected a value (object, array, string, number, true, false or null), found \(found())")
     }
   }
 
   private mutating func literal(_ word: String) throws(HolidayDataError) {
     let expected = Array(word.utf8)
-    guard index + expected.count <= bytes.count, Array(bytes[index..<index + expected.count]) == expected else {
-      throw error(at: index, "expected a value (object, array, string, number, true, false or null), found \(found())")
+    guard index + expected.count <= bytes.count, Array(bytes[index..<index + expected.count]) == expected
+    else {
+      throw error(
+        at: index, "expected a value (object, array, string, number, true, false or null), found \(found())")
     }
     index += expected.count
   }
@@ -438,7 +465,9 @@ struct MiniJSON {
       skipSpace()
       members.append((key: key, keyOffset: keyOffset, value: try parseValue()))
       skipSpace()
-      guard index < bytes.count else { throw error(at: index, "expected ',' or '}', found the end of the file") }
+      guard index < bytes.count else {
+        throw error(at: index, "expected ',' or '}', found the end of the file")
+      }
       if bytes[index] == UInt8(ascii: ",") {
         index += 1
         continue
@@ -465,7 +494,9 @@ struct MiniJSON {
       skipSpace()
       elements.append(try parseValue())
       skipSpace()
-      guard index < bytes.count else { throw error(at: index, "expected ',' or ']', found the end of the file") }
+      guard index < bytes.count else {
+        throw error(at: index, "expected ',' or ']', found the end of the file")
+      }
       if bytes[index] == UInt8(ascii: ",") {
         index += 1
         continue
@@ -498,12 +529,18 @@ struct MiniJSON {
     }
     if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
       index += 1
-      guard digits(&self) > 0 else { throw error(at: index, "expected digits after the decimal point, found \(found())") }
+      guard digits(&self) > 0 else {
+        throw error(at: index, "expected digits after the decimal point, found \(found())")
+      }
     }
     if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
       index += 1
-      if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
-      guard digits(&self) > 0 else { throw error(at: index, "expected digits in the exponent, found \(found())") }
+      if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+        index += 1
+      }
+      guard digits(&self) > 0 else {
+        throw error(at: index, "expected digits in the exponent, found \(found())")
+      }
     }
     let text = String(decoding: bytes[start..<index], as: UTF8.self)
     guard let value = Double(text) else { throw error(at: start, "expected a number, found \(text)") }
@@ -534,10 +571,14 @@ struct MiniJSON {
     var scalars = String.UnicodeScalarView()
     var runStart = index
     func flush(_ parser: MiniJSON, _ from: Int, _ to: Int, into view: inout String.UnicodeScalarView) {
-      if from < to { view.append(contentsOf: String(decoding: parser.bytes[from..<to], as: UTF8.self).unicodeScalars) }
+      if from < to {
+        view.append(contentsOf: String(decoding: parser.bytes[from..<to], as: UTF8.self).unicodeScalars)
+      }
     }
     while true {
-      guard index < bytes.count else { throw error(at: start, "expected the closing '\"' of this string, found the end of the file") }
+      guard index < bytes.count else {
+        throw error(at: start, "expected the closing '\"' of this string, found the end of the file")
+      }
       let byte = bytes[index]
       if byte == UInt8(ascii: "\"") {
         flush(self, runStart, index, into: &scalars)
@@ -545,9 +586,11 @@ struct MiniJSON {
         return String(scalars)
       }
       if byte < 0x20 {
-        throw error(at: index, byte == 0x0A
-          ? "expected the closing '\"' of the string before the end of the line"
-          : "expected no control characters in a string (write \\t, \\n or \\u00XX)")
+        throw error(
+          at: index,
+          byte == 0x0A
+            ? "expected the closing '\"' of the string before the end of the line"
+            : "expected no control characters in a string (write \\t, \\n or \\u00XX)")
       }
       if byte != UInt8(ascii: "\\") {
         index += 1
@@ -556,7 +599,9 @@ struct MiniJSON {
       flush(self, runStart, index, into: &scalars)
       let escape = index
       index += 1
-      guard index < bytes.count else { throw error(at: escape, "expected an escape after '\\', found the end of the file") }
+      guard index < bytes.count else {
+        throw error(at: escape, "expected an escape after '\\', found the end of the file")
+      }
       let kind = bytes[index]
       index += 1
       switch kind {
@@ -571,7 +616,9 @@ struct MiniJSON {
       case UInt8(ascii: "u"):
         var code = try hex4()
         if (0xD800..<0xDC00).contains(code) {
-          guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+          guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
+            bytes[index + 1] == UInt8(ascii: "u")
+          else {
             throw error(at: escape, "expected a low surrogate \\uDC00–\\uDFFF after this high surrogate")
           }
           index += 2
@@ -581,7 +628,9 @@ struct MiniJSON {
           }
           code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
         }
-        guard let scalar = Unicode.Scalar(code) else { throw error(at: escape, "expected a Unicode scalar, found a lone surrogate") }
+        guard let scalar = Unicode.Scalar(code) else {
+          throw error(at: escape, "expected a Unicode scalar, found a lone surrogate")
+        }
         scalars.append(scalar)
       default:
         throw error(at: escape, "expected an escape \\\" \\\\ \\/ \\b \\f \\n \\r \\t or \\uXXXX")

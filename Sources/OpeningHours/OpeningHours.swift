@@ -18,7 +18,9 @@ public struct OpeningHours: Hashable, Sendable, CustomStringConvertible {
     var parser = try OpeningHoursParser(text: text)
     self.rules = try parser.parse()
     self.text = text
-    self.warnings = parser.warnings.sorted { ($0.range.lowerBound, $0.range.upperBound) < ($1.range.lowerBound, $1.range.upperBound) }
+    self.warnings = parser.warnings.sorted {
+      ($0.range.lowerBound, $0.range.upperBound) < ($1.range.lowerBound, $1.range.upperBound)
+    }
   }
 
   /// Whether a rule selects public holidays (`PH`).
@@ -57,7 +59,9 @@ public struct OpeningHoursWarning: Hashable, Sendable, CustomStringConvertible {
     self.message = message
   }
 
-  public var description: String { "\(code) at characters \(range.lowerBound + 1)-\(range.upperBound): \(message)" }
+  public var description: String {
+    "\(code) at characters \(range.lowerBound + 1)-\(range.upperBound): \(message)"
+  }
 }
 
 /// Why a text is not a valid `opening_hours` value.

@@ -51,7 +51,8 @@ struct OpeningHoursParser {
 
   func error(_ expected: String, at token: Token? = nil) -> OpeningHoursParseError {
     let t = token ?? self.token
-    return OpeningHoursParseError(text: text, position: t.range.lowerBound, expected: expected, found: describe(t))
+    return OpeningHoursParseError(
+      text: text, position: t.range.lowerBound, expected: expected, found: describe(t))
   }
 
   func isKind(_ t: Token, _ kind: TokenKind) -> Bool { t.kind == kind }
@@ -68,7 +69,9 @@ struct OpeningHoursParser {
     "sat": 5, "saturday": 5, "saturdays": 5,
     "sun": 6, "sunday": 6, "sundays": 6,
   ]
-  static let monthCanonical = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+  static let monthCanonical = [
+    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+  ]
   static let monthEnglish: [String: Int] = [
     "january": 1, "february": 2, "march": 3, "april": 4, "june": 6, "july": 7, "august": 8,
     "sept": 9, "september": 9, "october": 10, "november": 11, "december": 12,
@@ -85,7 +88,9 @@ struct OpeningHoursParser {
   static func month(of token: Token) -> Int? {
     guard case .word(let w) = token.kind else { return nil }
     let lower = w.lowercased()
-    if lower.count == 3, let i = monthCanonical.firstIndex(where: { $0.lowercased() == lower }) { return i + 1 }
+    if lower.count == 3, let i = monthCanonical.firstIndex(where: { $0.lowercased() == lower }) {
+      return i + 1
+    }
     return monthEnglish[lower]
   }
 
@@ -206,14 +211,6 @@ struct OpeningHoursParser {
 
   static func isCompactTime(_ v: Int) -> Bool { v / 100 <= 24 && v % 100 < 60 }
 
-  func startsRule(_ k: Int) -> Bool {
-    let t = peek(k)
-    if startsWeekdaySelector(t) || startsDatePoint(k) || isYear(t) || isWord(t, "week") || startsTime(k) { return true }
-    if case .comment = t.kind { return true }
-    if let w = t.lowercasedWord, ["open", "closed", "off", "unknown"].contains(w) { return true }
-    return false
-  }
-
   // MARK: - Expression
 
   mutating func parse() throws(OpeningHoursParseError) -> [Rule] {
@@ -226,7 +223,9 @@ struct OpeningHoursParser {
     while true {
       let start = token
       let rule = try parseRule(separator: separator)
-      if withoutSeparator, rule.times.isEmpty, !rule.is247, rule.modifier.state == nil, rule.modifier.comment == nil {
+      if withoutSeparator, rule.times.isEmpty, !rule.is247, rule.modifier.state == nil,
+        rule.modifier.comment == nil
+      {
         // `Mo-Fr 10:00-18:00 Sa`: a new rule without times would mean "open all day": not clear.
         throw error("';' before the next rule, and times for it", at: start)
       }
@@ -267,7 +266,8 @@ struct OpeningHoursParser {
         }
         // `Mo-Fr 08:00-18:00 Sa 09:00-12:00`: the meaning of the missing `;` is clear.
         let t = token
-        warn("missing-rule-separator", t.range.lowerBound..<t.range.lowerBound, "insert '; ' before a new rule")
+        warn(
+          "missing-rule-separator", t.range.lowerBound..<t.range.lowerBound, "insert '; ' before a new rule")
         if !t.spaceBefore, index > 0 {
           warn("missing-space", tokens[index - 1].range.upperBound..<t.range.lowerBound, "insert a space")
         }
@@ -306,7 +306,9 @@ struct OpeningHoursParser {
       }
       if case .number(24, _) = token.kind, case .slash = peek().kind, case .number(7, _) = peek(2).kind {
         // `Mo-Su 24/7`: around the clock on those days.
-        warn("24-7-after-selector", token.range.lowerBound..<peek(2).range.upperBound, "write 00:00-24:00 after a selector")
+        warn(
+          "24-7-after-selector", token.range.lowerBound..<peek(2).range.upperBound,
+          "write 00:00-24:00 after a selector")
         advance()
         advance()
         advance()
@@ -314,7 +316,8 @@ struct OpeningHoursParser {
       } else {
         try parseTimes(&rule, after: rule.weekdays != nil)
       }
-      if rule.weekdays == nil, rule.years.isEmpty, rule.monthdays.isEmpty, rule.weeks.isEmpty, !rule.times.isEmpty,
+      if rule.weekdays == nil, rule.years.isEmpty, rule.monthdays.isEmpty, rule.weeks.isEmpty,
+        !rule.times.isEmpty,
         startsWeekdaySelector(token)
       {
         // `10am-6pm Mon-Fri`: weekdays after the times, when nothing else follows in the rule.
@@ -438,7 +441,8 @@ struct OpeningHoursParser {
   mutating func parseDayOffset() -> Int {
     var sign = 0
     if case .plus = token.kind { sign = 1 } else if case .dash = token.kind { sign = -1 }
-    guard sign != 0, case .number(let v, _) = peek().kind, let w = peek(2).lowercasedWord, w == "day" || w == "days"
+    guard sign != 0, case .number(let v, _) = peek().kind, let w = peek(2).lowercasedWord,
+      w == "day" || w == "days"
     else { return 0 }
     advance()
     advance()
@@ -460,7 +464,11 @@ struct OpeningHoursParser {
 
   /// A month, or a date: `[year] Mon [day | Su[-1]]`, `[year] easter`, plus a day offset.
   /// Returns (year, month, point) where point is nil when only a month was given.
-  mutating func parseDateOrMonth() throws(OpeningHoursParseError) -> (year: Int?, month: Int, point: DatePoint?) {
+  /// `allowNth`: read `Mon Su[-1]` as a date (the last Sunday of the month) rather than leaving
+  /// `Su[-1]` to the weekday selector; see `nthDateFollowsAsRangeStart()`.
+  mutating func parseDateOrMonth(allowNth: Bool = true) throws(OpeningHoursParseError) -> (
+    year: Int?, month: Int, point: DatePoint?
+  ) {
     var year: Int?
     if isYear(token), startsDatePoint(0) {
       year = try parseNumber(1900...9999, "a year")
@@ -483,7 +491,7 @@ struct OpeningHoursParser {
       point.offsetDays = parseDayOffset()
       return (year, month, point)
     }
-    if Self.weekday(of: token) != nil, case .leftBracket = peek().kind {
+    if allowNth, Self.weekday(of: token) != nil, case .leftBracket = peek().kind {
       let weekday = takeWeekday()!
       advance()
       var sign = 1
@@ -494,7 +502,8 @@ struct OpeningHoursParser {
       let nth = try parseNumber(1...5, "a number from 1 to 5 inside '[ ]'") * sign
       guard case .rightBracket = token.kind else { throw error("']'") }
       advance()
-      var point = DatePoint(year: year, anchor: .nthWeekday(month: month, weekday: weekday, nth: nth), offsetDays: 0)
+      var point = DatePoint(
+        year: year, anchor: .nthWeekday(month: month, weekday: weekday, nth: nth), offsetDays: 0)
       point.offsetDays = parseDayOffset()
       return (year, month, point)
     }
@@ -504,7 +513,7 @@ struct OpeningHoursParser {
   mutating func parseMonthdays() throws(OpeningHoursParseError) -> [MonthdayRange] {
     var result: [MonthdayRange] = []
     while true {
-      let first = try parseDateOrMonth()
+      let first = try parseDateOrMonth(allowNth: nthDateStartsRange())
       if atRangeDash(), startsDatePoint(1) || (first.point != nil && peekIsDayNumber(1)) {
         _ = takeRangeDash()
         if let fromPoint = first.point, peekIsDayNumber(0) {
@@ -519,10 +528,13 @@ struct OpeningHoursParser {
           to.offsetDays = parseDayOffset()
           result.append(.dates(from: fromPoint, to: to))
         } else {
-          let second = try parseDateOrMonth()
+          // `Apr-Oct Su[2]`: after a month, `Su[2]` is the weekday selector; after a date
+          // (`Mar Su[-1]-Dec Su[1]`), a date.
+          let second = try parseDateOrMonth(allowNth: first.point != nil)
           switch (first.point, second.point) {
           case (nil, nil):
-            result.append(.months(fromYear: first.year, from: first.month, toYear: second.year, to: second.month))
+            result.append(
+              .months(fromYear: first.year, from: first.month, toYear: second.year, to: second.month))
           case (let a?, let b?):
             result.append(.dates(from: a, to: b))
           case (nil, let b?):
@@ -530,7 +542,8 @@ struct OpeningHoursParser {
             result.append(.dates(from: a, to: b))
           case (let a?, nil):
             let last = LocalDate.daysIn(month: second.month, year: second.year ?? 2001)
-            let b = DatePoint(year: second.year, anchor: .fixed(month: second.month, day: last), offsetDays: 0)
+            let b = DatePoint(
+              year: second.year, anchor: .fixed(month: second.month, day: last), offsetDays: 0)
             result.append(.dates(from: a, to: b))
           }
         }
@@ -547,9 +560,42 @@ struct OpeningHoursParser {
     }
   }
 
+  /// Whether `[year] Mon We[n] [±k day(s)] -` follows: a variable date that starts a date range
+  /// (`Mar Su[-1]-Sep 30`). Otherwise `Mar Su[-1]` is a month and a weekday selector, which
+  /// means the same for a single month.
+  func nthDateStartsRange() -> Bool {
+    var k = 0
+    if isYear(peek(k)) { k += 1 }
+    guard Self.month(of: peek(k)) != nil, Self.weekday(of: peek(k + 1)) != nil,
+      case .leftBracket = peek(k + 2).kind
+    else { return false }
+    k += 3
+    while true {
+      switch peek(k).kind {
+      case .rightBracket: k += 1
+      case .end: return false
+      default:
+        k += 1
+        continue
+      }
+      break
+    }
+    if case .plus = peek(k).kind, let w = peek(k + 2).lowercasedWord, w == "day" || w == "days" { k += 3 }
+    if case .dash = peek(k).kind, case .number = peek(k + 1).kind, let w = peek(k + 2).lowercasedWord,
+      w == "day" || w == "days"
+    {
+      k += 3
+    }
+    if case .dash = peek(k).kind { return true }
+    if let w = peek(k).lowercasedWord, Self.rangeWords.contains(w) { return true }
+    return false
+  }
+
   func peekIsDayNumber(_ k: Int) -> Bool {
     guard case .number(_, let digits) = peek(k).kind, digits <= 2 else { return false }
-    if case .colon = peek(k + 1).kind, case .number = peek(k + 2).kind, !peek(k + 2).spaceBefore { return false }
+    if case .colon = peek(k + 1).kind, case .number = peek(k + 2).kind, !peek(k + 2).spaceBefore {
+      return false
+    }
     return true
   }
 
@@ -656,7 +702,8 @@ struct OpeningHoursParser {
         continue
       }
       if startsTime(0) {
-        warn("missing-comma", token.range.lowerBound..<token.range.lowerBound, "insert ',' between time spans")
+        warn(
+          "missing-comma", token.range.lowerBound..<token.range.lowerBound, "insert ',' between time spans")
         continue
       }
       return
@@ -689,7 +736,9 @@ struct OpeningHoursParser {
       let slash = token
       advance()
       _ = try parseTime(isEnd: false, allowBareMinutes: true)
-      warn("interval-ignored", slash.range.lowerBound..<tokens[index - 1].range.upperBound, "a repeat interval is read as the whole span")
+      warn(
+        "interval-ignored", slash.range.lowerBound..<tokens[index - 1].range.upperBound,
+        "a repeat interval is read as the whole span")
     }
     return TimeSpan(start: start, end: end, openEnd: openEnd)
   }
@@ -701,14 +750,18 @@ struct OpeningHoursParser {
     return "'" + String(chars[t.range.lowerBound..<upper]) + "'"
   }
 
-  mutating func parseTime(isEnd: Bool, allowBareMinutes: Bool = false) throws(OpeningHoursParseError) -> TimePoint {
+  mutating func parseTime(isEnd: Bool, allowBareMinutes: Bool = false) throws(OpeningHoursParseError)
+    -> TimePoint
+  {
     if let event = Self.sunEvent(of: token) {
       advance()
       return .sun(event, offsetMinutes: 0)
     }
     if case .leftParen = token.kind {
       advance()
-      guard let event = Self.sunEvent(of: token) else { throw error("sunrise, sunset, dawn or dusk after '('") }
+      guard let event = Self.sunEvent(of: token) else {
+        throw error("sunrise, sunset, dawn or dusk after '('")
+      }
       advance()
       var sign = 0
       if case .plus = token.kind { sign = 1 } else if case .dash = token.kind { sign = -1 }
@@ -744,7 +797,9 @@ struct OpeningHoursParser {
     switch token.kind {
     case .colon:
       advance()
-      guard case .number(let m, let d) = token.kind, d == 2 else { throw error("two digits of minutes after ':'") }
+      guard case .number(let m, let d) = token.kind, d == 2 else {
+        throw error("two digits of minutes after ':'")
+      }
       minute = m
       advance()
     case .dot:
@@ -804,7 +859,8 @@ struct OpeningHoursParser {
       warn("hour-suffix", hourToken.range.lowerBound..<endOffset, "write times as 17:00, without 'h'")
     } else if minute == nil {
       throw OpeningHoursParseError(
-        text: text, position: hourToken.range.upperBound, expected: "':' and two digits of minutes after the hour",
+        text: text, position: hourToken.range.upperBound,
+        expected: "':' and two digits of minutes after the hour",
         found: describe(token))
     }
     if hourDigits == 1, !usedH {

@@ -41,7 +41,8 @@ struct POSIXTimeZoneRule: Hashable, Sendable {
     func daysSinceEpoch(year: Int) -> Int {
       switch self {
       case .julian(let n):
-        return LocalDate(year: year, month: 1, day: 1)!.daysSinceEpoch + n - 1 + (LocalDate.isLeap(year) && n >= 60 ? 1 : 0)
+        return LocalDate(year: year, month: 1, day: 1)!.daysSinceEpoch + n - 1
+          + (LocalDate.isLeap(year) && n >= 60 ? 1 : 0)
       case .zeroBased(let n):
         return LocalDate(year: year, month: 1, day: 1)!.daysSinceEpoch + n
       case .monthWeekDay(let month, let week, let weekday):
@@ -82,8 +83,10 @@ struct POSIXTimeZoneRule: Hashable, Sendable {
       raw.append(second)
     }
     // Stable, so of two changes at one instant the later year's stays last.
-    let ordered = raw.enumerated().sorted { ($0.element.instant, $0.offset) < ($1.element.instant, $1.offset) }
-      .map(\.element)
+    let ordered = raw.enumerated().sorted {
+      ($0.element.instant, $0.offset) < ($1.element.instant, $1.offset)
+    }
+    .map(\.element)
     var result: [Change] = []
     result.reserveCapacity(ordered.count)
     for (index, change) in ordered.enumerated() {
@@ -99,10 +102,12 @@ struct POSIXTimeZoneRule: Hashable, Sendable {
     let daylight = daylight!
     // The start is read on the standard-time wall clock, the end on the daylight one.
     let start = Change(
-      instant: Int64(daylight.start.daysSinceEpoch(year: year)) * 86_400 + Int64(daylight.startTime - standardOffset),
+      instant: Int64(daylight.start.daysSinceEpoch(year: year)) * 86_400
+        + Int64(daylight.startTime - standardOffset),
       isDaylight: true)
     let end = Change(
-      instant: Int64(daylight.end.daysSinceEpoch(year: year)) * 86_400 + Int64(daylight.endTime - daylight.offset),
+      instant: Int64(daylight.end.daysSinceEpoch(year: year)) * 86_400
+        + Int64(daylight.endTime - daylight.offset),
       isDaylight: false)
     // Southern hemisphere (and Dublin): the year begins in daylight time.
     return start.instant <= end.instant ? (start, end) : (end, start)
@@ -309,7 +314,8 @@ extension POSIXTimeZoneRule {
 
     func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
     func isLetter(_ byte: UInt8) -> Bool {
-      (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+      (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+        || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
     }
     func isAlphanumeric(_ byte: UInt8) -> Bool { isDigit(byte) || isLetter(byte) }
   }

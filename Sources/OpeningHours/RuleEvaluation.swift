@@ -43,8 +43,14 @@ struct RuleEvaluator: Sendable {
   let fixedSpans: [[Span]?]
   /// Holiday selectors of all rules, to find the facts a day depends on.
   let holidaySelectors: [HolidaySelector]
+  /// Per rule: whether a `;` rule replaces what earlier rules said about the days it matches. A
+  /// closed rule with times (`We 12:00-13:00 off`) only closes those times, as both reference
+  /// engines do.
+  let replaces: [Bool]
 
-  init(rules: [Rule], holidays: HolidayCalendar?, latitude: Double?, longitude: Double?, timeZone: TimeZoneRules) {
+  init(
+    rules: [Rule], holidays: HolidayCalendar?, latitude: Double?, longitude: Double?, timeZone: TimeZoneRules
+  ) {
     self.rules = rules
     self.holidays = holidays
     self.latitude = latitude
@@ -52,13 +58,19 @@ struct RuleEvaluator: Sendable {
     self.timeZone = timeZone
     self.dateDependent = rules.map(Self.isDateDependent)
     self.holidaySelectors = rules.flatMap { $0.weekdays?.holidays ?? [] }
+    self.replaces = rules.map { !(Self.status(of: $0).state == .closed && !$0.times.isEmpty) }
     var fixed: [[Span]?] = []
     for rule in rules {
       let usesSun = rule.times.contains { $0.start.usesSun || ($0.end?.usesSun ?? false) }
-      fixed.append(usesSun ? nil : Self.spans(of: rule, on: LocalDate(year: 2000, month: 1, day: 1)!, seconds: { p, _ in
-        if case .clock(let m) = p { return m * 60 }
-        return 0
-      }))
+      fixed.append(
+        usesSun
+          ? nil
+          : Self.spans(
+            of: rule, on: LocalDate(year: 2000, month: 1, day: 1)!,
+            seconds: { p, _ in
+              if case .clock(let m) = p { return m * 60 }
+              return 0
+            }))
     }
     self.fixedSpans = fixed
   }
@@ -90,7 +102,8 @@ struct RuleEvaluator: Sendable {
     }
     let reason =
       facts.contains { $0.kind == .publicHoliday }
-      ? "depends on public holidays, for which there is no data" : "depends on school holidays, for which there is no data"
+      ? "depends on public holidays, for which there is no data"
+      : "depends on school holidays, for which there is no data"
     return Self.combine(runs, disagreement: OpeningStatus(state: .unknown, comment: reason))
   }
 
@@ -148,6 +161,8 @@ struct RuleEvaluator: Sendable {
       var onDay = matches(rule, date: date, day: day, facts: facts, assumed: assumed)
       var onPrevious = matches(rule, date: previous, day: day - 1, facts: facts, assumed: assumed)
       switch rule.separator {
+      case .normal where !replaces[r]:
+        break
       case .normal:
         // A rule replaces the earlier rules for the days it matches: on `day` everything painted
         // so far (including the previous evening's spans spilling past midnight), and on the
@@ -163,14 +178,17 @@ struct RuleEvaluator: Sendable {
       if onDay {
         matchedDay = true
         for p in fixedSpans[r] ?? spans(of: rule, on: date) where p.start < 86_400 {
-          paints.append(Paint(start: p.start, end: min(p.end, 86_400), status: p.status, fromPreviousDay: false))
+          paints.append(
+            Paint(start: p.start, end: min(p.end, 86_400), status: p.status, fromPreviousDay: false))
         }
       }
       if onPrevious {
         matchedPrevious = true
         for p in fixedSpans[r] ?? spans(of: rule, on: previous) where p.end > 86_400 {
           paints.append(
-            Paint(start: max(p.start, 86_400) - 86_400, end: p.end - 86_400, status: p.status, fromPreviousDay: true))
+            Paint(
+              start: max(p.start, 86_400) - 86_400, end: p.end - 86_400, status: p.status,
+              fromPreviousDay: true))
         }
       }
     }
@@ -247,7 +265,8 @@ struct RuleEvaluator: Sendable {
       guard start < end else { continue }
       result.append(Span(start: start, end: end, status: status))
       if t.openEnd, status.state == .open, end < 86_400 {
-        result.append(Span(start: end, end: 86_400, status: OpeningStatus(state: .unknown, comment: status.comment)))
+        result.append(
+          Span(start: end, end: 86_400, status: OpeningStatus(state: .unknown, comment: status.comment)))
       }
     }
     return result
@@ -266,7 +285,9 @@ struct RuleEvaluator: Sendable {
   // MARK: - Matching a day
 
   func matches(_ rule: Rule, date: LocalDate, day: Int, facts: [HolidayFact], assumed: Int) -> Bool {
-    if !rule.years.isEmpty, !rule.years.contains(where: { Self.matches($0, year: date.year) }) { return false }
+    if !rule.years.isEmpty, !rule.years.contains(where: { Self.matches($0, year: date.year) }) {
+      return false
+    }
     if !rule.monthdays.isEmpty, !rule.monthdays.contains(where: { Self.matches($0, date: date, day: day) }) {
       return false
     }
@@ -314,7 +335,8 @@ struct RuleEvaluator: Sendable {
   static func matches(_ r: WeekdayRange, day: Int) -> Bool {
     let target = day - r.offsetDays
     let weekday = ((target + 3) % 7 + 7) % 7
-    let inRange = r.from <= r.to ? (weekday >= r.from && weekday <= r.to) : (weekday >= r.from || weekday <= r.to)
+    let inRange =
+      r.from <= r.to ? (weekday >= r.from && weekday <= r.to) : (weekday >= r.from || weekday <= r.to)
     guard inRange else { return false }
     if r.nth.isEmpty { return true }
     let date = LocalDate(daysSinceEpoch: target)
@@ -327,7 +349,8 @@ struct RuleEvaluator: Sendable {
     switch m {
     case .months(let fromYear, let from, let toYear, let to):
       if fromYear == nil, toYear == nil {
-        return from <= to ? (date.month >= from && date.month <= to) : (date.month >= from || date.month <= to)
+        return from <= to
+          ? (date.month >= from && date.month <= to) : (date.month >= from || date.month <= to)
       }
       let fy = fromYear ?? (to < from ? toYear! - 1 : toYear!)
       let ty = toYear ?? (to < from ? fy + 1 : fy)
@@ -335,7 +358,8 @@ struct RuleEvaluator: Sendable {
       return value >= fy * 12 + from && value <= ty * 12 + to
     case .dates(let from, nil):
       if let y = from.year { return resolve(from, year: y, clamp: false)?.daysSinceEpoch == day }
-      for y in (date.year - 1)...(date.year + 1) where resolve(from, year: y, clamp: false)?.daysSinceEpoch == day {
+      for y in (date.year - 1)...(date.year + 1)
+      where resolve(from, year: y, clamp: false)?.daysSinceEpoch == day {
         return true
       }
       return false
@@ -350,7 +374,9 @@ struct RuleEvaluator: Sendable {
         guard let a = resolve(from, year: y, clamp: true)?.daysSinceEpoch else { continue }
         let toYear = to.year ?? y
         guard var b = resolve(to, year: toYear, clamp: true)?.daysSinceEpoch else { continue }
-        if to.year == nil, b < a, let next = resolve(to, year: y + 1, clamp: true)?.daysSinceEpoch { b = next }
+        if to.year == nil, b < a, let next = resolve(to, year: y + 1, clamp: true)?.daysSinceEpoch {
+          b = next
+        }
         if day >= a && day <= b { return true }
       }
       return false
@@ -380,7 +406,8 @@ struct RuleEvaluator: Sendable {
       let d = first.adding(days: delta)
       return d.month == month ? d : nil
     }
-    guard let last = LocalDate(year: year, month: month, day: LocalDate.daysIn(month: month, year: year)) else {
+    guard let last = LocalDate(year: year, month: month, day: LocalDate.daysIn(month: month, year: year))
+    else {
       return nil
     }
     let delta = (last.weekday - weekday + 7) % 7 + (-nth - 1) * 7

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A stretch of time with one status.
 public struct ScheduleInterval: Hashable, Sendable, CustomStringConvertible {
   public let start: Instant
@@ -31,6 +39,7 @@ public struct Schedule: Sendable {
   public let warnings: [OpeningHoursWarning]
   let evaluator: RuleEvaluator
   let week: WeekTable?
+  let offsets: OffsetCache
 
   /// Compiles `hours` for one place.
   /// - Parameters:
@@ -50,6 +59,7 @@ public struct Schedule: Sendable {
       rules: hours.rules, holidays: holidays, latitude: latitude, longitude: longitude, timeZone: timeZone)
     self.evaluator = evaluator
     self.week = evaluator.isWeekly ? WeekTable(evaluator) : nil
+    self.offsets = OffsetCache(timeZone)
     var warnings: [OpeningHoursWarning] = []
     func firstRange(_ predicate: (Rule) -> Bool) -> Range<Int> {
       hours.rules.first(where: predicate)?.range ?? 0..<hours.text.count
@@ -59,7 +69,8 @@ public struct Schedule: Sendable {
         OpeningHoursWarning(
           code: "no-holiday-data",
           range: firstRange { $0.weekdays?.holidays.contains { $0.kind == .publicHoliday } ?? false },
-          message: "PH is used but no public-holiday calendar was given; where it matters the state is unknown"))
+          message:
+            "PH is used but no public-holiday calendar was given; where it matters the state is unknown"))
     }
     if hours.usesSchoolHolidays {
       warnings.append(
@@ -141,7 +152,44 @@ public struct Schedule: Sendable {
 
   /// Local wall-clock seconds (since 1970-01-01 00:00 local) at `instant`.
   @inline(__always)
-  func local(_ instant: Instant) -> Int64 { instant.secondsSinceEpoch + Int64(timeZone.offset(at: instant)) }
+  func local(_ instant: Instant) -> Int64 {
+    let t = instant.secondsSinceEpoch
+    if t >= offsets.start, t < offsets.end {
+      var i = 0
+      while i + 1 < offsets.bounds.count, offsets.bounds[i + 1] <= t { i += 1 }
+      return t + Int64(offsets.offsets[i])
+    }
+    return t + Int64(timeZone.offset(at: instant))
+  }
+
+  /// The zone's offsets from 60 days before compilation to 400 days after, as a short list of
+  /// pieces, so that `status(at:)` near the present does not search the zone's whole history.
+  /// Outside the window the zone is asked directly; the answers are the same.
+  struct OffsetCache: Sendable {
+    var start: Int64
+    var end: Int64
+    /// `bounds[i]` is where piece `i` starts; `offsets[i]` its UTC offset.
+    var bounds: [Int64]
+    var offsets: [Int]
+
+    init(_ zone: TimeZoneRules) {
+      var now = timespec()
+      clock_gettime(CLOCK_REALTIME, &now)
+      let first = Instant(secondsSinceEpoch: Int64(now.tv_sec) - 60 * 86_400)
+      let last = Instant(secondsSinceEpoch: Int64(now.tv_sec) + 400 * 86_400)
+      start = first.secondsSinceEpoch
+      end = last.secondsSinceEpoch
+      bounds = [start]
+      offsets = [zone.offset(at: first)]
+      var cursor = first
+      while bounds.count < 16, let next = zone.nextTransition(after: cursor), next < last {
+        bounds.append(next.secondsSinceEpoch)
+        offsets.append(zone.offset(at: next))
+        cursor = next
+      }
+      if bounds.count >= 16 { end = bounds[bounds.count - 1] }
+    }
+  }
 
   // MARK: - Queries
 
@@ -231,10 +279,14 @@ public struct Schedule: Sendable {
     while current < limit {
       let offset = Int64(timeZone.offset(at: current))
       var pieceEnd = limit
-      if let transition = timeZone.nextTransition(after: current), transition < limit { pieceEnd = transition }
+      if let transition = timeZone.nextTransition(after: current), transition < limit {
+        pieceEnd = transition
+      }
       let localStart = current.secondsSinceEpoch + offset
       let localEnd = pieceEnd.secondsSinceEpoch + offset
-      if let local = firstDifference(after: localStart, before: localEnd, from: reference, sameState: sameState) {
+      if let local = firstDifference(
+        after: localStart, before: localEnd, from: reference, sameState: sameState)
+      {
         return Instant(secondsSinceEpoch: local - offset)
       }
       if pieceEnd >= limit { return nil }

@@ -50,33 +50,52 @@ public enum SolarEvents {
   public static let civilTwilightAltitude = -6.0
 
   /// The sun's upper limb appears above the horizon.
-  public static func sunrise(on date: LocalDate, latitude: Double, longitude: Double, utcOffsetSeconds: Int? = nil) -> SolarEvent {
-    crossing(altitude: sunriseAltitude, rising: true, on: date, latitude: latitude, longitude: longitude, utcOffsetSeconds: utcOffsetSeconds)
+  public static func sunrise(
+    on date: LocalDate, latitude: Double, longitude: Double, utcOffsetSeconds: Int? = nil
+  ) -> SolarEvent {
+    crossing(
+      altitude: sunriseAltitude, rising: true, on: date, latitude: latitude, longitude: longitude,
+      utcOffsetSeconds: utcOffsetSeconds)
   }
 
   /// The sun's upper limb disappears below the horizon.
-  public static func sunset(on date: LocalDate, latitude: Double, longitude: Double, utcOffsetSeconds: Int? = nil) -> SolarEvent {
-    crossing(altitude: sunriseAltitude, rising: false, on: date, latitude: latitude, longitude: longitude, utcOffsetSeconds: utcOffsetSeconds)
+  public static func sunset(
+    on date: LocalDate, latitude: Double, longitude: Double, utcOffsetSeconds: Int? = nil
+  ) -> SolarEvent {
+    crossing(
+      altitude: sunriseAltitude, rising: false, on: date, latitude: latitude, longitude: longitude,
+      utcOffsetSeconds: utcOffsetSeconds)
   }
 
   /// Civil dawn: the sun's centre rises through −6°.
-  public static func dawn(on date: LocalDate, latitude: Double, longitude: Double, utcOffsetSeconds: Int? = nil) -> SolarEvent {
-    crossing(altitude: civilTwilightAltitude, rising: true, on: date, latitude: latitude, longitude: longitude, utcOffsetSeconds: utcOffsetSeconds)
+  public static func dawn(
+    on date: LocalDate, latitude: Double, longitude: Double, utcOffsetSeconds: Int? = nil
+  ) -> SolarEvent {
+    crossing(
+      altitude: civilTwilightAltitude, rising: true, on: date, latitude: latitude, longitude: longitude,
+      utcOffsetSeconds: utcOffsetSeconds)
   }
 
   /// Civil dusk: the sun's centre sets through −6°.
-  public static func dusk(on date: LocalDate, latitude: Double, longitude: Double, utcOffsetSeconds: Int? = nil) -> SolarEvent {
-    crossing(altitude: civilTwilightAltitude, rising: false, on: date, latitude: latitude, longitude: longitude, utcOffsetSeconds: utcOffsetSeconds)
+  public static func dusk(
+    on date: LocalDate, latitude: Double, longitude: Double, utcOffsetSeconds: Int? = nil
+  ) -> SolarEvent {
+    crossing(
+      altitude: civilTwilightAltitude, rising: false, on: date, latitude: latitude, longitude: longitude,
+      utcOffsetSeconds: utcOffsetSeconds)
   }
 
   /// Solar noon (the sun's transit) of the day.
   public static func noon(on date: LocalDate, longitude: Double, utcOffsetSeconds: Int? = nil) -> Instant {
-    Instant(secondsSinceEpoch: Int64((transit(on: date, longitude: longitude, utcOffsetSeconds: utcOffsetSeconds) * 86_400).rounded()))
+    Instant(
+      secondsSinceEpoch: Int64(
+        (transit(on: date, longitude: longitude, utcOffsetSeconds: utcOffsetSeconds) * 86_400).rounded()))
   }
 
   /// When the sun's centre crosses `altitude` (degrees) going up (`rising`) or down on the day.
   public static func crossing(
-    altitude: Double, rising: Bool, on date: LocalDate, latitude: Double, longitude: Double, utcOffsetSeconds: Int? = nil
+    altitude: Double, rising: Bool, on date: LocalDate, latitude: Double, longitude: Double,
+    utcOffsetSeconds: Int? = nil
   ) -> SolarEvent {
     let latitude = min(max(latitude, -89.8), 89.8)
     let noon = transit(on: date, longitude: longitude, utcOffsetSeconds: utcOffsetSeconds)
@@ -96,7 +115,8 @@ public enum SolarEvents {
       case .down: angle = 0  // grazing: the crossing is at noon
       }
       // Transit for this time's equation of time, then the hour angle either side.
-      let transitAtTime = noonDays(near: noon, longitude: longitude, equationOfTimeMinutes: sun.equationOfTimeMinutes)
+      let transitAtTime = noonDays(
+        near: noon, longitude: longitude, equationOfTimeMinutes: sun.equationOfTimeMinutes)
       let next = transitAtTime + (rising ? -angle : angle) / 360
       if abs(next - time) < 0.1 / 86_400 {
         time = next
@@ -130,7 +150,8 @@ public enum SolarEvents {
     let localNoon = Double(date.daysSinceEpoch) + 0.5 - offsetDays
     var time = localNoon
     for _ in 0..<3 {
-      time = noonDays(near: localNoon, longitude: longitude, equationOfTimeMinutes: Sun(days: time).equationOfTimeMinutes)
+      time = noonDays(
+        near: localNoon, longitude: longitude, equationOfTimeMinutes: Sun(days: time).equationOfTimeMinutes)
     }
     return time
   }
@@ -152,12 +173,14 @@ public enum SolarEvents {
       let julianDay = days + 2_440_587.5
       let t = (julianDay - 2_451_545) / 36_525
       let radians = Double.pi / 180
-      var meanLongitude = (280.46646 + t * (36_000.76983 + t * 0.0003032)).truncatingRemainder(dividingBy: 360)
+      var meanLongitude = (280.46646 + t * (36_000.76983 + t * 0.0003032)).truncatingRemainder(
+        dividingBy: 360)
       if meanLongitude < 0 { meanLongitude += 360 }
       let meanAnomaly = 357.52911 + t * (35_999.05029 - 0.0001537 * t)
       let eccentricity = 0.016708634 - t * (0.000042037 + 0.0000001267 * t)
       let m = meanAnomaly * radians
-      let center = sin(m) * (1.914602 - t * (0.004817 + 0.000014 * t)) + sin(2 * m) * (0.019993 - 0.000101 * t)
+      let center =
+        sin(m) * (1.914602 - t * (0.004817 + 0.000014 * t)) + sin(2 * m) * (0.019993 - 0.000101 * t)
         + sin(3 * m) * 0.000289
       let trueLongitude = meanLongitude + center
       let omega = (125.04 - 1934.136 * t) * radians
@@ -167,7 +190,8 @@ public enum SolarEvents {
       declination = asin(sin(obliquity) * sin(apparentLongitude * radians)) / radians
       let y = tan(obliquity / 2) * tan(obliquity / 2)
       let l0 = meanLongitude * radians
-      let equation = y * sin(2 * l0) - 2 * eccentricity * sin(m) + 4 * eccentricity * y * sin(m) * cos(2 * l0)
+      let equation =
+        y * sin(2 * l0) - 2 * eccentricity * sin(m) + 4 * eccentricity * y * sin(m) * cos(2 * l0)
         - 0.5 * y * y * sin(4 * l0) - 1.25 * eccentricity * eccentricity * sin(2 * m)
       equationOfTimeMinutes = 4 * equation / radians
     }

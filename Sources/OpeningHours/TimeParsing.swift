@@ -75,7 +75,9 @@ public func formattedOffset(_ seconds: Int) -> String {
 /// - Throws: `TimeParseError` when the text is not a non-negative duration.
 public func parseDuration(_ text: String) throws(TimeParseError) -> Int64 {
   var characters = Array(text.lowercased())
-  guard !characters.isEmpty else { throw TimeParseError(text: text, position: 0, expected: "a duration such as 15m") }
+  guard !characters.isEmpty else {
+    throw TimeParseError(text: text, position: 0, expected: "a duration such as 15m")
+  }
   var total: Int64 = 0
   var position = 0
   if characters.first == "p" {
@@ -119,7 +121,9 @@ public func parseDuration(_ text: String) throws(TimeParseError) -> Int64 {
   for character in characters {
     if let digit = character.wholeNumberValue {
       number = (number ?? 0) * 10 + Int64(digit)
-      guard number! < 1_000_000_000 else { throw TimeParseError(text: text, position: position, expected: "a shorter duration") }
+      guard number! < 1_000_000_000 else {
+        throw TimeParseError(text: text, position: position, expected: "a shorter duration")
+      }
     } else if character == " " {
       // "1h 30m"
     } else if let value = number {
@@ -201,7 +205,8 @@ struct TimeScanner {
     let start = position
     let day = try digits(2, "a two-digit day (YYYY-MM-DD)")
     guard let date = LocalDate(year: year, month: month, day: day) else {
-      throw TimeParseError(text: text, position: start, expected: "a day that exists in \(year)-\(LocalDate.pad(month, 2))")
+      throw TimeParseError(
+        text: text, position: start, expected: "a day that exists in \(year)-\(LocalDate.pad(month, 2))")
     }
     return date
   }

@@ -29,12 +29,15 @@ public struct Catalog: Sendable {
   ///   - hours: Holidays and time-zone places for compiling opening hours; without it no store
   ///     has a schedule and every opening-hours question answers "unknown".
   /// - Complexity: O(n log n), plus parsing each store's hours once.
-  public init(stores: [Store], diagnostics: [Diagnostic] = [], source: String = "", hours: HoursResources? = nil) {
+  public init(
+    stores: [Store], diagnostics: [Diagnostic] = [], source: String = "", hours: HoursResources? = nil
+  ) {
     var stores = stores
     var diagnostics = diagnostics
     let compiled = hours.map { Catalog.compileSchedules(of: &stores, with: $0, diagnostics: &diagnostics) }
     self.schedules = compiled?.schedules ?? Array(repeating: nil, count: stores.count)
-    self.scheduleGaps = compiled?.gaps ?? Array(repeating: "opening hours are not evaluated", count: stores.count)
+    self.scheduleGaps =
+      compiled?.gaps ?? Array(repeating: "opening hours are not evaluated", count: stores.count)
     self.stores = stores
     self.diagnostics = diagnostics
     self.source = source
@@ -97,7 +100,8 @@ public struct Catalog: Sendable {
   ///   - open: When the stores must be open, each in its own time zone.
   /// - Complexity: about O(log n + k) for well-spread stores and permissive conditions.
   public func nearest(
-    _ k: Int, to center: Coordinate, within maximumDistance: Distance? = nil, where filter: StoreFilter = .all,
+    _ k: Int, to center: Coordinate, within maximumDistance: Distance? = nil,
+    where filter: StoreFilter = .all,
     open: OpeningRequirement? = nil
   ) -> [StoreMatch] {
     let neighbors =

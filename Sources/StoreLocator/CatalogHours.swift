@@ -17,11 +17,18 @@ extension Catalog {
     guard let position = positionsByID[store.id], let schedule = schedules[position] else {
       let reason = positionsByID[store.id].flatMap { scheduleGaps[$0] } ?? "no opening_hours"
       let zone = store.timezone.flatMap { try? TimeZoneRules(identifier: $0) }
-      let instant = zone.map { time.instant(in: $0) } ?? time.instant(in: .fixed(offsetSeconds: 0, identifier: "UTC"))
+      let instant =
+        zone.map { time.instant(in: $0) } ?? time.instant(in: .fixed(offsetSeconds: 0, identifier: "UTC"))
       return StoreStatus(
         instant: instant, status: .unknown, nextChange: nil, timeZone: zone, unavailableReason: reason)
     }
     return StoreStatus(of: schedule, at: time.instant(in: schedule.timeZone))
+  }
+
+  /// `character 7` or `characters 19-20`, one-based, for messages about an expression.
+  static func characters(_ range: Range<Int>) -> String {
+    range.count <= 1
+      ? "character \(range.lowerBound + 1)" : "characters \(range.lowerBound + 1)-\(range.upperBound)"
   }
 
   /// Parses each store's `opening_hours`, settles its time zone (inferring it from the nearest
@@ -35,7 +42,8 @@ extension Catalog {
     var zones: [String: TimeZoneRules?] = [:]
     var added: [Diagnostic] = []
     func note(_ code: String, _ severity: Diagnostic.Severity, _ store: Store, _ message: String) {
-      added.append(Diagnostic(Diagnostic.Code(code), severity, at: store.position, storeID: store.id, message))
+      added.append(
+        Diagnostic(Diagnostic.Code(code), severity, at: store.position, storeID: store.id, message))
     }
     for position in stores.indices {
       var store = stores[position]
@@ -48,7 +56,8 @@ extension Catalog {
           note(
             "unknown-timezone", .warning, store,
             "the time zone \"\(name)\" is not an IANA zone name (such as Asia/Shanghai); "
-              + (store.coordinate == nil ? "its hours cannot be evaluated" : "one is inferred from the location"))
+              + (store.coordinate == nil
+                ? "its hours cannot be evaluated" : "one is inferred from the location"))
           store.timezone = nil
         }
       }
@@ -62,7 +71,8 @@ extension Catalog {
           rules = inferred
           store.timezone = guess.identifier
           store.inferredTimezone = guess
-          note("timezone-inferred", .note, store, "no \"timezone\" property: \(guess.identifier), \(guess.note)")
+          note(
+            "timezone-inferred", .note, store, "no \"timezone\" property: \(guess.identifier), \(guess.note)")
         }
       }
       stores[position] = store
@@ -84,7 +94,7 @@ extension Catalog {
       for warning in hours.warnings {
         note(
           "opening-hours-tolerated", .note, store,
-          "opening_hours \"\(text)\" characters \(warning.range.lowerBound + 1)-\(warning.range.upperBound): "
+          "opening_hours \"\(text)\" \(Catalog.characters(warning.range)): "
             + "\(warning.message) [\(warning.code)]")
       }
       guard let rules else {
@@ -98,7 +108,8 @@ extension Catalog {
         hours, timeZone: rules, holidays: resources.holidayCalendar(for: store),
         latitude: store.coordinate?.latitude, longitude: store.coordinate?.longitude)
       for warning in schedule.warnings {
-        note("opening-hours-\(warning.code)", .warning, store, "opening_hours \"\(text)\": \(warning.message)")
+        note(
+          "opening-hours-\(warning.code)", .warning, store, "opening_hours \"\(text)\": \(warning.message)")
       }
       schedules[position] = schedule
     }
@@ -111,9 +122,13 @@ extension Catalog {
           return (key: key, group: 0, offset: offset, diagnostic: diagnostic)
         }
         + added.enumerated().map { offset, diagnostic in
-          (key: diagnostic.position?.featureIndex ?? Int.max, group: 1, offset: offset, diagnostic: diagnostic)
+          (
+            key: diagnostic.position?.featureIndex ?? Int.max, group: 1, offset: offset,
+            diagnostic: diagnostic
+          )
         }
-      diagnostics = keyed.sorted { ($0.key, $0.group, $0.offset) < ($1.key, $1.group, $1.offset) }.map(\.diagnostic)
+      diagnostics = keyed.sorted { ($0.key, $0.group, $0.offset) < ($1.key, $1.group, $1.offset) }.map(
+        \.diagnostic)
     }
     return (schedules, gaps)
   }

@@ -21,6 +21,14 @@ public struct CatalogSummary: Hashable, Sendable {
   public let brands: [Tally]
   public let storesWithoutBrand: Int
   public let storesWithOpeningHours: Int
+  /// Stores whose hours compiled and can be evaluated.
+  public let storesWithSchedule: Int
+  /// Stores whose `opening_hours` does not parse (`opening-hours-invalid`).
+  public let storesWithInvalidHours: Int
+  /// Stores whose `opening_hours` parsed only by tolerating deviations (`opening-hours-tolerated`).
+  public let storesWithToleratedHours: Int
+  /// Stores whose time zone was inferred from their location.
+  public let storesWithInferredTimezone: Int
   /// Diagnostics per severity.
   public let errorCount: Int
   public let warningCount: Int
@@ -52,6 +60,9 @@ extension Catalog {
     }
     var codes: [String: Int] = [:]
     for diagnostic in diagnostics { codes[diagnostic.code.rawValue, default: 0] += 1 }
+    func storesReported(_ code: String) -> Int {
+      Set(diagnostics.lazy.filter { $0.code.rawValue == code }.compactMap(\.position?.featureIndex)).count
+    }
     func tallies(_ counts: [String: Int]) -> [CatalogSummary.Tally] {
       counts.map { CatalogSummary.Tally(value: $0.key, count: $0.value) }
         .sorted { ($1.count, $0.value) < ($0.count, $1.value) }
@@ -69,6 +80,10 @@ extension Catalog {
       brands: tallies(brands),
       storesWithoutBrand: stores.count - brands.values.reduce(0, +),
       storesWithOpeningHours: withHours,
+      storesWithSchedule: schedules.count { $0 != nil },
+      storesWithInvalidHours: storesReported("opening-hours-invalid"),
+      storesWithToleratedHours: storesReported("opening-hours-tolerated"),
+      storesWithInferredTimezone: stores.count { $0.inferredTimezone != nil },
       errorCount: diagnostics.count { $0.severity == .error },
       warningCount: diagnostics.count { $0.severity == .warning },
       noteCount: diagnostics.count { $0.severity == .note },

@@ -147,7 +147,8 @@ extension GeoJSONReader {
         // Every vertex must be a finite, in-range position before the ring is unwrapped and averaged:
         // 1e300 or 1e400 (infinity) are not degrees, and a centroid of them would mean nothing.
         let ringName =
-          type == "Polygon" ? "the Polygon's outer ring" : "the outer ring of the MultiPolygon's polygon \(polygonIndex + 1)"
+          type == "Polygon"
+          ? "the Polygon's outer ring" : "the outer ring of the MultiPolygon's polygon \(polygonIndex + 1)"
         for (vertexIndex, vertex) in vertices.enumerated() {
           guard checkRange(vertex, in: "vertex \(vertexIndex + 1) of \(ringName)", context: &context) else {
             return nil
@@ -294,7 +295,8 @@ extension GeoJSONReader {
         case .number(let y) = pair[1]
       else { return nil }
       ring.append(
-        GeoJSONPoint(longitude: JSONNumber.double(x), latitude: JSONNumber.double(y), longitudeText: x, latitudeText: y))
+        GeoJSONPoint(
+          longitude: JSONNumber.double(x), latitude: JSONNumber.double(y), longitudeText: x, latitudeText: y))
     }
     return ring
   }
@@ -367,7 +369,9 @@ extension GeoJSONReader {
   /// True when `point` is finite and within -180...180, -90...90; otherwise reports why (too large,
   /// projected, swapped or out of range) and returns false. `place` names a vertex of a ring, such
   /// as "vertex 2 of the Polygon's outer ring".
-  static func checkRange(_ point: GeoJSONPoint, in place: String? = nil, context: inout FeatureContext) -> Bool {
+  static func checkRange(_ point: GeoJSONPoint, in place: String? = nil, context: inout FeatureContext)
+    -> Bool
+  {
     let longitude = point.longitude
     let latitude = point.latitude
     let pair = "[\(point.longitudeText), \(point.latitudeText)]" + (place.map { " (\($0))" } ?? "")

@@ -67,7 +67,8 @@ struct GeoJSONReader {
         !hasByteOrderMark
         ? "\(bytes) of whitespace only"
         : whitespace == 0 ? "only a byte-order mark" : "a byte-order mark and \(bytes) of whitespace"
-      throw CatalogError(.badData, source: source, "\(Self.displayName(source)) is empty: no GeoJSON (\(what))")
+      throw CatalogError(
+        .badData, source: source, "\(Self.displayName(source)) is empty: no GeoJSON (\(what))")
     }
     switch scanner.current {
     case 0x1E:
@@ -357,7 +358,9 @@ struct GeoJSONReader {
   /// with `{` (in newline-delimited input that is the next record).
   private func featuresArrayStart(after offset: Int, members: [JSONObject.Member]) -> Int? {
     let object = JSONObject(members)
-    if case .string(let type)? = object["type"], type == "Feature" || GeoJSONGeometryType(rawValue: type) != nil {
+    if case .string(let type)? = object["type"],
+      type == "Feature" || GeoJSONGeometryType(rawValue: type) != nil
+    {
       return nil
     }
     if object["geometry"] != nil || object["properties"] != nil { return nil }
@@ -366,7 +369,8 @@ struct GeoJSONReader {
     var position = offset
     while position + name.count <= limit {
       defer { position += 1 }
-      guard base[position] == UInt8(ascii: "\""), position == 0 || base[position - 1] != UInt8(ascii: "\\") else {
+      guard base[position] == UInt8(ascii: "\""), position == 0 || base[position - 1] != UInt8(ascii: "\\")
+      else {
         continue
       }
       guard (0..<name.count).allSatisfy({ base[position + $0] == name[$0] }) else { continue }

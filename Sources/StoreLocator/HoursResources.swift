@@ -37,7 +37,9 @@ public struct HoursResources: Sendable {
   {
     var countries = Set<String>()
     for store in stores where store.openingHours != nil {
-      if let country = store[property: "addr:country"], country.count == 2 { countries.insert(country.uppercased()) }
+      if let country = store[property: "addr:country"], country.count == 2 {
+        countries.insert(country.uppercased())
+      }
     }
     let registry = try holidayRegistry(countries: countries, extraFiles: extraHolidayFiles)
     let needsInference = stores.contains { $0.timezone == nil && $0.coordinate != nil }

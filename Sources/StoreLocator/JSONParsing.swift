@@ -6,7 +6,8 @@ extension JSONValue {
     var text = text
     let result: Result<JSONValue, JSONParseError> = text.withUTF8 { bytes in
       guard let base = bytes.baseAddress, !bytes.isEmpty else {
-        return .failure(JSONParseError(offset: 0, message: "expected a JSON value, found the end of the input"))
+        return .failure(
+          JSONParseError(offset: 0, message: "expected a JSON value, found the end of the input"))
       }
       var scanner = JSONScanner(base: base, start: 0, end: bytes.count)
       do throws(JSONSyntaxError) {

@@ -41,7 +41,8 @@ public struct StoreStatus: Hashable, Sendable {
     var text: String
     switch (status.state, nextChange, timeZone) {
     case (.open, nil, _): text = "open 24 hours"
-    case (.open, let change?, let zone?): text = "open until \(StoreStatus.wallTime(change, after: instant, in: zone))"
+    case (.open, let change?, let zone?):
+      text = "open until \(StoreStatus.wallTime(change, after: instant, in: zone))"
     case (.closed, let change?, let zone?):
       text = "closed, opens \(StoreStatus.wallTime(change, after: instant, in: zone))"
     case (.closed, _, _): text = "closed"

@@ -23,14 +23,16 @@ extension StoresCommand {
     @Argument(help: "The store's id.")
     var id: String?
 
-    @Option(help: ArgumentHelp("An opening_hours expression to evaluate instead of a store's.", valueName: "expr"))
+    @Option(
+      help: ArgumentHelp("An opening_hours expression to evaluate instead of a store's.", valueName: "expr"))
     var expression: String?
 
     @Option(help: ArgumentHelp("The IANA time zone for --expression (Europe/Berlin).", valueName: "tz"))
     var timezone: String?
 
     @Option(
-      help: ArgumentHelp("Country, optionally with region, whose public holidays PH means (DE, DE-BY).", valueName: "cc"))
+      help: ArgumentHelp(
+        "Country, optionally with region, whose public holidays PH means (DE, DE-BY).", valueName: "cc"))
     var country: String?
 
     @Flag(help: "Answer JSON-lines requests from standard input (see above).")
@@ -53,8 +55,12 @@ extension StoresCommand {
 
     func validate() throws {
       let modes = [id != nil, expression != nil, batch].filter { $0 }.count
-      guard modes == 1 else { throw ValidationError("give a store ID, or --expression with --timezone, or --batch") }
-      if expression != nil, timezone == nil { throw ValidationError("--expression needs --timezone (such as Europe/Berlin)") }
+      guard modes == 1 else {
+        throw ValidationError("give a store ID, or --expression with --timezone, or --batch")
+      }
+      if expression != nil, timezone == nil {
+        throw ValidationError("--expression needs --timezone (such as Europe/Berlin)")
+      }
       guard (1...366).contains(days) else { throw ValidationError("--days must be 1...366 (got \(days))") }
       guard [.text, .json].contains(format) else { throw ValidationError("hours writes text or json") }
     }
@@ -62,36 +68,12 @@ extension StoresCommand {
     func run() throws {
       if batch { return try runBatch() }
       let time = at ?? .instant(clock.current)
-      let title: String
-      let schedule: Schedule
-      let status: StoreStatus
-      if let id {
-        let catalog = try dataOptions.loadCatalog()
-        guard let store = catalog.store(withID: id) else {
-          standardError("stores: no store with id '\(id)' in \(catalog.source)")
-          throw ExitCode.inputMissing
-        }
-        status = catalog.status(of: store, at: time)
-        guard let compiled = catalog.schedule(for: store) else {
-          standardOutput(
-            format == .json
-              ? JSONValue.object(StoreMatch(store: store, distance: nil, status: status).jsonObject).jsonText + "\n"
-              : "\(store.name ?? store.id): \(status.summary)\n")
-          return
-        }
-        schedule = compiled
-        title = "\(store.name ?? store.id) (\(store.id)), \(schedule.timeZone.identifier)"
-          + (store.inferredTimezone.map { " [\($0.note)]" } ?? "")
-      } else {
-        schedule = try expressionSchedule()
-        let instant = time.instant(in: schedule.timeZone)
-        status = StoreStatus(of: schedule, at: instant)
-        title = schedule.timeZone.identifier + (country.map { ", public holidays of \($0)" } ?? "")
-      }
+      guard let (title, schedule, status) = try scheduleToShow(at: time) else { return }
       let start = status.instant
       // List whole local days, from the start of the day asked about.
       let firstDay = schedule.timeZone.localDateTime(at: start).date
-      let dayStart = TimeQuery.wallTime(LocalDateTime(date: firstDay, secondsIntoDay: 0)).instant(in: schedule.timeZone)
+      let dayStart = TimeQuery.wallTime(LocalDateTime(date: firstDay, secondsIntoDay: 0)).instant(
+        in: schedule.timeZone)
       let dayEnd = TimeQuery.wallTime(LocalDateTime(date: firstDay.adding(days: days), secondsIntoDay: 0))
         .instant(in: schedule.timeZone)
       // A day before and after, so spans crossing the edges show whole.
@@ -105,7 +87,8 @@ extension StoresCommand {
         object["comment"] = status.status.comment.map(JSONValue.string) ?? .null
         object["next_change"] = status.nextChange.map { .string(status.formatted($0)) } ?? .null
         object["status_text"] = .string(status.summary)
-        object["warnings"] = .array((schedule.hours.warnings + schedule.warnings).map { .string($0.description) })
+        object["warnings"] = .array(
+          (schedule.hours.warnings + schedule.warnings).map { .string($0.description) })
         object["intervals"] = .array(
           intervals.map { interval in
             var entry = JSONObject()
@@ -121,10 +104,43 @@ extension StoresCommand {
       var text = title + "\n" + "Hours  " + schedule.hours.text + "\n"
       for warning in schedule.hours.warnings + schedule.warnings { text += "       note: \(warning)\n" }
       let local = schedule.timeZone.localDateTime(at: start)
-      text += "At     \(StoreStatus.weekdayName(local.date)) \(local.date) \(local.hourAndMinute) "
+      text +=
+        "At     \(StoreStatus.weekdayName(local.date)) \(local.date) \(local.hourAndMinute) "
         + "(\(formattedOffset(schedule.timeZone.offset(at: start)))): \(status.summary)\n\n"
-      text += DayListing(intervals: intervals, zone: schedule.timeZone, firstDay: firstDay, days: days).rendered
+      text +=
+        DayListing(intervals: intervals, zone: schedule.timeZone, firstDay: firstDay, days: days).rendered
       standardOutput(text)
+    }
+
+    /// What to list: a title, the schedule and its status at `time`; `nil` when the store has no
+    /// usable hours (then its status has been printed).
+    func scheduleToShow(at time: TimeQuery) throws -> (String, Schedule, StoreStatus)? {
+      guard let id else {
+        let schedule = try expressionSchedule()
+        let status = StoreStatus(of: schedule, at: time.instant(in: schedule.timeZone))
+        return (
+          schedule.timeZone.identifier + (country.map { ", public holidays of \($0)" } ?? ""), schedule,
+          status
+        )
+      }
+      let catalog = try dataOptions.loadCatalog()
+      guard let store = catalog.store(withID: id) else {
+        standardError("stores: no store with id '\(id)' in \(catalog.source)")
+        throw ExitCode.inputMissing
+      }
+      let status = catalog.status(of: store, at: time)
+      guard let schedule = catalog.schedule(for: store) else {
+        standardOutput(
+          format == .json
+            ? JSONValue.object(StoreMatch(store: store, distance: nil, status: status).jsonObject).jsonText
+              + "\n"
+            : "\(store.name ?? store.id): \(status.summary)\n")
+        return nil
+      }
+      let title =
+        "\(store.name ?? store.id) (\(store.id)), \(schedule.timeZone.identifier)"
+        + (store.inferredTimezone.map { " [\($0.note)]" } ?? "")
+      return (title, schedule, status)
     }
 
     func expressionSchedule() throws -> Schedule {
@@ -144,7 +160,9 @@ extension StoresCommand {
         let parts = country.split(separator: "-", maxSplits: 1).map(String.init)
         let registry = try loadHolidays(countries: [parts[0]])
         calendar = registry.calendar(country: parts[0], region: parts.count > 1 ? parts[1] : nil)
-        if calendar == nil { standardError("stores: note: no public-holiday data for \(parts[0]); PH is unknown") }
+        if calendar == nil {
+          standardError("stores: note: no public-holiday data for \(parts[0]); PH is unknown")
+        }
       }
       return Schedule(hours, timeZone: zone, holidays: calendar)
     }
@@ -195,13 +213,16 @@ struct DayListing {
         var span = start.date < date ? "…" : start.hourAndMinute
         span += "–"
         let endDays = end.date.daysSinceEpoch - max(start.date, date).daysSinceEpoch
-        span += end.secondsIntoDay == 0 && endDays == 1 ? "24:00" : end.hourAndMinute + (endDays > 0 ? " (+\(endDays)d)" : "")
+        span +=
+          end.secondsIntoDay == 0 && endDays == 1
+          ? "24:00" : end.hourAndMinute + (endDays > 0 ? " (+\(endDays)d)" : "")
         if interval.status.state == .unknown { span += " unknown" }
         if let comment = interval.status.comment { span += " \"\(comment)\"" }
         spans.append(span)
       }
       lines.append(
-        "\(StoreStatus.weekdayName(date)) \(date)  " + (spans.isEmpty ? "closed" : spans.joined(separator: ", ")))
+        "\(StoreStatus.weekdayName(date)) \(date)  "
+          + (spans.isEmpty ? "closed" : spans.joined(separator: ", ")))
     }
     return lines.joined(separator: "\n") + "\n"
   }

@@ -26,6 +26,7 @@ extension StoresCommand {
 
     func text(_ summary: CatalogSummary) -> String {
       func top(_ tallies: [CatalogSummary.Tally], _ limit: Int) -> String {
+        guard !tallies.isEmpty else { return "none" }
         let shown = tallies.prefix(limit).map { "\($0.value) \($0.count)" }.joined(separator: ", ")
         return tallies.count > limit ? shown + ", … (\(tallies.count - limit) more)" : shown
       }
@@ -47,17 +48,21 @@ extension StoresCommand {
       rows.append([
         "Time zones",
         "\(summary.timezones.count): \(top(summary.timezones, 8))"
-          + (summary.storesWithoutTimezone > 0 ? "; \(summary.storesWithoutTimezone) stores without" : ""),
+          + (summary.storesWithoutTimezone > 0 ? "; \(summary.storesWithoutTimezone) stores without" : "")
+          + (summary.storesWithInferredTimezone > 0
+            ? "; \(summary.storesWithInferredTimezone) inferred from the location" : ""),
       ])
       rows.append([
         "Brands",
-        "\(summary.brands.count): \(top(summary.brands, 5))"
+        "\(top(summary.brands, 5))"
           + (summary.storesWithoutBrand > 0 ? "; \(summary.storesWithoutBrand) stores without" : ""),
       ])
       rows.append([
         "Hours",
         "\(summary.storesWithOpeningHours) with opening_hours, "
-          + "\(summary.recordCount - summary.storesWithOpeningHours) without",
+          + "\(summary.recordCount - summary.storesWithOpeningHours) without; "
+          + "\(summary.storesWithSchedule) evaluable, \(summary.storesWithInvalidHours) do not parse, "
+          + "\(summary.storesWithToleratedHours) parse with warnings (see stores validate)",
       ])
       rows.append([
         "Diagnostics",

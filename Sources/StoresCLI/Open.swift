@@ -17,7 +17,8 @@ extension StoresCommand {
 
     @Option(
       help: ArgumentHelp(
-        "The time (ISO 8601; without an offset it is the store's wall time); default: now.", valueName: "time"),
+        "The time (ISO 8601; without an offset it is the store's wall time); default: now.", valueName: "time"
+      ),
       transform: parsed(TimeQuery.init(parsing:)))
     var at: TimeQuery?
 

@@ -66,7 +66,8 @@ struct ClockOptions: ParsableArguments {
 
   func validate() throws {
     if case .wallTime = now {
-      throw ValidationError("--now needs an offset or Z (such as 2026-11-22T07:45:00Z): it is one instant everywhere")
+      throw ValidationError(
+        "--now needs an offset or Z (such as 2026-11-22T07:45:00Z): it is one instant everywhere")
     }
   }
 

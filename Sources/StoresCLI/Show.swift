@@ -49,7 +49,10 @@ extension StoresCommand {
         ["Hours", store.openingHours ?? "unknown"],
         ["Phone", store.phone ?? ""],
         ["Website", store.website ?? ""],
-        ["Source", "\(source), line \(store.position.line):\(store.position.column) (feature \(store.position.featureIndex))"],
+        [
+          "Source",
+          "\(source), line \(store.position.line):\(store.position.column) (feature \(store.position.featureIndex))",
+        ],
       ].filter { !$0[1].isEmpty }
       rows.append(["", ""])
       rows.append(["Properties", ""])

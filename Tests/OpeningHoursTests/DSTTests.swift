@@ -35,7 +35,9 @@ struct DSTTests {
     #expect(s.nextChange(after: transition) == F.at(2026, 3, 29, 3))  // 05:00 CEST
     // An overnight span across the change lasts one hour less in real time.
     let night = try F.schedule("Sa 22:00-04:00", zone: berlin)
-    let open = night.intervals(from: F.at(2026, 3, 28, 12), to: F.at(2026, 3, 29, 12)).filter { $0.status.state == .open }
+    let open = night.intervals(from: F.at(2026, 3, 28, 12), to: F.at(2026, 3, 29, 12)).filter {
+      $0.status.state == .open
+    }
     #expect(open.count == 1)
     #expect(open.first?.start == F.at(2026, 3, 28, 21))  // 22:00 CET
     #expect(open.first?.end == F.at(2026, 3, 29, 2))  // 04:00 CEST
@@ -54,7 +56,11 @@ struct DSTTests {
     }
     #expect(spans.count == 5)
     #expect(spans.map(\.2) == [.closed, .open, .closed, .open, .closed])
-    #expect(spans.map(\.0) == [F.at(2026, 10, 24, 22), F.at(2026, 10, 25, 0, 30), F.at(2026, 10, 25, 1), F.at(2026, 10, 25, 1, 30), F.at(2026, 10, 25, 4)])
+    #expect(
+      spans.map(\.0) == [
+        F.at(2026, 10, 24, 22), F.at(2026, 10, 25, 0, 30), F.at(2026, 10, 25, 1), F.at(2026, 10, 25, 1, 30),
+        F.at(2026, 10, 25, 4),
+      ])
     // Closing at 02:30: the store closes at the first 02:30, reopens when the clock goes back to 02:00.
     let bar = try F.schedule("Sa 20:00-02:30", zone: berlin)
     #expect(bar.nextChange(after: F.at(2026, 10, 24, 23)) == F.at(2026, 10, 25, 0, 30))
@@ -63,7 +69,8 @@ struct DSTTests {
   }
 
   static let zones = [
-    "Europe/Berlin", "America/New_York", "Australia/Sydney", "Australia/Lord_Howe", "Pacific/Auckland", "Asia/Tokyo",
+    "Europe/Berlin", "America/New_York", "Australia/Sydney", "Australia/Lord_Howe", "Pacific/Auckland",
+    "Asia/Tokyo",
   ]
   static let expressions = [
     "Mo-Fr 09:00-18:00; Sa 10:00-14:00", "Mo-Su 02:30-05:00", "Fr-Sa 22:00-03:00; Su 01:00-02:15",
@@ -155,6 +162,8 @@ struct DSTTests {
     #expect(open.count == 2)  // 01:45-02:00 (+11), then 01:45 (+10:30)-03:00
     // Auckland: 2026-09-27 02:00 NZST becomes 03:00 NZDT.
     let a = try F.schedule("Su 02:15-02:45", zone: auckland)
-    #expect(a.intervals(from: Self.wall(auckland, 2026, 9, 26, 12), to: Self.wall(auckland, 2026, 9, 27, 12)).count == 1)
+    #expect(
+      a.intervals(from: Self.wall(auckland, 2026, 9, 26, 12), to: Self.wall(auckland, 2026, 9, 27, 12)).count
+        == 1)
   }
 }

@@ -1,19 +1,20 @@
 import Testing
 
+@testable import OpeningHours
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
 
-@testable import OpeningHours
-
 /// The repository root, from this file's real path (the test file may be reached through a symlink).
 private func repositoryRoot() -> String {
-  let path = realpath(#filePath, nil).map { pointer -> String in
-    defer { free(pointer) }
-    return String(cString: pointer)
-  } ?? #filePath
+  let path =
+    realpath(#filePath, nil).map { pointer -> String in
+      defer { free(pointer) }
+      return String(cString: pointer)
+    } ?? #filePath
   var parts = path.split(separator: "/", omittingEmptySubsequences: false)
   parts.removeLast(3)  // Tests/OpeningHoursTests/HolidayRegistryTests.swift
   return parts.joined(separator: "/")
@@ -50,7 +51,10 @@ private func writeFile(_ text: String, to path: String) {
 @Suite struct HolidayRegistryTests {
   @Test func loadsEveryBundledCountry() throws {
     let countries = bundled.countries
-    for code in ["US", "CA", "GB", "DE", "FR", "TW", "JP", "AU", "NZ", "BR", "PH", "IS", "NO", "MX", "ZA", "IN", "SG", "FJ", "RU"] {
+    for code in [
+      "US", "CA", "GB", "DE", "FR", "TW", "JP", "AU", "NZ", "BR", "PH", "IS", "NO", "MX", "ZA", "IN", "SG",
+      "FJ", "RU",
+    ] {
       #expect(countries.contains(code), "no data for \(code)")
     }
     #expect(countries.count >= 70)
@@ -149,10 +153,11 @@ private func writeFile(_ text: String, to path: String) {
 
   @Test func laterFilesExtendAndOverride() throws {
     var registry = bundled
-    try registry.add(json: """
-      {"country":"de","years":[2026,2026],"national":{"2026-12-24":"Company holiday","2026-12-26":null},
-      "regions":{"BE":{"2026-01-06":"Berlin store day"}}}
-      """, file: "company.json")
+    try registry.add(
+      json: """
+        {"country":"de","years":[2026,2026],"national":{"2026-12-24":"Company holiday","2026-12-26":null},
+        "regions":{"BE":{"2026-01-06":"Berlin store day"}}}
+        """, file: "company.json")
     try registry.add(json: #"{"country":"DE","years":[2032,2032],"national":{"2032-12-25":"Christmas Day"}}"#)
     try registry.add(json: #"{"country":"DE","years":[2034,2034]}"#)
     let germany = try #require(registry.calendar(country: "DE", region: nil))
@@ -171,8 +176,12 @@ private func writeFile(_ text: String, to path: String) {
 
   @Test func newCountryFromAFileAndDirectoryOrder() throws {
     let directory = temporaryDirectory()
-    writeFile(#"{"country":"XK","name":"Kosovo","years":[2026,2026],"national":{"2026-02-17":"Independence Day"}}"#, to: directory + "/XK.json")
-    writeFile(#"{"country":"XK","years":[2026,2026],"national":{"2026-02-17":"Dita e Pavarësisë \u2014 \ud83c\uddfd"}}"#, to: directory + "/ZZ-local.json")
+    writeFile(
+      #"{"country":"XK","name":"Kosovo","years":[2026,2026],"national":{"2026-02-17":"Independence Day"}}"#,
+      to: directory + "/XK.json")
+    writeFile(
+      #"{"country":"XK","years":[2026,2026],"national":{"2026-02-17":"Dita e Pavarësisë \u2014 \ud83c\uddfd"}}"#,
+      to: directory + "/ZZ-local.json")
     writeFile("not json", to: directory + "/README.md")
     var registry = HolidayRegistry()
     try registry.addDirectory(directory)
@@ -222,7 +231,9 @@ private func writeFile(_ text: String, to path: String) {
 
   @Test func badFileInADirectoryNamesTheFile() {
     let directory = temporaryDirectory()
-    writeFile("{\"country\":\"DE\",\"years\":[2026,2026],\n\"national\":{\"2026-01-01\":\"x\",}}", to: directory + "/DE.json")
+    writeFile(
+      "{\"country\":\"DE\",\"years\":[2026,2026],\n\"national\":{\"2026-01-01\":\"x\",}}",
+      to: directory + "/DE.json")
     var registry = HolidayRegistry()
     do {
       try registry.addDirectory(directory)

@@ -77,7 +77,9 @@ struct MessyCorpusTests {
     #expect(elapsed < 10, "the whole corpus must parse in seconds")
   }
 
-  @Test("every french_poi_sample and atp_normalised value parses", arguments: ["french_poi_sample.txt", "atp_normalised.txt"])
+  @Test(
+    "every french_poi_sample and atp_normalised value parses",
+    arguments: ["french_poi_sample.txt", "atp_normalised.txt"])
   func clean(file: String) throws {
     guard let lines = Corpus.lines(file) else {
       print("skipped: ../shared/corpus is absent (\(file))")

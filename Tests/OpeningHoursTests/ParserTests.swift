@@ -7,15 +7,19 @@ struct ParserTests {
   @Test(
     "valid syntax parses without warnings",
     arguments: [
-      "24/7", "Mo-Fr 09:00-18:00", "Fr-Mo 10:00-12:00", "Mo,We,Fr 08:00-12:00", "Mo-Fr 08:00-12:00,13:00-17:00",
-      "Mo-Fr 09:00-18:00; Sa 10:00-14:00; Su off", "Mo-Fr 08:00-12:00, We 14:00-18:00", "Mo-Fr 08:00-11:00 || \"call\"",
+      "24/7", "Mo-Fr 09:00-18:00", "Fr-Mo 10:00-12:00", "Mo,We,Fr 08:00-12:00",
+      "Mo-Fr 08:00-12:00,13:00-17:00",
+      "Mo-Fr 09:00-18:00; Sa 10:00-14:00; Su off", "Mo-Fr 08:00-12:00, We 14:00-18:00",
+      "Mo-Fr 08:00-11:00 || \"call\"",
       "22:00-02:00", "Mo-Su 10:00-24:00", "Fr 20:00-48:00", "Dec 25 off", "2026 Dec 24-2027 Jan 02 off",
       "Dec 24-Jan 02 off", "Jun-Aug Mo-Fr 09:00-20:00", "PH off", "SH Mo-Fr 10:00-12:00", "PH +1 day off",
       "easter -2 days-easter +1 day off", "easter off", "Su[-1] 10:00-12:00", "Mo[1,3] 10:00-12:00",
-      "Sa[2-3] 10:00-12:00", "week 01-53/2 Mo 10:00-12:00", "2025-2027 Mo 10:00-12:00", "2026+ Mo 10:00-12:00",
+      "Sa[2-3] 10:00-12:00", "week 01-53/2 Mo 10:00-12:00", "2025-2027 Mo 10:00-12:00",
+      "2026+ Mo 10:00-12:00",
       "Mo 10:00-12:00 \"by appointment\"", "\"by appointment\"", "18:00+", "10:00-18:00+",
       "sunrise-sunset", "(sunset-01:00)-(sunrise+00:30)", "dawn-dusk", "Mo 10:00-12:00 open", "Mo unknown",
-      "24/7 closed \"always closed\"", "Mar Su[-1]-Sep 30 07:30-19:15", "Apr: 22:00-23:00", "Jul 23-Jan 3: 08:00-11:00",
+      "24/7 closed \"always closed\"", "Mar Su[-1]-Sep 30 07:30-19:15", "Apr: 22:00-23:00",
+      "Jul 23-Jan 3: 08:00-11:00",
       "2020,8000-9000 10:00-22:00", "Sa[-1],Sa[-1] +1 day 10:00-12:00 open", "PH Su 10:00-12:00", "Su,PH off",
       "Jan 23-Feb 11,Feb 12 00:00-24:00", "week 2-52/2 We 00:00-24:00", "Feb 29 10:00-12:00",
       "Mo-Fr 08:00-18:00; We 12:00-13:00 off",
@@ -71,12 +75,21 @@ struct ParserTests {
   @Test("tolerant forms mean what they say")
   func toleratedMeaning() throws {
     func spans(_ text: String) throws -> [TimeSpan] { try OpeningHours(parsing: text).rules[0].times }
-    #expect(try spans("Mo 9am-5pm") == [TimeSpan(start: .clock(minutes: 540), end: .clock(minutes: 1020), openEnd: false)])
+    #expect(
+      try spans("Mo 9am-5pm") == [
+        TimeSpan(start: .clock(minutes: 540), end: .clock(minutes: 1020), openEnd: false)
+      ])
     #expect(try spans("Mo 12am-12pm")[0].start == .clock(minutes: 0))
     #expect(try spans("Mo 11am-12am")[0].end == .clock(minutes: 1440))
-    #expect(try spans("Mo 9:30 p.m.-11 p.m.")[0] == TimeSpan(start: .clock(minutes: 1290), end: .clock(minutes: 1380), openEnd: false))
-    #expect(try spans("Mo 8h30-17h")[0] == TimeSpan(start: .clock(minutes: 510), end: .clock(minutes: 1020), openEnd: false))
-    #expect(try spans("Mo 0900-1730")[0] == TimeSpan(start: .clock(minutes: 540), end: .clock(minutes: 1050), openEnd: false))
+    #expect(
+      try spans("Mo 9:30 p.m.-11 p.m.")[0]
+        == TimeSpan(start: .clock(minutes: 1290), end: .clock(minutes: 1380), openEnd: false))
+    #expect(
+      try spans("Mo 8h30-17h")[0]
+        == TimeSpan(start: .clock(minutes: 510), end: .clock(minutes: 1020), openEnd: false))
+    #expect(
+      try spans("Mo 0900-1730")[0]
+        == TimeSpan(start: .clock(minutes: 540), end: .clock(minutes: 1050), openEnd: false))
     let days = try OpeningHours(parsing: "Thursday-Sunday 10:00-12:00").rules[0].weekdays
     #expect(days?.weekdays == [WeekdayRange(from: 3, to: 6, nth: [], offsetDays: 0)])
     let list = try OpeningHours(parsing: "Mo, We, Fr 06:30-21:30").rules
@@ -105,7 +118,8 @@ struct ParserTests {
       Failure(text: "week 60 Mo 10:00-12:00", position: 5, expected: "a week number from 1 to 53"),
       Failure(text: "Feb 30 off", position: 4, expected: "a day that exists in Feb"),
       Failure(text: "by appointment", position: 0, expected: "a weekday, a time, a date"),
-      Failure(text: "Mo-Fr 10:00-18:00 Sa", position: 18, expected: "';' before the next rule, and times for it"),
+      Failure(
+        text: "Mo-Fr 10:00-18:00 Sa", position: 18, expected: "';' before the next rule, and times for it"),
       Failure(text: "Mo-Fr 13:00 pm-14:00", position: 6, expected: "an hour from 1 to 12 before am/pm"),
       Failure(text: "Mo-Fr 10:00-18:00 | Sa", position: 18, expected: "';' before the next rule"),
     ])
@@ -160,10 +174,14 @@ struct ParserTests {
     let y = try OpeningHours(parsing: "2020-2029/3,2060+ Mo 10:00-12:00").rules[0]
     #expect(
       y.years == [
-        YearRange(from: 2020, to: 2029, step: 3, openEnded: false), YearRange(from: 2060, to: nil, step: 1, openEnded: true),
+        YearRange(from: 2020, to: 2029, step: 3, openEnded: false),
+        YearRange(from: 2060, to: nil, step: 1, openEnded: true),
       ])
     let s = try OpeningHours(parsing: "(sunset-01:00)-24:00").rules[0]
-    #expect(s.times == [TimeSpan(start: .sun(.sunset, offsetMinutes: -60), end: .clock(minutes: 1440), openEnd: false)])
+    #expect(
+      s.times == [
+        TimeSpan(start: .sun(.sunset, offsetMinutes: -60), end: .clock(minutes: 1440), openEnd: false)
+      ])
     let f = try OpeningHours(parsing: "Mo 10:00-12:00 || Tu off, We 10:00-11:00").rules
     #expect(f.map(\.separator) == [.normal, .fallback, .additional])
   }

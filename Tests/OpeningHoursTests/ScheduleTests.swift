@@ -8,10 +8,14 @@ enum Fixture {
 
   /// The instant of a UTC wall time.
   static func at(_ y: Int, _ m: Int, _ d: Int, _ h: Int = 0, _ min: Int = 0) -> Instant {
-    Instant(secondsSinceEpoch: LocalDateTime(date: LocalDate(year: y, month: m, day: d)!, hour: h, minute: min).secondsSinceEpochAtUTC)
+    Instant(
+      secondsSinceEpoch: LocalDateTime(date: LocalDate(year: y, month: m, day: d)!, hour: h, minute: min)
+        .secondsSinceEpochAtUTC)
   }
 
-  static func schedule(_ text: String, holidays: HolidayCalendar? = nil, zone: TimeZoneRules = utc) throws -> Schedule {
+  static func schedule(_ text: String, holidays: HolidayCalendar? = nil, zone: TimeZoneRules = utc) throws
+    -> Schedule
+  {
     Schedule(try OpeningHours(parsing: text), timeZone: zone, holidays: holidays)
   }
 
@@ -52,7 +56,10 @@ struct ScheduleTests {
   @Test("weekday wrap, lists and several spans")
   func wrapAndLists() throws {
     let wrap = try F.schedule("Fr-Mo 10:00-12:00")
-    #expect([23, 24, 25, 26, 27, 28, 29].map { state(wrap, 2026, 3, $0, 11) } == [.open, .closed, .closed, .closed, .open, .open, .open])
+    #expect(
+      [23, 24, 25, 26, 27, 28, 29].map { state(wrap, 2026, 3, $0, 11) } == [
+        .open, .closed, .closed, .closed, .open, .open, .open,
+      ])
     let list = try F.schedule("Mo, We, Fr 06:30-21:30")  // decision: one rule for three days
     #expect(state(list, 2026, 3, 23, 5) == .closed)
     #expect(state(list, 2026, 3, 25, 7) == .open)
@@ -73,9 +80,18 @@ struct ScheduleTests {
     let hole = try F.schedule("Mo-Fr 08:00-18:00, We 12:00-13:00 off")
     #expect(state(hole, 2026, 3, 25, 12, 30) == .closed)
     #expect(state(hole, 2026, 3, 25, 13) == .open)
+    // A closed rule with times closes only those times (both reference engines).
+    let breaks = try F.schedule("00:00-24:00; Tu-Su 08:30-09:00 off; Mo 08:00-13:00 off")
+    #expect(state(breaks, 2026, 3, 24, 8, 45) == .closed)
+    #expect(state(breaks, 2026, 3, 24, 10) == .open)
+    #expect(state(breaks, 2026, 3, 23, 12) == .closed)
+    #expect(state(breaks, 2026, 3, 23, 14) == .open)
+    let unknownBlock = try F.schedule("Mo-Fr 08:00-18:00; We 10:00-12:00 unknown")
+    #expect(state(unknownBlock, 2026, 3, 25, 9) == .closed)
     let fallback = try F.schedule("Mo-Fr 08:00-11:00 || \"by appointment\"")
     #expect(state(fallback, 2026, 3, 23, 14) == .closed)  // Monday is matched by the first rule
-    #expect(fallback.status(at: F.at(2026, 3, 28, 14)) == OpeningStatus(state: .unknown, comment: "by appointment"))
+    #expect(
+      fallback.status(at: F.at(2026, 3, 28, 14)) == OpeningStatus(state: .unknown, comment: "by appointment"))
     let fallbackOpen = try F.schedule("Mo-Fr 08:00-11:00 || Sa-Su open \"weekend\"")
     #expect(fallbackOpen.status(at: F.at(2026, 3, 28, 14)) == OpeningStatus(state: .open, comment: "weekend"))
   }
@@ -197,6 +213,13 @@ struct ScheduleTests {
     #expect([7, 14, 21, 28].map { state(range, 2026, 3, $0, 11) } == [.closed, .open, .open, .closed])
     let afterLast = try F.schedule("Sa[-1] +1 day 10:00-12:00")
     #expect(state(afterLast, 2026, 3, 29, 11) == .open)
+    let secondSunday = try F.schedule("Apr-Oct Su[2] 14:00-18:00")
+    #expect(state(secondSunday, 2026, 4, 1, 15) == .closed)
+    #expect(state(secondSunday, 2026, 4, 12, 15) == .open)
+    #expect(state(secondSunday, 2026, 4, 19, 15) == .closed)
+    let dayBeforeLast = try F.schedule("Aug Su[-1] -1 day 10:00-18:00")
+    #expect(state(dayBeforeLast, 2026, 8, 29, 11) == .open)
+    #expect(state(dayBeforeLast, 2026, 8, 30, 11) == .closed)
     let marchToSept = try F.schedule("Mar Su[-1]-Sep 30 07:30-19:00")
     #expect(state(marchToSept, 2026, 3, 28, 8) == .closed)
     #expect(state(marchToSept, 2026, 3, 29, 8) == .open)
@@ -220,13 +243,16 @@ struct ScheduleTests {
   @Test("comments, modifiers and open ends")
   func modifiers() throws {
     let comment = try F.schedule("Mo 10:00-12:00 \"by appointment\"")
-    #expect(comment.status(at: F.at(2026, 3, 23, 11)) == OpeningStatus(state: .open, comment: "by appointment"))
+    #expect(
+      comment.status(at: F.at(2026, 3, 23, 11)) == OpeningStatus(state: .open, comment: "by appointment"))
     let only = try F.schedule("\"by appointment\"")  // decision: comment-only rules are unknown
-    #expect(only.status(at: F.at(2026, 3, 23, 11)) == OpeningStatus(state: .unknown, comment: "by appointment"))
+    #expect(
+      only.status(at: F.at(2026, 3, 23, 11)) == OpeningStatus(state: .unknown, comment: "by appointment"))
     let unknown = try F.schedule("Mo-Fr 10:00-12:00 unknown")
     #expect(state(unknown, 2026, 3, 23, 11) == .unknown)
     let closed = try F.schedule("24/7 closed \"always closed\"")
-    #expect(closed.status(at: F.at(2026, 3, 23, 11)) == OpeningStatus(state: .closed, comment: "always closed"))
+    #expect(
+      closed.status(at: F.at(2026, 3, 23, 11)) == OpeningStatus(state: .closed, comment: "always closed"))
     let openEnd = try F.schedule("Mo 18:00+")  // decision: unknown from 18:00 to midnight
     #expect(state(openEnd, 2026, 3, 23, 17) == .closed)
     #expect(state(openEnd, 2026, 3, 23, 19) == .unknown)
@@ -247,7 +273,10 @@ struct ScheduleTests {
     #expect(state(offsets, 2026, 6, 1, 17) == .open)
     #expect(state(offsets, 2026, 6, 2, 6, 29) == .open)
     #expect(state(offsets, 2026, 6, 2, 6, 30) == .closed)
-    #expect(sunEventSecondsIntoDay(.dawn, on: LocalDate(year: 2026, month: 1, day: 1)!, latitude: nil, longitude: nil, timeZone: F.utc) == 19_800)
+    #expect(
+      sunEventSecondsIntoDay(
+        .dawn, on: LocalDate(year: 2026, month: 1, day: 1)!, latitude: nil, longitude: nil, timeZone: F.utc)
+        == 19_800)
   }
 
   @Test("interval queries")

@@ -4,10 +4,15 @@ import Testing
 
 @Suite struct TimeParsingTests {
   @Test func instantsWithZOrOffset() throws {
-    #expect(try TimeQuery(parsing: "2026-03-29T00:59:00Z") == .instant(Instant(secondsSinceEpoch: 1_774_745_940)))
-    #expect(try TimeQuery(parsing: "2026-03-29T01:59+01:00") == .instant(Instant(secondsSinceEpoch: 1_774_745_940)))
-    #expect(try TimeQuery(parsing: "2026-03-28T21:29-0330") == .instant(Instant(secondsSinceEpoch: 1_774_745_940)))
-    #expect(try TimeQuery(parsing: "2026-03-29 00:59:00.250Z") == .instant(Instant(secondsSinceEpoch: 1_774_745_940)))
+    #expect(
+      try TimeQuery(parsing: "2026-03-29T00:59:00Z") == .instant(Instant(secondsSinceEpoch: 1_774_745_940)))
+    #expect(
+      try TimeQuery(parsing: "2026-03-29T01:59+01:00") == .instant(Instant(secondsSinceEpoch: 1_774_745_940)))
+    #expect(
+      try TimeQuery(parsing: "2026-03-28T21:29-0330") == .instant(Instant(secondsSinceEpoch: 1_774_745_940)))
+    #expect(
+      try TimeQuery(parsing: "2026-03-29 00:59:00.250Z")
+        == .instant(Instant(secondsSinceEpoch: 1_774_745_940)))
   }
 
   @Test func wallTimesHaveNoOffset() throws {
@@ -38,10 +43,12 @@ import Testing
     #expect(formattedOffset(20_700) == "+05:45")
   }
 
-  @Test(arguments: [
-    ("90s", 90), ("15m", 900), ("1h30m", 5400), ("1h 30m", 5400), ("2h", 7200), ("1d", 86_400), ("PT15M", 900),
-    ("PT1H30M", 5400), ("P1D", 86_400), ("P1DT1S", 86_401), ("20", 1200), ("0m", 0),
-  ] as [(String, Int64)])
+  @Test(
+    arguments: [
+      ("90s", 90), ("15m", 900), ("1h30m", 5400), ("1h 30m", 5400), ("2h", 7200), ("1d", 86_400),
+      ("PT15M", 900),
+      ("PT1H30M", 5400), ("P1D", 86_400), ("P1DT1S", 86_401), ("20", 1200), ("0m", 0),
+    ] as [(String, Int64)])
   func durations(_ text: String, _ seconds: Int64) throws {
     #expect(try parseDuration(text) == seconds)
   }

@@ -82,8 +82,16 @@ func tzifBytes(
   leapSeconds: Int = 0
 ) -> [UInt8] {
   var bytes: [UInt8] = []
-  func int32(_ value: Int32) { for shift in stride(from: 24, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: value >> Int32(shift))) } }
-  func int64(_ value: Int64) { for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: value >> Int64(shift))) } }
+  func int32(_ value: Int32) {
+    for shift in stride(from: 24, through: 0, by: -8) {
+      bytes.append(UInt8(truncatingIfNeeded: value >> Int32(shift)))
+    }
+  }
+  func int64(_ value: Int64) {
+    for shift in stride(from: 56, through: 0, by: -8) {
+      bytes.append(UInt8(truncatingIfNeeded: value >> Int64(shift)))
+    }
+  }
   var characters: [UInt8] = []
   var abbreviationIndex: [Int] = []
   for type in types {
@@ -95,8 +103,9 @@ func tzifBytes(
     for count in [0, 0, leapCount, timeCount, typeCount, charCount] { int32(Int32(count)) }
   }
   func block(timeSize: Int) {
-    header(version == 1 ? 0 : UInt8(ascii: "0") + UInt8(version), timeCount: times.count, typeCount: types.count,
-           charCount: characters.count, leapCount: leapSeconds)
+    header(
+      version == 1 ? 0 : UInt8(ascii: "0") + UInt8(version), timeCount: times.count, typeCount: types.count,
+      charCount: characters.count, leapCount: leapSeconds)
     for time in times { if timeSize == 8 { int64(time) } else { int32(Int32(time)) } }
     bytes += indices
     for (type, index) in zip(types, abbreviationIndex) {
@@ -186,7 +195,9 @@ func tzifBytes(
       instant = instant + 1_000_003
     }
     for transition in rules.transitions(in: yearStart(1990)..<yearStart(2130)) {
-      instants += [transition.instant - 3600, transition.instant - 1, transition.instant, transition.instant + 3599]
+      instants += [
+        transition.instant - 3600, transition.instant - 1, transition.instant, transition.instant + 3599,
+      ]
     }
     for instant in instants {
       let wall = rules.localDateTime(at: instant)
@@ -200,7 +211,8 @@ func tzifBytes(
       case .skipped: Issue.record("\(name): \(wall) is the wall time of \(instant) yet resolves as skipped")
       }
       if let next = rules.nextTransition(after: instant),
-        rules.offset(at: next) == rules.offset(at: next - 1) || rules.previousTransition(before: next + 1)?.instant != next
+        rules.offset(at: next) == rules.offset(at: next - 1)
+          || rules.previousTransition(before: next + 1)?.instant != next
       {
         Issue.record("\(name): transition after \(instant) at \(next) is inconsistent")
       }
@@ -211,7 +223,9 @@ func tzifBytes(
 
   @Test(.enabled(if: hasSystemZones)) func zonesWithoutDaylightTimeNeverChange() throws {
     let now = utc("2026-01-01T00:00:00Z")
-    for (name, offset) in [("Asia/Tokyo", 32_400), ("Asia/Kolkata", 19_800), ("Asia/Kathmandu", 20_700), ("UTC", 0)] {
+    for (name, offset) in [
+      ("Asia/Tokyo", 32_400), ("Asia/Kolkata", 19_800), ("Asia/Kathmandu", 20_700), ("UTC", 0),
+    ] {
       let rules = try zone(name)
       #expect(rules.offset(at: now) == offset)
       #expect(rules.nextTransition(after: now) == nil)
@@ -248,7 +262,8 @@ func tzifBytes(
     #expect(london.isDaylightSavingTime(at: utc("1968-06-01T00:00:00Z")))
     #expect(!london.isDaylightSavingTime(at: utc("1969-06-01T00:00:00Z")))
     #expect(london.nextTransition(after: utc("1968-06-01T00:00:00Z")) == utc("1971-10-31T02:00:00Z"))
-    #expect(london.previousTransition(before: utc("1971-01-01T00:00:00Z"))?.instant == utc("1968-02-18T02:00:00Z"))
+    #expect(
+      london.previousTransition(before: utc("1971-01-01T00:00:00Z"))?.instant == utc("1968-02-18T02:00:00Z"))
     // Ojinaga went from MDT to CST (both -06) on 2022-10-30, then followed US rules.
     let ojinaga = try zone("America/Ojinaga")
     #expect(ojinaga.nextTransition(after: utc("2022-10-01T00:00:00Z")) == utc("2023-03-12T08:00:00Z"))
@@ -257,10 +272,15 @@ func tzifBytes(
   @Test(.enabled(if: hasSystemZones)) func lordHoweShiftsByHalfAnHour() throws {
     let lordHowe = try zone("Australia/Lord_Howe")
     // 02:00 → 02:30 on 2026-10-04, 02:00 → 01:30 on 2026-04-05.
-    #expect(lordHowe.resolve(local("2026-10-04T02:29:59")) == .skipped(transition: utc("2026-10-03T15:30:00Z")))
+    #expect(
+      lordHowe.resolve(local("2026-10-04T02:29:59")) == .skipped(transition: utc("2026-10-03T15:30:00Z")))
     #expect(lordHowe.resolve(local("2026-10-04T02:30:00")) == .unique(utc("2026-10-03T15:30:00Z")))
-    #expect(lordHowe.resolve(local("2026-04-05T01:30:00")) == .repeated(first: utc("2026-04-04T14:30:00Z"), second: utc("2026-04-04T15:00:00Z")))
-    #expect(lordHowe.offset(at: utc("2026-04-04T15:00:00Z")) - lordHowe.offset(at: utc("2026-04-04T14:59:59Z")) == -1800)
+    #expect(
+      lordHowe.resolve(local("2026-04-05T01:30:00"))
+        == .repeated(first: utc("2026-04-04T14:30:00Z"), second: utc("2026-04-04T15:00:00Z")))
+    #expect(
+      lordHowe.offset(at: utc("2026-04-04T15:00:00Z")) - lordHowe.offset(at: utc("2026-04-04T14:59:59Z"))
+        == -1800)
   }
 
   // MARK: Footer rules (POSIX TZ strings)
@@ -272,7 +292,8 @@ func tzifBytes(
     // Directly, and as the footer of a slim file whose last transition is in 2000.
     let daylight = try #require(rule.daylight)
     let types: [(offset: Int32, isDaylight: Bool, abbreviation: String)] = [
-      (Int32(rule.standardOffset), false, rule.standardAbbreviation), (Int32(daylight.offset), true, daylight.abbreviation),
+      (Int32(rule.standardOffset), false, rule.standardAbbreviation),
+      (Int32(daylight.offset), true, daylight.abbreviation),
     ]
     // The file's last transition must agree with the footer (RFC 8536 §3.3).
     let last = yearStart(2000).secondsSinceEpoch
@@ -280,7 +301,8 @@ func tzifBytes(
       version: 3, times: [last], indices: [rule.isDaylight(at: last) ? 1 : 0], types: types, footer: text)
     let fromFile = try TimeZoneRules(identifier: "Test/Rule", tzifBytes: bytes)
     let fromRuleOnly = try TimeZoneRules(
-      identifier: "Test/RuleOnly", tzifBytes: tzifBytes(version: 3, times: [], indices: [], types: types, footer: text))
+      identifier: "Test/RuleOnly",
+      tzifBytes: tzifBytes(version: 3, times: [], indices: [], types: types, footer: text))
     for rules in [fromFile, fromRuleOnly] {
       #expect(rules.offset(at: yearStart(2027)) == offsetAt2027)
       let actual = rules.transitions(in: yearStart(2027)..<yearStart(2029))
@@ -301,8 +323,10 @@ func tzifBytes(
       tzifBytes: tzifBytes(
         version: 3, times: [yearStart(2000).secondsSinceEpoch], indices: [0],
         types: [(offset: -14_400, isDaylight: true, abbreviation: "EDT")], footer: text))
-    for instant in [utc("2027-06-01T00:00:00Z"), utc("2027-12-31T23:59:59Z"), utc("2028-01-01T04:59:59Z"),
-                    utc("2028-01-01T05:00:00Z"), utc("2150-01-01T03:00:00Z")] {
+    for instant in [
+      utc("2027-06-01T00:00:00Z"), utc("2027-12-31T23:59:59Z"), utc("2028-01-01T04:59:59Z"),
+      utc("2028-01-01T05:00:00Z"), utc("2150-01-01T03:00:00Z"),
+    ] {
       #expect(rule.offset(at: instant.secondsSinceEpoch) == -14_400)
       #expect(rules.offset(at: instant) == -14_400)
     }
@@ -310,7 +334,8 @@ func tzifBytes(
   }
 
   @Test(arguments: [
-    "", "CET", "CET-1CEST,M3.5.0", "CET-1CEST,M13.5.0,M10.5.0", "CET-1CEST,M3.6.0,M10.5.0", "CET-1CEST,M3.5.7,M10.5.0",
+    "", "CET", "CET-1CEST,M3.5.0", "CET-1CEST,M13.5.0,M10.5.0", "CET-1CEST,M3.6.0,M10.5.0",
+    "CET-1CEST,M3.5.7,M10.5.0",
     "CET-1CEST,J0,J365", "CET-1CEST,366,1", "CET-1CEST,M3.5.0/168,M10.5.0", "CET-25", "<+1>-1", "<+01-1",
     "CET-1CEST,M3.5.0,M10.5.0/3x", "CE-1",
   ])
@@ -327,14 +352,17 @@ func tzifBytes(
     #expect(chatham.daylight?.endTime == 13_500)
     let negative = try POSIXTimeZoneRule(parsing: "<-02>2<-01>,M3.5.0/-1,M10.5.0/0")
     #expect(negative.standardOffset == -7200 && negative.daylight?.startTime == -3600)
-    #expect(try POSIXTimeZoneRule(parsing: "<+00>0<+01>-1,M3.5.0/-167,M10.5.0/167").daylight?.endTime == 167 * 3600)
+    #expect(
+      try POSIXTimeZoneRule(parsing: "<+00>0<+01>-1,M3.5.0/-167,M10.5.0/167").daylight?.endTime == 167 * 3600)
   }
 
   // MARK: TZif files
 
   /// A slim file (transitions only until the rule took over, then the footer) gives the same
   /// offsets as the fat system file, which zic fills with transitions up to 2037.
-  @Test(.enabled(if: hasSystemZones), arguments: ["Europe/Berlin", "Australia/Lord_Howe", "America/St_Johns", "Europe/Dublin"])
+  @Test(
+    .enabled(if: hasSystemZones),
+    arguments: ["Europe/Berlin", "Australia/Lord_Howe", "America/St_Johns", "Europe/Dublin"])
   func slimFileMatchesFatFile(_ name: String) throws {
     let fat = try zone(name)
     let file = try TZifFile(bytes: try #require(readFile(TimeZoneRules.systemDirectory + "/" + name)))
@@ -344,7 +372,8 @@ func tzifBytes(
     let cut = yearStart(2012).secondsSinceEpoch
     let kept = file.transitionTimes.prefix { $0 < cut }.count
     let slimBytes = tzifBytes(
-      version: 2, times: Array(file.transitionTimes.prefix(kept)), indices: Array(file.transitionTypes.prefix(kept)),
+      version: 2, times: Array(file.transitionTimes.prefix(kept)),
+      indices: Array(file.transitionTypes.prefix(kept)),
       types: file.types.map { ($0.offset, $0.isDaylight, $0.abbreviation) }, footer: file.footer)
     let slim = try TimeZoneRules(identifier: name, tzifBytes: slimBytes)
     #expect(slim.rule == rule)
@@ -352,7 +381,9 @@ func tzifBytes(
     #expect(slim.transitions(in: range) == fat.transitions(in: range))
     var instant = yearStart(2007)
     while instant < yearStart(2300) {
-      if slim.offset(at: instant) != fat.offset(at: instant) || slim.abbreviation(at: instant) != fat.abbreviation(at: instant) {
+      if slim.offset(at: instant) != fat.offset(at: instant)
+        || slim.abbreviation(at: instant) != fat.abbreviation(at: instant)
+      {
         Issue.record("\(name): slim and fat differ at \(instant)")
       }
       instant = instant + 3_000_017
@@ -367,7 +398,8 @@ func tzifBytes(
     #expect(rules.offset(at: Instant(secondsSinceEpoch: -1)) == 3600)  // type 0 before the first
     #expect(rules.offset(at: Instant(secondsSinceEpoch: 0)) == 7200)
     #expect(rules.offset(at: yearStart(2500)) == 3600)
-    #expect(rules.nextTransition(after: Instant(secondsSinceEpoch: 0)) == Instant(secondsSinceEpoch: 1_000_000_000))
+    #expect(
+      rules.nextTransition(after: Instant(secondsSinceEpoch: 0)) == Instant(secondsSinceEpoch: 1_000_000_000))
     #expect(rules.nextTransition(after: Instant(secondsSinceEpoch: 1_000_000_000)) == nil)
     #expect(rules.abbreviation(at: Instant(secondsSinceEpoch: 5)) == "BBB")
   }
@@ -380,27 +412,47 @@ func tzifBytes(
       ("not TZif", Array("# tzdb timezone descriptions\n".utf8)),
       ("truncated", Array(good.dropLast(9))),
       ("no footer newline", Array(good.dropLast())),
-      ("bad footer", tzifBytes(version: 2, times: [0], indices: [0], types: [(3600, false, "AAA")], footer: "AAA-1BBB,M3")),
-      ("type index out of range", tzifBytes(version: 2, times: [0], indices: [3], types: [(3600, false, "AAA")])),
-      ("times not ascending", tzifBytes(version: 2, times: [5, 5], indices: [0, 0], types: [(3600, false, "AAA")])),
-      ("leap seconds", tzifBytes(version: 2, times: [0], indices: [0], types: [(0, false, "UTC")], leapSeconds: 2)),
-      ("offset out of range", tzifBytes(version: 2, times: [0], indices: [0], types: [(100_000, false, "AAA")])),
+      (
+        "bad footer",
+        tzifBytes(version: 2, times: [0], indices: [0], types: [(3600, false, "AAA")], footer: "AAA-1BBB,M3")
+      ),
+      (
+        "type index out of range",
+        tzifBytes(version: 2, times: [0], indices: [3], types: [(3600, false, "AAA")])
+      ),
+      (
+        "times not ascending",
+        tzifBytes(version: 2, times: [5, 5], indices: [0, 0], types: [(3600, false, "AAA")])
+      ),
+      (
+        "leap seconds",
+        tzifBytes(version: 2, times: [0], indices: [0], types: [(0, false, "UTC")], leapSeconds: 2)
+      ),
+      (
+        "offset out of range",
+        tzifBytes(version: 2, times: [0], indices: [0], types: [(100_000, false, "AAA")])
+      ),
     ]
     var unknownVersion = good
     unknownVersion[4] = UInt8(ascii: "x")
     cases.append(("version byte", unknownVersion))
     for (label, bytes) in cases {
-      #expect(throws: TimeZoneRulesError.self, "\(label)") { try TimeZoneRules(identifier: "Test/Bad", tzifBytes: bytes) }
+      #expect(throws: TimeZoneRulesError.self, "\(label)") {
+        try TimeZoneRules(identifier: "Test/Bad", tzifBytes: bytes)
+      }
     }
   }
 
   // MARK: Names and files
 
   @Test(.enabled(if: hasSystemZones)) func unknownZoneExplainsItself() throws {
-    let error = try #require(throws: TimeZoneRulesError.self) { try TimeZoneRules(identifier: "Asia/Beijing") }
+    let error = try #require(throws: TimeZoneRulesError.self) {
+      try TimeZoneRules(identifier: "Asia/Beijing")
+    }
     #expect(
       error.description
-        == "unknown time zone 'Asia/Beijing': no such zone in \(TimeZoneRules.systemDirectory); IANA names look like Europe/Berlin or Asia/Shanghai")
+        == "unknown time zone 'Asia/Beijing': no such zone in \(TimeZoneRules.systemDirectory); IANA names look like Europe/Berlin or Asia/Shanghai"
+    )
     let directory = try #require(throws: TimeZoneRulesError.self) { try TimeZoneRules(identifier: "Europe") }
     #expect(directory.reason.contains("is a directory"))
     #expect(throws: TimeZoneRulesError.self) { try TimeZoneRules(identifier: "zone.tab") }  // not TZif
@@ -408,10 +460,13 @@ func tzifBytes(
 
   @Test(arguments: [
     "", "/etc/localtime", "../../etc/passwd", "Europe/../../../etc/passwd", "Europe/..", "Europe//Berlin",
-    "./Europe/Berlin", "Europe/Berlin/", "Europe/Berlin\u{0}", "Europe\\Berlin", "Europe/Ber lin", "Europe/Bérlin",
+    "./Europe/Berlin", "Europe/Berlin/", "Europe/Berlin\u{0}", "Europe\\Berlin", "Europe/Ber lin",
+    "Europe/Bérlin",
   ])
   func unsafeNamesAreRefused(_ name: String) {
-    #expect(throws: TimeZoneRulesError.self) { try TimeZoneRules(identifier: name, directory: "/usr/share/zoneinfo") }
+    #expect(throws: TimeZoneRulesError.self) {
+      try TimeZoneRules(identifier: name, directory: "/usr/share/zoneinfo")
+    }
   }
 
   @Test func symbolicLinksMayNotLeaveTheDirectory() throws {
@@ -425,22 +480,30 @@ func tzifBytes(
       _ = rmdir(directory)
     }
     #expect(mkdir(directory + "/Test", 0o755) == 0)
-    let bytes = tzifBytes(version: 2, times: [], indices: [], types: [(19_800, false, "IST")], footer: "IST-5:30")
+    let bytes = tzifBytes(
+      version: 2, times: [], indices: [], types: [(19_800, false, "IST")], footer: "IST-5:30")
     try #require(writeFile(directory + "/Test/Zone", bytes))
     #expect(symlink("Zone", directory + "/Test/Alias") == 0)
     #expect(symlink("/tmp", directory + "/Escape") == 0)  // exists, but outside
     let zone = try TimeZoneRules(identifier: "Test/Zone", directory: directory)
     #expect(zone.offset(at: yearStart(2026)) == 19_800)
-    #expect(try TimeZoneRules(identifier: "Test/Alias", directory: directory).offset(at: yearStart(2026)) == 19_800)
-    let escape = try #require(throws: TimeZoneRulesError.self) { try TimeZoneRules(identifier: "Escape", directory: directory) }
+    #expect(
+      try TimeZoneRules(identifier: "Test/Alias", directory: directory).offset(at: yearStart(2026)) == 19_800)
+    let escape = try #require(throws: TimeZoneRulesError.self) {
+      try TimeZoneRules(identifier: "Escape", directory: directory)
+    }
     #expect(escape.reason.contains("outside"))
   }
 
   @Test func utcWorksWithoutADatabase() throws {
     let missing = "/nonexistent/zoneinfo"
     #expect(try TimeZoneRules(identifier: "UTC", directory: missing).offset(at: yearStart(2026)) == 0)
-    #expect(try TimeZoneRules(identifier: "Etc/UTC", directory: missing).nextTransition(after: yearStart(2026)) == nil)
-    let error = try #require(throws: TimeZoneRulesError.self) { try TimeZoneRules(identifier: "Europe/Berlin", directory: missing) }
+    #expect(
+      try TimeZoneRules(identifier: "Etc/UTC", directory: missing).nextTransition(after: yearStart(2026))
+        == nil)
+    let error = try #require(throws: TimeZoneRulesError.self) {
+      try TimeZoneRules(identifier: "Europe/Berlin", directory: missing)
+    }
     #expect(error.reason.contains("does not exist"))
   }
 
@@ -461,7 +524,9 @@ func tzifBytes(
     #expect(india.abbreviation(at: yearStart(2026)) == "+0530")
     #expect(india.resolve(local("2026-03-29T02:30:00")) == .unique(utc("2026-03-28T21:00:00Z")))
     #expect(india.localDateTime(at: utc("2026-03-28T21:00:00Z")) == local("2026-03-29T02:30:00"))
-    #expect(TimeZoneRules.fixed(offsetSeconds: -12_600, identifier: "x").abbreviation(at: yearStart(2026)) == "-0330")
+    #expect(
+      TimeZoneRules.fixed(offsetSeconds: -12_600, identifier: "x").abbreviation(at: yearStart(2026))
+        == "-0330")
   }
 }
 
@@ -524,158 +589,158 @@ struct PythonFixtures {
   }()
 
   static let table = """
-Europe/Berlin 60 142
-  2k9o+120 5u00+60 5m80+120 5m80+60 5m80+120 5m80+60 5m80+120 5m80+60 5m80+120 5m80+60 5m80+120
-  5m80+60 5u00+120 6hc0+60 4r40+120 6hc0+60 4r40+120 6hc0+60 4r40+120 6p40+60 4jc0+120 6p40+60
-  4jc0+120 6p40+60 4r40+120 6hc0+60 4r40+120 6hc0+60 4r40+120 6p40+60 4jc0+120 6p40+60 4jc0+120
-  6p40+60 4jc0+120 6p40+60 4r40+120 6hc0+60 4r40+120 6hc0+60 4r40+120 6p40+60 4jc0+120 6p40+60
-  4jc0+120 6p40+60 4r40+120 6hc0+60 4r40+120 6hc0+60 4r40+120 6hc0+60 4r40+120 6p40+60 4jc0+120
-  6p40+60 4jc0+120 6p40+60 4r40+120 6hc0+60 4r40+120 6hc0+60 4r40+120 6p40+60 4jc0+120 6p40+60
-  4jc0+120 6p40+60 4r40+120 6hc0+60 4r40+120 6hc0+60 4r40+120 6hc0+60 4r40+120 6p40+60 4jc0+120
-  6p40+60 4jc0+120 6p40+60 4r40+120 6hc0+60 4r40+120 6hc0+60 4r40+120 6p40+60 4jc0+120 6p40+60
-  4jc0+120 6p40+60 4jc0+120 6p40+60 4r40+120 6hc0+60 4r40+120 6hc0+60 4r40+120 6p40+60 4jc0+120
-  6p40+60 4jc0+120 6p40+60 4r40+120 6hc0+60 4r40+120 6hc0+60 4r40+120 6hc0+60 4r40+120 6p40+60
-  4jc0+120 6p40+60 4jc0+120 6p40+60 4r40+120 6hc0+60 4r40+120 6hc0+60 4r40+120 6p40+60 4jc0+120
-  6p40+60 4jc0+120 6p40+60 4r40+120 6hc0+60 4r40+120 6hc0+60 4r40+120 6hc0+60 4r40+120 6p40+60
-  4jc0+120 6p40+60 4jc0+120 6p40+60 4r40+120 6hc0+60 4r40+120 6hc0+60 4r40+120 6p40+60
-America/New_York -300 142
-  2sbo-240 6hac-300 4yxo-240 69ic-300 4yxo-240 69ic-300 4yxo-240 6hac-300 4r5o-240 6hac-300
-  4r5o-240 6hac-300 4yxo-240 69ic-300 4yxo-240 69ic-300 4yxo-240 69ic-300 4yxo-240 6hac-300
-  4r5o-240 6hac-300 4r5o-240 6hac-300 4yxo-240 69ic-300 4yxo-240 69ic-300 4yxo-240 6hac-300
-  4r5o-240 6hac-300 4r5o-240 6hac-300 43to-240 7cec-300 3w1o-240 7cec-300 3w1o-240 7cec-300
-  43to-240 7cec-300 3w1o-240 7cec-300 3w1o-240 7cec-300 3w1o-240 7cec-300 3w1o-240 7cec-300
-  3w1o-240 7cec-300 43to-240 7cec-300 3w1o-240 7cec-300 3w1o-240 7cec-300 3w1o-240 7cec-300
-  3w1o-240 7cec-300 43to-240 7cec-300 3w1o-240 7cec-300 3w1o-240 7cec-300 3w1o-240 7cec-300
-  3w1o-240 7cec-300 3w1o-240 7cec-300 43to-240 7cec-300 3w1o-240 7cec-300 3w1o-240 7cec-300
-  3w1o-240 7cec-300 3w1o-240 7cec-300 43to-240 7cec-300 3w1o-240 7cec-300 3w1o-240 7cec-300
-  3w1o-240 7cec-300 3w1o-240 7cec-300 3w1o-240 7cec-300 43to-240 7cec-300 3w1o-240 7cec-300
-  3w1o-240 7cec-300 3w1o-240 7cec-300 3w1o-240 7cec-300 3w1o-240 7cec-300 43to-240 7cec-300
-  3w1o-240 7cec-300 3w1o-240 7cec-300 3w1o-240 7cec-300 3w1o-240 7cec-300 43to-240 7cec-300
-  3w1o-240 7cec-300 3w1o-240 7cec-300 3w1o-240 7cec-300 3w1o-240 7cec-300 3w1o-240 7cec-300
-  43to-240 7cec-300 3w1o-240 7cec-300 3w1o-240 7cec-300 3w1o-240 7cec-300 3w1o-240 7cec-300
-  43to-240 7cec-300
-America/Sao_Paulo -120 59
-  19nc-180 7s1o-120 3o6c-180 7k9o-120 3gec-180 7zto-120 30uc-180 7zto-120 3vyc-180 7cho-120
-  3vyc-180 7cho-120 3o6c-180 7cho-120 43qc-180 75to-120 4i6c-180 6wxo-120 43qc-180 6wxo-120
-  4jac-180 6wxo-120 43qc-180 7cho-120 3vyc-180 7zto-120 38mc-180 7k9o-120 3o6c-180 821o-120
-  3e6c-180 7cho-120 3vyc-180 7zto-120 3gec-180 74po-120 3vyc-180 7k9o-120 3o6c-180 7k9o-120
-  3vyc-180 7cho-120 3vyc-180 7cho-120 43qc-180 7cho-120 3o6c-180 7k9o-120 3o6c-180 7k9o-120
-  3vyc-180 7cho-120 3vyc-180 7cho-120 3vyc-180 7cho-120 3vyc-180 7zto-120 38mc-180
-Australia/Sydney 660 142
-  1wio+600 7cg0+660 3w00+600 7cg0+660 3w00+600 7cg0+660 43s0+600 7cg0+660 3w00+600 7cg0+660
-  3w00+600 7cg0+660 4r40+600 6hc0+660 4r40+600 6hc0+660 4r40+600 6hc0+660 4r40+600 6p40+660
-  4jc0+600 4r40+660 6hc0+600 6p40+660 4r40+600 6hc0+660 4r40+600 6hc0+660 4r40+600 6p40+660
-  4jc0+600 6p40+660 4r40+600 6hc0+660 4jc0+600 6p40+660 4yw0+600 5m80+660 5m80+600 5m80+660
-  5m80+600 5m80+660 5m80+600 5m80+660 5m80+600 5u00+660 5m80+600 5m80+660 5m80+600 5m80+660
-  5m80+600 5m80+660 5m80+600 5m80+660 5m80+600 5m80+660 5m80+600 5u00+660 5m80+600 5m80+660
-  5m80+600 5m80+660 5m80+600 5m80+660 5m80+600 5m80+660 5m80+600 5m80+660 5u00+600 5m80+660
-  5m80+600 5m80+660 5m80+600 5m80+660 5m80+600 5m80+660 5m80+600 5m80+660 5m80+600 5u00+660
-  5m80+600 5m80+660 5m80+600 5m80+660 5m80+600 5m80+660 5m80+600 5m80+660 5m80+600 5m80+660
-  5m80+600 5u00+660 5m80+600 5m80+660 5m80+600 5m80+660 5m80+600 5m80+660 5m80+600 5m80+660
-  5m80+600 5u00+660 5m80+600 5m80+660 5m80+600 5m80+660 5m80+600 5m80+660 5m80+600 5m80+660
-  5m80+600 5m80+660 5m80+600 5u00+660 5m80+600 5m80+660 5m80+600 5m80+660 5m80+600 5m80+660
-  5m80+600 5m80+660 5m80+600 5m80+660 5u00+600 5m80+660 5m80+600 5m80+660 5m80+600 5m80+660
-  5m80+600 5m80+660 5m80+600 5m80+660 5m80+600 5u00+660 5m80+600 5m80+660 5m80+600 5m80+660
-  5m80+600 5m80+660
-Australia/Lord_Howe 660 142
-  1wh0+630 7cgu+660 3vz6+630 7cgu+660 3vz6+630 7cgu+660 43r6+630 7cgu+660 3vz6+630 7cgu+660
-  3vz6+630 7cgu+660 4r36+630 6hcu+660 4r36+630 6hcu+660 4r36+630 6hcu+660 4r36+630 6p4u+660
-  4jb6+630 4r4u+660 6hb6+630 6p4u+660 4r36+630 6hcu+660 4r36+630 6hcu+660 4r36+630 6p4u+660
-  4jb6+630 6p4u+660 4r36+630 6hcu+660 4jb6+630 6p4u+660 4yv6+630 5m8u+660 5m76+630 5m8u+660
-  5m76+630 5m8u+660 5m76+630 5m8u+660 5m76+630 5u0u+660 5m76+630 5m8u+660 5m76+630 5m8u+660
-  5m76+630 5m8u+660 5m76+630 5m8u+660 5m76+630 5m8u+660 5m76+630 5u0u+660 5m76+630 5m8u+660
-  5m76+630 5m8u+660 5m76+630 5m8u+660 5m76+630 5m8u+660 5m76+630 5m8u+660 5tz6+630 5m8u+660
-  5m76+630 5m8u+660 5m76+630 5m8u+660 5m76+630 5m8u+660 5m76+630 5m8u+660 5m76+630 5u0u+660
-  5m76+630 5m8u+660 5m76+630 5m8u+660 5m76+630 5m8u+660 5m76+630 5m8u+660 5m76+630 5m8u+660
-  5m76+630 5u0u+660 5m76+630 5m8u+660 5m76+630 5m8u+660 5m76+630 5m8u+660 5m76+630 5m8u+660
-  5m76+630 5u0u+660 5m76+630 5m8u+660 5m76+630 5m8u+660 5m76+630 5m8u+660 5m76+630 5m8u+660
-  5m76+630 5m8u+660 5m76+630 5u0u+660 5m76+630 5m8u+660 5m76+630 5m8u+660 5m76+630 5m8u+660
-  5m76+630 5m8u+660 5m76+630 5m8u+660 5tz6+630 5m8u+660 5m76+630 5m8u+660 5m76+630 5m8u+660
-  5m76+630 5m8u+660 5m76+630 5m8u+660 5m76+630 5u0u+660 5m76+630 5m8u+660 5m76+630 5m8u+660
-  5m76+630 5m8u+660
-Pacific/Auckland 780 142
-  2bzc+720 69k0+780 4yw0+720 69k0+780 4yw0+720 69k0+780 56o0+720 61s0+780 56o0+720 61s0+780
-  56o0+720 61s0+780 56o0+720 69k0+780 4yw0+720 69k0+780 4yw0+720 69k0+780 56o0+720 61s0+780
-  56o0+720 61s0+780 56o0+720 69k0+780 4yw0+720 69k0+780 4yw0+720 69k0+780 56o0+720 61s0+780
-  56o0+720 61s0+780 56o0+720 61s0+780 56o0+720 61s0+780 5u00+720 5eg0+780 5u00+720 5eg0+780
-  5u00+720 5eg0+780 5u00+720 5eg0+780 5u00+720 5m80+780 5u00+720 5eg0+780 5u00+720 5eg0+780
-  5u00+720 5eg0+780 5u00+720 5eg0+780 5u00+720 5eg0+780 5u00+720 5m80+780 5u00+720 5eg0+780
-  5u00+720 5eg0+780 5u00+720 5eg0+780 5u00+720 5eg0+780 5u00+720 5eg0+780 61s0+720 5eg0+780
-  5u00+720 5eg0+780 5u00+720 5eg0+780 5u00+720 5eg0+780 5u00+720 5eg0+780 5u00+720 5m80+780
-  5u00+720 5eg0+780 5u00+720 5eg0+780 5u00+720 5eg0+780 5u00+720 5eg0+780 5u00+720 5eg0+780
-  5u00+720 5m80+780 5u00+720 5eg0+780 5u00+720 5eg0+780 5u00+720 5eg0+780 5u00+720 5eg0+780
-  5u00+720 5m80+780 5u00+720 5eg0+780 5u00+720 5eg0+780 5u00+720 5eg0+780 5u00+720 5eg0+780
-  5u00+720 5eg0+780 5u00+720 5m80+780 5u00+720 5eg0+780 5u00+720 5eg0+780 5u00+720 5eg0+780
-  5u00+720 5eg0+780 5u00+720 5eg0+780 61s0+720 5eg0+780 5u00+720 5eg0+780 5u00+720 5eg0+780
-  5u00+720 5eg0+780 5u00+720 5eg0+780 5u00+720 5m80+780 5u00+720 5eg0+780 5u00+720 5eg0+780
-  5u00+720 5eg0+780
-Pacific/Fiji 720 28
-  2rjzc+780 3o80+720 7s00+780 3gg0+720 31yw0+780 3o80+720 6hc0+780 43s0+720 74o0+780 2t40+720
-  8fc0+780 2t40+720 8n40+780 2lac+720 8uxo+780 2dk0+720 8uw0+780 2dk0+720 92o0+780 25s0+720
-  92o0+780 25s0+720 92o0+780 25s0+720 9ag0+780 1y00+720 al40+780 v40+720
-Asia/Tokyo 540 0
-Asia/Kolkata 330 0
-Asia/Kathmandu 345 0
-Pacific/Chatham 825 142
-  2bzc+765 69k0+825 4yw0+765 69k0+825 4yw0+765 69k0+825 56o0+765 61s0+825 56o0+765 61s0+825
-  56o0+765 61s0+825 56o0+765 69k0+825 4yw0+765 69k0+825 4yw0+765 69k0+825 56o0+765 61s0+825
-  56o0+765 61s0+825 56o0+765 69k0+825 4yw0+765 69k0+825 4yw0+765 69k0+825 56o0+765 61s0+825
-  56o0+765 61s0+825 56o0+765 61s0+825 56o0+765 61s0+825 5u00+765 5eg0+825 5u00+765 5eg0+825
-  5u00+765 5eg0+825 5u00+765 5eg0+825 5u00+765 5m80+825 5u00+765 5eg0+825 5u00+765 5eg0+825
-  5u00+765 5eg0+825 5u00+765 5eg0+825 5u00+765 5eg0+825 5u00+765 5m80+825 5u00+765 5eg0+825
-  5u00+765 5eg0+825 5u00+765 5eg0+825 5u00+765 5eg0+825 5u00+765 5eg0+825 61s0+765 5eg0+825
-  5u00+765 5eg0+825 5u00+765 5eg0+825 5u00+765 5eg0+825 5u00+765 5eg0+825 5u00+765 5m80+825
-  5u00+765 5eg0+825 5u00+765 5eg0+825 5u00+765 5eg0+825 5u00+765 5eg0+825 5u00+765 5eg0+825
-  5u00+765 5m80+825 5u00+765 5eg0+825 5u00+765 5eg0+825 5u00+765 5eg0+825 5u00+765 5eg0+825
-  5u00+765 5m80+825 5u00+765 5eg0+825 5u00+765 5eg0+825 5u00+765 5eg0+825 5u00+765 5eg0+825
-  5u00+765 5eg0+825 5u00+765 5m80+825 5u00+765 5eg0+825 5u00+765 5eg0+825 5u00+765 5eg0+825
-  5u00+765 5eg0+825 5u00+765 5eg0+825 61s0+765 5eg0+825 5u00+765 5eg0+825 5u00+765 5eg0+825
-  5u00+765 5eg0+825 5u00+765 5eg0+825 5u00+765 5m80+825 5u00+765 5eg0+825 5u00+765 5eg0+825
-  5u00+765 5eg0+825
-America/St_Johns -210 142
-  2s5v-150 6hac-210 4yxo-150 69ic-210 4yxo-150 69ic-210 4yxo-150 6hac-210 4r5o-150 6hac-210
-  4r5o-150 6hac-210 4yxo-150 69ic-210 4yxo-150 69ic-210 4yxo-150 69ic-210 4yxo-150 6hac-210
-  4r5o-150 6hac-210 4r5o-150 6hac-210 4yxo-150 69ic-210 4yxo-150 69ic-210 4yxo-150 6hac-210
-  4r5o-150 6hac-210 4r5o-150 6hac-210 43to-150 7cec-210 3w1o-150 7cec-210 3w1o-150 7cec-210
-  43to-150 7cec-210 3w1o-150 7chn-210 3w1o-150 7cec-210 3w1o-150 7cec-210 3w1o-150 7cec-210
-  3w1o-150 7cec-210 43to-150 7cec-210 3w1o-150 7cec-210 3w1o-150 7cec-210 3w1o-150 7cec-210
-  3w1o-150 7cec-210 43to-150 7cec-210 3w1o-150 7cec-210 3w1o-150 7cec-210 3w1o-150 7cec-210
-  3w1o-150 7cec-210 3w1o-150 7cec-210 43to-150 7cec-210 3w1o-150 7cec-210 3w1o-150 7cec-210
-  3w1o-150 7cec-210 3w1o-150 7cec-210 43to-150 7cec-210 3w1o-150 7cec-210 3w1o-150 7cec-210
-  3w1o-150 7cec-210 3w1o-150 7cec-210 3w1o-150 7cec-210 43to-150 7cec-210 3w1o-150 7cec-210
-  3w1o-150 7cec-210 3w1o-150 7cec-210 3w1o-150 7cec-210 3w1o-150 7cec-210 43to-150 7cec-210
-  3w1o-150 7cec-210 3w1o-150 7cec-210 3w1o-150 7cec-210 3w1o-150 7cec-210 43to-150 7cec-210
-  3w1o-150 7cec-210 3w1o-150 7cec-210 3w1o-150 7cec-210 3w1o-150 7cec-210 3w1o-150 7cec-210
-  43to-150 7cec-210 3w1o-150 7cec-210 3w1o-150 7cec-210 3w1o-150 7cec-210 3w1o-150 7cec-210
-  43to-150 7cec-210
-Europe/Dublin 0 142
-  2k9o+60 6p40+0 4r40+60 6hc0+0 4r40+60 6hc0+0 4r40+60 6hc0+0 4r40+60 6hc0+0 4r40+60 6hc0+0
-  4yw0+60 6hc0+0 4r40+60 6hc0+0 4r40+60 6hc0+0 4r40+60 6p40+0 4jc0+60 6p40+0 4jc0+60 6p40+0
-  4r40+60 6hc0+0 4r40+60 6hc0+0 4r40+60 6p40+0 4jc0+60 6p40+0 4jc0+60 6p40+0 4jc0+60 6p40+0
-  4r40+60 6hc0+0 4r40+60 6hc0+0 4r40+60 6p40+0 4jc0+60 6p40+0 4jc0+60 6p40+0 4r40+60 6hc0+0
-  4r40+60 6hc0+0 4r40+60 6hc0+0 4r40+60 6p40+0 4jc0+60 6p40+0 4jc0+60 6p40+0 4r40+60 6hc0+0
-  4r40+60 6hc0+0 4r40+60 6p40+0 4jc0+60 6p40+0 4jc0+60 6p40+0 4r40+60 6hc0+0 4r40+60 6hc0+0
-  4r40+60 6hc0+0 4r40+60 6p40+0 4jc0+60 6p40+0 4jc0+60 6p40+0 4r40+60 6hc0+0 4r40+60 6hc0+0
-  4r40+60 6p40+0 4jc0+60 6p40+0 4jc0+60 6p40+0 4jc0+60 6p40+0 4r40+60 6hc0+0 4r40+60 6hc0+0
-  4r40+60 6p40+0 4jc0+60 6p40+0 4jc0+60 6p40+0 4r40+60 6hc0+0 4r40+60 6hc0+0 4r40+60 6hc0+0
-  4r40+60 6p40+0 4jc0+60 6p40+0 4jc0+60 6p40+0 4r40+60 6hc0+0 4r40+60 6hc0+0 4r40+60 6p40+0
-  4jc0+60 6p40+0 4jc0+60 6p40+0 4r40+60 6hc0+0 4r40+60 6hc0+0 4r40+60 6hc0+0 4r40+60 6p40+0
-  4jc0+60 6p40+0 4jc0+60 6p40+0 4r40+60 6hc0+0 4r40+60 6hc0+0 4r40+60 6p40+0
-Africa/Casablanca 0 121
-  5rlc0+60 2u6c+0 8fdo+60 2hyc+0 7u9o+60 30uc+0 7cho+60 3o6c+0 8fh0+60 2j40+0 yg0+60 19k0+0
-  6hc0+60 25s0+0 11s0+60 2eo0+0 4r40+60 2s00+0 12w0+60 2mg0+0 4r40+60 2dk0+0 12w0+60 30w0+0
-  4r40+60 25s0+0 12w0+60 3gg0+0 4jc0+60 1q80+0 1ao0+60 3o80+0 4jc0+60 1ig0+0 12w0+60 9xs0+0
-  12w0+60 9q00+0 1ao0+60 9q00+0 12w0+60 9q00+0 1ao0+60 9q00+0 12w0+60 9xs0+0 12w0+60 9q00+0
-  1ao0+60 9q00+0 12w0+60 9xs0+0 12w0+60 9q00+0 1ao0+60 9q00+0 12w0+60 9q00+0 1ao0+60 9q00+0
-  12w0+60 9xs0+0 12w0+60 9q00+0 1ao0+60 9q00+0 12w0+60 9q00+0 1ao0+60 9q00+0 1ao0+60 9q00+0
-  12w0+60 9q00+0 1ao0+60 9q00+0 12w0+60 9xs0+0 12w0+60 9q00+0 1ao0+60 9q00+0 12w0+60 9q00+0
-  1ao0+60 9q00+0 1ao0+60 9q00+0 12w0+60 9q00+0 1ao0+60 9q00+0 12w0+60 9xs0+0 12w0+60 9q00+0
-  1ao0+60 9q00+0 12w0+60 9q00+0 1ao0+60 9q00+0 1ao0+60 9q00+0 12w0+60 9q00+0 1ao0+60 9q00+0
-  12w0+60 9xs0+0 12w0+60 9q00+0 1ao0+60 9q00+0 12w0+60 9q00+0 1ao0+60 9q00+0 1ao0+60 9q00+0
-  12w0+60
-UTC 0 0
-Etc/UTC 0 0
-"""
+    Europe/Berlin 60 142
+      2k9o+120 5u00+60 5m80+120 5m80+60 5m80+120 5m80+60 5m80+120 5m80+60 5m80+120 5m80+60 5m80+120
+      5m80+60 5u00+120 6hc0+60 4r40+120 6hc0+60 4r40+120 6hc0+60 4r40+120 6p40+60 4jc0+120 6p40+60
+      4jc0+120 6p40+60 4r40+120 6hc0+60 4r40+120 6hc0+60 4r40+120 6p40+60 4jc0+120 6p40+60 4jc0+120
+      6p40+60 4jc0+120 6p40+60 4r40+120 6hc0+60 4r40+120 6hc0+60 4r40+120 6p40+60 4jc0+120 6p40+60
+      4jc0+120 6p40+60 4r40+120 6hc0+60 4r40+120 6hc0+60 4r40+120 6hc0+60 4r40+120 6p40+60 4jc0+120
+      6p40+60 4jc0+120 6p40+60 4r40+120 6hc0+60 4r40+120 6hc0+60 4r40+120 6p40+60 4jc0+120 6p40+60
+      4jc0+120 6p40+60 4r40+120 6hc0+60 4r40+120 6hc0+60 4r40+120 6hc0+60 4r40+120 6p40+60 4jc0+120
+      6p40+60 4jc0+120 6p40+60 4r40+120 6hc0+60 4r40+120 6hc0+60 4r40+120 6p40+60 4jc0+120 6p40+60
+      4jc0+120 6p40+60 4jc0+120 6p40+60 4r40+120 6hc0+60 4r40+120 6hc0+60 4r40+120 6p40+60 4jc0+120
+      6p40+60 4jc0+120 6p40+60 4r40+120 6hc0+60 4r40+120 6hc0+60 4r40+120 6hc0+60 4r40+120 6p40+60
+      4jc0+120 6p40+60 4jc0+120 6p40+60 4r40+120 6hc0+60 4r40+120 6hc0+60 4r40+120 6p40+60 4jc0+120
+      6p40+60 4jc0+120 6p40+60 4r40+120 6hc0+60 4r40+120 6hc0+60 4r40+120 6hc0+60 4r40+120 6p40+60
+      4jc0+120 6p40+60 4jc0+120 6p40+60 4r40+120 6hc0+60 4r40+120 6hc0+60 4r40+120 6p40+60
+    America/New_York -300 142
+      2sbo-240 6hac-300 4yxo-240 69ic-300 4yxo-240 69ic-300 4yxo-240 6hac-300 4r5o-240 6hac-300
+      4r5o-240 6hac-300 4yxo-240 69ic-300 4yxo-240 69ic-300 4yxo-240 69ic-300 4yxo-240 6hac-300
+      4r5o-240 6hac-300 4r5o-240 6hac-300 4yxo-240 69ic-300 4yxo-240 69ic-300 4yxo-240 6hac-300
+      4r5o-240 6hac-300 4r5o-240 6hac-300 43to-240 7cec-300 3w1o-240 7cec-300 3w1o-240 7cec-300
+      43to-240 7cec-300 3w1o-240 7cec-300 3w1o-240 7cec-300 3w1o-240 7cec-300 3w1o-240 7cec-300
+      3w1o-240 7cec-300 43to-240 7cec-300 3w1o-240 7cec-300 3w1o-240 7cec-300 3w1o-240 7cec-300
+      3w1o-240 7cec-300 43to-240 7cec-300 3w1o-240 7cec-300 3w1o-240 7cec-300 3w1o-240 7cec-300
+      3w1o-240 7cec-300 3w1o-240 7cec-300 43to-240 7cec-300 3w1o-240 7cec-300 3w1o-240 7cec-300
+      3w1o-240 7cec-300 3w1o-240 7cec-300 43to-240 7cec-300 3w1o-240 7cec-300 3w1o-240 7cec-300
+      3w1o-240 7cec-300 3w1o-240 7cec-300 3w1o-240 7cec-300 43to-240 7cec-300 3w1o-240 7cec-300
+      3w1o-240 7cec-300 3w1o-240 7cec-300 3w1o-240 7cec-300 3w1o-240 7cec-300 43to-240 7cec-300
+      3w1o-240 7cec-300 3w1o-240 7cec-300 3w1o-240 7cec-300 3w1o-240 7cec-300 43to-240 7cec-300
+      3w1o-240 7cec-300 3w1o-240 7cec-300 3w1o-240 7cec-300 3w1o-240 7cec-300 3w1o-240 7cec-300
+      43to-240 7cec-300 3w1o-240 7cec-300 3w1o-240 7cec-300 3w1o-240 7cec-300 3w1o-240 7cec-300
+      43to-240 7cec-300
+    America/Sao_Paulo -120 59
+      19nc-180 7s1o-120 3o6c-180 7k9o-120 3gec-180 7zto-120 30uc-180 7zto-120 3vyc-180 7cho-120
+      3vyc-180 7cho-120 3o6c-180 7cho-120 43qc-180 75to-120 4i6c-180 6wxo-120 43qc-180 6wxo-120
+      4jac-180 6wxo-120 43qc-180 7cho-120 3vyc-180 7zto-120 38mc-180 7k9o-120 3o6c-180 821o-120
+      3e6c-180 7cho-120 3vyc-180 7zto-120 3gec-180 74po-120 3vyc-180 7k9o-120 3o6c-180 7k9o-120
+      3vyc-180 7cho-120 3vyc-180 7cho-120 43qc-180 7cho-120 3o6c-180 7k9o-120 3o6c-180 7k9o-120
+      3vyc-180 7cho-120 3vyc-180 7cho-120 3vyc-180 7cho-120 3vyc-180 7zto-120 38mc-180
+    Australia/Sydney 660 142
+      1wio+600 7cg0+660 3w00+600 7cg0+660 3w00+600 7cg0+660 43s0+600 7cg0+660 3w00+600 7cg0+660
+      3w00+600 7cg0+660 4r40+600 6hc0+660 4r40+600 6hc0+660 4r40+600 6hc0+660 4r40+600 6p40+660
+      4jc0+600 4r40+660 6hc0+600 6p40+660 4r40+600 6hc0+660 4r40+600 6hc0+660 4r40+600 6p40+660
+      4jc0+600 6p40+660 4r40+600 6hc0+660 4jc0+600 6p40+660 4yw0+600 5m80+660 5m80+600 5m80+660
+      5m80+600 5m80+660 5m80+600 5m80+660 5m80+600 5u00+660 5m80+600 5m80+660 5m80+600 5m80+660
+      5m80+600 5m80+660 5m80+600 5m80+660 5m80+600 5m80+660 5m80+600 5u00+660 5m80+600 5m80+660
+      5m80+600 5m80+660 5m80+600 5m80+660 5m80+600 5m80+660 5m80+600 5m80+660 5u00+600 5m80+660
+      5m80+600 5m80+660 5m80+600 5m80+660 5m80+600 5m80+660 5m80+600 5m80+660 5m80+600 5u00+660
+      5m80+600 5m80+660 5m80+600 5m80+660 5m80+600 5m80+660 5m80+600 5m80+660 5m80+600 5m80+660
+      5m80+600 5u00+660 5m80+600 5m80+660 5m80+600 5m80+660 5m80+600 5m80+660 5m80+600 5m80+660
+      5m80+600 5u00+660 5m80+600 5m80+660 5m80+600 5m80+660 5m80+600 5m80+660 5m80+600 5m80+660
+      5m80+600 5m80+660 5m80+600 5u00+660 5m80+600 5m80+660 5m80+600 5m80+660 5m80+600 5m80+660
+      5m80+600 5m80+660 5m80+600 5m80+660 5u00+600 5m80+660 5m80+600 5m80+660 5m80+600 5m80+660
+      5m80+600 5m80+660 5m80+600 5m80+660 5m80+600 5u00+660 5m80+600 5m80+660 5m80+600 5m80+660
+      5m80+600 5m80+660
+    Australia/Lord_Howe 660 142
+      1wh0+630 7cgu+660 3vz6+630 7cgu+660 3vz6+630 7cgu+660 43r6+630 7cgu+660 3vz6+630 7cgu+660
+      3vz6+630 7cgu+660 4r36+630 6hcu+660 4r36+630 6hcu+660 4r36+630 6hcu+660 4r36+630 6p4u+660
+      4jb6+630 4r4u+660 6hb6+630 6p4u+660 4r36+630 6hcu+660 4r36+630 6hcu+660 4r36+630 6p4u+660
+      4jb6+630 6p4u+660 4r36+630 6hcu+660 4jb6+630 6p4u+660 4yv6+630 5m8u+660 5m76+630 5m8u+660
+      5m76+630 5m8u+660 5m76+630 5m8u+660 5m76+630 5u0u+660 5m76+630 5m8u+660 5m76+630 5m8u+660
+      5m76+630 5m8u+660 5m76+630 5m8u+660 5m76+630 5m8u+660 5m76+630 5u0u+660 5m76+630 5m8u+660
+      5m76+630 5m8u+660 5m76+630 5m8u+660 5m76+630 5m8u+660 5m76+630 5m8u+660 5tz6+630 5m8u+660
+      5m76+630 5m8u+660 5m76+630 5m8u+660 5m76+630 5m8u+660 5m76+630 5m8u+660 5m76+630 5u0u+660
+      5m76+630 5m8u+660 5m76+630 5m8u+660 5m76+630 5m8u+660 5m76+630 5m8u+660 5m76+630 5m8u+660
+      5m76+630 5u0u+660 5m76+630 5m8u+660 5m76+630 5m8u+660 5m76+630 5m8u+660 5m76+630 5m8u+660
+      5m76+630 5u0u+660 5m76+630 5m8u+660 5m76+630 5m8u+660 5m76+630 5m8u+660 5m76+630 5m8u+660
+      5m76+630 5m8u+660 5m76+630 5u0u+660 5m76+630 5m8u+660 5m76+630 5m8u+660 5m76+630 5m8u+660
+      5m76+630 5m8u+660 5m76+630 5m8u+660 5tz6+630 5m8u+660 5m76+630 5m8u+660 5m76+630 5m8u+660
+      5m76+630 5m8u+660 5m76+630 5m8u+660 5m76+630 5u0u+660 5m76+630 5m8u+660 5m76+630 5m8u+660
+      5m76+630 5m8u+660
+    Pacific/Auckland 780 142
+      2bzc+720 69k0+780 4yw0+720 69k0+780 4yw0+720 69k0+780 56o0+720 61s0+780 56o0+720 61s0+780
+      56o0+720 61s0+780 56o0+720 69k0+780 4yw0+720 69k0+780 4yw0+720 69k0+780 56o0+720 61s0+780
+      56o0+720 61s0+780 56o0+720 69k0+780 4yw0+720 69k0+780 4yw0+720 69k0+780 56o0+720 61s0+780
+      56o0+720 61s0+780 56o0+720 61s0+780 56o0+720 61s0+780 5u00+720 5eg0+780 5u00+720 5eg0+780
+      5u00+720 5eg0+780 5u00+720 5eg0+780 5u00+720 5m80+780 5u00+720 5eg0+780 5u00+720 5eg0+780
+      5u00+720 5eg0+780 5u00+720 5eg0+780 5u00+720 5eg0+780 5u00+720 5m80+780 5u00+720 5eg0+780
+      5u00+720 5eg0+780 5u00+720 5eg0+780 5u00+720 5eg0+780 5u00+720 5eg0+780 61s0+720 5eg0+780
+      5u00+720 5eg0+780 5u00+720 5eg0+780 5u00+720 5eg0+780 5u00+720 5eg0+780 5u00+720 5m80+780
+      5u00+720 5eg0+780 5u00+720 5eg0+780 5u00+720 5eg0+780 5u00+720 5eg0+780 5u00+720 5eg0+780
+      5u00+720 5m80+780 5u00+720 5eg0+780 5u00+720 5eg0+780 5u00+720 5eg0+780 5u00+720 5eg0+780
+      5u00+720 5m80+780 5u00+720 5eg0+780 5u00+720 5eg0+780 5u00+720 5eg0+780 5u00+720 5eg0+780
+      5u00+720 5eg0+780 5u00+720 5m80+780 5u00+720 5eg0+780 5u00+720 5eg0+780 5u00+720 5eg0+780
+      5u00+720 5eg0+780 5u00+720 5eg0+780 61s0+720 5eg0+780 5u00+720 5eg0+780 5u00+720 5eg0+780
+      5u00+720 5eg0+780 5u00+720 5eg0+780 5u00+720 5m80+780 5u00+720 5eg0+780 5u00+720 5eg0+780
+      5u00+720 5eg0+780
+    Pacific/Fiji 720 28
+      2rjzc+780 3o80+720 7s00+780 3gg0+720 31yw0+780 3o80+720 6hc0+780 43s0+720 74o0+780 2t40+720
+      8fc0+780 2t40+720 8n40+780 2lac+720 8uxo+780 2dk0+720 8uw0+780 2dk0+720 92o0+780 25s0+720
+      92o0+780 25s0+720 92o0+780 25s0+720 9ag0+780 1y00+720 al40+780 v40+720
+    Asia/Tokyo 540 0
+    Asia/Kolkata 330 0
+    Asia/Kathmandu 345 0
+    Pacific/Chatham 825 142
+      2bzc+765 69k0+825 4yw0+765 69k0+825 4yw0+765 69k0+825 56o0+765 61s0+825 56o0+765 61s0+825
+      56o0+765 61s0+825 56o0+765 69k0+825 4yw0+765 69k0+825 4yw0+765 69k0+825 56o0+765 61s0+825
+      56o0+765 61s0+825 56o0+765 69k0+825 4yw0+765 69k0+825 4yw0+765 69k0+825 56o0+765 61s0+825
+      56o0+765 61s0+825 56o0+765 61s0+825 56o0+765 61s0+825 5u00+765 5eg0+825 5u00+765 5eg0+825
+      5u00+765 5eg0+825 5u00+765 5eg0+825 5u00+765 5m80+825 5u00+765 5eg0+825 5u00+765 5eg0+825
+      5u00+765 5eg0+825 5u00+765 5eg0+825 5u00+765 5eg0+825 5u00+765 5m80+825 5u00+765 5eg0+825
+      5u00+765 5eg0+825 5u00+765 5eg0+825 5u00+765 5eg0+825 5u00+765 5eg0+825 61s0+765 5eg0+825
+      5u00+765 5eg0+825 5u00+765 5eg0+825 5u00+765 5eg0+825 5u00+765 5eg0+825 5u00+765 5m80+825
+      5u00+765 5eg0+825 5u00+765 5eg0+825 5u00+765 5eg0+825 5u00+765 5eg0+825 5u00+765 5eg0+825
+      5u00+765 5m80+825 5u00+765 5eg0+825 5u00+765 5eg0+825 5u00+765 5eg0+825 5u00+765 5eg0+825
+      5u00+765 5m80+825 5u00+765 5eg0+825 5u00+765 5eg0+825 5u00+765 5eg0+825 5u00+765 5eg0+825
+      5u00+765 5eg0+825 5u00+765 5m80+825 5u00+765 5eg0+825 5u00+765 5eg0+825 5u00+765 5eg0+825
+      5u00+765 5eg0+825 5u00+765 5eg0+825 61s0+765 5eg0+825 5u00+765 5eg0+825 5u00+765 5eg0+825
+      5u00+765 5eg0+825 5u00+765 5eg0+825 5u00+765 5m80+825 5u00+765 5eg0+825 5u00+765 5eg0+825
+      5u00+765 5eg0+825
+    America/St_Johns -210 142
+      2s5v-150 6hac-210 4yxo-150 69ic-210 4yxo-150 69ic-210 4yxo-150 6hac-210 4r5o-150 6hac-210
+      4r5o-150 6hac-210 4yxo-150 69ic-210 4yxo-150 69ic-210 4yxo-150 69ic-210 4yxo-150 6hac-210
+      4r5o-150 6hac-210 4r5o-150 6hac-210 4yxo-150 69ic-210 4yxo-150 69ic-210 4yxo-150 6hac-210
+      4r5o-150 6hac-210 4r5o-150 6hac-210 43to-150 7cec-210 3w1o-150 7cec-210 3w1o-150 7cec-210
+      43to-150 7cec-210 3w1o-150 7chn-210 3w1o-150 7cec-210 3w1o-150 7cec-210 3w1o-150 7cec-210
+      3w1o-150 7cec-210 43to-150 7cec-210 3w1o-150 7cec-210 3w1o-150 7cec-210 3w1o-150 7cec-210
+      3w1o-150 7cec-210 43to-150 7cec-210 3w1o-150 7cec-210 3w1o-150 7cec-210 3w1o-150 7cec-210
+      3w1o-150 7cec-210 3w1o-150 7cec-210 43to-150 7cec-210 3w1o-150 7cec-210 3w1o-150 7cec-210
+      3w1o-150 7cec-210 3w1o-150 7cec-210 43to-150 7cec-210 3w1o-150 7cec-210 3w1o-150 7cec-210
+      3w1o-150 7cec-210 3w1o-150 7cec-210 3w1o-150 7cec-210 43to-150 7cec-210 3w1o-150 7cec-210
+      3w1o-150 7cec-210 3w1o-150 7cec-210 3w1o-150 7cec-210 3w1o-150 7cec-210 43to-150 7cec-210
+      3w1o-150 7cec-210 3w1o-150 7cec-210 3w1o-150 7cec-210 3w1o-150 7cec-210 43to-150 7cec-210
+      3w1o-150 7cec-210 3w1o-150 7cec-210 3w1o-150 7cec-210 3w1o-150 7cec-210 3w1o-150 7cec-210
+      43to-150 7cec-210 3w1o-150 7cec-210 3w1o-150 7cec-210 3w1o-150 7cec-210 3w1o-150 7cec-210
+      43to-150 7cec-210
+    Europe/Dublin 0 142
+      2k9o+60 6p40+0 4r40+60 6hc0+0 4r40+60 6hc0+0 4r40+60 6hc0+0 4r40+60 6hc0+0 4r40+60 6hc0+0
+      4yw0+60 6hc0+0 4r40+60 6hc0+0 4r40+60 6hc0+0 4r40+60 6p40+0 4jc0+60 6p40+0 4jc0+60 6p40+0
+      4r40+60 6hc0+0 4r40+60 6hc0+0 4r40+60 6p40+0 4jc0+60 6p40+0 4jc0+60 6p40+0 4jc0+60 6p40+0
+      4r40+60 6hc0+0 4r40+60 6hc0+0 4r40+60 6p40+0 4jc0+60 6p40+0 4jc0+60 6p40+0 4r40+60 6hc0+0
+      4r40+60 6hc0+0 4r40+60 6hc0+0 4r40+60 6p40+0 4jc0+60 6p40+0 4jc0+60 6p40+0 4r40+60 6hc0+0
+      4r40+60 6hc0+0 4r40+60 6p40+0 4jc0+60 6p40+0 4jc0+60 6p40+0 4r40+60 6hc0+0 4r40+60 6hc0+0
+      4r40+60 6hc0+0 4r40+60 6p40+0 4jc0+60 6p40+0 4jc0+60 6p40+0 4r40+60 6hc0+0 4r40+60 6hc0+0
+      4r40+60 6p40+0 4jc0+60 6p40+0 4jc0+60 6p40+0 4jc0+60 6p40+0 4r40+60 6hc0+0 4r40+60 6hc0+0
+      4r40+60 6p40+0 4jc0+60 6p40+0 4jc0+60 6p40+0 4r40+60 6hc0+0 4r40+60 6hc0+0 4r40+60 6hc0+0
+      4r40+60 6p40+0 4jc0+60 6p40+0 4jc0+60 6p40+0 4r40+60 6hc0+0 4r40+60 6hc0+0 4r40+60 6p40+0
+      4jc0+60 6p40+0 4jc0+60 6p40+0 4r40+60 6hc0+0 4r40+60 6hc0+0 4r40+60 6hc0+0 4r40+60 6p40+0
+      4jc0+60 6p40+0 4jc0+60 6p40+0 4r40+60 6hc0+0 4r40+60 6hc0+0 4r40+60 6p40+0
+    Africa/Casablanca 0 121
+      5rlc0+60 2u6c+0 8fdo+60 2hyc+0 7u9o+60 30uc+0 7cho+60 3o6c+0 8fh0+60 2j40+0 yg0+60 19k0+0
+      6hc0+60 25s0+0 11s0+60 2eo0+0 4r40+60 2s00+0 12w0+60 2mg0+0 4r40+60 2dk0+0 12w0+60 30w0+0
+      4r40+60 25s0+0 12w0+60 3gg0+0 4jc0+60 1q80+0 1ao0+60 3o80+0 4jc0+60 1ig0+0 12w0+60 9xs0+0
+      12w0+60 9q00+0 1ao0+60 9q00+0 12w0+60 9q00+0 1ao0+60 9q00+0 12w0+60 9xs0+0 12w0+60 9q00+0
+      1ao0+60 9q00+0 12w0+60 9xs0+0 12w0+60 9q00+0 1ao0+60 9q00+0 12w0+60 9q00+0 1ao0+60 9q00+0
+      12w0+60 9xs0+0 12w0+60 9q00+0 1ao0+60 9q00+0 12w0+60 9q00+0 1ao0+60 9q00+0 1ao0+60 9q00+0
+      12w0+60 9q00+0 1ao0+60 9q00+0 12w0+60 9xs0+0 12w0+60 9q00+0 1ao0+60 9q00+0 12w0+60 9q00+0
+      1ao0+60 9q00+0 1ao0+60 9q00+0 12w0+60 9q00+0 1ao0+60 9q00+0 12w0+60 9xs0+0 12w0+60 9q00+0
+      1ao0+60 9q00+0 12w0+60 9q00+0 1ao0+60 9q00+0 1ao0+60 9q00+0 12w0+60 9q00+0 1ao0+60 9q00+0
+      12w0+60 9xs0+0 12w0+60 9q00+0 1ao0+60 9q00+0 12w0+60 9q00+0 1ao0+60 9q00+0 1ao0+60 9q00+0
+      12w0+60
+    UTC 0 0
+    Etc/UTC 0 0
+    """
 
   /// Wall times around transitions: the last second before, the first and last affected ones
   /// (plus a middle one for some zones) and the first second after.
@@ -824,15 +889,69 @@ Etc/UTC 0 0
 enum GlibcFixtures {
   /// TZ string, offset at 2027-01-01T00:00Z, offset changes in 2027 and 2028 (glibc `localtime`).
   static let rules: [(String, Int, [(String, Int)])] = [
-    ("<-02>2<-01>,M3.5.0/-1,M10.5.0/0", -7200, [("2027-03-28T01:00:00Z", -3600), ("2027-10-31T01:00:00Z", -7200), ("2028-03-26T01:00:00Z", -3600), ("2028-10-29T01:00:00Z", -7200)]),
-    ("IST-2IDT,M3.4.4/26,M10.5.0", 7200, [("2027-03-26T00:00:00Z", 10800), ("2027-10-30T23:00:00Z", 7200), ("2028-03-24T00:00:00Z", 10800), ("2028-10-28T23:00:00Z", 7200)]),
-    ("AAA-1BBB,J60,300", 3600, [("2027-03-01T01:00:00Z", 7200), ("2027-10-28T00:00:00Z", 3600), ("2028-03-01T01:00:00Z", 7200), ("2028-10-27T00:00:00Z", 3600)]),
-    ("CCC-1DDD,59/-3,J365/23:59:59", 3600, [("2027-02-28T20:00:00Z", 7200), ("2027-12-31T21:59:59Z", 3600), ("2028-02-28T20:00:00Z", 7200), ("2028-12-31T21:59:59Z", 3600)]),
-    ("EST5EDT", -18000, [("2027-03-14T07:00:00Z", -14400), ("2027-11-07T06:00:00Z", -18000), ("2028-03-12T07:00:00Z", -14400), ("2028-11-05T06:00:00Z", -18000)]),
-    ("<+00>0<+01>-1,M3.5.0/-25,M10.5.0/167", 0, [("2027-03-26T23:00:00Z", 3600), ("2027-11-06T22:00:00Z", 0), ("2028-03-24T23:00:00Z", 3600), ("2028-11-04T22:00:00Z", 0)]),
-    ("<-04>4<-03>,M9.1.6/24,M4.1.6/24", -10800, [("2027-04-04T03:00:00Z", -14400), ("2027-09-05T04:00:00Z", -10800), ("2028-04-02T03:00:00Z", -14400), ("2028-09-03T04:00:00Z", -10800)]),
-    ("IST-1GMT0,M10.5.0,M3.5.0/1", 0, [("2027-03-28T01:00:00Z", 3600), ("2027-10-31T01:00:00Z", 0), ("2028-03-26T01:00:00Z", 3600), ("2028-10-29T01:00:00Z", 0)]),
-    ("<+1030>-10:30<+11>-11,M10.1.0,M4.1.0", 39600, [("2027-04-03T15:00:00Z", 37800), ("2027-10-02T15:30:00Z", 39600), ("2028-04-01T15:00:00Z", 37800), ("2028-09-30T15:30:00Z", 39600)]),
+    (
+      "<-02>2<-01>,M3.5.0/-1,M10.5.0/0", -7200,
+      [
+        ("2027-03-28T01:00:00Z", -3600), ("2027-10-31T01:00:00Z", -7200), ("2028-03-26T01:00:00Z", -3600),
+        ("2028-10-29T01:00:00Z", -7200),
+      ]
+    ),
+    (
+      "IST-2IDT,M3.4.4/26,M10.5.0", 7200,
+      [
+        ("2027-03-26T00:00:00Z", 10800), ("2027-10-30T23:00:00Z", 7200), ("2028-03-24T00:00:00Z", 10800),
+        ("2028-10-28T23:00:00Z", 7200),
+      ]
+    ),
+    (
+      "AAA-1BBB,J60,300", 3600,
+      [
+        ("2027-03-01T01:00:00Z", 7200), ("2027-10-28T00:00:00Z", 3600), ("2028-03-01T01:00:00Z", 7200),
+        ("2028-10-27T00:00:00Z", 3600),
+      ]
+    ),
+    (
+      "CCC-1DDD,59/-3,J365/23:59:59", 3600,
+      [
+        ("2027-02-28T20:00:00Z", 7200), ("2027-12-31T21:59:59Z", 3600), ("2028-02-28T20:00:00Z", 7200),
+        ("2028-12-31T21:59:59Z", 3600),
+      ]
+    ),
+    (
+      "EST5EDT", -18000,
+      [
+        ("2027-03-14T07:00:00Z", -14400), ("2027-11-07T06:00:00Z", -18000), ("2028-03-12T07:00:00Z", -14400),
+        ("2028-11-05T06:00:00Z", -18000),
+      ]
+    ),
+    (
+      "<+00>0<+01>-1,M3.5.0/-25,M10.5.0/167", 0,
+      [
+        ("2027-03-26T23:00:00Z", 3600), ("2027-11-06T22:00:00Z", 0), ("2028-03-24T23:00:00Z", 3600),
+        ("2028-11-04T22:00:00Z", 0),
+      ]
+    ),
+    (
+      "<-04>4<-03>,M9.1.6/24,M4.1.6/24", -10800,
+      [
+        ("2027-04-04T03:00:00Z", -14400), ("2027-09-05T04:00:00Z", -10800), ("2028-04-02T03:00:00Z", -14400),
+        ("2028-09-03T04:00:00Z", -10800),
+      ]
+    ),
+    (
+      "IST-1GMT0,M10.5.0,M3.5.0/1", 0,
+      [
+        ("2027-03-28T01:00:00Z", 3600), ("2027-10-31T01:00:00Z", 0), ("2028-03-26T01:00:00Z", 3600),
+        ("2028-10-29T01:00:00Z", 0),
+      ]
+    ),
+    (
+      "<+1030>-10:30<+11>-11,M10.1.0,M4.1.0", 39600,
+      [
+        ("2027-04-03T15:00:00Z", 37800), ("2027-10-02T15:30:00Z", 39600), ("2028-04-01T15:00:00Z", 37800),
+        ("2028-09-30T15:30:00Z", 39600),
+      ]
+    ),
   ]
 }
 

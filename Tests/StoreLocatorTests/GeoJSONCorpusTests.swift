@@ -33,17 +33,19 @@ struct GeoJSONCorpusTests {
 
   @Test("each file loads with the right counts and diagnostics", arguments: files)
   func loads(_ expected: Expected) throws {
-    let catalog = try Catalog.load(contentsOf: Corpus.geojson(expected.file))
+    let catalog = try Catalog.load(contentsOf: Corpus.geojson(expected.file), options: .loaderOnly)
     #expect(catalog.stores.count == expected.stores)
     #expect(catalog.indexedCount == expected.indexed)
     #expect(catalog.codeCounts == expected.codeCounts)
     #expect(!catalog.diagnostics.contains { $0.severity == .error })
     // Strict mode passes too: nothing here is an error.
-    _ = try Catalog.load(contentsOf: Corpus.geojson(expected.file), options: LoadOptions(strict: true))
+    _ = try Catalog.load(
+      contentsOf: Corpus.geojson(expected.file), options: LoadOptions(strict: true, evaluatesHours: false))
   }
 
   @Test func starbucksWorldwideDefects() throws {
-    let catalog = try Catalog.load(contentsOf: Corpus.geojson("starbucks_worldwide_2017.geojson"))
+    let catalog = try Catalog.load(
+      contentsOf: Corpus.geojson("starbucks_worldwide_2017.geojson"), options: .loaderOnly)
     let unlocated = try #require(catalog.store(withID: "8029"))
     #expect(unlocated.coordinate == nil)
     #expect(unlocated[property: "ref"] == "19773-160973")
@@ -68,7 +70,8 @@ struct GeoJSONCorpusTests {
   }
 
   @Test func fremantlePolygonsGetCentroids() throws {
-    let catalog = try Catalog.load(contentsOf: Corpus.geojson("osm_cafes_fremantle.geojson"))
+    let catalog = try Catalog.load(
+      contentsOf: Corpus.geojson("osm_cafes_fremantle.geojson"), options: .loaderOnly)
     let building = try #require(catalog.store(withID: "way/44416697"))
     let point = try #require(building.coordinate)
     #expect(abs(point.longitude - 115.7642663) < 1e-6)
@@ -77,7 +80,8 @@ struct GeoJSONCorpusTests {
   }
 
   @Test func coloradoKeepsNullsAndLongNumbers() throws {
-    let catalog = try Catalog.load(contentsOf: Corpus.geojson("osm_cafes_colorado.geojson"))
+    let catalog = try Catalog.load(
+      contentsOf: Corpus.geojson("osm_cafes_colorado.geojson"), options: .loaderOnly)
     let vics = try #require(catalog.stores.first { $0[property: "name"] == "Vics" })
     #expect(vics.coordinate?.longitude == -105.132311300000012)
     #expect(vics.properties["address"] == .null)
@@ -86,7 +90,7 @@ struct GeoJSONCorpusTests {
   }
 
   @Test func dixyDecodesEscapes() throws {
-    let catalog = try Catalog.load(contentsOf: Corpus.geojson("atp_dixy_ru.ndgeojson"))
+    let catalog = try Catalog.load(contentsOf: Corpus.geojson("atp_dixy_ru.ndgeojson"), options: .loaderOnly)
     #expect(catalog.stores.allSatisfy { $0.name == "Дикси" })
     #expect(catalog.stores.map(\.idSource) == [.feature, .feature, .feature, .feature])
     #expect(catalog.stores.map(\.position.line) == [1, 2, 3, 4])

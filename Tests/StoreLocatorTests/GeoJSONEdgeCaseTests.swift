@@ -9,7 +9,7 @@ private func verify(_ edge: EdgeCase, bytes: [UInt8]) {
   switch edge.outcome {
   case .badData:
     do {
-      let catalog = try Catalog(geoJSON: bytes, source: edge.name)
+      let catalog = try Catalog(geoJSON: bytes, source: edge.name, options: .loaderOnly)
       Issue.record("\(edge.name): expected .badData, loaded \(catalog.stores.count) stores")
     } catch {
       #expect(error.kind == .badData, "\(edge.name)")
@@ -17,7 +17,7 @@ private func verify(_ edge: EdgeCase, bytes: [UInt8]) {
     }
   case .loads(let stores, let indexed):
     do {
-      let catalog = try Catalog(geoJSON: bytes, source: edge.name)
+      let catalog = try Catalog(geoJSON: bytes, source: edge.name, options: .loaderOnly)
       #expect(catalog.stores.count == stores, "\(edge.name)")
       #expect(catalog.indexedCount == indexed, "\(edge.name)")
       #expect(catalog.codes == edge.codes, "\(edge.name): \(catalog.diagnostics)")

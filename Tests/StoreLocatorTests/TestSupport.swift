@@ -30,7 +30,9 @@ func fixturePath(_ name: String) throws -> String {
 
 /// Loads GeoJSON text as a catalog.
 func load(_ text: String, strict: Bool = false) throws(CatalogError) -> Catalog {
-  try Catalog(geoJSON: Array(text.utf8), source: "test.geojson", options: LoadOptions(strict: strict))
+  try Catalog(
+    geoJSON: Array(text.utf8), source: "test.geojson",
+    options: LoadOptions(strict: strict, evaluatesHours: false))
 }
 
 /// The error that loading `text` throws, or `nil`.
@@ -50,4 +52,10 @@ extension Catalog {
 
   /// How many diagnostics of each code.
   var codeCounts: [String: Int] { diagnostics.reduce(into: [:]) { $0[$1.code.rawValue, default: 0] += 1 } }
+}
+
+extension LoadOptions {
+  /// The loader alone: these suites test reading GeoJSON, not opening hours (whose time-zone
+  /// inference adds notes of its own).
+  static let loaderOnly = LoadOptions(evaluatesHours: false)
 }

@@ -1,0 +1,126 @@
+import Foundation
+import GeoIndex
+import OpeningHours
+import StoreLocator
+import Testing
+
+/// Opening hours through the `stores` executable: filters inside the search, `hours`, `open`,
+/// `--batch`, all at fixed instants so the answers do not depend on the clock.
+@Suite struct HoursCommandTests {
+  let data = StoresProcess.bundledData
+
+  /// `--open-at` keeps exactly the stores a brute-force check of every store's schedule keeps, in
+  /// distance order, for an instant and for a wall time at each store.
+  @Test(arguments: [
+    ("25.0330,121.5654", "2026-12-24T23:30"),  // Taipei, Christmas Eve late
+    ("51.5074,-0.1278", "2026-12-25T12:00:00Z"),  // London, a public holiday
+    ("-33.8688,151.2093", "2026-04-05T02:30"),  // Sydney, the night DST ends
+    ("40.7128,-74.0060", "2026-03-08T02:30"),  // New York, a wall time that does not exist
+  ])
+  func openAtEqualsBruteForce(_ near: String, _ time: String) throws {
+    let catalog = try Catalog.load(contentsOf: data)
+    let center = try Coordinate(parsing: near)
+    let query = try TimeQuery(parsing: time)
+    let expected = catalog.stores.enumerated()
+      .filter { _, store in
+        guard let schedule = catalog.schedule(for: store) else { return false }
+        return schedule.isOpen(at: query.instant(in: schedule.timeZone))
+      }
+      .compactMap { position, store in
+        store.coordinate.map { (position, store.id, center.distance(to: $0).meters) }
+      }
+      .sorted { ($0.2, $0.0) < ($1.2, $1.0) }
+      .prefix(7)
+      .map(\.1)
+    let outcome = try StoresProcess.run([
+      "nearest", "--near", near, "-k", "7", "--open-at", time, "--format", "json",
+    ])
+    #expect(outcome.status == 0, "\(outcome.standardError)")
+    let stores = try #require((try outcome.json() as? [String: Any])?["stores"] as? [[String: Any]])
+    #expect(stores.compactMap { $0["id"] as? String } == Array(expected))
+    #expect(stores.allSatisfy { $0["state"] as? String == "open" })
+  }
+
+  @Test func textShowsWhenStoresOpenAndClose() throws {
+    let outcome = try StoresProcess.run([
+      "nearest", "--near", "25.0330,121.5654", "-k", "5", "--now", "2026-11-22T07:45:00+08:00",
+    ])
+    #expect(outcome.standardOutput.contains("OPEN"))
+    #expect(
+      outcome.standardOutput.contains("closed, opens 09:00") || outcome.standardOutput.contains("open until"))
+  }
+
+  @Test func openExitsZeroOneTwo() throws {
+    // nw-1486: "Tu-Su 09:00-17:00; Mo off; PH off" in Asia/Taipei.
+    let open = try StoresProcess.run(["open", "nw-1486", "--at", "2026-11-24T10:00"])
+    #expect(open.status == 0, "\(open.standardOutput)")
+    #expect(open.standardOutput.contains("open until 17:00"))
+    let closed = try StoresProcess.run(["open", "nw-1486", "--at", "2026-11-23T10:00"])
+    #expect(closed.status == 1)
+    #expect(closed.standardOutput.contains("closed, opens Tue 09:00"))
+    let tooShort = try StoresProcess.run(["open", "nw-1486", "--at", "2026-11-24T16:50", "--for", "15m"])
+    #expect(tooShort.status == 1)
+    let path = try StoresProcess.temporaryFile(
+      #"{"type":"Feature","id":"x","properties":{"opening_hours":"\"by appointment\"","timezone":"Europe/Berlin"},"geometry":{"type":"Point","coordinates":[13.4,52.5]}}"#
+    )
+    let unknown = try StoresProcess.run(["open", "x", "--data", path, "--at", "2026-11-24T10:00"])
+    #expect(unknown.status == 2, "\(unknown.standardOutput)")
+    #expect(try StoresProcess.run(["open", "nope"]).status == 66)
+  }
+
+  @Test func hoursListsTheDaysAhead() throws {
+    let outcome = try StoresProcess.run(["hours", "nw-1486", "--at", "2026-11-22T07:45", "--days", "3"])
+    #expect(outcome.status == 0, "\(outcome.standardError)")
+    let text = outcome.standardOutput
+    #expect(text.contains("Sun 2026-11-22  09:00–17:00"))
+    #expect(text.contains("Mon 2026-11-23  closed"))
+    #expect(text.contains("Tue 2026-11-24  09:00–17:00"))
+  }
+
+  @Test func hoursOfAnExpressionUsesTheCountrysHolidays() throws {
+    let outcome = try StoresProcess.run([
+      "hours", "--expression", "Mo-Fr 09:00-18:00; PH off", "--timezone", "Europe/Berlin", "--country", "DE",
+      "--at", "2026-12-24T10:00", "--days", "2", "--format", "json",
+    ])
+    let object = try #require(try outcome.json() as? [String: Any])
+    #expect(object["state"] as? String == "open")
+    #expect(object["next_change"] as? String == "2026-12-24T18:00:00+01:00")
+    let intervals = try #require(object["intervals"] as? [[String: Any]])
+    // Christmas Day is a holiday, so nothing opens on the 25th.
+    #expect(!intervals.contains { ($0["start"] as? String)?.hasPrefix("2026-12-25T09:00") == true })
+  }
+
+  @Test func badExpressionPointsAtTheCharacter() throws {
+    let outcome = try StoresProcess.run([
+      "hours", "--expression", "Mo-Fr 09:00-xx", "--timezone", "Europe/Berlin",
+    ])
+    #expect(outcome.status == 65)
+    #expect(outcome.standardError.contains("at character"))
+    #expect(outcome.standardError.contains("^"))
+    #expect(
+      try StoresProcess.run(["hours", "--expression", "24/7", "--timezone", "Asia/Beijing"]).status == 64)
+  }
+
+  @Test func batchAnswersEachLine() throws {
+    let input = """
+      {"id": 1, "oh": "Mo-Fr 09:00-18:00; PH off", "tz": "Europe/Berlin", "country": "DE", "at": "2026-03-29T00:59:00Z", "ops": ["state", "next_change"]}
+      {"id": "b", "oh": "24/7", "tz": "Asia/Tokyo", "at": "2026-11-22T00:00:00Z"}
+      {"id": 3, "oh": "Mo-Fr 09:00-18:00", "tz": "Europe/Berlin", "at": "2026-03-29T01:00"}
+      not json
+
+      """
+    let outcome = try StoresProcess.run(["hours", "--batch"], input: input)
+    #expect(outcome.status == 0)
+    let lines = outcome.standardOutput.split(separator: "\n").map {
+      try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+    }
+    #expect(lines.count == 4)
+    #expect(lines[0]?["state"] as? String == "closed")
+    #expect(lines[0]?["next_change"] as? String == "2026-03-30T09:00:00+02:00")
+    #expect(lines[1]?["id"] as? String == "b")
+    #expect(lines[1]?["state"] as? String == "open")
+    #expect(lines[1]?["next_change"] is NSNull)
+    #expect((lines[2]?["error"] as? String)?.contains("offset") == true)
+    #expect(lines[3]?["error"] != nil)
+  }
+}
