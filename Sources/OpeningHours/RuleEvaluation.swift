@@ -245,12 +245,13 @@ struct RuleEvaluator: Sendable {
     Self.spans(of: rule, on: date) { point, date in seconds(point, on: date) }
   }
 
-  static func spans(of rule: Rule, on date: LocalDate, seconds: (TimePoint, LocalDate) -> Int) -> [Span] {
+  static func spans(of rule: Rule, on date: LocalDate, seconds: (TimePoint, LocalDate) -> Int?) -> [Span] {
     let status = Self.status(of: rule)
     if rule.times.isEmpty { return [Span(start: 0, end: 86_400, status: status)] }
     var result: [Span] = []
     for t in rule.times {
-      let start = seconds(t.start, date)
+      // A sun event that does not happen that day (polar night) leaves no span.
+      guard let start = seconds(t.start, date) else { continue }
       guard let endPoint = t.end else {
         // `18:00+`: the closing time is not known.
         if start < 86_400 {
@@ -259,7 +260,7 @@ struct RuleEvaluator: Sendable {
         }
         continue
       }
-      var end = seconds(endPoint, date)
+      guard var end = seconds(endPoint, date) else { continue }
       if end <= start, end <= 86_400 { end += 86_400 }
       end = min(end, 2 * 86_400)
       guard start < end else { continue }
@@ -272,12 +273,14 @@ struct RuleEvaluator: Sendable {
     return result
   }
 
-  func seconds(_ point: TimePoint, on date: LocalDate) -> Int {
+  func seconds(_ point: TimePoint, on date: LocalDate) -> Int? {
     switch point {
     case .clock(let minutes): return minutes * 60
     case .sun(let event, let offset):
-      let base = sunEventSecondsIntoDay(
-        event, on: date, latitude: latitude, longitude: longitude, timeZone: timeZone)
+      guard
+        let base = sunEventSecondsIntoDay(
+          event, on: date, latitude: latitude, longitude: longitude, timeZone: timeZone)
+      else { return nil }
       return max(0, min(2 * 86_400, base + offset * 60))
     }
   }

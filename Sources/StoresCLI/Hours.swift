@@ -1,4 +1,5 @@
 import ArgumentParser
+import GeoIndex
 import OpeningHours
 import StoreLocator
 
@@ -34,6 +35,12 @@ extension StoresCommand {
       help: ArgumentHelp(
         "Country, optionally with region, whose public holidays PH means (DE, DE-BY).", valueName: "cc"))
     var country: String?
+
+    @Option(
+      name: .long, parsing: .unconditional,
+      help: ArgumentHelp("Where the --expression place is, for sunrise and sunset.", valueName: "lat,lon"),
+      transform: parsed(Coordinate.init(parsing:)))
+    var near: Coordinate?
 
     @Flag(help: "Answer JSON-lines requests from standard input (see above).")
     var batch = false
@@ -164,7 +171,8 @@ extension StoresCommand {
           standardError("stores: note: no public-holiday data for \(parts[0]); PH is unknown")
         }
       }
-      return Schedule(hours, timeZone: zone, holidays: calendar)
+      return Schedule(
+        hours, timeZone: zone, holidays: calendar, latitude: near?.latitude, longitude: near?.longitude)
     }
 
     func loadHolidays(countries: Set<String>?) throws -> HolidayRegistry {
