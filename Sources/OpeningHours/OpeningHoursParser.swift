@@ -196,6 +196,14 @@ struct OpeningHoursParser {
         guard compact, Self.isCompactTime(v), case .dash = peek(k + 1).kind,
           case .number(let w, let d2) = peek(k + 2).kind, d2 == 3 || d2 == 4, Self.isCompactTime(w)
         else { return false }
+        // `2026-2027 Sa 10:00-12:00` is a year range: years are followed by more selectors or a
+        // `/step`, compact times are not.
+        if (1900...2099).contains(v), (1900...2099).contains(w) {
+          switch peek(k + 3).kind {
+          case .word, .slash: return false
+          default: break
+          }
+        }
         return true
       }
       guard digits <= 2 else { return false }

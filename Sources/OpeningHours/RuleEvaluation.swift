@@ -172,14 +172,19 @@ struct RuleEvaluator: Sendable {
       case .additional:
         break
       case .fallback:
-        if matchedDay { onDay = false }
+        // A fallback fills only the time no earlier rule covers, whatever state that rule gave:
+        // `Mo-Sa 08:00-13:00 || "by appointment"` is by appointment at 13:30, while
+        // `PH closed || Mo-Fr 08:00-17:00` stays closed on a holiday. Spills from the evening
+        // before come in only when no earlier rule matched that day.
         if matchedPrevious { onPrevious = false }
       }
       if onDay {
         matchedDay = true
+        let covered = rule.separator == .fallback ? Self.coverage(of: paints) : []
         for p in fixedSpans[r] ?? spans(of: rule, on: date) where p.start < 86_400 {
-          paints.append(
-            Paint(start: p.start, end: min(p.end, 86_400), status: p.status, fromPreviousDay: false))
+          for (start, end) in Self.subtracting(covered, from: (p.start, min(p.end, 86_400))) {
+            paints.append(Paint(start: start, end: end, status: p.status, fromPreviousDay: false))
+          }
         }
       }
       if onPrevious {
@@ -193,6 +198,31 @@ struct RuleEvaluator: Sendable {
       }
     }
     return Self.resolve(paints)
+  }
+
+  /// The union of the painted intervals, sorted and disjoint.
+  static func coverage(of paints: [Paint]) -> [(Int, Int)] {
+    var merged: [(Int, Int)] = []
+    for p in paints.sorted(by: { $0.start < $1.start }) where p.start < p.end {
+      if let last = merged.last, p.start <= last.1 {
+        merged[merged.count - 1].1 = max(last.1, p.end)
+      } else {
+        merged.append((p.start, p.end))
+      }
+    }
+    return merged
+  }
+
+  /// The parts of `interval` outside the sorted, disjoint `covered` intervals.
+  static func subtracting(_ covered: [(Int, Int)], from interval: (Int, Int)) -> [(Int, Int)] {
+    var pieces: [(Int, Int)] = []
+    var start = interval.0
+    for (coveredStart, coveredEnd) in covered where coveredEnd > start && coveredStart < interval.1 {
+      if coveredStart > start { pieces.append((start, coveredStart)) }
+      start = max(start, coveredEnd)
+    }
+    if start < interval.1 { pieces.append((start, interval.1)) }
+    return pieces
   }
 
   /// Later paints win; unpainted time is closed.

@@ -182,12 +182,11 @@ def oracle_holidays(tz: str, cc: Optional[str]) -> set[date]:
     if cc:
         try:
             oh = make_oracle("PH", tz, cc)
-            for a, b, st, _c in oh.intervals(datetime(2025, 1, 1), datetime(2030, 1, 1)):
-                if st == State.OPEN:
-                    d = a.date()
-                    while datetime.combine(d, datetime.min.time()) < b.replace(tzinfo=None):
-                        days.add(d)
-                        d += timedelta(days=1)
+            d = date(2025, 12, 1)
+            while d < date(2028, 2, 1):   # state at noon of each day: exact, and cheap
+                if oh.state(datetime(d.year, d.month, d.day, 12, 0))[0] == State.OPEN:
+                    days.add(d)
+                d += timedelta(days=1)
         except Exception:
             pass
     _ORACLE_HOLIDAYS[key] = days
@@ -195,7 +194,8 @@ def oracle_holidays(tz: str, cc: Optional[str]) -> set[date]:
 
 
 def holiday_diff(tz: str, cc: Optional[str]) -> set[date]:
-    return our_holidays(cc) ^ oracle_holidays(tz, cc)
+    ours = {d for d in our_holidays(cc) if date(2025, 12, 1) <= d < date(2028, 2, 1)}
+    return ours ^ oracle_holidays(tz, cc)
 
 
 # --------------------------------------------------------------------------------------------
@@ -594,14 +594,12 @@ def allow_comma_space_days(case: Case, ours: Answer, py: Answer) -> bool:
     return first.weekday() in days or (first - timedelta(days=1)).weekday() in days
 
 
-def allow_spill_override(case: Case, ours: Answer, py: Answer) -> bool:
-    """`Mo-Su 22:00-02:00; We off`, Thursday 01:00: ours closed (the night belongs to the day it
-    starts on, and a later `;` rule for that day replaces it), py open. Absorbed only in the
-    early hours covered by a span past midnight, when a later `;` rule exists, and only in
-    the direction ours closed / py open."""
+def spill_window(case: Case, ours: Answer, py: Answer) -> Optional[bool]:
+    """None when the first difference is not within the after-midnight part of a span past
+    midnight (of an expression with several rules); else whether the states differ at `at`."""
     rules = rules_of(case.expr)
     if len(rules) < 2:
-        return False
+        return None
     spill_end = 0
     for a, b, c, d in OVERNIGHT_RE.findall(case.expr):
         s, e = int(a) * 60 + int(b), int(c) * 60 + int(d)
@@ -612,13 +610,39 @@ def allow_spill_override(case: Case, ours: Answer, py: Answer) -> bool:
     if re.search(r"sunset\)?-\(?(sunrise|dawn)", case.expr):
         spill_end = max(spill_end, 8 * 60)   # sunset-sunrise: until either engine's sunrise
     if spill_end == 0:
-        return False
+        return None
     t = first_difference(case, ours, py)
     wall = t.astimezone(ZoneInfo(case.tz))
     if wall.hour * 60 + wall.minute > spill_end:
+        return None
+    return t == case.at
+
+
+def allow_spill_override(case: Case, ours: Answer, py: Answer) -> bool:
+    """`Mo-Su 22:00-02:00; We off`, Thursday 01:00: ours closed (the night belongs to the day it
+    starts on, and a later `;` rule for that day replaces it), py open. Absorbed only in the
+    early hours covered by a span past midnight, and only in the direction ours closed / py
+    open (or the next change into or out of such a span)."""
+    w = spill_window(case, ours, py)
+    if w is None:
         return False
-    if t == case.at:
+    if w:
         return ours.state == "closed" and py.state in ("open", "unknown")
+    return (ours.state, ours.comment) == (py.state, py.comment)
+
+
+def allow_spill_dropped_by_py(case: Case, ours: Answer, py: Answer) -> bool:
+    """The reverse: py drops the after-midnight part of a span whenever any other rule is
+    evaluated for the next day, even an EARLIER `;` rule (`Tu 10:00-12:00; Mo 22:00-02:00`,
+    Tuesday 01:00: py closed) or a `||` fallback that does not select the day
+    (`Th 23:00-04:00 || Su[4] "x"`, Friday 02:00: py closed). Ours keeps it (later rules win;
+    a rule that does not select a day changes nothing). Absorbed only in the after-midnight
+    hours of such a span, with ours open/unknown there."""
+    w = spill_window(case, ours, py)
+    if w is None:
+        return False
+    if w:
+        return ours.state in ("open", "unknown") and (ours.state, ours.comment) != (py.state, py.comment)
     return (ours.state, ours.comment) == (py.state, py.comment)
 
 
@@ -714,6 +738,83 @@ def allow_horizon(case: Case, ours: Answer, py: Answer) -> bool:
     return x - case.at > timedelta(days=HORIZON_DAYS - 2)
 
 
+def py_status(case: Case, instant: datetime) -> tuple[str, Optional[str]]:
+    oh = oracle_for(case.expr, case.tz, case.cc)
+    st, c = oh.state(to_wall(instant, case.tz))
+    return STATE_NAMES[st], (c or None)
+
+
+def allow_oracle_next_change(case: Case, ours: Answer, py: Answer) -> bool:
+    """The oracle's next_change contradicts its own state(): (a) py's state changes at our
+    next change (and not a minute before) but py's next_change is later or null (seen with
+    `||` fallbacks: `Mo-Su 16:30-22:15 || 24/7 closed`, Monday 22:15: next_change null);
+    (b) py's next_change is a time where py's own state does not change (seen in DST gaps:
+    `02:00-02:30` on Lord Howe's 02:00->02:30 day). Same state at `at` only; ours agrees with
+    py's state() at the instant in question."""
+    s0 = (ours.state, ours.comment)
+    if s0 != (py.state, py.comment):
+        return False
+    minute = timedelta(minutes=1)
+    if ours.next_change is not None and (py.next_change is None or ours.next_change < py.next_change):
+        x = ours.next_change
+        return py_status(case, x) != s0 and py_status(case, x - minute) == s0
+    if py.next_change is not None and (ours.next_change is None or py.next_change < ours.next_change):
+        x = py.next_change
+        return py_status(case, x) == s0
+    return False
+
+
+def py_status_of(expr: str, case: Case, instant: datetime) -> Optional[tuple[str, Optional[str]]]:
+    """The oracle's state for another expression (a part of the case's) at `instant`."""
+    try:
+        oh = oracle_for(expr, case.tz, case.cc)
+        if isinstance(oh, Exception):
+            return None
+        st, c = oh.state(to_wall(instant, case.tz))
+    except Exception:
+        return None
+    return STATE_NAMES[st], (c or None)
+
+
+def allow_fallback_coverage(case: Case, ours: Answer, py: Answer) -> bool:
+    """`||` fills the TIME no earlier rule covers (docs/opening-hours.md): `Mo-Fr 08:00-11:00 ||
+    Tu-Th,PH open "Emergency only"` is "Emergency only" on Tuesday 14:00, and `PH closed || ...`
+    stays closed on a holiday; py applies a fallback per day, only where the earlier rules leave
+    the whole day closed. Absorbed only where, at the first differing instant, the rules before the
+    first `||` say closed (py evaluating them alone) and ours equals either py evaluating the
+    fallback part alone (we filled a gap) or closed (an explicit closed rule covers the time)."""
+    if "||" not in case.expr:
+        return False
+    head, _, tail = (part.strip() for part in case.expr.partition("||"))
+    x = first_difference(case, ours, py)
+    head_state = py_status_of(head, case, x)
+    if head_state is None or head_state[0] != "closed":
+        return False
+    ours_at_x = (ours.state, ours.comment) if x == case.at else None
+    if ours_at_x is None:
+        # Same state at `at`; the next changes differ: compare just after the earlier one.
+        return True
+    tail_state = py_status_of(tail, case, x)
+    if tail_state is not None and ours_at_x == tail_state:
+        return True
+    # The fallback is a comment-only rule: py reads it as open, ours as unknown (comment-only).
+    if tail_state == ("open", ours.comment) and ours.state == "unknown" and ours.comment:
+        return True
+    explicit_closed = re.search(r"\b(closed|off)\b", head) is not None
+    return ours.state == "closed" and explicit_closed
+
+
+def allow_year_month_wrap(case: Case, ours: Answer, py: Answer) -> bool:
+    """`2026 Oct-Apr`: ours one range from October 2026 to April 2027, as both engines read
+    `2026 Dec 24-Jan 02`; py filters each day by the year. Absorbed only for expressions with a
+    year followed by a month range that wraps the year end."""
+    for m in re.finditer(r"\b(\d{4})\s+([A-Z][a-z]{2})\s*-\s*([A-Z][a-z]{2})\b", case.expr):
+        months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        if m.group(2) in months and m.group(3) in months and months.index(m.group(3)) < months.index(m.group(2)):
+            return True
+    return False
+
+
 ALLOW_LIST: list[tuple[str, str, Callable[[Case, Answer, Answer], bool]]] = [
     ("comment-only", "comment-only rule: ours unknown + comment (js), py open + comment",
      allow_comment_only),
@@ -721,20 +822,29 @@ ALLOW_LIST: list[tuple[str, str, Callable[[Case, Answer, Answer], bool]]] = [
      allow_su_ph),
     ("comma-space-days", "`Mo, We, Fr 06:30-21:30`: ours one rule (js), py separate all-day rules",
      allow_comma_space_days),
+    ("holiday-data", "holiday calendars differ (ours: PyPI holidays incl. observed days)",
+     allow_holiday_data),
     ("spill-override", "overnight span whose start day a later `;` rule replaces: ours closed",
      allow_spill_override),
+    ("spill-dropped-by-py", "py drops a span's after-midnight part when another (even earlier "
+     "or non-matching fallback) rule is evaluated for the next day; ours keeps it",
+     allow_spill_dropped_by_py),
     ("open-end", "open end `18:00+`: ours unknown after the start/end (spec, js), py open/closed",
      allow_open_end),
     ("dst-fall-back", "repeated wall time at DST fall-back: py next_change picks the 2nd occurrence",
      allow_fall_back),
-    ("holiday-data", "holiday calendars differ (ours: PyPI holidays incl. observed days)",
-     allow_holiday_data),
     ("sun-times", "sun times without coordinates: different default times (docs: spec defaults)",
      allow_sun_times),
     ("school-holidays", "SH without data: ours unknown where it matters, py never SH",
      allow_school_holidays),
     ("horizon", "the last day of the 400-day next_change horizon is counted differently",
      allow_horizon),
+    ("fallback-coverage", "`||` fills the time earlier rules leave uncovered (ours) vs whole days "
+     "the earlier rules leave closed (py)", allow_fallback_coverage),
+    ("year-month-wrap", "`2026 Oct-Apr`: ours Oct 2026-Apr 2027 (as `2026 Dec 24-Jan 02`), py per-day year filter",
+     allow_year_month_wrap),
+    ("oracle-next-change", "py's next_change contradicts py's own state() (fallback rules, DST gaps)",
+     allow_oracle_next_change),
 ]
 
 
