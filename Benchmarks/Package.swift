@@ -16,6 +16,7 @@ let package = Package(
       dependencies: [
         .product(name: "GeoIndex", package: "stores"),
         .product(name: "StoreLocator", package: "stores"),
+        .product(name: "OpeningHours", package: "stores"),
       ]
     )
   ],

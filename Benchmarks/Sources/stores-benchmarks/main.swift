@@ -18,6 +18,8 @@ let usage = """
     catalog [FILE] [--points N] [--seed S] [--queries Q] [--query-seed QS] [--repeats R]
                                                   Catalog.nearest with StoreFilters; without FILE,
                                                   generates N stores (default 200000) in /tmp
+    hours [--queries Q] [--repeats R]             parse, isOpen and nextChange of compiled opening
+                                                  hours at Q instants in 2026 (default 100000)
     smoke                                         everything on 2000 points, with a brute-force
                                                   check; seconds (--smoke works too)
 
@@ -66,6 +68,7 @@ func smoke() {
   benchmarkLoad(path: path, repeats: 2)
   benchmarkTree(TreeOptions(points: 2_000, queries: 1_000, repeats: 2, check: true))
   benchmarkCatalog(path: path, queries: 1_000, querySeed: 4242, repeats: 2)
+  benchmarkHours(instants: 2_000, repeats: 1)
 }
 
 let arguments = Arguments(CommandLine.arguments.dropFirst())
@@ -108,6 +111,8 @@ case "catalog":
   benchmarkCatalog(
     path: path!, queries: arguments.int("--queries", 10_000),
     querySeed: UInt64(arguments.int("--query-seed", 4242)), repeats: repeats)
+case "hours":
+  benchmarkHours(instants: arguments.int("--queries", 100_000), repeats: repeats)
 case "smoke":
   smoke()
 default:

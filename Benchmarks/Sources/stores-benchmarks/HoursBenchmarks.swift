@@ -1,0 +1,41 @@
+import OpeningHours
+import StoreLocator
+
+/// Compiled opening hours, one call at a time: parse, `isOpen(at:)` and `nextChange(after:)` on a
+/// weekly schedule (the common case: a table lookup) and on a date-dependent one (public holidays
+/// with data, a seasonal rule), at 100,000 instants spread over 2026 (seed 4242).
+func benchmarkHours(instants count: Int, repeats: Int) {
+  var rng = SplitMix64(seed: 4242)
+  let start2026: Int64 = 1_767_225_600
+  let instants = (0..<count).map { _ in
+    Instant(secondsSinceEpoch: start2026 + Int64(rng.next() % (365 * 86_400)))
+  }
+  let berlin = try! TimeZoneRules(identifier: "Europe/Berlin")
+  let registry = try! HoursResources.holidayRegistry(countries: ["DE"])
+  let holidays = registry.calendar(country: "DE", region: "BE")
+  let expressions = [
+    ("weekly", "Mo-Fr 07:00-19:00; Sa 08:00-18:00; Su 09:00-17:00"),
+    ("weekly, past midnight", "Mo-Th 07:00-22:00; Fr,Sa 07:00-02:00; Su 09:00-20:00"),
+    ("with PH (DE-BE data)", "Mo-Fr 07:00-19:00; Sa 08:00-18:00; PH off"),
+    ("seasonal + dates", "Mo-Fr 07:00-19:00; Jun-Aug Mo-Su 07:00-22:00; Dec 25 off"),
+  ]
+  var table = Table("Opening hours, Europe/Berlin, \(count) instants in 2026, one call at a time")
+  for (label, text) in expressions {
+    let parse = best(of: repeats) {
+      for _ in 0..<1_000 { consume(((try? OpeningHours(parsing: text)) != nil) ? 1 : 0) }
+    } / 1_000 * 1e6
+    let schedule = Schedule(try! OpeningHours(parsing: text), timeZone: berlin, holidays: holidays)
+    var open = 0
+    let isOpen = best(of: repeats) {
+      for instant in instants where schedule.isOpen(at: instant) { open &+= 1 }
+    } / Double(count) * 1e9
+    consume(open)
+    let sample = Array(instants.prefix(max(1, count / 10)))
+    let next = best(of: repeats) {
+      for instant in sample { consume(Int(schedule.nextChange(after: instant)?.secondsSinceEpoch ?? 0)) }
+    } / Double(sample.count) * 1e6
+    table.add(
+      "\(label)", "parse \(fixed(parse, 1)) µs   isOpen \(fixed(isOpen, 1)) ns   nextChange \(fixed(next, 2)) µs")
+  }
+  table.print()
+}
