@@ -40,6 +40,10 @@ extension Catalog {
     var schedules: [Schedule?] = Array(repeating: nil, count: stores.count)
     var gaps: [String?] = Array(repeating: nil, count: stores.count)
     var zones: [String: TimeZoneRules?] = [:]
+    // Chains repeat the same hours in the same zones: parse each text once, compile each
+    // (text, zone, holiday region) once.
+    var parsed: [String: Result<OpeningHours, OpeningHoursParseError>] = [:]
+    var compiled: [ScheduleKey: Schedule] = [:]
     var added: [Diagnostic] = []
     func note(_ code: String, _ severity: Diagnostic.Severity, _ store: Store, _ message: String) {
       added.append(
@@ -81,9 +85,12 @@ extension Catalog {
         gaps[position] = "no opening_hours"
         continue
       }
+      if parsed[text] == nil {
+        parsed[text] = Result { () throws(OpeningHoursParseError) in try OpeningHours(parsing: text) }
+      }
       let hours: OpeningHours
       do {
-        hours = try OpeningHours(parsing: text)
+        hours = try parsed[text]!.get()
       } catch {
         gaps[position] = "opening_hours does not parse"
         note(
@@ -104,9 +111,22 @@ extension Catalog {
           "no \"timezone\" property and no location to infer one from; the hours cannot be evaluated")
         continue
       }
-      let schedule = Schedule(
-        hours, timeZone: rules, holidays: resources.holidayCalendar(for: store),
-        latitude: store.coordinate?.latitude, longitude: store.coordinate?.longitude)
+      let calendar = resources.holidayCalendar(for: store)
+      // Sun times depend on the exact place, so those schedules are not shared.
+      let key =
+        hours.usesSunEvents
+        ? nil
+        : ScheduleKey(
+          text: text, zone: rules.identifier, country: calendar?.country, region: calendar?.region)
+      let schedule: Schedule
+      if let key, let shared = compiled[key] {
+        schedule = shared
+      } else {
+        schedule = Schedule(
+          hours, timeZone: rules, holidays: calendar, latitude: store.coordinate?.latitude,
+          longitude: store.coordinate?.longitude)
+        if let key { compiled[key] = schedule }
+      }
       for warning in schedule.warnings {
         note(
           "opening-hours-\(warning.code)", .warning, store, "opening_hours \"\(text)\": \(warning.message)")
@@ -132,4 +152,12 @@ extension Catalog {
     }
     return (schedules, gaps)
   }
+}
+
+/// What makes two stores' compiled schedules the same.
+private struct ScheduleKey: Hashable {
+  let text: String
+  let zone: String
+  let country: String?
+  let region: String?
 }

@@ -89,7 +89,14 @@ struct ScheduleTests {
     let unknownBlock = try F.schedule("Mo-Fr 08:00-18:00; We 10:00-12:00 unknown")
     #expect(state(unknownBlock, 2026, 3, 25, 9) == .closed)
     let fallback = try F.schedule("Mo-Fr 08:00-11:00 || \"by appointment\"")
-    #expect(state(fallback, 2026, 3, 23, 14) == .closed)  // Monday is matched by the first rule
+    // The fallback fills the time the first rule leaves uncovered, on Monday too.
+    #expect(
+      fallback.status(at: F.at(2026, 3, 23, 14)) == OpeningStatus(state: .unknown, comment: "by appointment"))
+    #expect(state(fallback, 2026, 3, 23, 9) == .open)
+    // An explicit closed rule covers its time: the fallback does not reopen it.
+    let closedDay = try F.schedule("Mo closed || 08:00-18:00")
+    #expect(state(closedDay, 2026, 3, 23, 10) == .closed)
+    #expect(state(closedDay, 2026, 3, 24, 10) == .open)
     #expect(
       fallback.status(at: F.at(2026, 3, 28, 14)) == OpeningStatus(state: .unknown, comment: "by appointment"))
     let fallbackOpen = try F.schedule("Mo-Fr 08:00-11:00 || Sa-Su open \"weekend\"")

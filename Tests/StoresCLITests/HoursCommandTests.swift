@@ -123,4 +123,31 @@ import Testing
     #expect((lines[2]?["error"] as? String)?.contains("offset") == true)
     #expect(lines[3]?["error"] != nil)
   }
+
+  /// A user's holiday file makes `PH` match a company day; without holiday data for a country,
+  /// `PH` makes the answer unknown (with a warning), never silently "not a holiday".
+  @Test func holidayFilesAddDaysAndMissingDataIsUnknown() throws {
+    let stores = try StoresProcess.temporaryFile(
+      """
+      {"type":"FeatureCollection","features":[
+      {"type":"Feature","id":"de","properties":{"opening_hours":"Mo-Fr 09:00-18:00; PH off","timezone":"Europe/Berlin","addr:country":"DE"},"geometry":{"type":"Point","coordinates":[13.4,52.5]}},
+      {"type":"Feature","id":"xx","properties":{"opening_hours":"Mo-Fr 09:00-18:00; PH off","timezone":"Europe/Berlin","addr:country":"XX"},"geometry":{"type":"Point","coordinates":[13.4,52.5]}}
+      ]}
+      """)
+    let holidays = try StoresProcess.temporaryFile(
+      #"{"country":"DE","years":[2026,2026],"national":{"2026-11-24":"Company day"}}"#, suffix: ".json")
+    let tuesday = "2026-11-24T10:00"
+    #expect(try StoresProcess.run(["open", "de", "--data", stores, "--at", tuesday]).status == 0)
+    let withFile = try StoresProcess.run([
+      "open", "de", "--data", stores, "--at", tuesday, "--holidays", holidays,
+    ])
+    #expect(withFile.status == 1, "\(withFile.standardOutput)")
+    let unknown = try StoresProcess.run(["open", "xx", "--data", stores, "--at", tuesday])
+    #expect(unknown.status == 2, "\(unknown.standardOutput)")
+    let validate = try StoresProcess.run(["validate", stores])
+    #expect(validate.standardOutput.contains("no-holiday-data"))
+    #expect(validate.standardOutput.contains("id \"xx\""))
+    let missing = try StoresProcess.run(["open", "de", "--data", stores, "--holidays", "/nonexistent.json"])
+    #expect(missing.status == 66)
+  }
 }
