@@ -15,8 +15,8 @@ enum Corpus {
     var parts = String(#filePath).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
     parts.removeLast(3)
     let repo = parts.joined(separator: "/")
-    let candidates = [repo + "/../shared/corpus", "/work/shared/corpus"]
-    return candidates.first { access($0 + "/hours", F_OK) == 0 }
+    let corpus = repo + "/../shared/corpus"
+    return access(corpus + "/hours", F_OK) == 0 ? corpus : nil
   }()
 
   static func lines(_ name: String) -> [String]? {
