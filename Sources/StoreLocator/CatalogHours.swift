@@ -44,6 +44,8 @@ extension Catalog {
     // (text, zone, holiday region) once.
     var parsed: [String: Result<OpeningHours, OpeningHoursParseError>] = [:]
     var compiled: [ScheduleKey: Schedule] = [:]
+    // Building a calendar merges a country's dates with a region's: once per pair.
+    var calendars: [HolidayKey: HolidayCalendar?] = [:]
     var added: [Diagnostic] = []
     func note(_ code: String, _ severity: Diagnostic.Severity, _ store: Store, _ message: String) {
       added.append(
@@ -111,13 +113,18 @@ extension Catalog {
           "no \"timezone\" property and no location to infer one from; the hours cannot be evaluated")
         continue
       }
-      let calendar = resources.holidayCalendar(for: store)
-      // Sun times depend on the exact place, so those schedules are not shared.
+      let calendarKey = HolidayKey(country: store[property: "addr:country"], region: store[property: "addr:state"])
+      if calendars[calendarKey] == nil { calendars[calendarKey] = .some(resources.holidayCalendar(for: store)) }
+      let calendar = calendars[calendarKey] ?? nil
+      // Sun times depend on the exact place, so those schedules are not shared; holidays matter
+      // only to hours that name them.
+      let usesHolidays = hours.usesPublicHolidays || hours.usesSchoolHolidays
       let key =
         hours.usesSunEvents
         ? nil
         : ScheduleKey(
-          text: text, zone: rules.identifier, country: calendar?.country, region: calendar?.region)
+          text: text, zone: rules.identifier, country: usesHolidays ? calendar?.country : nil,
+          region: usesHolidays ? calendar?.region : nil)
       let schedule: Schedule
       if let key, let shared = compiled[key] {
         schedule = shared
@@ -158,6 +165,12 @@ extension Catalog {
 private struct ScheduleKey: Hashable {
   let text: String
   let zone: String
+  let country: String?
+  let region: String?
+}
+
+/// The properties that choose a store's holiday calendar.
+private struct HolidayKey: Hashable {
   let country: String?
   let region: String?
 }

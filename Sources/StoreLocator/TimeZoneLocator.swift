@@ -244,8 +244,11 @@ public struct TimeZoneLocator: Sendable {
     near coordinate: Coordinate, country: String? = nil, within maximumDistance: Distance? = nil
   ) -> TimeZoneGuess? {
     let wanted = country.flatMap(Self.countryKey)
-    let neighbors = tree.nearest(
-      wanted == nil ? 1 : Self.candidateCount, to: coordinate, within: maximumDistance)
+    // Usually the nearest place is in the store's country; look further only when it is not.
+    var neighbors = tree.nearest(1, to: coordinate, within: maximumDistance)
+    if let wanted, let first = neighbors.first, countryOfPlace[first.index] != wanted {
+      neighbors = tree.nearest(Self.candidateCount, to: coordinate, within: maximumDistance)
+    }
     guard let nearest = neighbors.first else { return nil }
     var chosen = nearest
     if let wanted, let inCountry = neighbors.first(where: { countryOfPlace[$0.index] == wanted }) {

@@ -1,0 +1,90 @@
+import GeoIndex
+import OpeningHours
+
+// The pickup result as the order flow reads it; docs/schemas/pickup-result.schema.json describes
+// it and docs/pickup.md explains it.
+
+extension PickupPlan {
+  /// The plan as a JSON object with these members, in this order:
+  ///
+  /// - `status`: `assigned` or `none`.
+  /// - `store`: the assigned store shaped as `StoreMatch.jsonObject` (with `distance_m` and its
+  ///   `state` at the pickup time), or `null`.
+  /// - `ready_at`, `arrival_at`, `pickup_at`: UTC ISO 8601 (`…Z`); the last two are `null` when
+  ///   nothing is assigned.
+  /// - `pickup_at_local`: ISO 8601 with the store's offset, or `null`.
+  /// - `travel`: `{mode, speed_kmh, detour_factor, duration_s}` (`duration_s` to the assigned
+  ///   store, else `null`).
+  /// - `close_buffer_s`: the close buffer in seconds.
+  /// - `warnings`: `[{code, store_id, message}]`.
+  /// - `alternatives`: `[{store, ready_at, arrival_at, pickup_at, pickup_at_local}]`.
+  /// - `passed_over`: `[{store_id, code, distance_m, message}]`.
+  /// - `earliest`: `{store_id, distance_m, pickup_at, pickup_at_local}` when nothing is assigned
+  ///   and a store could serve later, else `null`.
+  public var jsonObject: JSONObject {
+    var object = JSONObject()
+    object["status"] = .string(status.rawValue)
+    object["store"] = assignment.map { .object($0.store.jsonObject) } ?? .null
+    object["ready_at"] = .string(readyAt.description)
+    object["arrival_at"] = assignment.map { .string($0.arrivalAt.description) } ?? .null
+    object["pickup_at"] = assignment.map { .string($0.pickupAt.description) } ?? .null
+    object["pickup_at_local"] = assignment.map { .string($0.localTime($0.pickupAt)) } ?? .null
+    var travelObject = JSONObject()
+    travelObject["mode"] = .string(travel.name)
+    travelObject["speed_kmh"] = JSONValue((travel.metersPerSecond * 3.6 * 1000).rounded() / 1000)
+    travelObject["detour_factor"] = JSONValue(TravelMode.detourFactor)
+    travelObject["duration_s"] = assignment.map { JSONValue(Int($0.travelSeconds)) } ?? .null
+    object["travel"] = .object(travelObject)
+    object["close_buffer_s"] = JSONValue(Int(closeBuffer))
+    object["warnings"] = .array(warnings.map { .object($0.jsonObject) })
+    object["alternatives"] = .array(alternatives.map { .object($0.jsonObject) })
+    object["passed_over"] = .array(passedOver.map { .object($0.jsonObject) })
+    if let earliest {
+      var member = JSONObject()
+      member["store_id"] = .string(earliest.store.store.id)
+      member["distance_m"] = earliest.store.distance.map { JSONValue(meters: $0.meters) } ?? .null
+      member["pickup_at"] = .string(earliest.pickupAt.description)
+      member["pickup_at_local"] = .string(earliest.localTime(earliest.pickupAt))
+      object["earliest"] = .object(member)
+    } else {
+      object["earliest"] = .null
+    }
+    return object
+  }
+}
+
+extension PickupOption {
+  /// `{store, ready_at, arrival_at, pickup_at, pickup_at_local}`, as `alternatives` lists them.
+  public var jsonObject: JSONObject {
+    var object = JSONObject()
+    object["store"] = .object(store.jsonObject)
+    object["ready_at"] = .string(readyAt.description)
+    object["arrival_at"] = .string(arrivalAt.description)
+    object["pickup_at"] = .string(pickupAt.description)
+    object["pickup_at_local"] = .string(localTime(pickupAt))
+    return object
+  }
+}
+
+extension PickupNotice {
+  /// `{code, store_id, message}`; `store_id` is `null` for warnings about the plan as a whole.
+  public var jsonObject: JSONObject {
+    var object = JSONObject()
+    object["code"] = .string(code.rawValue)
+    object["store_id"] = storeID.map(JSONValue.string) ?? .null
+    object["message"] = .string(message)
+    return object
+  }
+}
+
+extension PassedOverStore {
+  /// `{store_id, code, distance_m, message}`.
+  public var jsonObject: JSONObject {
+    var object = JSONObject()
+    object["store_id"] = .string(storeID)
+    object["code"] = .string(reason.rawValue)
+    object["distance_m"] = distance.map { JSONValue(meters: $0.meters) } ?? .null
+    object["message"] = .string(message)
+    return object
+  }
+}

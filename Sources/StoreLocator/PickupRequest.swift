@@ -1,0 +1,81 @@
+import GeoIndex
+import OpeningHours
+
+/// When an order will be ready to hand over.
+public enum ReadyTime: Hashable, Sendable {
+  /// This many seconds after the order time.
+  case after(seconds: Int64)
+  /// At this time; a wall time is read in each store's own time zone. A time before the order
+  /// time means the order time (with the `ready-before-order` warning).
+  case at(TimeQuery)
+  /// When the items are prepared (`PreparationTime`), counted from the order time, and not
+  /// before `notBefore` when given (an order "for 08:15").
+  case preparing([OrderItem], notBefore: TimeQuery? = nil)
+}
+
+/// Everything `Catalog.planPickup(_:)` needs to assign a store to an order.
+public struct PickupRequest: Hashable, Sendable {
+  /// Where the customer is.
+  public var customer: Coordinate
+  /// When the order is placed ("now"), given explicitly so answers are reproducible. The
+  /// customer sets off at this time.
+  public var orderedAt: Instant
+  /// When the order will be ready.
+  public var ready: ReadyTime
+  /// The store the customer chose, by id; it is assigned when eligible, wherever it is.
+  public var chosenStoreID: String?
+  /// Properties a store must have (`--where drive_through=yes`).
+  public var filter: StoreFilter
+  /// Only stores this close are considered (the chosen store always is). Default 10 km.
+  public var searchRadius: Distance
+  /// How long, in seconds, a store must stay open after the pickup time; stores stop taking
+  /// pickups this long before closing. Default 600 (10 minutes).
+  public var closeBuffer: Int64
+  /// How the customer travels to the store.
+  public var travel: TravelMode
+  /// Whether a store whose hours are unknown at the pickup time may be assigned (with the
+  /// `hours-unknown` warning). Default false.
+  public var allowsUnknownHours: Bool
+  /// How many eligible stores besides the assigned one to list. Default 3.
+  public var alternativeCount: Int
+
+  public init(
+    customer: Coordinate, orderedAt: Instant, ready: ReadyTime, chosenStoreID: String? = nil,
+    filter: StoreFilter = .all, searchRadius: Distance = .kilometers(10), closeBuffer: Int64 = 600,
+    travel: TravelMode = .walk, allowsUnknownHours: Bool = false, alternativeCount: Int = 3
+  ) {
+    self.customer = customer
+    self.orderedAt = orderedAt
+    self.ready = ready
+    self.chosenStoreID = chosenStoreID
+    self.filter = filter
+    self.searchRadius = searchRadius
+    self.closeBuffer = closeBuffer
+    self.travel = travel
+    self.allowsUnknownHours = allowsUnknownHours
+    self.alternativeCount = alternativeCount
+  }
+}
+
+/// Why a pickup could not be planned at all. A plan with no eligible store is not an error.
+public struct PickupError: Error, Hashable, Sendable, CustomStringConvertible {
+  public enum Kind: Hashable, Sendable {
+    /// The chosen store id is not in the catalog (the CLI exits 66).
+    case unknownStore
+    /// A request value is out of range, such as a negative close buffer (the CLI exits 64).
+    case invalidRequest
+  }
+
+  public let kind: Kind
+  public let message: String
+  /// For `.unknownStore`: ids that resemble the one asked for.
+  public let suggestions: [String]
+
+  public init(_ kind: Kind, _ message: String, suggestions: [String] = []) {
+    self.kind = kind
+    self.message = message
+    self.suggestions = suggestions
+  }
+
+  public var description: String { message }
+}
