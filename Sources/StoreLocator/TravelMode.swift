@@ -68,14 +68,14 @@ public enum TravelMode: Hashable, Sendable, CustomStringConvertible {
     case "bike", "bicycle", "cycle", "cycling": self = .bike
     case "drive", "driving", "car": self = .drive
     default:
-      let units: [(suffix: String, factor: Double)] = [
-        ("km/h", 1 / 3.6), ("kmh", 1 / 3.6), ("kph", 1 / 3.6), ("m/s", 1), ("mps", 1),
-        ("mph", 1609.344 / 3600),
+      // Metres per second are the value divided by the divisor.
+      let units: [(suffix: String, divisor: Double)] = [
+        ("km/h", 3.6), ("kmh", 3.6), ("kph", 3.6), ("m/s", 1), ("mps", 1), ("mph", 3600 / 1609.344),
       ]
       guard let unit = units.first(where: { lowered.hasSuffix($0.suffix) }),
         let value = Double(lowered.dropLast(unit.suffix.count)), value.isFinite, value > 0
       else { throw TravelModeError(text: text) }
-      self = .speed(metersPerSecond: value * unit.factor)
+      self = .speed(metersPerSecond: value / unit.divisor)
     }
   }
 

@@ -18,9 +18,9 @@ struct StoresCommand: ParsableCommand {
       time at each store; the default is now. Durations: 90s, 15m, 1h30m, PT15M.
 
       Exit codes: 0 success, 64 usage error, 65 bad data, 66 input or store missing; \
-      'stores open' exits 0 open, 1 closed, 2 unknown.
+      'stores open' exits 0 open, 1 closed, 2 unknown; 'stores pickup' exits 3 when no store is eligible.
       """,
     version: "0.1.0",
-    subcommands: [Nearest.self, Within.self, Show.self, Hours.self, Open.self, Info.self, Validate.self]
+    subcommands: [Nearest.self, Within.self, Show.self, Hours.self, Open.self, Pickup.self, Info.self, Validate.self]
   )
 }

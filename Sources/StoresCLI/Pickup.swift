@@ -1,0 +1,195 @@
+import ArgumentParser
+import GeoIndex
+import OpeningHours
+import StoreLocator
+
+extension StoresCommand {
+  struct Pickup: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Assign a pickup store to an order: the nearest store open when the order is ready.",
+      discussion: """
+        The pickup time is the later of the ready time and the customer's arrival (distance × 1.3 \
+        at the travel mode's speed). A store is eligible when it is open then and stays open for \
+        the close buffer after it, in its own time zone, holidays included. The chosen --store \
+        wins when eligible; otherwise the nearest eligible store, with the reasons the others \
+        were passed over. docs/pickup.md has the rules; docs/schemas/ the JSON shapes.
+
+        --order FILE reads an order document (items with prep minutes, the customer, "asap" or \
+        a time; '-' for standard input) and writes the same order with a "pickup" object added.
+
+        Exits 0 when a store is assigned, 3 when none is eligible (the reasons and the earliest \
+        possible pickup are in the output), 64 usage, 65 bad data or order, 66 missing file or store.
+
+        Examples:
+          stores pickup --near 35.6595,139.7005 --ready-in 12m
+          stores pickup --near 51.5074,-0.1278 --ready-at 2026-12-24T16:45 --store nw-0881 --travel bike
+          stores pickup --order order.json > placed.json
+        """)
+
+    @Option(
+      name: .long, parsing: .unconditional,
+      help: ArgumentHelp("Where the customer is (default with --order: the order's customer).", valueName: "lat,lon"),
+      transform: parsed(Coordinate.init(parsing:)))
+    var near: Coordinate?
+
+    @Option(help: ArgumentHelp("The order is ready this long after now (12m, PT15M).", valueName: "duration"),
+      transform: parsed(parseDuration))
+    var readyIn: Int64?
+
+    @Option(
+      help: ArgumentHelp("The order is ready at this time (ISO 8601; without an offset, the store's wall time).", valueName: "time"),
+      transform: parsed(TimeQuery.init(parsing:)))
+    var readyAt: TimeQuery?
+
+    @Option(help: ArgumentHelp("An order document (JSON; '-' reads standard input).", valueName: "file"))
+    var order: String?
+
+    @Option(help: ArgumentHelp("The store the customer chose.", valueName: "id"))
+    var store: String?
+
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp("Consider stores within this distance (default 10km).", valueName: "distance"),
+      transform: parsed(Distance.init(parsing:)))
+    var within: Distance = .kilometers(10)
+
+    @Option(
+      help: ArgumentHelp("A store stops taking pickups this long before it closes (default 10m).", valueName: "duration"),
+      transform: parsed(parseDuration))
+    var closeBuffer: Int64 = 600
+
+    @Option(
+      help: ArgumentHelp("walk, bike, drive, or a speed (12km/h, 3m/s); default walk.", valueName: "mode"),
+      transform: parsed(TravelMode.init(parsing:)))
+    var travel: TravelMode = .walk
+
+    @Flag(help: "Let stores whose hours are unknown at pickup be assigned.")
+    var allowUnknown = false
+
+    @Option(help: "How many alternatives to list.")
+    var alternatives: Int = 3
+
+    @OptionGroup var filters: FilterOptions
+    @OptionGroup var clock: ClockOptions
+    @OptionGroup var dataOptions: DataOptions
+    @Option(name: .long, help: "Output format: text or json.")
+    var format: OutputFormat = .text
+
+    func validate() throws {
+      let ways = [readyIn != nil, readyAt != nil, order != nil].filter { $0 }.count
+      guard ways == 1 else { throw ValidationError("give one of --ready-in, --ready-at or --order") }
+      if order == nil, near == nil { throw ValidationError("--near LAT,LON is needed without --order") }
+      guard [.text, .json].contains(format) else { throw ValidationError("pickup writes text or json") }
+      guard alternatives >= 0 else { throw ValidationError("--alternatives must be 0 or more") }
+    }
+
+    func run() throws {
+      let now = clock.current
+      var document: OrderDocument?
+      if let order {
+        let text = try readOrder(order)
+        do { document = try OrderDocument(parsing: text) } catch {
+          standardError("stores: \(order): \(error.description)")
+          throw ExitCode.badData
+        }
+      }
+      var request: PickupRequest
+      if let document {
+        request = document.pickupRequest(orderedAt: now)
+        if let near { request.customer = near }
+        if let store { request.chosenStoreID = store }
+        if !filters.conditions.isEmpty { request.filter = filters.filter }
+      } else {
+        let ready: ReadyTime = readyIn.map { .after(seconds: $0) } ?? .at(readyAt!)
+        request = PickupRequest(customer: near!, orderedAt: now, ready: ready, chosenStoreID: store, filter: filters.filter)
+      }
+      request.searchRadius = within
+      request.closeBuffer = closeBuffer
+      request.travel = travel
+      request.allowsUnknownHours = allowUnknown
+      request.alternativeCount = alternatives
+
+      let catalog = try dataOptions.loadCatalog()
+      let plan: PickupPlan
+      do { plan = try catalog.planPickup(request) } catch {
+        standardError("stores: \(error.description)")
+        throw ExitCode.inputMissing
+      }
+      switch format {
+      case .json:
+        let object = document.map { $0.writingBack(plan) } ?? plan.jsonObject
+        standardOutput(JSONValue.object(object).jsonText + "\n")
+      default:
+        standardOutput(PickupText(plan: plan, units: .km).rendered)
+      }
+      if plan.status == .none { throw ExitCode(3) }
+    }
+
+  }
+}
+
+/// The order document's text; a file that cannot be read exits 66.
+private func readOrder(_ path: String) throws -> String {
+  do {
+    return String(decoding: try InputFile.bytes(at: path), as: UTF8.self)
+  } catch {
+    standardError("stores: \(error.description)")
+    throw error.kind == .inputMissing ? ExitCode.inputMissing : ExitCode.badData
+  }
+}
+
+/// What a person needs from a plan: where and when to collect the order, or why no store can.
+struct PickupText {
+  let plan: PickupPlan
+  let units: DisplayUnit
+
+  var rendered: String {
+    let writer = ResultWriter(format: .text, units: units)
+    var text = ""
+    if let option = plan.assignment {
+      let store = option.store.store
+      let distance = option.store.distance.map { writer.formatted($0) + " away, " } ?? ""
+      text += "Pick up at \(store.name ?? store.id) (\(store.id))"
+      if let address = store.address { text += ", \(address)" }
+      text += "\n  \(distance)\(option.travelSeconds / 60) min by \(plan.travel.name)\n"
+      text += "  at \(clockTime(option.pickupAt, option)) store time (\(option.localTime(option.pickupAt)), "
+        + "\(option.pickupAt)); ready \(clockTime(plan.readyAt, option)), you arrive \(clockTime(option.arrivalAt, option))\n"
+      if let status = option.store.status { text += "  \(status.summary)\n" }
+    } else {
+      text += "No store can take this order.\n"
+      if let earliest = plan.earliest {
+        let store = earliest.store.store
+        text += "  Earliest: \(store.name ?? store.id) (\(store.id)) at \(earliest.localTime(earliest.pickupAt))\n"
+      }
+    }
+    if !plan.warnings.isEmpty {
+      text += "\nWarnings:\n" + plan.warnings.map { "  \($0.code.rawValue): \($0.message)\n" }.joined()
+    }
+    if !plan.alternatives.isEmpty {
+      text += "\nAlternatives:\n"
+      for option in plan.alternatives {
+        let store = option.store.store
+        let distance = option.store.distance.map { writer.formatted($0) } ?? ""
+        text += "  \(store.id)  \(store.name ?? "")  \(distance)  pickup \(option.localTime(option.pickupAt))\n"
+      }
+    }
+    if !plan.passedOver.isEmpty {
+      text += "\nPassed over:\n"
+      // The nearest few tell the story; JSON lists them all.
+      let shown = 8
+      let rows = plan.passedOver.prefix(shown).map { [$0.storeID, $0.reason.rawValue, $0.message] }
+      let columns = [TextTable.Column("", width: 24), TextTable.Column("", width: 24), TextTable.Column("", width: .max)]
+      text += String(TextTable(columns: columns, rows: rows).rendered.drop { $0 != "\n" }.dropFirst())
+        .split(separator: "\n").map { "  " + $0 + "\n" }.joined()
+      if plan.passedOver.count > shown {
+        text += "  … and \(plan.passedOver.count - shown) more farther away (--format json lists them all)\n"
+      }
+    }
+    return text
+  }
+
+  func clockTime(_ instant: Instant, _ option: PickupOption) -> String {
+    guard let zone = option.timeZone else { return instant.description }
+    return zone.localDateTime(at: instant).hourAndMinute
+  }
+}
