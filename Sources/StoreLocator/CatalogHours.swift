@@ -113,8 +113,11 @@ extension Catalog {
           "no \"timezone\" property and no location to infer one from; the hours cannot be evaluated")
         continue
       }
-      let calendarKey = HolidayKey(country: store[property: "addr:country"], region: store[property: "addr:state"])
-      if calendars[calendarKey] == nil { calendars[calendarKey] = .some(resources.holidayCalendar(for: store)) }
+      let calendarKey = HolidayKey(
+        country: store[property: "addr:country"], region: store[property: "addr:state"])
+      if calendars[calendarKey] == nil {
+        calendars[calendarKey] = .some(resources.holidayCalendar(for: store))
+      }
       let calendar = calendars[calendarKey] ?? nil
       // Sun times depend on the exact place, so those schedules are not shared; holidays matter
       // only to hours that name them.

@@ -6,7 +6,7 @@ import OpeningHours
 ///     {"id": "order-1",
 ///      "customer": {"latitude": 35.68, "longitude": 139.76},
 ///      "items": [{"name": "Flat white", "quantity": 2, "prep_minutes": 4}],
-///      "pickup": "asap",
+///      "pickup_time": "asap",
 ///      "store": "nw-0001",
 ///      "where": ["drive_through=yes"]}
 ///
@@ -23,8 +23,8 @@ public struct OrderDocument: Hashable, Sendable {
     case at(TimeQuery)
   }
 
-  /// The member `writingBack(_:)` adds: the input's own `pickup` member (the request) is kept.
-  public static let planMember = "pickup_plan"
+  /// The member `writingBack(_:)` adds: the plan, next to the request's `pickup_time`.
+  public static let planMember = "pickup"
 
   /// The order's id (a number is kept as written).
   public let id: String
@@ -64,7 +64,9 @@ public struct OrderDocument: Hashable, Sendable {
     case .string(let text) where !text.isEmpty: id = text
     case .number(let literal): id = literal
     case nil: throw OrderError(member: "id", "is missing; every order needs an id such as \"order-1\"")
-    case let other?: throw OrderError(member: "id", "must be a non-empty string or a number, found \(OrderDocument.kind(of: other))")
+    case let other?:
+      throw OrderError(
+        member: "id", "must be a non-empty string or a number, found \(OrderDocument.kind(of: other))")
     }
 
     guard let customerValue = object["customer"] else {
@@ -73,7 +75,8 @@ public struct OrderDocument: Hashable, Sendable {
     guard case .object(let customerObject) = customerValue else {
       throw OrderError(
         member: "customer",
-        "must be an object {\"latitude\": …, \"longitude\": …}, found \(OrderDocument.kind(of: customerValue))")
+        "must be an object {\"latitude\": …, \"longitude\": …}, found \(OrderDocument.kind(of: customerValue))"
+      )
     }
     let latitude = try OrderDocument.number(customerObject["latitude"], member: "customer.latitude")
     let longitude = try OrderDocument.number(customerObject["longitude"], member: "customer.longitude")
@@ -84,19 +87,22 @@ public struct OrderDocument: Hashable, Sendable {
     }
 
     guard let itemsValue = object["items"] else {
-      throw OrderError(member: "items", "is missing; expected an array of {\"name\", \"quantity\", \"prep_minutes\"}")
+      throw OrderError(
+        member: "items", "is missing; expected an array of {\"name\", \"quantity\", \"prep_minutes\"}")
     }
     guard case .array(let elements) = itemsValue else {
       throw OrderError(member: "items", "must be an array, found \(OrderDocument.kind(of: itemsValue))")
     }
-    guard !elements.isEmpty else { throw OrderError(member: "items", "is empty; an order needs at least one item") }
+    guard !elements.isEmpty else {
+      throw OrderError(member: "items", "is empty; an order needs at least one item")
+    }
     var items: [OrderItem] = []
     for (index, element) in elements.enumerated() {
       items.append(try OrderDocument.item(element, member: "items[\(index)]"))
     }
     self.items = items
 
-    switch object["pickup"] {
+    switch object["pickup_time"] {
     case nil, .null: pickup = .asap
     case .string(let text) where text.lowercased() == "asap": pickup = .asap
     case .string(let text):
@@ -104,17 +110,20 @@ public struct OrderDocument: Hashable, Sendable {
         pickup = .at(try TimeQuery(parsing: text))
       } catch {
         throw OrderError(
-          member: "pickup", "must be \"asap\" or a time such as 2026-11-22T08:15:00+09:00: \(error.description)")
+          member: "pickup_time",
+          "must be \"asap\" or a time such as 2026-11-22T08:15:00+09:00: \(error.description)")
       }
     case let other?:
-      throw OrderError(member: "pickup", "must be \"asap\" or a time string, found \(OrderDocument.kind(of: other))")
+      throw OrderError(
+        member: "pickup_time", "must be \"asap\" or a time string, found \(OrderDocument.kind(of: other))")
     }
 
     switch object["store"] {
     case nil, .null: storeID = nil
     case .string(let text) where !text.isEmpty: storeID = text
     case .number(let literal): storeID = literal
-    case let other?: throw OrderError(member: "store", "must be a store id string, found \(OrderDocument.kind(of: other))")
+    case let other?:
+      throw OrderError(member: "store", "must be a store id string, found \(OrderDocument.kind(of: other))")
     }
 
     var expressions: [String] = []
@@ -125,12 +134,15 @@ public struct OrderDocument: Hashable, Sendable {
       for (index, value) in values.enumerated() {
         guard case .string(let text) = value else {
           throw OrderError(
-            member: "where[\(index)]", "must be a string such as \"drive_through=yes\", found \(OrderDocument.kind(of: value))")
+            member: "where[\(index)]",
+            "must be a string such as \"drive_through=yes\", found \(OrderDocument.kind(of: value))")
         }
         expressions.append(text)
       }
     case let other?:
-      throw OrderError(member: "where", "must be an array of strings such as [\"drive_through=yes\"], found \(OrderDocument.kind(of: other))")
+      throw OrderError(
+        member: "where",
+        "must be an array of strings such as [\"drive_through=yes\"], found \(OrderDocument.kind(of: other))")
     }
     do {
       filter = try StoreFilter(parsing: expressions)
@@ -155,7 +167,7 @@ public struct OrderDocument: Hashable, Sendable {
   }
 
   /// The order as read, every member in its place, with `plan.jsonObject` as `member` (by default
-  /// `pickup_plan`): added at the end, or replacing the value in place when the order already has it.
+  /// `pickup`): added at the end, or replacing the value in place when the order already has it.
   public func writingBack(_ plan: PickupPlan, as member: String = OrderDocument.planMember) -> JSONObject {
     var result = object
     result[member] = .object(plan.jsonObject)
@@ -164,19 +176,23 @@ public struct OrderDocument: Hashable, Sendable {
 
   static func item(_ value: JSONValue, member: String) throws(OrderError) -> OrderItem {
     guard case .object(let object) = value else {
-      throw OrderError(member: member, "must be an object {\"name\", \"quantity\", \"prep_minutes\"}, found \(kind(of: value))")
+      throw OrderError(
+        member: member,
+        "must be an object {\"name\", \"quantity\", \"prep_minutes\"}, found \(kind(of: value))")
     }
     guard case .string(let name)? = object["name"], !name.isEmpty else {
       throw OrderError(
         member: member + ".name",
-        object["name"] == nil ? "is missing" : "must be a non-empty string, found \(kind(of: object["name"]!))")
+        object["name"] == nil
+          ? "is missing" : "must be a non-empty string, found \(kind(of: object["name"]!))")
     }
     var quantity = 1
     if let value = object["quantity"] {
       guard case .number(let literal) = value, let number = Double(literal), number == number.rounded(),
         abs(number) < 1e9
       else {
-        throw OrderError(member: member + ".quantity", "must be a whole number of at least 1, found \(describe(value))")
+        throw OrderError(
+          member: member + ".quantity", "must be a whole number of at least 1, found \(describe(value))")
       }
       guard number >= 1 else {
         throw OrderError(member: member + ".quantity", "must be at least 1, found \(literal)")
@@ -184,13 +200,16 @@ public struct OrderDocument: Hashable, Sendable {
       quantity = Int(number)
     }
     guard let prepValue = object["prep_minutes"] else {
-      throw OrderError(member: member + ".prep_minutes", "is missing; expected the minutes to prepare one, such as 4")
+      throw OrderError(
+        member: member + ".prep_minutes", "is missing; expected the minutes to prepare one, such as 4")
     }
     guard case .number(let literal) = prepValue, let minutes = Double(literal), minutes.isFinite else {
-      throw OrderError(member: member + ".prep_minutes", "must be a number of minutes, found \(describe(prepValue))")
+      throw OrderError(
+        member: member + ".prep_minutes", "must be a number of minutes, found \(describe(prepValue))")
     }
     guard minutes >= 0, minutes <= 24 * 60 else {
-      throw OrderError(member: member + ".prep_minutes", "must be between 0 and 1440 minutes, found \(literal)")
+      throw OrderError(
+        member: member + ".prep_minutes", "must be between 0 and 1440 minutes, found \(literal)")
     }
     return OrderItem(name: name, quantity: quantity, preparationMinutes: minutes)
   }

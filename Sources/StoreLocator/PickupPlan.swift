@@ -15,7 +15,9 @@ public struct PickupOption: Hashable, Sendable {
   /// Travel time to the store in seconds.
   public let travelSeconds: Int64
 
-  public init(store: StoreMatch, readyAt: Instant, arrivalAt: Instant, pickupAt: Instant, travelSeconds: Int64) {
+  public init(
+    store: StoreMatch, readyAt: Instant, arrivalAt: Instant, pickupAt: Instant, travelSeconds: Int64
+  ) {
     self.store = store
     self.readyAt = readyAt
     self.arrivalAt = arrivalAt

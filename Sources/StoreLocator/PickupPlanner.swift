@@ -21,7 +21,8 @@ extension Catalog {
   ///   hours of those considered.
   public func planPickup(_ request: PickupRequest) throws(PickupError) -> PickupPlan {
     guard request.closeBuffer >= 0 else {
-      throw PickupError(.invalidRequest, "the close buffer must not be negative (it is \(request.closeBuffer) s)")
+      throw PickupError(
+        .invalidRequest, "the close buffer must not be negative (it is \(request.closeBuffer) s)")
     }
     guard request.alternativeCount >= 0 else {
       throw PickupError(.invalidRequest, "the number of alternatives must not be negative")
@@ -31,7 +32,9 @@ extension Catalog {
       guard let store = store(withID: id) else {
         let similar = ids(resembling: id, limit: 3)
         var message = "no store has the id \"\(id)\""
-        if !similar.isEmpty { message += "; did you mean " + similar.map { "\"\($0)\"" }.joined(separator: ", ") + "?" }
+        if !similar.isEmpty {
+          message += "; did you mean " + similar.map { "\"\($0)\"" }.joined(separator: ", ") + "?"
+        }
         throw PickupError(.unknownStore, message, suggestions: similar)
       }
       chosen = StoreMatch(store: store, distance: store.coordinate.map { request.customer.distance(to: $0) })
@@ -87,7 +90,8 @@ extension Catalog {
       } else {
         warnings.append(
           PickupNotice(
-            .chosenNotEligible, storeID: chosen.store.id, "\(name) cannot serve the order: \(chosenFailure.message)"))
+            .chosenNotEligible, storeID: chosen.store.id,
+            "\(name) cannot serve the order: \(chosenFailure.message)"))
       }
     }
     if let assignment {
@@ -186,7 +190,8 @@ struct PickupEvaluator {
     let ready = readyTime(in: zone ?? PickupPlan.utc).instant
     let travel = request.travel.travelSeconds(for: distance)
     let arrival = request.orderedAt + travel
-    return Times(zone: zone, readyAt: ready, arrivalAt: arrival, pickupAt: max(ready, arrival), travelSeconds: travel)
+    return Times(
+      zone: zone, readyAt: ready, arrivalAt: arrival, pickupAt: max(ready, arrival), travelSeconds: travel)
   }
 
   func option(_ match: StoreMatch, _ times: Times, pickupAt: Instant? = nil) -> PickupOption {
@@ -201,7 +206,8 @@ struct PickupEvaluator {
   func evaluate(_ match: StoreMatch) -> Verdict {
     let store = match.store
     func pass(_ reason: PassedOverStore.Reason, _ message: String, _ times: Times? = nil) -> Verdict {
-      .passedOver(PassedOverStore(storeID: store.id, reason: reason, distance: match.distance, message: message), times)
+      .passedOver(
+        PassedOverStore(storeID: store.id, reason: reason, distance: match.distance, message: message), times)
     }
     let failing = request.filter.conditions.filter { !$0.matches(store) }
     if !failing.isEmpty {
@@ -240,7 +246,8 @@ struct PickupEvaluator {
       let after = Self.duration(change.start.secondsSinceEpoch - pickup.secondsSinceEpoch)
       let when = wallTime(change.start, in: zone, after: pickup)
       if change.status.state == .unknown {
-        return pass(.hoursUnknown, "hours unknown from \(when), \(after) after pickup at \(pickupClock)", times)
+        return pass(
+          .hoursUnknown, "hours unknown from \(when), \(after) after pickup at \(pickupClock)", times)
       }
       return pass(.closesTooSoon, "closes at \(when), \(after) after pickup at \(pickupClock)", times)
     case .unknown:
@@ -249,7 +256,8 @@ struct PickupEvaluator {
     case .closed:
       if schedule.status(at: request.orderedAt).state == .open {
         let closing =
-          schedule.intervals(from: request.orderedAt, to: pickup).first { $0.status.state != .open }?.start ?? pickup
+          schedule.intervals(from: request.orderedAt, to: pickup).first { $0.status.state != .open }?.start
+          ?? pickup
         return pass(
           .closesBeforePickup,
           "open at the order time but closes at \(wallTime(closing, in: zone, after: request.orderedAt)), "
@@ -257,7 +265,8 @@ struct PickupEvaluator {
       }
       let opens = schedule.nextChange(after: pickup, horizonDays: 8)
       let comment = schedule.status(at: pickup).comment.map { " \"\($0)\"" } ?? ""
-      let next = opens.map { "; opens \(wallTime($0, in: zone, after: pickup))" } ?? "; does not open within a week"
+      let next =
+        opens.map { "; opens \(wallTime($0, in: zone, after: pickup))" } ?? "; does not open within a week"
       return pass(.closedAtPickup, "closed at pickup at \(pickupClock)\(comment)\(next)", times)
     }
   }
@@ -310,7 +319,8 @@ struct PickupEvaluator {
       notes.append(
         PickupNotice(
           .hoursUnknown, storeID: store.id,
-          "the hours are unknown at the pickup time\(reason); the store is assigned because unknown hours are allowed"))
+          "the hours are unknown at the pickup time\(reason); the store is assigned because unknown hours are allowed"
+        ))
     }
     return notes
   }

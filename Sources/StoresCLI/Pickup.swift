@@ -28,16 +28,20 @@ extension StoresCommand {
 
     @Option(
       name: .long, parsing: .unconditional,
-      help: ArgumentHelp("Where the customer is (default with --order: the order's customer).", valueName: "lat,lon"),
+      help: ArgumentHelp(
+        "Where the customer is (default with --order: the order's customer).", valueName: "lat,lon"),
       transform: parsed(Coordinate.init(parsing:)))
     var near: Coordinate?
 
-    @Option(help: ArgumentHelp("The order is ready this long after now (12m, PT15M).", valueName: "duration"),
+    @Option(
+      help: ArgumentHelp("The order is ready this long after now (12m, PT15M).", valueName: "duration"),
       transform: parsed(parseDuration))
     var readyIn: Int64?
 
     @Option(
-      help: ArgumentHelp("The order is ready at this time (ISO 8601; without an offset, the store's wall time).", valueName: "time"),
+      help: ArgumentHelp(
+        "The order is ready at this time (ISO 8601; without an offset, the store's wall time).",
+        valueName: "time"),
       transform: parsed(TimeQuery.init(parsing:)))
     var readyAt: TimeQuery?
 
@@ -54,7 +58,8 @@ extension StoresCommand {
     var within: Distance = .kilometers(10)
 
     @Option(
-      help: ArgumentHelp("A store stops taking pickups this long before it closes (default 10m).", valueName: "duration"),
+      help: ArgumentHelp(
+        "A store stops taking pickups this long before it closes (default 10m).", valueName: "duration"),
       transform: parsed(parseDuration))
     var closeBuffer: Int64 = 600
 
@@ -101,7 +106,8 @@ extension StoresCommand {
         if !filters.conditions.isEmpty { request.filter = filters.filter }
       } else {
         let ready: ReadyTime = readyIn.map { .after(seconds: $0) } ?? .at(readyAt!)
-        request = PickupRequest(customer: near!, orderedAt: now, ready: ready, chosenStoreID: store, filter: filters.filter)
+        request = PickupRequest(
+          customer: near!, orderedAt: now, ready: ready, chosenStoreID: store, filter: filters.filter)
       }
       request.searchRadius = within
       request.closeBuffer = closeBuffer
@@ -113,7 +119,7 @@ extension StoresCommand {
       let plan: PickupPlan
       do { plan = try catalog.planPickup(request) } catch {
         standardError("stores: \(error.description)")
-        throw ExitCode.inputMissing
+        throw error.kind == .unknownStore ? ExitCode.inputMissing : ExitCode.usage
       }
       switch format {
       case .json:
@@ -152,14 +158,16 @@ struct PickupText {
       text += "Pick up at \(store.name ?? store.id) (\(store.id))"
       if let address = store.address { text += ", \(address)" }
       text += "\n  \(distance)\(option.travelSeconds / 60) min by \(plan.travel.name)\n"
-      text += "  at \(clockTime(option.pickupAt, option)) store time (\(option.localTime(option.pickupAt)), "
+      text +=
+        "  at \(clockTime(option.pickupAt, option)) store time (\(option.localTime(option.pickupAt)), "
         + "\(option.pickupAt)); ready \(clockTime(plan.readyAt, option)), you arrive \(clockTime(option.arrivalAt, option))\n"
       if let status = option.store.status { text += "  \(status.summary)\n" }
     } else {
       text += "No store can take this order.\n"
       if let earliest = plan.earliest {
         let store = earliest.store.store
-        text += "  Earliest: \(store.name ?? store.id) (\(store.id)) at \(earliest.localTime(earliest.pickupAt))\n"
+        text +=
+          "  Earliest: \(store.name ?? store.id) (\(store.id)) at \(earliest.localTime(earliest.pickupAt))\n"
       }
     }
     if !plan.warnings.isEmpty {
@@ -170,7 +178,8 @@ struct PickupText {
       for option in plan.alternatives {
         let store = option.store.store
         let distance = option.store.distance.map { writer.formatted($0) } ?? ""
-        text += "  \(store.id)  \(store.name ?? "")  \(distance)  pickup \(option.localTime(option.pickupAt))\n"
+        text +=
+          "  \(store.id)  \(store.name ?? "")  \(distance)  pickup \(option.localTime(option.pickupAt))\n"
       }
     }
     if !plan.passedOver.isEmpty {
@@ -178,7 +187,9 @@ struct PickupText {
       // The nearest few tell the story; JSON lists them all.
       let shown = 8
       let rows = plan.passedOver.prefix(shown).map { [$0.storeID, $0.reason.rawValue, $0.message] }
-      let columns = [TextTable.Column("", width: 24), TextTable.Column("", width: 24), TextTable.Column("", width: .max)]
+      let columns = [
+        TextTable.Column("", width: 24), TextTable.Column("", width: 24), TextTable.Column("", width: .max),
+      ]
       text += String(TextTable(columns: columns, rows: rows).rendered.drop { $0 != "\n" }.dropFirst())
         .split(separator: "\n").map { "  " + $0 + "\n" }.joined()
       if plan.passedOver.count > shown {

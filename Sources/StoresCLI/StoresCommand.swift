@@ -21,6 +21,8 @@ struct StoresCommand: ParsableCommand {
       'stores open' exits 0 open, 1 closed, 2 unknown; 'stores pickup' exits 3 when no store is eligible.
       """,
     version: "0.1.0",
-    subcommands: [Nearest.self, Within.self, Show.self, Hours.self, Open.self, Pickup.self, Info.self, Validate.self]
+    subcommands: [
+      Nearest.self, Within.self, Show.self, Hours.self, Open.self, Pickup.self, Info.self, Validate.self,
+    ]
   )
 }

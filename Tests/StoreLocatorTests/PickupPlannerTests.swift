@@ -44,7 +44,8 @@ import Testing
     at time: String, ready: ReadyTime = .after(seconds: 600), chosen: String? = nil,
     travel: TravelMode = .walk, customer: Coordinate = customer
   ) throws -> PickupRequest {
-    PickupRequest(customer: customer, orderedAt: try at(time), ready: ready, chosenStoreID: chosen, travel: travel)
+    PickupRequest(
+      customer: customer, orderedAt: try at(time), ready: ready, chosenStoreID: chosen, travel: travel)
   }
 
   // MARK: - The scenario table
@@ -195,7 +196,9 @@ import Testing
     let walking = try catalog.planPickup(Self.request(at: "2026-11-18T20:30:00+01:00"))
     #expect(walking.status == .none)
     #expect(walking.passedOver.map(\.reason) == [.closesBeforePickup])
-    #expect(walking.passedOver[0].message.hasPrefix("open at the order time but closes at 21:00, before pickup at 21:"))
+    #expect(
+      walking.passedOver[0].message.hasPrefix(
+        "open at the order time but closes at 21:00, before pickup at 21:"))
 
     let driving = try catalog.planPickup(Self.request(at: "2026-11-18T20:30:00+01:00", travel: .drive))
     #expect(driving.store?.store.id == "far")
@@ -229,6 +232,15 @@ import Testing
     #expect(plan.warnings.map(\.code).contains(.outsideSearchRadius))
     #expect(plan.warnings.map(\.code).contains(.farFromCustomer))
     #expect(plan.alternatives.map(\.store.store.id) == ["near"])
+  }
+
+  @Test func readyTimeBeforeTheOrderTimeCountsAsTheOrderTime() throws {
+    let catalog = try Self.catalog(Self.feature("here", north: 0, hours: "24/7"))
+    let plan = try catalog.planPickup(
+      Self.request(at: "2026-11-18T12:00:00+01:00", ready: .at(TimeQuery(parsing: "2026-11-18T11:00"))))
+    #expect(plan.readyAt == (try Self.at("2026-11-18T12:00:00+01:00")))
+    #expect(plan.pickupAt == plan.readyAt)
+    #expect(plan.warnings.map(\.code) == [.readyBeforeOrder])
   }
 
   @Test func unknownChosenStoreIsAnError() throws {
@@ -277,7 +289,7 @@ import Testing
     {"id": "order-1", "customer": {"latitude": 52.52, "longitude": 13.40},
      "items": [{"name": "Flat white", "quantity": 2, "prep_minutes": 4},
                {"name": "Croissant", "prep_minutes": 1}],
-     "pickup": "asap", "store": "chosen", "where": ["drive_through=yes"], "note": "no sugar"}
+     "pickup_time": "asap", "store": "chosen", "where": ["drive_through=yes"], "note": "no sugar"}
     """
 
   @Test func orderDocumentIsRead() throws {
@@ -288,22 +300,45 @@ import Testing
     #expect(order.storeID == "chosen")
     #expect(order.filter.conditions.map(\.description) == ["drive_through=yes"])
     let timed = try OrderDocument(
-      parsing: #"{"id": 7, "customer": {"latitude": 1, "longitude": 2}, "items": [{"name": "Tea", "prep_minutes": 2.5}], "pickup": "2026-11-22T08:15"}"#)
+      parsing:
+        #"{"id": 7, "customer": {"latitude": 1, "longitude": 2}, "items": [{"name": "Tea", "prep_minutes": 2.5}], "pickup_time": "2026-11-22T08:15"}"#
+    )
     #expect(timed.id == "7")
     #expect(timed.pickup == .at(try TimeQuery(parsing: "2026-11-22T08:15")))
   }
 
   @Test(arguments: [
-    (#"{"customer": {"latitude": 1, "longitude": 2}, "items": [{"name": "Tea", "prep_minutes": 2}]}"#, "id", "is missing"),
+    (
+      #"{"customer": {"latitude": 1, "longitude": 2}, "items": [{"name": "Tea", "prep_minutes": 2}]}"#, "id",
+      "is missing"
+    ),
     (#"{"id": "o", "items": [{"name": "Tea", "prep_minutes": 2}]}"#, "customer", "is missing"),
-    (#"{"id": "o", "customer": {"latitude": 1}, "items": [{"name": "Tea", "prep_minutes": 2}]}"#, "customer.longitude", "is missing"),
+    (
+      #"{"id": "o", "customer": {"latitude": 1}, "items": [{"name": "Tea", "prep_minutes": 2}]}"#,
+      "customer.longitude", "is missing"
+    ),
     (#"{"id": "o", "customer": {"latitude": 1, "longitude": 2}}"#, "items", "is missing"),
     (#"{"id": "o", "customer": {"latitude": 1, "longitude": 2}, "items": []}"#, "items", "is empty"),
-    (#"{"id": "o", "customer": {"latitude": 1, "longitude": 2}, "items": [{"name": "Tea", "quantity": -2, "prep_minutes": 2}]}"#, "items[0].quantity", "must be at least 1, found -2"),
-    (#"{"id": "o", "customer": {"latitude": 1, "longitude": 2}, "items": [{"name": "Tea", "quantity": 0, "prep_minutes": 2}]}"#, "items[0].quantity", "must be at least 1, found 0"),
-    (#"{"id": "o", "customer": {"latitude": 1, "longitude": 2}, "items": [{"name": "Tea", "prep_minutes": "4"}]}"#, "items[0].prep_minutes", "must be a number of minutes, found the string \"4\""),
-    (#"{"id": "o", "customer": {"latitude": 1, "longitude": 2}, "items": [{"name": "Tea"}]}"#, "items[0].prep_minutes", "is missing"),
-    (#"{"id": "o", "customer": {"latitude": 1, "longitude": 2}, "items": [{"name": "Tea", "prep_minutes": 2}], "pickup": "tomorrow"}"#, "pickup", "must be \"asap\" or a time"),
+    (
+      #"{"id": "o", "customer": {"latitude": 1, "longitude": 2}, "items": [{"name": "Tea", "quantity": -2, "prep_minutes": 2}]}"#,
+      "items[0].quantity", "must be at least 1, found -2"
+    ),
+    (
+      #"{"id": "o", "customer": {"latitude": 1, "longitude": 2}, "items": [{"name": "Tea", "quantity": 0, "prep_minutes": 2}]}"#,
+      "items[0].quantity", "must be at least 1, found 0"
+    ),
+    (
+      #"{"id": "o", "customer": {"latitude": 1, "longitude": 2}, "items": [{"name": "Tea", "prep_minutes": "4"}]}"#,
+      "items[0].prep_minutes", "must be a number of minutes, found the string \"4\""
+    ),
+    (
+      #"{"id": "o", "customer": {"latitude": 1, "longitude": 2}, "items": [{"name": "Tea"}]}"#,
+      "items[0].prep_minutes", "is missing"
+    ),
+    (
+      #"{"id": "o", "customer": {"latitude": 1, "longitude": 2}, "items": [{"name": "Tea", "prep_minutes": 2}], "pickup_time": "tomorrow"}"#,
+      "pickup_time", "must be \"asap\" or a time"
+    ),
   ])
   func badOrderDocumentsNameTheMember(text: String, member: String, message: String) {
     #expect {
@@ -322,14 +357,15 @@ import Testing
     let catalog = try Self.catalog(
       Self.feature("chosen", north: 0.001, hours: "24/7", extra: "\"drive_through\":\"yes\""))
     let order = try OrderDocument(parsing: Self.order)
-    let plan = try catalog.planPickup(order.pickupRequest(orderedAt: try Self.at("2026-11-18T12:00:00+01:00")))
+    let plan = try catalog.planPickup(
+      order.pickupRequest(orderedAt: try Self.at("2026-11-18T12:00:00+01:00")))
     #expect(plan.store?.store.id == "chosen")
     // Ready after 6 minutes of preparation.
     #expect(plan.readyAt == (try Self.at("2026-11-18T12:06:00+01:00")))
     let written = order.writingBack(plan)
-    #expect(written.map(\.key) == order.object.map(\.key) + ["pickup_plan"])
+    #expect(written.map(\.key) == order.object.map(\.key) + ["pickup"])
     for member in order.object { #expect(written[member.key] == member.value) }
-    #expect(written["pickup_plan"] == .object(plan.jsonObject))
+    #expect(written["pickup"] == .object(plan.jsonObject))
     // Writing back twice replaces the plan in place.
     #expect(OrderDocument(copying: written).writingBack(plan).map(\.key) == written.map(\.key))
   }
@@ -367,7 +403,8 @@ import Testing
         #expect(Self.isString(entry["code"], matching: "-") || entry["code"] == .string("closed-at-pickup"))
       }
       for case .object(let alternative) in alternatives {
-        #expect(alternative.map(\.key) == ["store", "ready_at", "arrival_at", "pickup_at", "pickup_at_local"])
+        #expect(
+          alternative.map(\.key) == ["store", "ready_at", "arrival_at", "pickup_at", "pickup_at_local"])
       }
       if plan.status == .assigned {
         guard case .object(let store)? = json["store"] else {
