@@ -105,6 +105,14 @@ public struct HolidayRegistry: Sendable {
       country: code, region: resolved, years: low...high, holidays: names, uncoveredYears: uncovered)
   }
 
+  /// The calendar for an ISO 3166 code as people write it: `DE` (national) or `DE-BY` (a region,
+  /// resolved as `resolveRegion` does); `nil` when there is no data for the country.
+  public func calendar(isoCode code: String) -> HolidayCalendar? {
+    let parts = code.split(separator: "-", maxSplits: 1).map(String.init)
+    guard let country = parts.first else { return nil }
+    return calendar(country: country, region: parts.count > 1 ? parts[1] : nil)
+  }
+
   /// Loads one file in the format of Data/holidays/README.md.
   public mutating func add(contentsOf path: String) throws(HolidayDataError) {
     let bytes = try HolidayFile.readAll(path)

@@ -73,8 +73,7 @@ public struct HoursBatch {
     }
     var calendar: HolidayCalendar?
     if let country = request["country"]?.stringValue, !country.isEmpty {
-      let parts = country.split(separator: "-", maxSplits: 1).map(String.init)
-      calendar = holidays.calendar(country: parts[0], region: parts.count > 1 ? parts[1] : nil)
+      calendar = holidays.calendar(isoCode: country)
     }
     let schedule = Schedule(
       hours, timeZone: zone, holidays: calendar, latitude: request["lat"]?.scalarText.flatMap(Double.init),

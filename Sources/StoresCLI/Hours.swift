@@ -164,11 +164,10 @@ extension StoresCommand {
       }
       var calendar: HolidayCalendar?
       if let country {
-        let parts = country.split(separator: "-", maxSplits: 1).map(String.init)
-        let registry = try loadHolidays(countries: [parts[0]])
-        calendar = registry.calendar(country: parts[0], region: parts.count > 1 ? parts[1] : nil)
+        let countryCode = String(country.prefix { $0 != "-" })
+        calendar = try loadHolidays(countries: [countryCode]).calendar(isoCode: country)
         if calendar == nil {
-          standardError("stores: note: no public-holiday data for \(parts[0]); PH is unknown")
+          standardError("stores: note: no public-holiday data for \(countryCode); PH is unknown")
         }
       }
       return Schedule(
