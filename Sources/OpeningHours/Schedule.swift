@@ -222,6 +222,28 @@ public struct Schedule: Sendable {
     nextChange(after: instant, limit: instant + Int64(max(0, horizonDays)) * 86_400, sameState: false)
   }
 
+  /// The first instant after `instant` where the *state* (open, closed, unknown) differs from the
+  /// state at `instant`, ignoring changes of comment alone; `nil` when none within the horizon.
+  /// "Open until 18:00" is this, not `nextChange`, when the comment changes at 12:00.
+  public func nextStateChange(after instant: Instant, horizonDays: Int = 400) -> Instant? {
+    nextChange(after: instant, limit: instant + Int64(max(0, horizonDays)) * 86_400, sameState: true)
+  }
+
+  /// The state over all of `[start, start + seconds)`: open when open throughout, closed when
+  /// closed anywhere in it, else unknown.
+  /// - Complexity: O(changes in the window).
+  public func state(throughout start: Instant, seconds: Int64) -> OpeningState {
+    var sawUnknown = false
+    for interval in intervals(from: start, to: start + max(1, seconds)) {
+      switch interval.status.state {
+      case .closed: return .closed
+      case .unknown: sawUnknown = true
+      case .open: break
+      }
+    }
+    return sawUnknown ? .unknown : .open
+  }
+
   /// The intervals of constant status that cover `[from, to)`, in order; adjacent intervals differ.
   /// - Complexity: O(changes + days + transitions in the range).
   public func intervals(from: Instant, to: Instant) -> [ScheduleInterval] {

@@ -69,11 +69,22 @@ public func formattedOffset(_ seconds: Int) -> String {
   return text
 }
 
+/// The longest duration `parseDuration` accepts: 366 days.
+public let maximumDurationSeconds: Int64 = 366 * 86_400
+
 /// Parses a duration: `90s`, `15m`, `1h30m`, `2h`, `1d`, ISO 8601 `PT15M` / `PT1H30M` / `P1D`;
 /// a bare number is minutes. Returns seconds.
 ///
-/// - Throws: `TimeParseError` when the text is not a non-negative duration.
+/// - Throws: `TimeParseError` when the text is not a non-negative duration of at most 366 days.
 public func parseDuration(_ text: String) throws(TimeParseError) -> Int64 {
+  let seconds = try parseDurationUnbounded(text)
+  guard seconds <= maximumDurationSeconds else {
+    throw TimeParseError(text: text, position: 0, expected: "a duration of at most 366 days")
+  }
+  return seconds
+}
+
+private func parseDurationUnbounded(_ text: String) throws(TimeParseError) -> Int64 {
   var characters = Array(text.lowercased())
   guard !characters.isEmpty else {
     throw TimeParseError(text: text, position: 0, expected: "a duration such as 15m")
@@ -90,6 +101,9 @@ public func parseDuration(_ text: String) throws(TimeParseError) -> Int64 {
     for character in characters {
       if let digit = character.wholeNumberValue {
         number = (number ?? 0) * 10 + Int64(digit)
+        guard number! < 1_000_000_000 else {
+          throw TimeParseError(text: text, position: position, expected: "a shorter duration")
+        }
       } else if character == "t", number == nil, !inTime {
         inTime = true
       } else if let value = number {

@@ -27,6 +27,15 @@ extension Catalog {
     guard request.alternativeCount >= 0 else {
       throw PickupError(.invalidRequest, "the number of alternatives must not be negative")
     }
+    // Pickups are planned within days, not years; bounded windows keep every answer quick.
+    guard request.closeBuffer <= PickupRequest.maximumCloseBuffer else {
+      throw PickupError(
+        .invalidRequest, "the close buffer must be at most a day (it is \(request.closeBuffer) s)")
+    }
+    if case .after(let seconds) = request.ready, seconds > PickupRequest.maximumLeadTime {
+      throw PickupError(
+        .invalidRequest, "the order must be ready within 30 days (it is \(seconds / 86_400) days)")
+    }
     var chosen: StoreMatch?
     if let id = request.chosenStoreID {
       guard let store = store(withID: id) else {
@@ -235,7 +244,8 @@ struct PickupEvaluator {
       ? schedule.intervals(from: pickup, to: pickup + buffer)
       : [ScheduleInterval(start: pickup, end: pickup + 1, status: schedule.status(at: pickup))]
     let stateAtPickup = window.first?.status.state ?? schedule.status(at: pickup).state
-    let pickupClock = wallTime(pickup, in: zone, after: pickup)
+    // Relative to the order time, so a pickup tomorrow says so.
+    let pickupClock = wallTime(pickup, in: zone, after: request.orderedAt)
     if request.allowsUnknownHours, window.allSatisfy({ $0.status.state != .closed }) {
       return .eligible(option(match, times), hoursUnknown: true)
     }
@@ -255,18 +265,20 @@ struct PickupEvaluator {
       return pass(.hoursUnknown, "hours unknown at pickup at \(pickupClock)\(comment)", times)
     case .closed:
       if schedule.status(at: request.orderedAt).state == .open {
-        let closing =
-          schedule.intervals(from: request.orderedAt, to: pickup).first { $0.status.state != .open }?.start
-          ?? pickup
+        let closing = schedule.nextStateChange(after: request.orderedAt) ?? pickup
         return pass(
           .closesBeforePickup,
           "open at the order time but closes at \(wallTime(closing, in: zone, after: request.orderedAt)), "
             + "before pickup at \(pickupClock)", times)
       }
-      let opens = schedule.nextChange(after: pickup, horizonDays: 8)
+      let change = schedule.nextStateChange(after: pickup, horizonDays: 8)
       let comment = schedule.status(at: pickup).comment.map { " \"\($0)\"" } ?? ""
       let next =
-        opens.map { "; opens \(wallTime($0, in: zone, after: pickup))" } ?? "; does not open within a week"
+        change.map { change in
+          let when = wallTime(change, in: zone, after: request.orderedAt)
+          return schedule.status(at: change).state == .open
+            ? "; opens \(when)" : "; hours unknown from \(when)"
+        } ?? "; does not open within a week"
       return pass(.closedAtPickup, "closed at pickup at \(pickupClock)\(comment)\(next)", times)
     }
   }

@@ -15,6 +15,11 @@ public enum ReadyTime: Hashable, Sendable {
 
 /// Everything `Catalog.planPickup(_:)` needs to assign a store to an order.
 public struct PickupRequest: Hashable, Sendable {
+  /// The longest close buffer a request may ask for: a day.
+  public static let maximumCloseBuffer: Int64 = 86_400
+  /// The furthest ahead an order may be ready: 30 days.
+  public static let maximumLeadTime: Int64 = 30 * 86_400
+
   /// Where the customer is.
   public var customer: Coordinate
   /// When the order is placed ("now"), given explicitly so answers are reproducible. The

@@ -6,20 +6,24 @@ public struct StoreStatus: Hashable, Sendable {
   public let instant: Instant
   /// Open, closed or unknown, with the rule's comment.
   public let status: OpeningStatus
-  /// When the state next changes, or `nil` when it does not within the horizon (or is unknown).
+  /// When the state (open, closed, unknown) next changes, or `nil` when it does not within the
+  /// horizon (or is unknown). Changes of comment alone do not count.
   public let nextChange: Instant?
+  /// The state from `nextChange` on.
+  public let nextState: OpeningState?
   /// The store's time zone, for showing times in its wall clock; `nil` when it has none.
   public let timeZone: TimeZoneRules?
   /// Why there is no schedule, when there is none (no hours, hours that do not parse, no time zone).
   public let unavailableReason: String?
 
   public init(
-    instant: Instant, status: OpeningStatus, nextChange: Instant?, timeZone: TimeZoneRules?,
-    unavailableReason: String? = nil
+    instant: Instant, status: OpeningStatus, nextChange: Instant?, nextState: OpeningState? = nil,
+    timeZone: TimeZoneRules?, unavailableReason: String? = nil
   ) {
     self.instant = instant
     self.status = status
     self.nextChange = nextChange
+    self.nextState = nextState
     self.timeZone = timeZone
     self.unavailableReason = unavailableReason
   }
@@ -27,9 +31,10 @@ public struct StoreStatus: Hashable, Sendable {
   /// The status of `schedule` at `instant`, looking a week ahead for the next change.
   public init(of schedule: Schedule, at instant: Instant) {
     let status = schedule.status(at: instant)
+    let next = status.state == .unknown ? nil : schedule.nextStateChange(after: instant, horizonDays: 8)
     self.init(
-      instant: instant, status: status,
-      nextChange: status.state == .unknown ? nil : schedule.nextChange(after: instant, horizonDays: 8),
+      instant: instant, status: status, nextChange: next,
+      nextState: next.map { schedule.status(at: $0).state },
       timeZone: schedule.timeZone)
   }
 
@@ -43,6 +48,8 @@ public struct StoreStatus: Hashable, Sendable {
     case (.open, nil, _): text = "open 24 hours"
     case (.open, let change?, let zone?):
       text = "open until \(StoreStatus.wallTime(change, after: instant, in: zone))"
+    case (.closed, let change?, let zone?) where nextState == .unknown:
+      text = "closed, hours unknown from \(StoreStatus.wallTime(change, after: instant, in: zone))"
     case (.closed, let change?, let zone?):
       text = "closed, opens \(StoreStatus.wallTime(change, after: instant, in: zone))"
     case (.closed, _, _): text = "closed"
@@ -93,15 +100,21 @@ public struct OpeningRequirement: Hashable, Sendable {
 
   /// True when `schedule` meets the requirement. A store without a schedule has unknown hours.
   public func isMet(by schedule: Schedule?) -> Bool {
-    guard let schedule else { return allowsUnknown }
-    let start = time.instant(in: schedule.timeZone)
-    if seconds == 0 {
-      let state = schedule.status(at: start).state
-      return state == .open || (allowsUnknown && state == .unknown)
+    switch state(of: schedule) {
+    case .open: true
+    case .unknown: allowsUnknown
+    case .closed: false
     }
-    if schedule.isOpen(throughout: start, seconds: seconds) { return true }
-    guard allowsUnknown else { return false }
-    // Unknown counts as open: nothing in the window may be closed.
-    return schedule.intervals(from: start, to: start + seconds).allSatisfy { $0.status.state != .closed }
+  }
+
+  /// Open when the store is open for the whole time asked, closed when it is closed at any point
+  /// of it, else unknown (no schedule, or unknown hours somewhere in it).
+  public func state(of schedule: Schedule?) -> OpeningState {
+    guard let schedule else { return .unknown }
+    let start = time.instant(in: schedule.timeZone)
+    if seconds == 0 { return schedule.status(at: start).state }
+    // The common answer first: a table lookup and one scan.
+    if schedule.isOpen(throughout: start, seconds: seconds) { return .open }
+    return schedule.state(throughout: start, seconds: seconds)
   }
 }

@@ -77,14 +77,9 @@ extension StoresCommand {
       let time = at ?? .instant(clock.current)
       guard let (title, schedule, status) = try scheduleToShow(at: time) else { return }
       let start = status.instant
-      // List whole local days, from the start of the day asked about.
+      // Whole local days, from the start of the day asked about.
       let firstDay = schedule.timeZone.localDateTime(at: start).date
-      let dayStart = TimeQuery.wallTime(LocalDateTime(date: firstDay, secondsIntoDay: 0)).instant(
-        in: schedule.timeZone)
-      let dayEnd = TimeQuery.wallTime(LocalDateTime(date: firstDay.adding(days: days), secondsIntoDay: 0))
-        .instant(in: schedule.timeZone)
-      // A day before and after, so spans crossing the edges show whole.
-      let intervals = schedule.intervals(from: min(dayStart, start) - 86_400, to: dayEnd + 86_400)
+      let week = schedule.days(from: firstDay, count: days)
       if format == .json {
         var object = JSONObject()
         object["opening_hours"] = .string(schedule.hours.text)
@@ -96,15 +91,7 @@ extension StoresCommand {
         object["status_text"] = .string(status.summary)
         object["warnings"] = .array(
           (schedule.hours.warnings + schedule.warnings).map { .string($0.description) })
-        object["intervals"] = .array(
-          intervals.map { interval in
-            var entry = JSONObject()
-            entry["start"] = .string(status.formatted(interval.start))
-            entry["end"] = .string(status.formatted(interval.end))
-            entry["state"] = .string(interval.status.state.rawValue)
-            entry["comment"] = interval.status.comment.map(JSONValue.string) ?? .null
-            return .object(entry)
-          })
+        object["days"] = .array(week.map { .object(Self.jsonObject(of: $0)) })
         standardOutput(JSONValue.object(object).jsonText + "\n")
         return
       }
@@ -114,8 +101,7 @@ extension StoresCommand {
       text +=
         "At     \(StoreStatus.weekdayName(local.date)) \(local.date) \(local.hourAndMinute) "
         + "(\(formattedOffset(schedule.timeZone.offset(at: start)))): \(status.summary)\n\n"
-      text +=
-        DayListing(intervals: intervals, zone: schedule.timeZone, firstDay: firstDay, days: days).rendered
+      text += week.map(Self.line).joined()
       standardOutput(text)
     }
 
@@ -148,6 +134,52 @@ extension StoresCommand {
         "\(store.name ?? store.id) (\(store.id)), \(schedule.timeZone.identifier)"
         + (store.inferredTimezone.map { " [\($0.note)]" } ?? "")
       return (title, schedule, status)
+    }
+
+    /// `{"date", "spans": [{"start", "end", "state", "comment"}]}`: wall-clock times, `null` for a
+    /// span running in from the day before or on beyond the listed days.
+    static func jsonObject(of day: ScheduleDay) -> JSONObject {
+      var object = JSONObject()
+      object["date"] = .string(day.date.description)
+      object["spans"] = .array(
+        day.spans.map { span in
+          var entry = JSONObject()
+          entry["start"] = span.start.map { .string($0.description) } ?? .null
+          entry["end"] = span.end.map { .string($0.description) } ?? .null
+          entry["state"] = .string(span.status.state.rawValue)
+          entry["comment"] = span.status.comment.map(JSONValue.string) ?? .null
+          return .object(entry)
+        })
+      return object
+    }
+
+    /// `Mon 2026-11-23  07:00–12:00, 13:00–19:00`; `all day`; `22:00–02:00 (+1d)`; `closed`.
+    static func line(_ day: ScheduleDay) -> String {
+      let spans = day.spans.map { span -> String in
+        let fromMidnight = span.start == nil || span.start?.secondsIntoDay == 0
+        let toMidnight = span.end.map { $0.date > day.date } ?? true
+        var text: String
+        if fromMidnight && toMidnight {
+          text = "all day"
+        } else {
+          text = (span.start?.hourAndMinute ?? "…") + "–"
+          if let end = span.end {
+            let laterDays = end.date.daysSinceEpoch - day.date.daysSinceEpoch
+            if laterDays == 1 && end.secondsIntoDay == 0 {
+              text += "24:00"
+            } else {
+              text += end.hourAndMinute + (laterDays > 0 ? " (+\(laterDays)d)" : "")
+            }
+          } else {
+            text += "…"
+          }
+        }
+        if span.status.state == .unknown { text += " unknown" }
+        if let comment = span.status.comment { text += " \"\(comment)\"" }
+        return text
+      }
+      return "\(StoreStatus.weekdayName(day.date)) \(day.date)  "
+        + (spans.isEmpty ? "closed" : spans.joined(separator: ", ")) + "\n"
     }
 
     func expressionSchedule() throws -> Schedule {
@@ -196,41 +228,5 @@ extension StoresCommand {
       }
       standardOutput(output)
     }
-  }
-}
-
-/// The open spans of each local day, for people: `Mon 2026-11-23  07:00–12:00, 13:00–19:00`.
-struct DayListing {
-  let intervals: [ScheduleInterval]
-  let zone: TimeZoneRules
-  let firstDay: LocalDate
-  let days: Int
-
-  var rendered: String {
-    var lines: [String] = []
-    for offset in 0..<days {
-      let date = firstDay.adding(days: offset)
-      var spans: [String] = []
-      for interval in intervals where interval.status.state != .closed {
-        let start = zone.localDateTime(at: interval.start)
-        let end = zone.localDateTime(at: interval.end)
-        // A span from the day before shows on the first day when it reaches into it.
-        let spillsIn = offset == 0 && start.date < date && end > LocalDateTime(date: date, secondsIntoDay: 0)
-        guard start.date == date || spillsIn else { continue }
-        var span = start.date < date ? "…" : start.hourAndMinute
-        span += "–"
-        let endDays = end.date.daysSinceEpoch - max(start.date, date).daysSinceEpoch
-        span +=
-          end.secondsIntoDay == 0 && endDays == 1
-          ? "24:00" : end.hourAndMinute + (endDays > 0 ? " (+\(endDays)d)" : "")
-        if interval.status.state == .unknown { span += " unknown" }
-        if let comment = interval.status.comment { span += " \"\(comment)\"" }
-        spans.append(span)
-      }
-      lines.append(
-        "\(StoreStatus.weekdayName(date)) \(date)  "
-          + (spans.isEmpty ? "closed" : spans.joined(separator: ", ")))
-    }
-    return lines.joined(separator: "\n") + "\n"
   }
 }

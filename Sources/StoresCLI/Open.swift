@@ -2,6 +2,14 @@ import ArgumentParser
 import OpeningHours
 import StoreLocator
 
+/// `90 s`, `15 min`, `1 h 30 min`.
+func formattedDuration(_ seconds: Int64) -> String {
+  if seconds < 60 { return "\(seconds) s" }
+  let minutes = (seconds + 59) / 60
+  return minutes < 60
+    ? "\(minutes) min" : "\(minutes / 60) h" + (minutes % 60 == 0 ? "" : " \(minutes % 60) min")
+}
+
 extension StoresCommand {
   struct Open: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -48,10 +56,10 @@ extension StoresCommand {
       var state = status.state
       var summary = status.summary
       if let duration, state == .open {
-        let requirement = OpeningRequirement(time: time, seconds: duration)
-        if !requirement.isMet(by: catalog.schedule(for: store)) {
-          state = .closed
-          summary += "; not open for the whole \(duration / 60) minutes"
+        state = OpeningRequirement(time: time, seconds: duration).state(of: catalog.schedule(for: store))
+        if state != .open {
+          summary +=
+            "; \(state == .closed ? "closes" : "hours unknown") before \(formattedDuration(duration)) are up"
         }
       }
       if format == .json {

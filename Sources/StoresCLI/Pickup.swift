@@ -157,7 +157,7 @@ struct PickupText {
       let distance = option.store.distance.map { writer.formatted($0) + " away, " } ?? ""
       text += "Pick up at \(store.name ?? store.id) (\(store.id))"
       if let address = store.address { text += ", \(address)" }
-      text += "\n  \(distance)\(option.travelSeconds / 60) min by \(plan.travel.name)\n"
+      text += "\n  \(distance)\(option.travelSeconds / 60) min \(travelPhrase)\n"
       text +=
         "  at \(clockTime(option.pickupAt, option)) store time (\(option.localTime(option.pickupAt)), "
         + "\(option.pickupAt)); ready \(clockTime(plan.readyAt, option)), you arrive \(clockTime(option.arrivalAt, option))\n"
@@ -197,6 +197,15 @@ struct PickupText {
       }
     }
     return text
+  }
+
+  var travelPhrase: String {
+    switch plan.travel {
+    case .walk: "on foot"
+    case .bike: "by bike"
+    case .drive: "by car"
+    case .speed: "at \(plan.travel)"
+    }
   }
 
   func clockTime(_ instant: Instant, _ option: PickupOption) -> String {

@@ -80,14 +80,66 @@ import Testing
   @Test func hoursOfAnExpressionUsesTheCountrysHolidays() throws {
     let outcome = try StoresProcess.run([
       "hours", "--expression", "Mo-Fr 09:00-18:00; PH off", "--timezone", "Europe/Berlin", "--country", "DE",
-      "--at", "2026-12-24T10:00", "--days", "2", "--format", "json",
+      "--at", "2026-12-24T10:00", "--days", "3", "--format", "json",
     ])
     let object = try #require(try outcome.json() as? [String: Any])
     #expect(object["state"] as? String == "open")
     #expect(object["next_change"] as? String == "2026-12-24T18:00:00+01:00")
-    let intervals = try #require(object["intervals"] as? [[String: Any]])
-    // Christmas Day is a holiday, so nothing opens on the 25th.
-    #expect(!intervals.contains { ($0["start"] as? String)?.hasPrefix("2026-12-25T09:00") == true })
+    let days = try #require(object["days"] as? [[String: Any]])
+    #expect(days.compactMap { $0["date"] as? String } == ["2026-12-24", "2026-12-25", "2026-12-26"])
+    let spans = days.map { ($0["spans"] as? [[String: Any]]) ?? [] }
+    // Christmas Eve is an ordinary Thursday; the 25th and 26th are public holidays in Germany.
+    #expect(spans[0].count == 1)
+    #expect(spans[0].first?["start"] as? String == "2026-12-24T09:00:00")
+    #expect(spans[0].first?["end"] as? String == "2026-12-24T18:00:00")
+    #expect(spans[1].isEmpty && spans[2].isEmpty)
+  }
+
+  /// A place open around the clock is open on every listed day, not only the first.
+  @Test func spansPastMidnightShowOnEveryDayTheyCover() throws {
+    let outcome = try StoresProcess.run([
+      "hours", "--expression", "24/7", "--timezone", "Asia/Tokyo", "--at", "2026-11-22T10:00", "--days", "3",
+    ])
+    #expect(outcome.standardOutput.contains("Sun 2026-11-22  all day"))
+    #expect(outcome.standardOutput.contains("Mon 2026-11-23  all day"))
+    #expect(outcome.standardOutput.contains("Tue 2026-11-24  all day"))
+    let night = try StoresProcess.run([
+      "hours", "--expression", "Fr,Sa 20:00-03:00", "--timezone", "Asia/Tokyo", "--at", "2026-11-27T10:00",
+      "--days", "3",
+    ])
+    #expect(night.standardOutput.contains("Fri 2026-11-27  20:00–03:00 (+1d)"))
+    #expect(night.standardOutput.contains("Sat 2026-11-28  …–03:00, 20:00–03:00 (+1d)"))
+    #expect(night.standardOutput.contains("Sun 2026-11-29  …–03:00"))
+  }
+
+  /// The state text follows the state, not comments: a comment that changes at noon does not
+  /// end "open until".
+  @Test func openUntilIgnoresCommentChangesAndForCanBeUnknown() throws {
+    let path = try StoresProcess.temporaryFile(
+      #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"m","properties":{"opening_hours":"Mo-Su 08:00-12:00 \"morning\", 12:00-18:00 \"afternoon\"","timezone":"Europe/Berlin"},"geometry":{"type":"Point","coordinates":[13.4,52.5]}},{"type":"Feature","id":"e","properties":{"opening_hours":"Mo-Su 08:00-18:00+","timezone":"Europe/Berlin"},"geometry":{"type":"Point","coordinates":[13.4,52.5]}}]}"#
+    )
+    let morning = try StoresProcess.run(["open", "m", "--data", path, "--at", "2026-11-24T10:00"])
+    #expect(morning.standardOutput.contains("open until 18:00"))
+    // Open now, but the hours after 18:00 are unknown: "open for 2 hours" is unknown, exit 2.
+    let openEnd = try StoresProcess.run([
+      "open", "e", "--data", path, "--at", "2026-11-24T17:00", "--for", "2h",
+    ])
+    #expect(openEnd.status == 2, "\(openEnd.standardOutput)")
+    let closes = try StoresProcess.run([
+      "open", "m", "--data", path, "--at", "2026-11-24T17:00", "--for", "2h",
+    ])
+    #expect(closes.status == 1)
+    #expect(closes.standardOutput.contains("closes before 2 h are up"))
+  }
+
+  @Test func hugeDurationsAreRefusedNotHung() throws {
+    #expect(try StoresProcess.run(["open", "nw-1486", "--for", "P9999999999999999999D"]).status == 64)
+    #expect(try StoresProcess.run(["nearest", "--near", "1,2", "--open-for", "367d"]).status == 64)
+    let buffer = try StoresProcess.run([
+      "pickup", "--near", "51.5,-0.12", "--ready-in", "5m", "--close-buffer", "300d",
+    ])
+    #expect(buffer.status == 64)
+    #expect(buffer.standardError.contains("at most a day"))
   }
 
   @Test func badExpressionPointsAtTheCharacter() throws {
