@@ -132,6 +132,9 @@ private func parseDurationUnbounded(_ text: String) throws(TimeParseError) -> In
   }
   var number: Int64? = nil
   var sawUnit = false
+  // A trailing bare number counts in the unit below the last one: `1h30` is 1 h 30 min, `1m30`
+  // is 1 min 30 s; alone, a number is minutes.
+  var trailingUnit: Int64 = 60
   for character in characters {
     if let digit = character.wholeNumberValue {
       number = (number ?? 0) * 10 + Int64(digit)
@@ -142,10 +145,18 @@ private func parseDurationUnbounded(_ text: String) throws(TimeParseError) -> In
       // "1h 30m"
     } else if let value = number {
       switch character {
-      case "d": total += value * 86_400
-      case "h": total += value * 3600
-      case "m": total += value * 60
-      case "s": total += value
+      case "d":
+        total += value * 86_400
+        trailingUnit = 3600
+      case "h":
+        total += value * 3600
+        trailingUnit = 60
+      case "m":
+        total += value * 60
+        trailingUnit = 1
+      case "s":
+        total += value
+        trailingUnit = 1
       default: throw TimeParseError(text: text, position: position, expected: "a unit d, h, m or s")
       }
       number = nil
@@ -156,8 +167,7 @@ private func parseDurationUnbounded(_ text: String) throws(TimeParseError) -> In
     position += 1
   }
   if let number {
-    // A bare number is minutes; a trailing number after units ("1h30") is minutes too.
-    total += number * 60
+    total += number * trailingUnit
   } else if !sawUnit {
     throw TimeParseError(text: text, position: 0, expected: "a duration such as 15m")
   }

@@ -175,6 +175,9 @@ public struct TimeZoneRules: Hashable, Sendable {
     self.rule = ruleStart == .max ? nil : rule
   }
 
+  /// Coordinated Universal Time, which needs no tz database.
+  public static let utc = TimeZoneRules.fixed(offsetSeconds: 0, identifier: "UTC")
+
   /// A zone with one constant offset and no transitions (`UTC`, tests).
   public static func fixed(offsetSeconds: Int, identifier: String) -> TimeZoneRules {
     TimeZoneRules(identifier: identifier, fixedOffset: offsetSeconds)

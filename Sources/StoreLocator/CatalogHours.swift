@@ -18,7 +18,7 @@ extension Catalog {
       let reason = positionsByID[store.id].flatMap { scheduleGaps[$0] } ?? "no opening_hours"
       let zone = store.timezone.flatMap { try? TimeZoneRules(identifier: $0) }
       let instant =
-        zone.map { time.instant(in: $0) } ?? time.instant(in: .fixed(offsetSeconds: 0, identifier: "UTC"))
+        zone.map { time.instant(in: $0) } ?? time.instant(in: .utc)
       return StoreStatus(
         instant: instant, status: .unknown, nextChange: nil, timeZone: zone, unavailableReason: reason)
     }

@@ -14,6 +14,7 @@ public struct HoursBatch {
   public var horizonDays: Int
   private var zones: [String: TimeZoneRules] = [:]
   private var parsed: [String: Result<OpeningHours, OpeningHoursParseError>] = [:]
+  private var schedules: [[String]: Schedule] = [:]
 
   public init(holidays: HolidayRegistry, horizonDays: Int = 400) {
     self.holidays = holidays
@@ -75,9 +76,19 @@ public struct HoursBatch {
     if let country = request["country"]?.stringValue, !country.isEmpty {
       calendar = holidays.calendar(isoCode: country)
     }
-    let schedule = Schedule(
-      hours, timeZone: zone, holidays: calendar, latitude: request["lat"]?.scalarText.flatMap(Double.init),
-      longitude: request["lon"]?.scalarText.flatMap(Double.init))
+    let latitude = request["lat"]?.scalarText.flatMap(Double.init)
+    let longitude = request["lon"]?.scalarText.flatMap(Double.init)
+    // Compile once per expression, zone, holidays and place: differential runs repeat them.
+    let key = [
+      text, zoneName, request["country"]?.stringValue ?? "", "\(latitude ?? .nan)", "\(longitude ?? .nan)",
+    ]
+    let schedule: Schedule
+    if let compiled = schedules[key] {
+      schedule = compiled
+    } else {
+      schedule = Schedule(hours, timeZone: zone, holidays: calendar, latitude: latitude, longitude: longitude)
+      schedules[key] = schedule
+    }
     var operations = ["state", "next_change"]
     if case .array(let listed) = request["ops"] { operations = listed.compactMap(\.stringValue) }
     for operation in operations {

@@ -30,7 +30,7 @@ public struct PickupOption: Hashable, Sendable {
 
   /// `instant` as ISO 8601 with the store's offset then (UTC when it has no time zone).
   public func localTime(_ instant: Instant) -> String {
-    iso8601(instant, in: timeZone ?? PickupPlan.utc)
+    iso8601(instant, in: timeZone ?? TimeZoneRules.utc)
   }
 }
 
@@ -167,6 +167,4 @@ public struct PickupPlan: Hashable, Sendable {
   public var store: StoreMatch? { assignment?.store }
   public var arrivalAt: Instant? { assignment?.arrivalAt }
   public var pickupAt: Instant? { assignment?.pickupAt }
-
-  static let utc = TimeZoneRules.fixed(offsetSeconds: 0, identifier: "UTC")
 }

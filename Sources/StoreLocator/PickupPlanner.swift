@@ -140,9 +140,9 @@ extension Catalog {
       readyZone = firstTimes.zone
     } else {
       readyZone = nil
-      readyAt = planner.readyTime(in: PickupPlan.utc).instant
+      readyAt = planner.readyTime(in: TimeZoneRules.utc).instant
     }
-    if planner.readyTime(in: readyZone ?? PickupPlan.utc).wasBeforeOrder {
+    if planner.readyTime(in: readyZone ?? TimeZoneRules.utc).wasBeforeOrder {
       warnings.insert(
         PickupNotice(
           .readyBeforeOrder,
@@ -196,7 +196,7 @@ struct PickupEvaluator {
 
   func times(for match: StoreMatch, distance: Distance, schedule: Schedule?) -> Times {
     let zone = zone(of: match.store, schedule: schedule)
-    let ready = readyTime(in: zone ?? PickupPlan.utc).instant
+    let ready = readyTime(in: zone ?? TimeZoneRules.utc).instant
     let travel = request.travel.travelSeconds(for: distance)
     let arrival = request.orderedAt + travel
     return Times(
@@ -359,7 +359,7 @@ struct PickupEvaluator {
 
   /// `21:00` on the same local day as `reference`, `Mon 07:00` within a week, the date beyond.
   func wallTime(_ instant: Instant, in zone: TimeZoneRules?, after reference: Instant) -> String {
-    StoreStatus.wallTime(instant, after: reference, in: zone ?? PickupPlan.utc)
+    StoreStatus.wallTime(instant, after: reference, in: zone ?? TimeZoneRules.utc)
   }
 
   /// `45 seconds`, `1 minute`, `25 minutes`, `2 h 05 min`.

@@ -62,7 +62,7 @@ public struct StoreStatus: Hashable, Sendable {
 
   /// `instant` as ISO 8601 with the store's offset then (UTC when the store has no time zone).
   public func formatted(_ instant: Instant) -> String {
-    iso8601(instant, in: timeZone ?? .fixed(offsetSeconds: 0, identifier: "UTC"))
+    iso8601(instant, in: timeZone ?? .utc)
   }
 
   /// `21:00` on the same local day, `Mon 07:00` within a week, `2026-12-27 07:00` beyond.

@@ -45,7 +45,8 @@ import Testing
 
   @Test(
     arguments: [
-      ("90s", 90), ("15m", 900), ("1h30m", 5400), ("1h 30m", 5400), ("2h", 7200), ("1d", 86_400),
+      ("90s", 90), ("15m", 900), ("1h30m", 5400), ("1h 30m", 5400), ("1h30", 5400), ("1m30", 90),
+      ("1d2", 93_600), ("2h", 7200), ("1d", 86_400),
       ("PT15M", 900),
       ("PT1H30M", 5400), ("P1D", 86_400), ("P1DT1S", 86_401), ("20", 1200), ("0m", 0),
     ] as [(String, Int64)])
@@ -53,7 +54,7 @@ import Testing
     #expect(try parseDuration(text) == seconds)
   }
 
-  @Test(arguments: ["", "m", "15x", "-5m", "PT", "P1H", "1.5h"])
+  @Test(arguments: ["", "m", "15x", "-5m", "PT", "P1H", "1.5h", "367d", "P9999999999999999999D"])
   func badDurations(_ text: String) {
     #expect(throws: TimeParseError.self) { try parseDuration(text) }
   }
