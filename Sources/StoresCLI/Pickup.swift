@@ -14,8 +14,9 @@ extension StoresCommand {
         wins when eligible; otherwise the nearest eligible store, with the reasons the others \
         were passed over. docs/pickup.md has the rules; docs/schemas/ the JSON shapes.
 
-        --order FILE reads an order document (items with prep minutes, the customer, "asap" or \
-        a time; '-' for standard input) and writes the same order with a "pickup" object added.
+        --order FILE reads an order document (items with prep minutes, the customer, \
+        "pickup_time": "asap" or a time; '-' for standard input) and writes the same order with a \
+        "pickup" object added (JSON unless --format text).
 
         Exits 0 when a store is assigned, 3 when none is eligible (the reasons and the earliest \
         possible pickup are in the output), 64 usage, 65 bad data or order, 66 missing file or store.
@@ -77,14 +78,17 @@ extension StoresCommand {
     @OptionGroup var filters: FilterOptions
     @OptionGroup var clock: ClockOptions
     @OptionGroup var dataOptions: DataOptions
-    @Option(name: .long, help: "Output format: text or json.")
-    var format: OutputFormat = .text
+    @Option(name: .long, help: "Output format: text or json (default: json with --order, else text).")
+    var format: OutputFormat?
+
+    /// An order document goes back into the order flow, so it comes back as JSON unless asked.
+    var outputFormat: OutputFormat { format ?? (order == nil ? .text : .json) }
 
     func validate() throws {
       let ways = [readyIn != nil, readyAt != nil, order != nil].filter { $0 }.count
       guard ways == 1 else { throw ValidationError("give one of --ready-in, --ready-at or --order") }
       if order == nil, near == nil { throw ValidationError("--near LAT,LON is needed without --order") }
-      guard [.text, .json].contains(format) else { throw ValidationError("pickup writes text or json") }
+      guard [.text, .json].contains(outputFormat) else { throw ValidationError("pickup writes text or json") }
       guard alternatives >= 0 else { throw ValidationError("--alternatives must be 0 or more") }
     }
 
@@ -121,7 +125,7 @@ extension StoresCommand {
         standardError("stores: \(error.description)")
         throw error.kind == .unknownStore ? ExitCode.inputMissing : ExitCode.usage
       }
-      switch format {
+      switch outputFormat {
       case .json:
         let object = document.map { $0.writingBack(plan) } ?? plan.jsonObject
         standardOutput(JSONValue.object(object).jsonText + "\n")

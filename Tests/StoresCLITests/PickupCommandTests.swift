@@ -49,8 +49,9 @@ import Testing
   @Test func orderDocumentComesBackWithAPickupObject() throws {
     let order = StoresProcess.repositoryRoot.appendingPathComponent("docs/examples/order.json").path
     let outcome = try StoresProcess.run([
-      "pickup", "--order", order, "--now", "2026-12-24T15:50:00Z", "--format", "json",
+      "pickup", "--order", order, "--now", "2026-12-24T15:50:00Z",
     ])
+    // An order goes back into the order flow: JSON without asking.
     #expect(outcome.status == 0, "\(outcome.standardError)")
     let placed = try #require(try outcome.json() as? [String: Any])
     #expect(placed["id"] as? String == "order-1042")
