@@ -61,14 +61,8 @@ public struct TimeZoneLocator: Sendable {
   /// How many nearest places the country preference looks at.
   public static let candidateCount = 8
 
-  /// The bundled places file in this checkout's `Data/` folder, found from this source file's
-  /// location like `DefaultData.bundledPath`.
-  public static var bundledPath: String {
-    var components = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-    // …/Sources/StoreLocator/TimeZoneLocator.swift → …/Data/timezones/places.tsv
-    components.removeLast(3)
-    return (components + ["Data", "timezones", "places.tsv"]).joined(separator: "/")
-  }
+  /// The bundled places file, `Data/timezones/places.tsv`.
+  public static var bundledPath: String { DefaultData.dataDirectory + "/timezones/places.tsv" }
 
   /// The places, indexed.
   let tree: KDTree
