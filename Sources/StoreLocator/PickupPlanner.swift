@@ -48,7 +48,7 @@ extension Catalog {
       }
       chosen = StoreMatch(store: store, distance: store.coordinate.map { request.customer.distance(to: $0) })
     }
-    let planner = PickupEvaluator(catalog: self, request: request)
+    let evaluator = PickupEvaluator(catalog: self, request: request)
     let nearby = stores(within: request.searchRadius, of: request.customer)
 
     var assignment: PickupOption?
@@ -60,7 +60,7 @@ extension Catalog {
     var firstTimes: PickupEvaluator.Times?
 
     if let chosen {
-      switch planner.evaluate(chosen) {
+      switch evaluator.evaluate(chosen) {
       case .eligible(let option, let unknownHours):
         assignment = option
         assignmentHoursUnknown = unknownHours
@@ -71,9 +71,9 @@ extension Catalog {
       }
     }
     for match in nearby {
-      if let chosen, match.store == chosen.store { continue }
+      if let chosen, match.store.id == chosen.store.id { continue }
       if assignment != nil && alternatives.count >= request.alternativeCount { break }
-      switch planner.evaluate(match) {
+      switch evaluator.evaluate(match) {
       case .eligible(let option, let unknownHours):
         if assignment == nil {
           assignment = option
@@ -104,19 +104,19 @@ extension Catalog {
       }
     }
     if let assignment {
-      warnings += planner.warnings(for: assignment, hoursUnknown: assignmentHoursUnknown)
+      warnings += evaluator.warnings(for: assignment, hoursUnknown: assignmentHoursUnknown)
     } else {
       var candidates: [StoreMatch] = []
       if let chosen { candidates.append(chosen) }
       candidates += nearby.lazy.filter { match in chosen.map { match.store != $0.store } ?? true }
-      earliest = planner.earliestOpening(among: candidates)
+      earliest = evaluator.earliestOpening(among: candidates)
       if let earliest {
         warnings.append(
           PickupNotice(
             .opensLater, storeID: earliest.store.store.id,
             "no store can serve the order now; the earliest is \(earliest.store.store.id) "
               + "(\(PickupEvaluator.kilometers(earliest.store.distance))) from "
-              + planner.wallTime(earliest.pickupAt, in: earliest.timeZone, after: request.orderedAt)))
+              + evaluator.wallTime(earliest.pickupAt, in: earliest.timeZone, after: request.orderedAt)))
       } else if nearby.isEmpty && chosen == nil {
         warnings.append(
           PickupNotice(
@@ -140,9 +140,9 @@ extension Catalog {
       readyZone = firstTimes.zone
     } else {
       readyZone = nil
-      readyAt = planner.readyTime(in: TimeZoneRules.utc).instant
+      readyAt = evaluator.readyTime(in: TimeZoneRules.utc).instant
     }
-    if planner.readyTime(in: readyZone ?? TimeZoneRules.utc).wasBeforeOrder {
+    if evaluator.readyTime(in: readyZone ?? TimeZoneRules.utc).wasBeforeOrder {
       warnings.insert(
         PickupNotice(
           .readyBeforeOrder,
