@@ -62,6 +62,17 @@ func benchmarkLoad(path: String, repeats: Int) {
   table.add("  bytes per feature", fixed(Double(size) / Double(max(1, stores)), 0))
   table.add("peak RSS (VmHWM)", procStatus("VmHWM").map(megabytes) ?? "n/a")
   table.print()
+  record("load.file_bytes", size)
+  record("load.stores", stores)
+  record("load.total_s", total)
+  record("load.mb_per_s", mb / total)
+  record("load.read_s", read)
+  record("load.no_hours_s", parseAndIndex)
+  record("load.mb_per_s_no_hours", mb / parseAndIndex)
+  record("load.with_hours_s", withHours)
+  record("load.mb_per_s_with_hours", mb / withHours)
+  record("load.index_s", index)
+  if let peak = procStatus("VmHWM") { record("load.peak_rss_bytes", peak) }
 }
 
 func readFile(_ path: String) -> [UInt8] {
@@ -169,6 +180,24 @@ func benchmarkTree(_ o: TreeOptions) {
   }
   table.add("peak RSS (VmHWM)", procStatus("VmHWM").map(megabytes) ?? "n/a")
   table.print()
+  record("tree.points", n)
+  record("tree.queries", o.queries)
+  record("tree.build_s", build)
+  record("tree.k1_us", k1)
+  record("tree.k10_us", k10)
+  record("tree.k100_us", k100)
+  record("tree.radius50km_us", radius)
+  record("tree.radius50km_found", Double(radiusResults) / timedPasses / Double(o.queries))
+  record("tree.filtered10_us", f10)
+  record("tree.filtered1_us", f1)
+  record("tree.by_distance10_us", lazy)
+  record("tree.box1deg_us", box)
+  record("tree.box1deg_found", Double(boxResults) / timedPasses / Double(o.queries))
+  record("tree.bytes_per_point", Double(layoutBytes) / Double(n))
+  if let before = rssBefore, let after = rssAfter {
+    record("tree.rss_bytes_per_point", Double(after - before) / Double(n))
+  }
+  if let peak = procStatus("VmHWM") { record("tree.peak_rss_bytes", peak) }
 
   if o.check { checkAgainstBruteForce(tree: tree, points: points, queries: queries, flags: flags10) }
 }
@@ -235,4 +264,11 @@ func benchmarkCatalog(path: String, queries count: Int, querySeed: UInt64, repea
   table.add("Catalog.stores(within: 50 km)", "\(fixed(radius, 2)) µs/query")
   table.add("peak RSS (VmHWM)", procStatus("VmHWM").map(megabytes) ?? "n/a")
   table.print()
+  record("catalog.stores", catalog.indexedCount)
+  record("catalog.k10_us", plain)
+  record("catalog.filtered10_us", f10)
+  record("catalog.filtered1_us", f1)
+  record("catalog.radius50km_us", radius)
+  record("catalog.filtered10_share", share10)
+  record("catalog.filtered1_share", share1)
 }

@@ -1,26 +1,34 @@
 import OpeningHours
 import StoreLocator
 
-/// Compiled opening hours, one call at a time: parse, `isOpen(at:)` and `nextChange(after:)` on a
-/// weekly schedule (the common case: a table lookup) and on a date-dependent one (public holidays
-/// with data, a seasonal rule), at 100,000 instants spread over 2026 (seed 4242).
-func benchmarkHours(instants count: Int, repeats: Int) {
+/// The expressions of `hours`: a stable key (for `--json` and `hours.tsv`), a label, the text.
+let hoursExpressions = [
+  ("weekly", "weekly", "Mo-Fr 07:00-19:00; Sa 08:00-18:00; Su 09:00-17:00"),
+  ("weekly_past_midnight", "weekly, past midnight", "Mo-Th 07:00-22:00; Fr,Sa 07:00-02:00; Su 09:00-20:00"),
+  ("with_ph", "with PH (DE-BE data)", "Mo-Fr 07:00-19:00; Sa 08:00-18:00; PH off"),
+  ("seasonal_dates", "seasonal + dates", "Mo-Fr 07:00-19:00; Jun-Aug Mo-Su 07:00-22:00; Dec 25 off"),
+]
+
+/// `count` instants spread over 2026 (SplitMix64, seed 4242): uniform whole seconds.
+func hoursInstants(count: Int) -> [Instant] {
   var rng = SplitMix64(seed: 4242)
   let start2026: Int64 = 1_767_225_600
-  let instants = (0..<count).map { _ in
+  return (0..<count).map { _ in
     Instant(secondsSinceEpoch: start2026 + Int64(rng.next() % (365 * 86_400)))
   }
+}
+
+/// Compiled opening hours, one call at a time: parse, `isOpen(at:)` and `nextChange(after:)` on a
+/// weekly schedule (the common case: a table lookup) and on a date-dependent one (public holidays
+/// with data, a seasonal rule), at 100,000 instants spread over 2026 (seed 4242). `nextChange`
+/// runs on the first tenth of the instants.
+func benchmarkHours(instants count: Int, repeats: Int) {
+  let instants = hoursInstants(count: count)
   let berlin = try! TimeZoneRules(identifier: "Europe/Berlin")
   let registry = try! HoursResources.holidayRegistry(countries: ["DE"])
   let holidays = registry.calendar(country: "DE", region: "BE")
-  let expressions = [
-    ("weekly", "Mo-Fr 07:00-19:00; Sa 08:00-18:00; Su 09:00-17:00"),
-    ("weekly, past midnight", "Mo-Th 07:00-22:00; Fr,Sa 07:00-02:00; Su 09:00-20:00"),
-    ("with PH (DE-BE data)", "Mo-Fr 07:00-19:00; Sa 08:00-18:00; PH off"),
-    ("seasonal + dates", "Mo-Fr 07:00-19:00; Jun-Aug Mo-Su 07:00-22:00; Dec 25 off"),
-  ]
   var table = Table("Opening hours, Europe/Berlin, \(count) instants in 2026, one call at a time")
-  for (label, text) in expressions {
+  for (key, label, text) in hoursExpressions {
     let parse = best(of: repeats) {
       for _ in 0..<1_000 { consume(((try? OpeningHours(parsing: text)) != nil) ? 1 : 0) }
     } / 1_000 * 1e6
@@ -30,12 +38,26 @@ func benchmarkHours(instants count: Int, repeats: Int) {
       for instant in instants where schedule.isOpen(at: instant) { open &+= 1 }
     } / Double(count) * 1e9
     consume(open)
+    var openCount = 0
+    for instant in instants where schedule.isOpen(at: instant) { openCount += 1 }
     let sample = Array(instants.prefix(max(1, count / 10)))
+    var changeSum: Int64 = 0
+    for instant in sample { changeSum &+= schedule.nextChange(after: instant)?.secondsSinceEpoch ?? 0 }
     let next = best(of: repeats) {
       for instant in sample { consume(Int(schedule.nextChange(after: instant)?.secondsSinceEpoch ?? 0)) }
     } / Double(sample.count) * 1e6
     table.add(
-      "\(label)", "parse \(fixed(parse, 1)) µs   isOpen \(fixed(isOpen, 1)) ns   nextChange \(fixed(next, 2)) µs")
+      "\(label)",
+      "parse \(fixed(parse, 1)) µs   isOpen \(fixed(isOpen, 1)) ns   nextChange \(fixed(next, 2)) µs")
+    record("hours.\(key).parse_us", parse)
+    record("hours.\(key).is_open_ns", isOpen)
+    record("hours.\(key).next_change_us", next)
+    // Checks for other implementations on the same instants: how many are open, and the sum of
+    // the next changes (seconds since 1970) over the `nextChange` sample.
+    record("hours.\(key).open_count", openCount)
+    record("hours.\(key).next_change_sum", Double(changeSum))
   }
+  record("hours.instants", count)
+  record("hours.next_change_instants", max(1, count / 10))
   table.print()
 }

@@ -5,6 +5,7 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
+import GeoIndex
 
 /// The machine-readable output of `--json FILE`: every figure under a stable key
 /// (`tree.k10_us`, `load.mb_per_s_no_hours`, `hours.weekly.is_open_ns`, …), in the order
@@ -49,9 +50,7 @@ func writeReport(to path: String, command: String) {
     print(text, terminator: "")
     return
   }
-  guard let file = fopen(path, "w") else { fail("cannot write \(path)") }
-  _ = text.withCString { fputs($0, file) }
-  guard fclose(file) == 0 else { fail("cannot write \(path)") }
+  writeText(text, to: path)
 }
 
 // MARK: - export-points
@@ -77,21 +76,29 @@ func exportPoints(
   let flags10 = flags(count: n, fraction: 0.10, seed: options.flagSeed)
   let flags1 = flags(count: n, fraction: 0.01, seed: options.flagSeed &+ 1)
 
-  func write<T>(_ values: [T], _ name: String) {
+  func writeBinary<T>(_ values: [T], _ name: String) {
     let path = directory + "/" + name
     guard let file = fopen(path, "wb") else { fail("cannot write \(path)") }
-    let written = values.withUnsafeBufferPointer { fwrite($0.baseAddress, MemoryLayout<T>.stride, $0.count, file) }
+    let written = values.withUnsafeBufferPointer {
+      fwrite($0.baseAddress, MemoryLayout<T>.stride, $0.count, file)
+    }
     guard written == values.count, fclose(file) == 0 else { fail("cannot write \(path)") }
   }
   // Every platform Swift runs on here is little-endian; the conversions below make it explicit.
   func coordinates(_ list: [Coordinate]) -> [UInt64] {
-    list.flatMap { [$0.latitude.bitPattern.littleEndian, $0.longitude.bitPattern.littleEndian] }
+    var out: [UInt64] = []
+    out.reserveCapacity(2 * list.count)
+    for c in list {
+      out.append(c.latitude.bitPattern.littleEndian)
+      out.append(c.longitude.bitPattern.littleEndian)
+    }
+    return out
   }
-  write(coordinates(points), "points.f64")
-  write(coordinates(queries), "queries.f64")
-  write(flags10.map { UInt8($0 ? 1 : 0) }, "flags10.u8")
-  write(flags1.map { UInt8($0 ? 1 : 0) }, "flags1.u8")
-  write(hoursInstants(count: count).map { $0.secondsSinceEpoch.littleEndian }, "instants.i64")
+  writeBinary(coordinates(points), "points.f64")
+  writeBinary(coordinates(queries), "queries.f64")
+  writeBinary(flags10.map { UInt8($0 ? 1 : 0) }, "flags10.u8")
+  writeBinary(flags1.map { UInt8($0 ? 1 : 0) }, "flags1.u8")
+  writeBinary(hoursInstants(count: count).map { $0.secondsSinceEpoch.littleEndian }, "instants.i64")
   var tsv = ""
   for (key, label, text) in hoursExpressions { tsv += "\(key)\t\(label)\t\(text)\n" }
   writeText(tsv, to: directory + "/hours.tsv")

@@ -20,8 +20,16 @@ let usage = """
                                                   generates N stores (default 200000) in /tmp
     hours [--queries Q] [--repeats R]             parse, isOpen and nextChange of compiled opening
                                                   hours at Q instants in 2026 (default 100000)
+    export-points [--points N] [--seed S] [--queries Q] [--query-seed QS] [--instants I] -o DIR
+                                                  the data of tree and hours as little-endian
+                                                  binary files for other programs (see README)
+                                                  (defaults: 1000000, 42, 10000, 4242, 100000)
     smoke                                         everything on 2000 points, with a brute-force
                                                   check; seconds (--smoke works too)
+
+  --json FILE (any command that measures) also writes every figure as one flat JSON object under
+  stable keys (tree.k10_us, load.mb_per_s_no_hours, hours.weekly.is_open_ns, ...); FILE "-"
+  prints it to standard output at the end.
 
   Every figure is the best of R runs (default 5); per-query figures are the average over Q queries
   made one at a time on one thread, after a warm-up pass.
@@ -77,7 +85,9 @@ if arguments.flags.contains("--help") || arguments.flags.contains("-h") || comma
   print(usage)
   exit(0)
 }
-let known = ["--points", "--seed", "--queries", "--query-seed", "--repeats", "--output"]
+let known = [
+  "--points", "--seed", "--queries", "--query-seed", "--repeats", "--output", "--json", "--instants",
+]
 for name in arguments.values.keys where !known.contains(name) { fail("unknown option \(name)\n\n\(usage)") }
 let seed = UInt64(arguments.int("--seed", 42))
 let repeats = arguments.int("--repeats", 5)
@@ -113,9 +123,17 @@ case "catalog":
     querySeed: UInt64(arguments.int("--query-seed", 4242)), repeats: repeats)
 case "hours":
   benchmarkHours(instants: arguments.int("--queries", 100_000), repeats: repeats)
+case "export-points":
+  guard let output = arguments.values["--output"] else { fail("export-points needs -o DIR") }
+  exportPoints(
+    directory: output, points: arguments.int("--points", 1_000_000), seed: seed,
+    queries: arguments.int("--queries", 10_000), querySeed: UInt64(arguments.int("--query-seed", 4242)),
+    instants: arguments.int("--instants", 100_000))
+  exit(0)
 case "smoke":
   smoke()
 default:
   fail("unknown command \(command)\n\n\(usage)")
 }
 print("\n(sink \(sink))")
+if let path = arguments.values["--json"] { writeReport(to: path, command: command) }
