@@ -21,6 +21,8 @@ public struct Catalog: Sendable {
   let schedules: [Schedule?]
   /// Why a store has no schedule, parallel to `stores`.
   let scheduleGaps: [String?]
+  /// The rules of every valid time zone the stores name, loaded once while compiling.
+  let timeZones: [String: TimeZoneRules]
 
   /// Builds a catalog from records already read.
   ///
@@ -36,6 +38,7 @@ public struct Catalog: Sendable {
     var diagnostics = diagnostics
     let compiled = hours.map { Catalog.compileSchedules(of: &stores, with: $0, diagnostics: &diagnostics) }
     self.schedules = compiled?.schedules ?? Array(repeating: nil, count: stores.count)
+    self.timeZones = compiled?.zones ?? [:]
     self.scheduleGaps =
       compiled?.gaps ?? Array(repeating: "opening hours are not evaluated", count: stores.count)
     self.stores = stores

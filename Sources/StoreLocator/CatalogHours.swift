@@ -9,6 +9,13 @@ extension Catalog {
     positionsByID[store.id].flatMap { schedules[$0] }
   }
 
+  /// The rules of the store's time zone (given or inferred), or `nil` when it has none usable.
+  ///
+  /// - Complexity: O(1): zones are loaded once, when the catalog is built.
+  public func timeZone(of store: Store) -> TimeZoneRules? {
+    store.timezone.flatMap { timeZones[$0] }
+  }
+
   /// Whether `store` is open at `time`, until when, and the phrase for people.
   ///
   /// A wall time (`TimeQuery.wallTime`) is read in the store's own time zone.
@@ -16,9 +23,8 @@ extension Catalog {
   public func status(of store: Store, at time: TimeQuery) -> StoreStatus {
     guard let position = positionsByID[store.id], let schedule = schedules[position] else {
       let reason = positionsByID[store.id].flatMap { scheduleGaps[$0] } ?? "no opening_hours"
-      let zone = store.timezone.flatMap { try? TimeZoneRules(identifier: $0) }
-      let instant =
-        zone.map { time.instant(in: $0) } ?? time.instant(in: .utc)
+      let zone = timeZone(of: store)
+      let instant = time.instant(in: zone ?? .utc)
       return StoreStatus(
         instant: instant, status: .unknown, nextChange: nil, timeZone: zone, unavailableReason: reason)
     }
@@ -36,7 +42,7 @@ extension Catalog {
   /// diagnostics on the store.
   static func compileSchedules(
     of stores: inout [Store], with resources: HoursResources, diagnostics: inout [Diagnostic]
-  ) -> (schedules: [Schedule?], gaps: [String?]) {
+  ) -> (schedules: [Schedule?], gaps: [String?], zones: [String: TimeZoneRules]) {
     var schedules: [Schedule?] = Array(repeating: nil, count: stores.count)
     var gaps: [String?] = Array(repeating: nil, count: stores.count)
     var zones: [String: TimeZoneRules?] = [:]
@@ -78,7 +84,7 @@ extension Catalog {
           store.timezone = guess.identifier
           store.inferredTimezone = guess
           note(
-            "timezone-inferred", .note, store, "no \"timezone\" property: \(guess.identifier), \(guess.note)")
+            "timezone-inferred", .note, store, "no usable \"timezone\": \(guess.identifier), \(guess.note)")
         }
       }
       stores[position] = store
@@ -160,7 +166,7 @@ extension Catalog {
       diagnostics = keyed.sorted { ($0.key, $0.group, $0.offset) < ($1.key, $1.group, $1.offset) }.map(
         \.diagnostic)
     }
-    return (schedules, gaps)
+    return (schedules, gaps, zones.compactMapValues { $0 })
   }
 }
 

@@ -42,7 +42,14 @@ public struct HoursResources: Sendable {
       }
     }
     let registry = try holidayRegistry(countries: countries, extraFiles: extraHolidayFiles)
-    let needsInference = stores.contains { $0.timezone == nil && $0.coordinate != nil }
+    // Inference is needed for located stores without a zone, or with a name that is not a zone.
+    var validNames: [String: Bool] = [:]
+    let needsInference = stores.contains { store in
+      guard store.coordinate != nil else { return false }
+      guard let name = store.timezone else { return true }
+      if validNames[name] == nil { validNames[name] = (try? TimeZoneRules(identifier: name)) != nil }
+      return validNames[name] == false
+    }
     let locator = needsInference ? try TimeZoneLocator(contentsOf: TimeZoneLocator.bundledPath) : nil
     return HoursResources(holidays: registry, timeZoneLocator: locator)
   }

@@ -95,7 +95,7 @@ extension Catalog {
           PickupNotice(
             .chosenNotEligible, storeID: chosen.store.id,
             "\(name) cannot serve the order: \(chosenFailure.message); assigned \(assignment.store.store.id) "
-              + "(\(PickupEvaluator.kilometers(assignment.store.distance))) instead"))
+              + "(\(assignment.store.distance?.kilometersText ?? "? km")) instead"))
       } else {
         warnings.append(
           PickupNotice(
@@ -115,13 +115,13 @@ extension Catalog {
           PickupNotice(
             .opensLater, storeID: earliest.store.store.id,
             "no store can serve the order now; the earliest is \(earliest.store.store.id) "
-              + "(\(PickupEvaluator.kilometers(earliest.store.distance))) from "
+              + "(\(earliest.store.distance?.kilometersText ?? "? km")) from "
               + evaluator.wallTime(earliest.pickupAt, in: earliest.timeZone, after: request.orderedAt)))
       } else if nearby.isEmpty && chosen == nil {
         warnings.append(
           PickupNotice(
             .noStoresNearby,
-            "no store within \(PickupEvaluator.kilometers(request.searchRadius)) of the customer"))
+            "no store within \(request.searchRadius.kilometersText) of the customer"))
       } else {
         warnings.append(
           PickupNotice(
@@ -191,7 +191,7 @@ struct PickupEvaluator {
   }
 
   func zone(of store: Store, schedule: Schedule?) -> TimeZoneRules? {
-    schedule?.timeZone ?? store.timezone.flatMap { try? TimeZoneRules(identifier: $0) }
+    schedule?.timeZone ?? catalog.timeZone(of: store)
   }
 
   func times(for match: StoreMatch, distance: Distance, schedule: Schedule?) -> Times {
@@ -291,8 +291,8 @@ struct PickupEvaluator {
       notes.append(
         PickupNotice(
           .outsideSearchRadius, storeID: store.id,
-          "\(store.id) is \(Self.kilometers(distance)) away, beyond the search radius of "
-            + Self.kilometers(request.searchRadius)))
+          "\(store.id) is \(distance.kilometersText) away, beyond the search radius of "
+            + request.searchRadius.kilometersText))
     }
     if let schedule = catalog.schedule(for: store), schedule.status(at: assignment.pickupAt).state == .open {
       let horizon = assignment.pickupAt + PickupPlan.closingSoonSeconds
@@ -311,7 +311,7 @@ struct PickupEvaluator {
       notes.append(
         PickupNotice(
           .farFromCustomer, storeID: store.id,
-          "\(Self.kilometers(assignment.store.distance)) away: about \(Self.duration(assignment.travelSeconds)) "
+          "\(assignment.store.distance?.kilometersText ?? "? km") away: about \(Self.duration(assignment.travelSeconds)) "
             + "by \(request.travel)"))
     }
     if let guess = store.inferredTimezone {
@@ -368,11 +368,6 @@ struct PickupEvaluator {
     let minutes = (seconds + 59) / 60
     if minutes < 120 { return minutes == 1 ? "1 minute" : "\(minutes) minutes" }
     return "\(minutes / 60) h " + (minutes % 60 < 10 ? "0" : "") + "\(minutes % 60) min"
-  }
-
-  static func kilometers(_ distance: Distance?) -> String {
-    guard let distance else { return "? km" }
-    return TimeZoneGuess.kilometers(distance)
   }
 
   /// Why `store` fails `condition`: `lacks drive_through=yes (has "no")`.

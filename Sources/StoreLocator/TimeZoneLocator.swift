@@ -28,19 +28,10 @@ public struct TimeZoneGuess: Hashable, Sendable, CustomStringConvertible {
 
   /// A note for people: `inferred from Tromsø (NO), 2.3 km away`.
   public var note: String {
-    "inferred from \(placeName) (\(countryCode)), \(Self.kilometers(distance)) away"
+    "inferred from \(placeName) (\(countryCode)), \(distance.kilometersText) away"
   }
 
   public var description: String { "\(identifier) (\(note))" }
-
-  /// `0.4 km`, `12.3 km`, `1520 km`: one decimal below 100 km, none above.
-  static func kilometers(_ distance: Distance) -> String {
-    let km = distance.kilometers
-    guard km.isFinite, km >= 0 else { return "? km" }
-    if km >= 100 { return "\(Int(km.rounded())) km" }
-    let tenths = Int((km * 10).rounded())
-    return "\(tenths / 10).\(tenths % 10) km"
-  }
 }
 
 /// Infers the IANA time zone of a point from the populated places of a bundled GeoNames extract
