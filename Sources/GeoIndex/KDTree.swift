@@ -107,13 +107,16 @@ public struct KDTree: Sendable {
   ///   - center: The query point.
   ///   - maximumDistance: Points farther than this are not returned (`nil`: no limit). The
   ///     limit is inclusive and exact with respect to the haversine distance.
-  ///   - isIncluded: A predicate on the point index, evaluated inside the search.
+  ///   - requirement: Bits a point's mask must hold; subtrees where no point has them all are
+  ///     skipped whole. `nil`: no requirement.
+  ///   - isIncluded: A predicate on the point index, evaluated inside the search (after the
+  ///     requirement).
   /// - Returns: At most `k` neighbours sorted by (distance, index).
   /// - Complexity: O(k log k + log n) expected for well-spread points and a predicate that
   ///   matches a fixed fraction of them; O(n log k) at worst.
   public func nearest(
     _ k: Int, to center: Coordinate, within maximumDistance: Distance? = nil,
-    where isIncluded: (Int) -> Bool = { _ in true }
+    requiring requirement: MaskRequirement? = nil, where isIncluded: (Int) -> Bool = { _ in true }
   ) -> [Neighbor] {
     let n = count
     guard k > 0, n > 0 else { return [] }
@@ -127,7 +130,7 @@ public struct KDTree: Sendable {
     return withUnsafeTemporaryAllocation(of: Candidate.self, capacity: capacity) { buffer in
       var heap = BoundedMaxHeap(storage: buffer.baseAddress!, capacity: capacity)
       var nearTies: [Candidate] = []
-      withView { view in
+      withView(requiring: requirement) { view in
         view.nearest(
           qx: q.x, qy: q.y, qz: q.z, limit: limit, center: center, heap: &heap,
           nearTies: &nearTies, isIncluded: isIncluded)
@@ -161,15 +164,19 @@ public struct KDTree: Sendable {
   /// - Parameters:
   ///   - radius: The largest distance returned. Negative or NaN returns nothing.
   ///   - center: The query point.
-  ///   - isIncluded: A predicate on the point index, evaluated inside the search.
+  ///   - requirement: Bits a point's mask must hold; subtrees where no point has them all are
+  ///     skipped whole. `nil`: no requirement.
+  ///   - isIncluded: A predicate on the point index, evaluated inside the search (after the
+  ///     requirement).
   /// - Returns: The neighbours sorted by (distance, index).
   /// - Complexity: O(log n + m log m) expected for m results.
   public func within(
-    _ radius: Distance, of center: Coordinate, where isIncluded: (Int) -> Bool = { _ in true }
+    _ radius: Distance, of center: Coordinate, requiring requirement: MaskRequirement? = nil,
+    where isIncluded: (Int) -> Bool = { _ in true }
   ) -> [Neighbor] {
     guard count > 0, let limit = ChordLimit(radius) else { return [] }
     let q = center.unitVector
-    let candidates = withView { view in
+    let candidates = withView(requiring: requirement) { view in
       view.within(qx: q.x, qy: q.y, qz: q.z, limit: limit, isIncluded: isIncluded)
     }
     var result = coordinates.withUnsafeBufferPointer { coordinates in
@@ -191,12 +198,18 @@ public struct KDTree: Sendable {
   ///
   /// - Parameters:
   ///   - box: The rectangle in degrees.
-  ///   - isIncluded: A predicate on the point index, evaluated inside the search.
+  ///   - requirement: Bits a point's mask must hold; subtrees where no point has them all are
+  ///     skipped whole. `nil`: no requirement.
+  ///   - isIncluded: A predicate on the point index, evaluated inside the search (after the
+  ///     requirement).
   /// - Returns: The indices of the matching points, ascending.
   /// - Complexity: O(√n + m log m) expected for m results in a small box.
-  public func within(_ box: GeoBox, where isIncluded: (Int) -> Bool = { _ in true }) -> [Int] {
+  public func within(
+    _ box: GeoBox, requiring requirement: MaskRequirement? = nil,
+    where isIncluded: (Int) -> Bool = { _ in true }
+  ) -> [Int] {
     guard count > 0 else { return [] }
-    var result = withView { view in
+    var result = withView(requiring: requirement) { view in
       view.within(box: box, isIncluded: isIncluded)
     }
     result.sort()
@@ -241,7 +254,24 @@ public struct KDTree: Sendable {
 
   /// Calls `body` with unchecked pointers to the tree's arrays. Requires `count > 0`.
   @inline(__always)
-  func withView<R>(_ body: (View) -> R) -> R {
+  func withView<R>(requiring requirement: MaskRequirement? = nil, _ body: (View) -> R) -> R {
+    guard let requirement else { return withView(masks: nil, body) }
+    let masks = requirement.masks
+    precondition(
+      masks.points.count == ids.count && masks.nodes.count == boxes.count / 6,
+      "the masks were built for another tree")
+    return masks.points.withUnsafeBufferPointer { points in
+      masks.nodes.withUnsafeBufferPointer { nodes in
+        withView(
+          masks: MaskView(
+            points: points.baseAddress!, nodes: nodes.baseAddress!, required: requirement.required),
+          body)
+      }
+    }
+  }
+
+  @inline(__always)
+  private func withView<R>(masks: MaskView?, _ body: (View) -> R) -> R {
     xs.withUnsafeBufferPointer { xs in
       ys.withUnsafeBufferPointer { ys in
         zs.withUnsafeBufferPointer { zs in
@@ -252,7 +282,8 @@ public struct KDTree: Sendable {
                   View(
                     xs: xs.baseAddress!, ys: ys.baseAddress!, zs: zs.baseAddress!,
                     ids: ids.baseAddress!, boxes: boxes.baseAddress!,
-                    coordinates: coordinates.baseAddress!, count: ids.count, depth: depth))
+                    coordinates: coordinates.baseAddress!, count: ids.count, depth: depth,
+                    masks: masks))
               }
             }
           }

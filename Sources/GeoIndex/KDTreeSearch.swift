@@ -9,6 +9,8 @@ struct View {
   let coordinates: UnsafePointer<Coordinate>
   let count: Int
   let depth: Int
+  /// The masks of a `MaskRequirement`, when the search has one.
+  let masks: MaskView?
 
   /// The first node on the leaf level.
   @inline(__always)
@@ -21,6 +23,20 @@ struct View {
     let dy = Swift.max(0, Swift.max(Double(b[1]) - qy, qy - Double(b[4])))
     let dz = Swift.max(0, Swift.max(Double(b[2]) - qz, qz - Double(b[5])))
     return dx * dx + dy * dy + dz * dz
+  }
+
+  /// `boxDistance2`, or infinity when the requirement rules the whole node out.
+  @inline(__always)
+  func nodeDistance2(_ node: Int, _ qx: Double, _ qy: Double, _ qz: Double) -> Double {
+    if let masks, !masks.nodeMayMatch(node) { return .infinity }
+    return boxDistance2(node, qx, qy, qz)
+  }
+
+  /// False when the requirement rules out the point at tree position `p`.
+  @inline(__always)
+  func meetsRequirement(_ p: Int) -> Bool {
+    guard let masks else { return true }
+    return masks.pointMatches(p)
   }
 
   @inline(__always)
@@ -68,7 +84,7 @@ struct View {
   ) {
     let firstLeaf = firstLeafNode
     var bound2 = limit.outer2
-    let rootDistance = boxDistance2(0, qx, qy, qz)
+    let rootDistance = nodeDistance2(0, qx, qy, qz)
     guard rootDistance <= bound2 else { return }
     withUnsafeTemporaryAllocation(of: (node: Int, distance2: Double).self, capacity: 64) { stack in
       stack[0] = (0, rootDistance)
@@ -80,8 +96,8 @@ struct View {
         while node < firstLeaf {
           let left = 2 * node + 1
           let right = left + 1
-          let dl = boxDistance2(left, qx, qy, qz)
-          let dr = boxDistance2(right, qx, qy, qz)
+          let dl = nodeDistance2(left, qx, qy, qz)
+          let dr = nodeDistance2(right, qx, qy, qz)
           let far: Int
           let farDistance: Double
           if dl <= dr {
@@ -105,7 +121,7 @@ struct View {
         let (start, end) = leafBounds(node)
         for p in start..<end {
           let d2 = chord2(p, qx, qy, qz)
-          if d2 > bound2 { continue }
+          if d2 > bound2 || !meetsRequirement(p) { continue }
           let candidate = Candidate(chord2: d2, index: ids[p])
           let index = Int(candidate.index)
           if !heap.isFull {
@@ -150,12 +166,12 @@ struct View {
       while top > 0 {
         top -= 1
         var node = stack[top]
-        if boxDistance2(node, qx, qy, qz) > bound2 { continue }
+        if nodeDistance2(node, qx, qy, qz) > bound2 { continue }
         // Descend, keeping one child and stacking the other.
         while node < firstLeaf {
           let left = 2 * node + 1
-          let leftIn = boxDistance2(left, qx, qy, qz) <= bound2
-          let rightIn = boxDistance2(left + 1, qx, qy, qz) <= bound2
+          let leftIn = nodeDistance2(left, qx, qy, qz) <= bound2
+          let rightIn = nodeDistance2(left + 1, qx, qy, qz) <= bound2
           if leftIn && rightIn {
             stack[top] = left + 1
             top += 1
@@ -173,7 +189,7 @@ struct View {
         let (start, end) = leafBounds(node)
         for p in start..<end {
           let d2 = chord2(p, qx, qy, qz)
-          if d2 > bound2 { continue }
+          if d2 > bound2 || !meetsRequirement(p) { continue }
           let index = ids[p]
           guard isIncluded(Int(index)) else { continue }
           result.append(index)
@@ -194,7 +210,7 @@ struct View {
       while top > 0 {
         top -= 1
         let node = stack[top]
-        guard filter.mayIntersect(boxes + 6 * node) else { continue }
+        guard filter.mayIntersect(boxes + 6 * node), masks?.nodeMayMatch(node) ?? true else { continue }
         if node < firstLeaf {
           stack[top] = 2 * node + 2
           stack[top + 1] = 2 * node + 1
@@ -204,7 +220,7 @@ struct View {
         let (start, end) = leafBounds(node)
         for p in start..<end {
           // The 3-D test on tree-order data first spares most outside points a cache miss.
-          guard filter.mayContain(xs[p], ys[p], zs[p]) else { continue }
+          guard filter.mayContain(xs[p], ys[p], zs[p]), meetsRequirement(p) else { continue }
           let index = Int(ids[p])
           guard box.contains(coordinates[index]), isIncluded(index) else { continue }
           result.append(index)
