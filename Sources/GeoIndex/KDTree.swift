@@ -79,6 +79,20 @@ public struct KDTree: Sendable {
     self.ids = Self.column(3, of: work, count: n) { Int32($0) }
   }
 
+  /// A tree from arrays already laid out (`KDTreeParts`), checked by the caller.
+  init(
+    coordinates: [Coordinate], depth: Int, xs: [Double], ys: [Double], zs: [Double], ids: [Int32],
+    boxes: [Float]
+  ) {
+    self.coordinates = coordinates
+    self.depth = depth
+    self.xs = xs
+    self.ys = ys
+    self.zs = zs
+    self.ids = ids
+    self.boxes = boxes
+  }
+
   /// Field `field` of each of the `count` points of the interleaved build array (4 doubles a
   /// point), converted by `convert`.
   private static func column<T>(

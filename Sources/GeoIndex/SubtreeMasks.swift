@@ -31,14 +31,24 @@ public struct SubtreeMasks: Sendable {
       for p in 0..<ids.count { buffer[p] = mask(Int(ids[p])) }
       initialized = ids.count
     }
+    self.init(tree: tree, points: points)
+  }
+
+  init(uncheckedPoints points: [Mask], nodes: [Mask]) {
+    self.points = points
+    self.nodes = nodes
+  }
+
+  /// Masks with the point masks `points` (in tree order) and their unions per node.
+  private init(tree: KDTree, points: [Mask]) {
     let nodeCount = tree.boxes.count / 6
     var nodes = [Mask](repeating: .zero, count: nodeCount)
-    if !ids.isEmpty {
+    if !points.isEmpty {
       let firstLeaf = (1 << tree.depth) - 1
       for node in firstLeaf..<nodeCount {
         let leaf = node - firstLeaf
-        let start = (leaf * ids.count) >> tree.depth
-        let end = ((leaf + 1) * ids.count) >> tree.depth
+        let start = (leaf * points.count) >> tree.depth
+        let end = ((leaf + 1) * points.count) >> tree.depth
         var union = Mask.zero
         for p in start..<end { union |= points[p] }
         nodes[node] = union
@@ -49,6 +59,18 @@ public struct SubtreeMasks: Sendable {
     }
     self.points = points
     self.nodes = nodes
+  }
+
+  /// New masks computed from these: `transform` gets each point's index and current mask.
+  ///
+  /// - Parameter tree: The tree these masks were built for.
+  /// - Complexity: O(n) calls of `transform`.
+  public func updating(for tree: KDTree, _ transform: (_ index: Int, _ mask: Mask) -> Mask) -> SubtreeMasks {
+    precondition(points.count == tree.count, "the masks were built for another tree")
+    let ids = tree.ids
+    var updated = points
+    for p in updated.indices { updated[p] = transform(Int(ids[p]), points[p]) }
+    return SubtreeMasks(tree: tree, points: updated)
   }
 
   /// Masks that admit every point of `tree`: all bits set everywhere.

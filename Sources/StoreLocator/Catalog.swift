@@ -7,22 +7,35 @@ import OpeningHours
 /// Immutable and `Sendable`: build it once, query it from anywhere.
 public struct Catalog: Sendable {
   /// Every record, in input order, including those without a location.
-  public let stores: [Store]
-  /// What the loader noticed, in input order.
-  public let diagnostics: [Diagnostic]
+  public let stores: StoreList
   /// The file the stores came from, or `-` for standard input.
   public let source: String
 
   /// The index over the stores that have a coordinate; its point `i` is `stores[storePositions[i]]`.
   let tree: KDTree
   let storePositions: [Int32]
-  let positionsByID: [String: Int]
-  /// Each store's compiled opening hours, parallel to `stores`; `nil` when it has none usable.
-  let schedules: [Schedule?]
-  /// Why a store has no schedule, parallel to `stores`.
-  let scheduleGaps: [String?]
-  /// The rules of every valid time zone the stores name, loaded once while compiling.
-  let timeZones: [String: TimeZoneRules]
+  /// Ids, schedules and diagnostics: built in memory, or read from a snapshot on demand.
+  let storage: Storage
+  /// Per-subtree summaries of opening hours and indexed conditions; `nil` when there is nothing
+  /// to summarise (no hours evaluated, no conditions indexed).
+  private(set) var searchMasks: SearchMasks?
+
+  enum Storage: Sendable {
+    case memory(MemoryStorage)
+    case snapshot(SnapshotCatalog)
+  }
+
+  /// What a catalog built from records keeps beside them.
+  struct MemoryStorage: Sendable {
+    var diagnostics: [Diagnostic]
+    var positionsByID: [String: Int]
+    /// Each store's compiled opening hours, parallel to `stores`; `nil` when it has none usable.
+    var schedules: [Schedule?]
+    /// Why a store has no schedule, parallel to `stores`.
+    var scheduleGaps: [String?]
+    /// The rules of every valid time zone the stores name, loaded once while compiling.
+    var timeZones: [String: TimeZoneRules]
+  }
 
   /// Builds a catalog from records already read.
   ///
@@ -36,13 +49,12 @@ public struct Catalog: Sendable {
   ) {
     var stores = stores
     var diagnostics = diagnostics
-    let compiled = hours.map { Catalog.compileSchedules(of: &stores, with: $0, diagnostics: &diagnostics) }
-    self.schedules = compiled?.schedules ?? Array(repeating: nil, count: stores.count)
-    self.timeZones = compiled?.zones ?? [:]
-    self.scheduleGaps =
-      compiled?.gaps ?? Array(repeating: "opening hours are not evaluated", count: stores.count)
-    self.stores = stores
-    self.diagnostics = diagnostics
+    let hoursWindow = SearchMasks.hoursWindow(around: .now())
+    let compiled = hours.map {
+      Catalog.compileSchedules(
+        of: &stores, with: $0, openHoursWindow: hoursWindow, diagnostics: &diagnostics)
+    }
+    self.stores = StoreList(stores)
     self.source = source
     var coordinates: [Coordinate] = []
     var positions: [Int32] = []
@@ -58,8 +70,99 @@ public struct Catalog: Sendable {
     }
     self.tree = KDTree(coordinates: coordinates)
     self.storePositions = positions
-    self.positionsByID = byID
+    self.storage = .memory(
+      MemoryStorage(
+        diagnostics: diagnostics, positionsByID: byID,
+        schedules: compiled?.schedules ?? Array(repeating: nil, count: stores.count),
+        scheduleGaps: compiled?.gaps
+          ?? Array(repeating: "opening hours are not evaluated", count: stores.count),
+        timeZones: compiled?.zones ?? [:]))
+    if compiled != nil {
+      self.searchMasks = SearchMasks(
+        tree: tree, stores: self.stores, storeAtPoint: positions, openHours: compiled?.openHours,
+        hoursWindow: hoursWindow, conditions: [])
+    }
   }
+
+  /// A catalog read from a snapshot: records, ids, schedules and diagnostics stay in the mapped
+  /// file until asked for.
+  init(snapshot: SnapshotCatalog, tree: KDTree, storePositions: [Int32], searchMasks: SearchMasks?) {
+    self.stores = StoreList(snapshot)
+    self.source = snapshot.source
+    self.tree = tree
+    self.storePositions = storePositions
+    self.storage = .snapshot(snapshot)
+    self.searchMasks = searchMasks
+  }
+
+  /// What the loader noticed, in input order.
+  ///
+  /// - Complexity: O(1) for a catalog built from records; the first call on a snapshot decodes them.
+  public var diagnostics: [Diagnostic] {
+    switch storage {
+    case .memory(let memory): memory.diagnostics
+    case .snapshot(let snapshot): snapshot.diagnostics
+    }
+  }
+
+  /// How many diagnostics have `severity`, without decoding a snapshot's diagnostics.
+  public func diagnosticCount(_ severity: Diagnostic.Severity) -> Int {
+    switch storage {
+    case .memory(let memory): memory.diagnostics.count { $0.severity == severity }
+    case .snapshot(let snapshot): snapshot.diagnosticCounts[severity] ?? 0
+    }
+  }
+
+  /// The position in `stores` of the first store with `id`.
+  func position(ofID id: String) -> Int? {
+    switch storage {
+    case .memory(let memory): memory.positionsByID[id]
+    case .snapshot(let snapshot): snapshot.position(ofID: id)
+    }
+  }
+
+  /// The compiled schedule of the store at `position`, or `nil` when it has none usable.
+  func schedule(at position: Int) -> Schedule? {
+    switch storage {
+    case .memory(let memory): memory.schedules[position]
+    case .snapshot(let snapshot): snapshot.schedule(at: position)
+    }
+  }
+
+  /// Why the store at `position` has no schedule.
+  func scheduleGap(at position: Int) -> String? {
+    switch storage {
+    case .memory(let memory): memory.scheduleGaps[position]
+    case .snapshot(let snapshot): snapshot.scheduleGap(at: position)
+    }
+  }
+
+  /// The rules of a time zone the stores name.
+  func timeZone(named name: String) -> TimeZoneRules? {
+    switch storage {
+    case .memory(let memory): memory.timeZones[name]
+    case .snapshot(let snapshot): snapshot.timeZone(named: name)
+    }
+  }
+
+  /// The same catalog with `conditions` indexed: each gets a bit in the per-subtree summaries, so
+  /// searches that require it skip whole regions without it and never test it store by store.
+  ///
+  /// Worth it for a catalog that answers many queries (a service, a snapshot); see
+  /// `suggestedIndexConditions(limit:)`. At most 64 conditions are kept; the rest are ignored.
+  /// - Complexity: O(n × conditions).
+  public func indexing(_ conditions: [StoreFilter.Condition]) -> Catalog {
+    var copy = self
+    copy.searchMasks =
+      searchMasks?.indexing(conditions, tree: tree, stores: stores, storeAtPoint: storePositions)
+      ?? SearchMasks(
+        tree: tree, stores: stores, storeAtPoint: storePositions, openHours: nil,
+        hoursWindow: SearchMasks.hoursWindow(around: .now()), conditions: conditions)
+    return copy
+  }
+
+  /// The conditions the per-subtree summaries answer (see `indexing(_:)`).
+  public var indexedConditions: [StoreFilter.Condition] { searchMasks?.conditions ?? [] }
 
   /// The number of stores that have a location and can be found by the queries.
   public var indexedCount: Int { tree.count }
@@ -68,7 +171,7 @@ public struct Catalog: Sendable {
   ///
   /// - Complexity: O(1).
   public func store(withID id: String) -> Store? {
-    positionsByID[id].map { stores[$0] }
+    position(ofID: id).map { stores[$0] }
   }
 
   /// Up to `limit` ids that contain `id`, are contained in it, or share its first three
@@ -107,10 +210,13 @@ public struct Catalog: Sendable {
     where filter: StoreFilter = .all,
     open: OpeningRequirement? = nil
   ) -> [StoreMatch] {
+    let (requirement, filter) = searchPlan(filter, open)
     let neighbors =
       filter.isEmpty && open == nil
-      ? tree.nearest(k, to: center, within: maximumDistance)
-      : tree.nearest(k, to: center, within: maximumDistance) { admits($0, filter, open) }
+      ? tree.nearest(k, to: center, within: maximumDistance, requiring: requirement)
+      : tree.nearest(k, to: center, within: maximumDistance, requiring: requirement) {
+        admits($0, filter, open)
+      }
     return neighbors.map { StoreMatch(store: store(atTreeIndex: $0.index), distance: $0.distance) }
   }
 
@@ -122,7 +228,8 @@ public struct Catalog: Sendable {
     within radius: Distance, of center: Coordinate, where filter: StoreFilter = .all,
     open: OpeningRequirement? = nil
   ) -> [StoreMatch] {
-    tree.within(radius, of: center) { admits($0, filter, open) }
+    let (requirement, filter) = searchPlan(filter, open)
+    return tree.within(radius, of: center, requiring: requirement) { admits($0, filter, open) }
       .map { StoreMatch(store: store(atTreeIndex: $0.index), distance: $0.distance) }
   }
 
@@ -131,9 +238,18 @@ public struct Catalog: Sendable {
   public func stores(in box: GeoBox, where filter: StoreFilter = .all, open: OpeningRequirement? = nil)
     -> [StoreMatch]
   {
+    let (requirement, filter) = searchPlan(filter, open)
     // The tree answers in point order, and points are numbered in store order.
-    tree.within(box) { admits($0, filter, open) }
+    return tree.within(box, requiring: requirement) { admits($0, filter, open) }
       .map { StoreMatch(store: store(atTreeIndex: $0), distance: nil) }
+  }
+
+  /// The bits the tree can check on whole subtrees, and the conditions left to test per store.
+  private func searchPlan(_ filter: StoreFilter, _ open: OpeningRequirement?) -> (
+    MaskRequirement?, StoreFilter
+  ) {
+    guard let searchMasks, !(filter.isEmpty && open == nil) else { return (nil, filter) }
+    return searchMasks.requirement(for: filter, open: open)
   }
 
   /// The one predicate every search runs on a candidate point.
@@ -141,7 +257,7 @@ public struct Catalog: Sendable {
   private func admits(_ treeIndex: Int, _ filter: StoreFilter, _ open: OpeningRequirement?) -> Bool {
     let position = Int(storePositions[treeIndex])
     if !filter.isEmpty, !filter.matches(stores[position]) { return false }
-    if let open, !open.isMet(by: schedules[position]) { return false }
+    if let open, !open.isMet(by: schedule(at: position)) { return false }
     return true
   }
 

@@ -6,14 +6,14 @@ extension Catalog {
   ///
   /// - Complexity: O(1).
   public func schedule(for store: Store) -> Schedule? {
-    positionsByID[store.id].flatMap { schedules[$0] }
+    position(ofID: store.id).flatMap { schedule(at: $0) }
   }
 
   /// The rules of the store's time zone (given or inferred), or `nil` when it has none usable.
   ///
   /// - Complexity: O(1): zones are loaded once, when the catalog is built.
   public func timeZone(of store: Store) -> TimeZoneRules? {
-    store.timezone.flatMap { timeZones[$0] }
+    store.timezone.flatMap { timeZone(named: $0) }
   }
 
   /// Whether `store` is open at `time`, until when, and the phrase for people.
@@ -21,8 +21,9 @@ extension Catalog {
   /// A wall time (`TimeQuery.wallTime`) is read in the store's own time zone.
   /// - Complexity: O(1) for a weekly schedule; a bounded scan for the next change.
   public func status(of store: Store, at time: TimeQuery) -> StoreStatus {
-    guard let position = positionsByID[store.id], let schedule = schedules[position] else {
-      let reason = positionsByID[store.id].flatMap { scheduleGaps[$0] } ?? "no opening_hours"
+    let position = position(ofID: store.id)
+    guard let position, let schedule = schedule(at: position) else {
+      let reason = position.flatMap { scheduleGap(at: $0) } ?? "no opening_hours"
       let zone = timeZone(of: store)
       let instant = time.instant(in: zone ?? .utc)
       return StoreStatus(
@@ -41,9 +42,13 @@ extension Catalog {
   /// populated place when the data has none), and compiles a schedule; says what went wrong as
   /// diagnostics on the store.
   static func compileSchedules(
-    of stores: inout [Store], with resources: HoursResources, diagnostics: inout [Diagnostic]
-  ) -> (schedules: [Schedule?], gaps: [String?], zones: [String: TimeZoneRules]) {
+    of stores: inout [Store], with resources: HoursResources, openHoursWindow: Range<Instant>,
+    diagnostics: inout [Diagnostic]
+  ) -> (schedules: [Schedule?], gaps: [String?], zones: [String: TimeZoneRules], openHours: [HoursOfWeek]) {
     var schedules: [Schedule?] = Array(repeating: nil, count: stores.count)
+    // Stores without a schedule are unknown at every hour, so they may be open at any.
+    var openHours: [HoursOfWeek] = Array(repeating: .all, count: stores.count)
+    var openHoursByKey: [ScheduleKey: HoursOfWeek] = [:]
     var gaps: [String?] = Array(repeating: nil, count: stores.count)
     var zones: [String: TimeZoneRules?] = [:]
     // Chains repeat the same hours in the same zones: parse each text once, compile each
@@ -148,6 +153,14 @@ extension Catalog {
           "opening-hours-\(warning.code)", .warning, store, "opening_hours \"\(text)\": \(warning.message)")
       }
       schedules[position] = schedule
+      if let key {
+        if openHoursByKey[key] == nil {
+          openHoursByKey[key] = schedule.possiblyOpenHours(within: openHoursWindow)
+        }
+        openHours[position] = openHoursByKey[key]!
+      } else if schedule.isWeekly {
+        openHours[position] = schedule.possiblyOpenHours(within: openHoursWindow)
+      }
     }
     if !added.isEmpty {
       // Keep input order: each added diagnostic goes after the loader's ones for its feature.
@@ -166,12 +179,12 @@ extension Catalog {
       diagnostics = keyed.sorted { ($0.key, $0.group, $0.offset) < ($1.key, $1.group, $1.offset) }.map(
         \.diagnostic)
     }
-    return (schedules, gaps, zones.compactMapValues { $0 })
+    return (schedules, gaps, zones.compactMapValues { $0 }, openHours)
   }
 }
 
 /// What makes two stores' compiled schedules the same.
-private struct ScheduleKey: Hashable {
+struct ScheduleKey: Hashable {
   let text: String
   let zone: String
   let country: String?

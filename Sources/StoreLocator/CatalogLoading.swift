@@ -10,7 +10,8 @@ extension Catalog {
   /// Loads a catalog from a GeoJSON file, or from standard input when `path` is `-`.
   ///
   /// Accepts a FeatureCollection, a single Feature, newline-delimited Features and RFC 8142 text
-  /// sequences, whatever the file is called. Bad records are skipped and reported in `diagnostics`;
+  /// sequences, whatever the file is called, and snapshots (`stores snapshot build`), which are
+  /// mapped in without parsing (see `init(snapshotAt:options:)`). Bad records are skipped and reported in `diagnostics`;
   /// see docs/diagnostics.md.
   /// - Parameters:
   ///   - path: A file path, or `-` for standard input.
@@ -22,6 +23,7 @@ extension Catalog {
   public static func load(contentsOf path: String, options: LoadOptions = LoadOptions()) throws(CatalogError)
     -> Catalog
   {
+    if SnapshotCatalog.isSnapshot(at: path) { return try Catalog(snapshotAt: path, options: options) }
     let bytes = try FileBytes.read(path)
     return try Catalog(geoJSON: bytes, source: path, options: options)
   }
@@ -53,6 +55,48 @@ extension Catalog {
       options.evaluatesHours
       ? try HoursResources.bundled(for: output.stores, extraHolidayFiles: options.holidayFiles) : nil
     self.init(stores: output.stores, diagnostics: output.diagnostics, source: source, hours: hours)
+  }
+}
+
+extension Catalog {
+  /// Opens a snapshot written by `writeSnapshot(to:)`: maps the file, verifies its format version,
+  /// size and checksums, and copies out the index; records, schedules and diagnostics are read
+  /// from the mapping when asked for.
+  ///
+  /// Holidays come from the bundled data (and `options.holidayFiles`) at the time of use, so the
+  /// snapshot follows updates of Data/holidays. `options.strict` fails when the snapshot's data had
+  /// errors; `options.evaluatesHours` is the snapshot's own choice, made when it was built.
+  /// - Throws: `CatalogError`: `.inputMissing` when the file cannot be read, `.badData` when it
+  ///   is truncated, corrupted or of another format version (the message says how to rebuild it),
+  ///   `.strictFailure` in strict mode when the data had errors.
+  /// - Complexity: O(n) copies of the index (about 90 bytes a store); no parsing.
+  public init(snapshotAt path: String, options: LoadOptions = LoadOptions()) throws(CatalogError) {
+    let opened = try SnapshotCatalog.map(path, options: options)
+    self.init(
+      snapshot: opened.catalog, tree: opened.tree, storePositions: opened.storePositions,
+      searchMasks: opened.searchMasks)
+    if options.strict, let errors = opened.catalog.diagnosticCounts[.error], errors > 0 {
+      let first = diagnostics.first { $0.severity == .error }
+      throw CatalogError(
+        .strictFailure, source: path,
+        "\(errors) error\(errors == 1 ? "" : "s") in strict mode; the first: \(first.map { "\($0)" } ?? "?")",
+        diagnostics: diagnostics)
+    }
+  }
+
+  /// Checks every record of a snapshot catalog against its checksum (opening checks the index and,
+  /// for large snapshots, leaves records to be checked as they are read). Does nothing for a
+  /// catalog built from GeoJSON.
+  ///
+  /// - Throws: `CatalogError` (`.badData`) naming the first bad record and how to rebuild.
+  public func verifySnapshotRecords() throws(CatalogError) {
+    if case .snapshot(let snapshot) = storage { try snapshot.verifyAllRecords() }
+  }
+
+  /// True when this catalog was read from a snapshot.
+  public var isSnapshot: Bool {
+    if case .snapshot = storage { return true }
+    return false
   }
 }
 

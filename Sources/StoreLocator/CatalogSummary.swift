@@ -80,7 +80,7 @@ extension Catalog {
       brands: tallies(brands),
       storesWithoutBrand: stores.count - brands.values.reduce(0, +),
       storesWithOpeningHours: withHours,
-      storesWithSchedule: schedules.count { $0 != nil },
+      storesWithSchedule: stores.indices.count { scheduleGap(at: $0) == nil },
       storesWithInvalidHours: storesReported("opening-hours-invalid"),
       storesWithToleratedHours: storesReported("opening-hours-tolerated"),
       storesWithInferredTimezone: stores.count { $0.inferredTimezone != nil },

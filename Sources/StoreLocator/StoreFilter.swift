@@ -60,18 +60,24 @@ public struct StoreFilter: Hashable, Sendable {
         default: return true
         }
       case .equals(let wanted):
-        return value.map { Condition.values(of: $0).contains { Condition.same($0, wanted) } } ?? false
+        return value.map { Condition.holds($0, wanted) } ?? false
       case .notEquals(let unwanted):
-        return !(value.map { Condition.values(of: $0).contains { Condition.same($0, unwanted) } } ?? false)
+        return !(value.map { Condition.holds($0, unwanted) } ?? false)
       }
     }
 
-    private static func values(of value: JSONValue) -> [String] {
+    /// Whether `value`, or one of its values (array elements, parts of a `;` list), is `wanted`.
+    /// Allocates only for `;` lists: it runs on every candidate of a filtered search.
+    private static func holds(_ value: JSONValue, _ wanted: String) -> Bool {
       switch value {
-      case .array(let elements): return elements.compactMap(\.scalarText)
-      case .string(let text) where text.contains(";"):
-        return [text] + text.split(separator: ";").map { String($0).trimmingWhitespaceAndNewlines }
-      default: return value.scalarText.map { [$0] } ?? []
+      case .array(let elements):
+        return elements.contains { element in element.scalarText.map { same($0, wanted) } ?? false }
+      case .string(let text):
+        if same(text, wanted) { return true }
+        guard text.utf8.contains(UInt8(ascii: ";")) else { return false }
+        return text.split(separator: ";").contains { same(String($0).trimmingWhitespaceAndNewlines, wanted) }
+      default:
+        return value.scalarText.map { same($0, wanted) } ?? false
       }
     }
 

@@ -13,7 +13,7 @@ struct DataOptions: ParsableArguments {
   @Option(
     name: .long,
     help: ArgumentHelp(
-      "GeoJSON file to read ('-' for standard input).",
+      "GeoJSON file or snapshot to read ('-' for standard input).",
       discussion: "Default: $STORES_DATA, else the bundled Data/stores.geojson.",
       valueName: "path"))
   var data: String?
@@ -38,7 +38,7 @@ struct DataOptions: ParsableArguments {
     let path = DefaultData.path(explicit: data, environment: currentEnvironment())
     do {
       let catalog = try Catalog.load(contentsOf: path, options: loadOptions)
-      let errors = catalog.diagnostics.count { $0.severity == .error }
+      let errors = catalog.diagnosticCount(.error)
       if errors > 0 {
         standardError(
           "stores: warning: \(path) has \(errors) data error\(errors == 1 ? "" : "s"); results may be "

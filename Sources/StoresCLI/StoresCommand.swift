@@ -9,7 +9,8 @@ struct StoresCommand: ParsableCommand {
     discussion: """
       Data comes from --data PATH, else $STORES_DATA, else the bundled data set \
       (Data/stores.geojson). Input is GeoJSON: a FeatureCollection, newline-delimited Features \
-      or RFC 8142 text sequences; '-' reads standard input.
+      or RFC 8142 text sequences; '-' reads standard input. A snapshot ('stores snapshot build') \
+      is read the same way, without parsing.
 
       Locations are LAT,LON in degrees (--near -33.8688,151.2093). Distances: 500m, 2km, 1.5mi; \
       a bare number is metres.
@@ -23,6 +24,7 @@ struct StoresCommand: ParsableCommand {
     version: "0.1.0",
     subcommands: [
       Nearest.self, Within.self, Show.self, Hours.self, Open.self, Pickup.self, Info.self, Validate.self,
+      Snapshot.self,
     ]
   )
 }

@@ -1,0 +1,134 @@
+import GeoIndex
+import OpeningHours
+
+/// What the catalog tells the tree about each store so a search can skip whole subtrees: the UTC
+/// hours of the week in which it may be open (bits 0..<168, from `Schedule.possiblyOpenHours`),
+/// and which of the indexed `--where` conditions it meets (bit 192 + i for condition i).
+///
+/// Both are exact filters for what they cover: a condition's bit is set exactly when
+/// `Condition.matches` holds, so an indexed condition is answered by the bit alone; an hour bit is
+/// a necessary condition for being open, so the schedule is still evaluated on the stores that
+/// pass it.
+struct SearchMasks: Sendable {
+  static let firstConditionBit = 192
+  /// The most conditions the masks hold.
+  static let conditionCapacity = 64
+
+  let masks: SubtreeMasks
+  /// The indexed conditions, in bit order.
+  let conditions: [StoreFilter.Condition]
+  /// The instants for which the hour bits hold (`Schedule.possiblyOpenHours(within:)`); `nil`
+  /// when no hours were evaluated and the hour bits are all set.
+  let hoursWindow: Range<Instant>?
+
+  /// The window of hour summaries built now: from 30 days ago to 400 days ahead, which covers
+  /// the questions an ordering app asks. Other instants are answered without the hour bits.
+  static func hoursWindow(around now: Instant) -> Range<Instant> {
+    (now - 30 * 86_400)..<(now + 400 * 86_400)
+  }
+
+  /// - Parameters:
+  ///   - openHours: Per store (in `stores` order), the hours it may be open within
+  ///     `hoursWindow`; `nil` when the catalog evaluates no opening hours.
+  ///   - storeAtPoint: The store position of each tree point.
+  init(
+    tree: KDTree, stores: StoreList, storeAtPoint: [Int32], openHours: [HoursOfWeek]?,
+    hoursWindow: Range<Instant>, conditions: [StoreFilter.Condition]
+  ) {
+    let conditions = Array(conditions.prefix(Self.conditionCapacity))
+    masks = SubtreeMasks(for: tree) { point in
+      let position = Int(storeAtPoint[point])
+      var mask = openHours?[position].words ?? HoursOfWeek.all.words
+      mask[Self.conditionWord] = Self.conditionBits(conditions, stores[position])
+      return mask
+    }
+    self.conditions = conditions
+    self.hoursWindow = openHours == nil ? nil : hoursWindow
+  }
+
+  init(masks: SubtreeMasks, conditions: [StoreFilter.Condition], hoursWindow: Range<Instant>?) {
+    self.masks = masks
+    self.conditions = conditions
+    self.hoursWindow = hoursWindow
+  }
+
+  /// The same hour bits with `conditions` indexed instead.
+  func indexing(
+    _ conditions: [StoreFilter.Condition], tree: KDTree, stores: StoreList, storeAtPoint: [Int32]
+  ) -> SearchMasks {
+    let conditions = Array(conditions.prefix(Self.conditionCapacity))
+    let updated = masks.updating(for: tree) { point, mask in
+      var mask = mask
+      mask[Self.conditionWord] = Self.conditionBits(conditions, stores[Int(storeAtPoint[point])])
+      return mask
+    }
+    return SearchMasks(masks: updated, conditions: conditions, hoursWindow: hoursWindow)
+  }
+
+  private static let conditionWord = firstConditionBit >> 6
+
+  private static func conditionBits(_ conditions: [StoreFilter.Condition], _ store: Store) -> UInt64 {
+    var bits: UInt64 = 0
+    for (i, condition) in conditions.enumerated() where condition.matches(store) { bits |= 1 << UInt64(i) }
+    return bits
+  }
+
+  /// The bits a search can require for `filter` and `open`, and the conditions the masks do not
+  /// answer, which the search must still test on each store.
+  func requirement(for filter: StoreFilter, open: OpeningRequirement?) -> (
+    requirement: MaskRequirement?, unindexed: StoreFilter
+  ) {
+    var required = SubtreeMasks.Mask.zero
+    var unindexed: [StoreFilter.Condition] = []
+    for condition in filter.conditions {
+      if let i = conditions.firstIndex(of: condition) {
+        MaskRequirement.setting(Self.firstConditionBit + i, in: &required)
+      } else {
+        unindexed.append(condition)
+      }
+    }
+    // A wall time is a different instant in each zone, so only an instant narrows the hours.
+    if let hoursWindow, let open, case .instant(let instant) = open.time, hoursWindow.contains(instant) {
+      MaskRequirement.setting(HoursOfWeek.utcHour(of: instant), in: &required)
+    }
+    let remaining = unindexed.count == filter.conditions.count ? filter : StoreFilter(unindexed)
+    return (required == .zero ? nil : MaskRequirement(masks, required: required), remaining)
+  }
+}
+
+extension Catalog {
+  /// Up to `limit` `KEY=VALUE` conditions worth indexing: the values of properties that take few
+  /// distinct short values (service tags such as `drive_through=yes`, `amenity=cafe`), leaving
+  /// out values every store has. Rare values come first within a key: they prune the most.
+  ///
+  /// - Complexity: O(n × properties).
+  public func suggestedIndexConditions(limit: Int = 64) -> [StoreFilter.Condition] {
+    let maximumValues = 16
+    var keys: [String] = []
+    var counts: [String: [String: Int]] = [:]
+    var saturated: Set<String> = []
+    for store in stores {
+      for member in store.properties where !saturated.contains(member.key) {
+        guard let text = member.value.scalarText, !text.isEmpty, text.utf8.count <= 40 else { continue }
+        if counts[member.key] == nil {
+          keys.append(member.key)
+          counts[member.key] = [:]
+        }
+        counts[member.key]![text, default: 0] += 1
+        if counts[member.key]!.count > maximumValues {
+          saturated.insert(member.key)
+          counts[member.key] = nil
+        }
+      }
+    }
+    var conditions: [StoreFilter.Condition] = []
+    for key in keys where !saturated.contains(key) {
+      guard let values = counts[key] else { continue }
+      for (value, count) in values.sorted(by: { ($0.value, $0.key) < ($1.value, $1.key) })
+      where count < stores.count {
+        conditions.append(StoreFilter.Condition(key: key, test: .equals(value)))
+      }
+    }
+    return Array(conditions.prefix(limit))
+  }
+}

@@ -1,0 +1,492 @@
+import GeoIndex
+import OpeningHours
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A snapshot file mapped into memory, answering for a `Catalog` what is not copied out on open:
+/// records (decoded one at a time), id lookups, opening-hours schedules (compiled on first use,
+/// once per distinct expression, zone and holiday region) and diagnostics (decoded on first use).
+///
+/// `@unchecked Sendable`: the mapping is read-only and lives as long as the object; everything
+/// mutable is behind a `Mutex`.
+final class SnapshotCatalog: @unchecked Sendable {
+  let path: String
+  /// The GeoJSON file the snapshot was built from, for messages.
+  let source: String
+  let storeCount: Int
+  let diagnosticCounts: [Diagnostic.Severity: Int]
+
+  private let mapping: UnsafeRawPointer
+  private let mappedSize: Int
+  private let sections: [SnapshotFormat.Section: Range<Int>]
+  private let reasons: [String]
+  private let holidayFiles: [String]
+  private let countries: Set<String>
+  private let cache = Mutex(Cache())
+
+  private struct Cache {
+    var schedules: [ScheduleKey: Schedule?] = [:]
+    var zones: [String: TimeZoneRules?] = [:]
+    var holidays: HolidayRegistry?
+    var diagnostics: [Diagnostic]?
+  }
+
+  /// Everything `Catalog` copies out of the file on open.
+  struct Opened {
+    var catalog: SnapshotCatalog
+    var tree: KDTree
+    var storePositions: [Int32]
+    var searchMasks: SearchMasks?
+  }
+
+  private init(
+    path: String, source: String, storeCount: Int, diagnosticCounts: [Diagnostic.Severity: Int],
+    mapping: UnsafeRawPointer, mappedSize: Int, sections: [SnapshotFormat.Section: Range<Int>],
+    reasons: [String], holidayFiles: [String], countries: Set<String>
+  ) {
+    self.path = path
+    self.source = source
+    self.storeCount = storeCount
+    self.diagnosticCounts = diagnosticCounts
+    self.mapping = mapping
+    self.mappedSize = mappedSize
+    self.sections = sections
+    self.reasons = reasons
+    self.holidayFiles = holidayFiles
+    self.countries = countries
+  }
+
+  deinit { munmap(UnsafeMutableRawPointer(mutating: mapping), mappedSize) }
+
+  /// True when the file at `path` starts like a snapshot (its first bytes are the magic).
+  static func isSnapshot(at path: String) -> Bool {
+    guard path != "-" else { return false }
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    var magic = [UInt8](repeating: 0, count: SnapshotFormat.magic.count)
+    let count = magic.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+    return count == magic.count && magic == SnapshotFormat.magic
+  }
+
+  // MARK: - Opening
+
+  /// Maps the snapshot at `path` and checks it: magic, version, size, header and section checksums.
+  ///
+  /// - Throws: `CatalogError`: `.inputMissing` when the file cannot be read, `.badData` when it is
+  ///   truncated, corrupted or of another format version, with the command that rebuilds it.
+  static func map(_ path: String, options: LoadOptions) throws(CatalogError) -> Opened {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else {
+      let code = errno
+      throw CatalogError(
+        .inputMissing, source: path,
+        "cannot open \(path): \(code == ENOENT ? "no such file" : String(cString: strerror(code)))")
+    }
+    defer { close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else {
+      throw CatalogError(
+        .inputMissing, source: path, "cannot read \(path): \(String(cString: strerror(errno)))")
+    }
+    let size = Int(status.st_size)
+    guard size >= SnapshotFormat.headerSize else {
+      throw refusal(path, source: nil, "it is truncated: \(size) bytes, less than a snapshot header")
+    }
+    guard let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), mapped != MAP_FAILED else {
+      throw CatalogError(
+        .inputMissing, source: path, "cannot map \(path): \(String(cString: strerror(errno)))")
+    }
+    let base = UnsafeRawPointer(mapped)
+    do {
+      return try checked(path, base: base, size: size, options: options)
+    } catch {
+      munmap(mapped, size)
+      switch error {
+      case let error as CatalogError: throw error
+      case let error as SnapshotDecodingError:
+        throw refusal(path, source: nil, "it is corrupted: \(error.reason)")
+      default: throw CatalogError(.badData, source: path, "\(error)")
+      }
+    }
+  }
+
+  /// The checks and copies of `map(_:options:)`; throws `CatalogError` or `SnapshotDecodingError`.
+  private static func checked(_ path: String, base: UnsafeRawPointer, size: Int, options: LoadOptions)
+    throws -> Opened
+  {
+    let buffer = UnsafeRawBufferPointer(start: base, count: size)
+    guard Array(buffer[0..<8]) == SnapshotFormat.magic else {
+      throw refusal(path, source: nil, "it does not start with the snapshot magic STORESNP")
+    }
+    var header = SnapshotReader(buffer, from: 8)
+    let version: UInt32
+    let sectionCount: Int
+    let declaredSize: UInt64
+    let declaredChecksum: UInt64
+    do {
+      version = try header.read(UInt32.self)
+      sectionCount = Int(try header.read(UInt32.self))
+      declaredSize = try header.read(UInt64.self)
+      declaredChecksum = try header.read(UInt64.self)
+    } catch {
+      throw refusal(path, source: nil, "its header is unreadable (\(error.reason))")
+    }
+    guard version == SnapshotFormat.version else {
+      let age = version < SnapshotFormat.version ? "an older" : "a newer"
+      throw refusal(
+        path, source: nil,
+        "it was written in \(age) snapshot format (version \(version)); this stores reads version "
+          + "\(SnapshotFormat.version)")
+    }
+    // Past the version check the layout is known: name the input in the messages when the meta
+    // section is intact, even in a truncated file.
+    let hint = sourceHint(buffer)
+    guard declaredSize == UInt64(size) else {
+      let what =
+        UInt64(size) < declaredSize
+        ? "it is truncated: \(size) of \(declaredSize) bytes"
+        : "it has \(UInt64(size) - declaredSize) bytes too many"
+      throw refusal(path, source: hint, what)
+    }
+    let tableEnd = SnapshotFormat.headerSize + sectionCount * SnapshotFormat.sectionEntrySize
+    guard sectionCount <= 64, tableEnd <= size else {
+      throw refusal(path, source: hint, "its section table is corrupted")
+    }
+    var headerBytes = Array(buffer[0..<tableEnd])
+    for i in 24..<32 { headerBytes[i] = 0 }
+    guard headerBytes.withUnsafeBytes({ snapshotChecksum($0) }) == declaredChecksum else {
+      throw refusal(path, source: hint, "its header is corrupted (checksum mismatch)")
+    }
+
+    var sections: [SnapshotFormat.Section: Range<Int>] = [:]
+    var checksums: [SnapshotFormat.Section: UInt64] = [:]
+    var table = SnapshotReader(buffer, from: SnapshotFormat.headerSize)
+    for _ in 0..<sectionCount {
+      do {
+        let kind = try table.read(UInt32.self)
+        _ = try table.read(UInt32.self)
+        let offset = Int(try table.read(UInt64.self))
+        let length = Int(try table.read(UInt64.self))
+        let checksum = try table.read(UInt64.self)
+        guard let section = SnapshotFormat.Section(rawValue: kind), offset % 8 == 0, offset >= tableEnd,
+          length >= 0, offset <= size - length
+        else { throw SnapshotDecodingError(reason: "section \(kind) is out of bounds") }
+        sections[section] = offset..<offset + length
+        checksums[section] = checksum
+      } catch let error as SnapshotDecodingError {
+        throw refusal(path, source: hint, "its section table is corrupted (\(error.reason))")
+      }
+    }
+    for section in SnapshotFormat.Section.allCases where section != .maskPoints && section != .maskNodes {
+      guard sections[section] != nil else {
+        throw refusal(path, source: hint, "its \(section.name) section is missing")
+      }
+    }
+    // Meta first: its source names the file to rebuild from in every later message.
+    try verified(.meta, sections, checksums, buffer, path: path, source: nil)
+    do {
+      var meta = SnapshotReader(base: base, range: sections[.meta]!)
+      let sourcePath = try meta.readString()
+      let storeCount = try meta.readVarint()
+      let indexedCount = try meta.readVarint()
+      var window: Range<Instant>?
+      if try meta.read(UInt8.self) == 1 {
+        let lower = Instant(secondsSinceEpoch: try meta.read(Int64.self))
+        let upper = Instant(secondsSinceEpoch: try meta.read(Int64.self))
+        guard lower <= upper else { throw SnapshotDecodingError(reason: "the hours window is reversed") }
+        window = lower..<upper
+      }
+      let hasMasks = try meta.read(UInt8.self) == 1
+      var conditions: [StoreFilter.Condition] = []
+      for _ in 0..<min(try meta.readVarint(), SearchMasks.conditionCapacity) {
+        conditions.append(try SnapshotFormat.decodeCondition(&meta))
+      }
+      var counts: [Diagnostic.Severity: Int] = [:]
+      for severity in Diagnostic.Severity.allCases { counts[severity] = try meta.readVarint() }
+      var reasons: [String] = []
+      for _ in 0..<min(try meta.readVarint(), 255) { reasons.append(try meta.readString()) }
+      var countries = Set<String>()
+      for _ in 0..<min(try meta.readVarint(), 1_000) { countries.insert(try meta.readString()) }
+      func check(_ section: SnapshotFormat.Section, elements: Int, of size: Int) throws(CatalogError) {
+        try verified(section, sections, checksums, buffer, path: path, source: sourcePath)
+        guard sections[section]!.count == elements * size else {
+          throw refusal(path, source: sourcePath, "its \(section.name) section has the wrong size")
+        }
+      }
+      guard storeCount >= 0, indexedCount >= 0, indexedCount <= storeCount, storeCount < Int(Int32.max) else {
+        throw SnapshotDecodingError(reason: "the store counts are inconsistent")
+      }
+      try check(.coordinates, elements: indexedCount, of: 16)
+      try check(.storePositions, elements: indexedCount, of: 4)
+      try check(.treeXs, elements: indexedCount, of: 8)
+      try check(.treeYs, elements: indexedCount, of: 8)
+      try check(.treeZs, elements: indexedCount, of: 8)
+      try check(.treeIDs, elements: indexedCount, of: 4)
+      try check(.recordTable, elements: storeCount, of: SnapshotFormat.recordTableEntrySize)
+      try check(.idOrder, elements: storeCount, of: 4)
+      try check(.scheduleStates, elements: storeCount, of: 1)
+      try verified(.treeBoxes, sections, checksums, buffer, path: path, source: sourcePath)
+      try verified(.diagnostics, sections, checksums, buffer, path: path, source: sourcePath)
+      if sections[.records]!.count <= SnapshotFormat.recordsVerifiedOnOpen {
+        try verified(.records, sections, checksums, buffer, path: path, source: sourcePath)
+      }
+
+      let coordinates = try Self.coordinates(base, sections[.coordinates]!, count: indexedCount)
+      let storePositions: [Int32] = Self.array(base, sections[.storePositions]!)
+      guard storePositions.allSatisfy({ $0 >= 0 && Int($0) < storeCount }) else {
+        throw SnapshotDecodingError(reason: "a tree point refers to a store that is not there")
+      }
+      var boxesReader = SnapshotReader(base: base, range: sections[.treeBoxes]!)
+      let depth = Int(try boxesReader.read(UInt64.self))
+      let boxesRange = sections[.treeBoxes]!.lowerBound + 8..<sections[.treeBoxes]!.upperBound
+      let parts = KDTreeParts(
+        depth: depth, xs: Self.array(base, sections[.treeXs]!), ys: Self.array(base, sections[.treeYs]!),
+        zs: Self.array(base, sections[.treeZs]!), ids: Self.array(base, sections[.treeIDs]!),
+        boxes: Self.array(base, boxesRange))
+      let tree: KDTree
+      do { tree = try KDTree(coordinates: coordinates, parts: parts) } catch {
+        throw SnapshotDecodingError(reason: error.description)
+      }
+      var searchMasks: SearchMasks?
+      if hasMasks {
+        let nodeCount = parts.boxes.count / 6
+        try check(.maskPoints, elements: indexedCount, of: 32)
+        try check(.maskNodes, elements: nodeCount, of: 32)
+        let maskParts = SubtreeMaskParts(
+          points: Self.array(base, sections[.maskPoints]!), nodes: Self.array(base, sections[.maskNodes]!))
+        do {
+          searchMasks = SearchMasks(
+            masks: try SubtreeMasks(for: tree, parts: maskParts), conditions: conditions, hoursWindow: window)
+        } catch { throw SnapshotDecodingError(reason: error.description) }
+      }
+      let catalog = SnapshotCatalog(
+        path: path, source: sourcePath, storeCount: storeCount, diagnosticCounts: counts, mapping: base,
+        mappedSize: buffer.count, sections: sections, reasons: reasons, holidayFiles: options.holidayFiles,
+        countries: countries)
+      if !options.holidayFiles.isEmpty {
+        // Extra holiday files are the user's: report their errors now, not at the first PH.
+        let registry = try HoursResources.holidayRegistry(
+          countries: countries, extraFiles: options.holidayFiles)
+        catalog.cache.withLock { $0.holidays = registry }
+      }
+      return Opened(catalog: catalog, tree: tree, storePositions: storePositions, searchMasks: searchMasks)
+    }
+  }
+
+  /// The source path in the meta section, when the section table and the meta section are intact.
+  private static func sourceHint(_ buffer: UnsafeRawBufferPointer) -> String? {
+    var table = SnapshotReader(buffer, from: 12)
+    guard let count = try? table.read(UInt32.self), count <= 64 else { return nil }
+    table.offset = SnapshotFormat.headerSize
+    for _ in 0..<count {
+      guard let kind = try? table.read(UInt32.self), (try? table.read(UInt32.self)) != nil,
+        let offset = try? table.read(UInt64.self), let length = try? table.read(UInt64.self),
+        let checksum = try? table.read(UInt64.self)
+      else { return nil }
+      guard kind == SnapshotFormat.Section.meta.rawValue else { continue }
+      guard offset <= UInt64(buffer.count), length <= UInt64(buffer.count) - offset else { return nil }
+      let range = Int(offset)..<Int(offset + length)
+      guard snapshotChecksum(UnsafeRawBufferPointer(rebasing: buffer[range])) == checksum else { return nil }
+      var meta = SnapshotReader(buffer, from: range.lowerBound)
+      return try? meta.readString()
+    }
+    return nil
+  }
+
+  /// Checks one section's checksum; returns nothing useful, throws the refusal.
+  @discardableResult
+  private static func verified(
+    _ section: SnapshotFormat.Section, _ sections: [SnapshotFormat.Section: Range<Int>],
+    _ checksums: [SnapshotFormat.Section: UInt64], _ buffer: UnsafeRawBufferPointer, path: String,
+    source: String?
+  ) throws(CatalogError) -> Bool {
+    guard let range = sections[section], let expected = checksums[section] else { return false }
+    guard snapshotChecksum(UnsafeRawBufferPointer(rebasing: buffer[range])) == expected else {
+      throw refusal(path, source: source, "its \(section.name) section is corrupted (checksum mismatch)")
+    }
+    return true
+  }
+
+  /// The error for a snapshot that cannot be used, with the command that makes a good one.
+  static func refusal(_ path: String, source: String?, _ reason: String) -> CatalogError {
+    let input = source.flatMap { $0.isEmpty || $0 == "-" ? nil : $0 } ?? "STORES.geojson"
+    return CatalogError(
+      .badData, source: path,
+      "not a usable snapshot: \(reason); rebuild it with 'stores snapshot build \(input) -o \(path)'")
+  }
+
+  private static func array<T: BitwiseCopyable>(_ base: UnsafeRawPointer, _ range: Range<Int>) -> [T] {
+    let count = range.count / MemoryLayout<T>.stride
+    return [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+      UnsafeMutableRawBufferPointer(buffer).copyMemory(
+        from: UnsafeRawBufferPointer(start: base + range.lowerBound, count: count * MemoryLayout<T>.stride))
+      initialized = count
+    }
+  }
+
+  private static func coordinates(_ base: UnsafeRawPointer, _ range: Range<Int>, count: Int)
+    throws(SnapshotDecodingError) -> [Coordinate]
+  {
+    let values: [Double] = array(base, range)
+    var coordinates: [Coordinate] = []
+    coordinates.reserveCapacity(count)
+    for i in 0..<count {
+      guard (-90...90).contains(values[2 * i]), (-180...180).contains(values[2 * i + 1]) else {
+        throw SnapshotDecodingError(reason: "a coordinate is out of range")
+      }
+      coordinates.append(Coordinate(uncheckedLatitude: values[2 * i], longitude: values[2 * i + 1]))
+    }
+    return coordinates
+  }
+
+  // MARK: - Records
+
+  private func uint32(_ section: SnapshotFormat.Section, at byte: Int) -> UInt32 {
+    UInt32(
+      littleEndian: mapping.loadUnaligned(
+        fromByteOffset: sections[section]!.lowerBound + byte, as: UInt32.self))
+  }
+
+  /// The bytes of record `position`, checked against its checksum.
+  private func recordReader(_ position: Int) throws(SnapshotDecodingError) -> SnapshotReader {
+    let table = sections[.recordTable]!.lowerBound + position * SnapshotFormat.recordTableEntrySize
+    let offset = Int(UInt64(littleEndian: mapping.loadUnaligned(fromByteOffset: table, as: UInt64.self)))
+    let length = Int(UInt32(littleEndian: mapping.loadUnaligned(fromByteOffset: table + 8, as: UInt32.self)))
+    let checksum = UInt32(littleEndian: mapping.loadUnaligned(fromByteOffset: table + 12, as: UInt32.self))
+    let records = sections[.records]!
+    guard offset <= records.count, length <= records.count - offset else {
+      throw SnapshotDecodingError(reason: "record \(position) lies outside the records")
+    }
+    let start = records.lowerBound + offset
+    let bytes = UnsafeRawBufferPointer(start: mapping + start, count: length)
+    guard UInt32(truncatingIfNeeded: snapshotChecksum(bytes)) == checksum else {
+      throw SnapshotDecodingError(reason: "record \(position) fails its checksum")
+    }
+    return SnapshotReader(base: mapping, range: start..<start + length)
+  }
+
+  /// The store at `position`.
+  ///
+  /// A record that fails its checksum stops the process with the rebuild message: the bytes of a
+  /// snapshot changed after it was opened and verified (records of large snapshots are verified as
+  /// they are read), and no answer built on them can be trusted.
+  func store(at position: Int) -> Store {
+    do {
+      var reader = try recordReader(position)
+      return try SnapshotFormat.decodeStore(&reader)
+    } catch {
+      fatalError(Self.refusal(path, source: source, "it is corrupted: \(error.reason)").message)
+    }
+  }
+
+  /// The first store position whose id is `id`: a binary search over the id order.
+  func position(ofID id: String) -> Int? {
+    let wanted = Array(id.utf8)
+    var low = 0
+    var high = storeCount
+    while low < high {
+      let middle = (low + high) / 2
+      let position = Int(Int32(bitPattern: uint32(.idOrder, at: 4 * middle)))
+      guard position >= 0, position < storeCount, let found = try? idBytes(at: position) else { return nil }
+      if found.lexicographicallyPrecedes(wanted) { low = middle + 1 } else { high = middle }
+    }
+    guard low < storeCount else { return nil }
+    let position = Int(Int32(bitPattern: uint32(.idOrder, at: 4 * low)))
+    return (try? idBytes(at: position)) == wanted ? position : nil
+  }
+
+  private func idBytes(at position: Int) throws(SnapshotDecodingError) -> [UInt8] {
+    var reader = try recordReader(position)
+    return Array(try SnapshotFormat.decodeID(&reader).utf8)
+  }
+
+  // MARK: - Hours
+
+  /// Why the store at `position` has no schedule, or `nil` when it has one.
+  func scheduleGap(at position: Int) -> String? {
+    let state = Int(
+      mapping.load(fromByteOffset: sections[.scheduleStates]!.lowerBound + position, as: UInt8.self))
+    guard state > 0 else { return nil }
+    return state - 1 < reasons.count ? reasons[state - 1] : "opening hours are not evaluated"
+  }
+
+  /// The schedule of the store at `position`, compiled on first use as the catalog compiled it
+  /// when the snapshot was built (the same expression, zone, holiday calendar and location).
+  func schedule(at position: Int) -> Schedule? {
+    guard scheduleGap(at: position) == nil else { return nil }
+    let store = store(at: position)
+    guard let text = store.openingHours, let zoneName = store.timezone,
+      let hours = try? OpeningHours(parsing: text), let zone = timeZone(named: zoneName)
+    else { return nil }
+    let usesHolidays = hours.usesPublicHolidays || hours.usesSchoolHolidays
+    let calendar = usesHolidays ? holidayCalendar(for: store) : nil
+    let key =
+      hours.usesSunEvents
+      ? nil
+      : ScheduleKey(text: text, zone: zoneName, country: calendar?.country, region: calendar?.region)
+    if let key, let cached = cache.withLock({ $0.schedules[key] }) { return cached }
+    let schedule = Schedule(
+      hours, timeZone: zone, holidays: calendar, latitude: store.coordinate?.latitude,
+      longitude: store.coordinate?.longitude)
+    if let key { cache.withLock { $0.schedules[key] = .some(schedule) } }
+    return schedule
+  }
+
+  func timeZone(named name: String) -> TimeZoneRules? {
+    if let cached = cache.withLock({ $0.zones[name] }) { return cached }
+    let rules = try? TimeZoneRules(identifier: name)
+    cache.withLock { $0.zones[name] = .some(rules) }
+    return rules
+  }
+
+  private func holidayCalendar(for store: Store) -> HolidayCalendar? {
+    let registry = cache.withLock { cache in
+      if cache.holidays == nil {
+        cache.holidays =
+          (try? HoursResources.holidayRegistry(countries: countries, extraFiles: holidayFiles))
+          ?? HolidayRegistry()
+      }
+      return cache.holidays!
+    }
+    return HoursResources(holidays: registry).holidayCalendar(for: store)
+  }
+
+  // MARK: - Diagnostics
+
+  var diagnostics: [Diagnostic] {
+    if let cached = cache.withLock({ $0.diagnostics }) { return cached }
+    var decoded: [Diagnostic] = []
+    do {
+      var reader = SnapshotReader(base: mapping, range: sections[.diagnostics]!)
+      let count = try reader.readVarint()
+      for _ in 0..<max(0, count) { decoded.append(try SnapshotFormat.decodeDiagnostic(&reader)) }
+    } catch {
+      fatalError(Self.refusal(path, source: source, "it is corrupted: \(error.reason)").message)
+    }
+    cache.withLock { $0.diagnostics = decoded }
+    return decoded
+  }
+
+  // MARK: - Verification
+
+  /// Checks every record against its checksum and decodes it: what `stores snapshot verify` does
+  /// beyond the checks of every open.
+  func verifyAllRecords() throws(CatalogError) {
+    for position in 0..<storeCount {
+      do {
+        var reader = try recordReader(position)
+        _ = try SnapshotFormat.decodeStore(&reader)
+      } catch {
+        throw Self.refusal(path, source: source, "it is corrupted: \(error.reason)")
+      }
+    }
+  }
+}

@@ -1,0 +1,124 @@
+import ArgumentParser
+import StoreLocator
+
+extension StoresCommand {
+  struct Snapshot: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Build or check a binary snapshot, which --data maps in without parsing.",
+      discussion: """
+        A snapshot holds the records, the k-d tree, the per-subtree summaries of opening hours \
+        and attributes, and the diagnostics of a store file. Every command takes one as --data \
+        (or $STORES_DATA) and starts in milliseconds, whatever the number of stores.
+
+        Opening a snapshot checks its format version, its size and the checksums of its index; \
+        a truncated, corrupted or older snapshot is refused with the command that rebuilds it. \
+        Records of large snapshots are checked as they are read; 'stores snapshot verify' checks \
+        them all.
+        """,
+      subcommands: [Build.self, Verify.self])
+  }
+}
+
+extension StoresCommand.Snapshot {
+  struct Build: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Load a GeoJSON store file and write its snapshot.",
+      discussion: """
+        Conditions that are often asked for (--where drive_through=yes) are indexed: each gets a \
+        bit in the per-subtree summaries, so searches for it skip whole regions. By default the \
+        values of properties with few distinct short values are indexed (up to 64); \
+        --index-where adds your own, first.
+
+        Exits 0 when written, 65 when the input has errors in --strict mode or cannot be \
+        read as GeoJSON, 66 when the input is missing or the output cannot be written.
+        """)
+
+    @Argument(help: "The GeoJSON store file ('-' for standard input).")
+    var input: String
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the snapshot.", valueName: "file"))
+    var output: String
+
+    @Option(
+      name: .customLong("index-where"),
+      help: ArgumentHelp("A condition to index, as --where writes it (repeatable).", valueName: "KEY=VALUE"))
+    var indexWhere: [String] = []
+
+    @Flag(help: "Index only the --index-where conditions, none chosen from the data.")
+    var noSuggestedConditions = false
+
+    @Flag(help: "Fail on any data error instead of skipping the bad records.")
+    var strict = false
+
+    @Option(
+      name: .customLong("holidays"),
+      help: ArgumentHelp("Public-holiday file to add to the bundled ones (repeatable).", valueName: "file"))
+    var holidayFiles: [String] = []
+
+    func validate() throws {
+      _ = try parsedConditions()
+      if output == input { throw ValidationError("the snapshot would overwrite its input \(input)") }
+    }
+
+    private func parsedConditions() throws -> [StoreFilter.Condition] {
+      do { return try StoreFilter(parsing: indexWhere).conditions } catch {
+        throw ValidationError("--index-where: \(error.description)")
+      }
+    }
+
+    func run() throws {
+      let loaded: Catalog
+      do {
+        loaded = try Catalog.load(
+          contentsOf: input, options: LoadOptions(strict: strict, holidayFiles: holidayFiles))
+      } catch {
+        standardError("stores: \(error.description)")
+        for diagnostic in error.diagnostics.filter({ $0.severity == .error }).prefix(20) {
+          standardError("  \(diagnostic)")
+        }
+        throw error.kind == .inputMissing ? ExitCode.inputMissing : ExitCode.badData
+      }
+      guard !loaded.isSnapshot else {
+        standardError("stores: \(input) is already a snapshot; build from the GeoJSON it was made from")
+        throw ExitCode.usage
+      }
+      var conditions = try parsedConditions()
+      if !noSuggestedConditions {
+        conditions += loaded.suggestedIndexConditions().filter { !conditions.contains($0) }
+      }
+      let catalog = loaded.indexing(conditions)
+      do { try catalog.writeSnapshot(to: output) } catch {
+        standardError("stores: \(error.description)")
+        throw ExitCode.inputMissing
+      }
+      let errors = catalog.diagnosticCount(.error)
+      print(
+        "wrote \(output): \(catalog.stores.count) stores (\(catalog.indexedCount) indexed), "
+          + "\(catalog.indexedConditions.count) indexed conditions"
+          + (errors > 0 ? ", \(errors) data errors (see 'stores validate \(input)')" : ""))
+    }
+  }
+
+  struct Verify: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Check every byte of a snapshot: header, index and each record's checksum.",
+      discussion: "Exits 0 when the snapshot is sound, 65 when it is not (with the command that rebuilds it)."
+    )
+
+    @Argument(help: "The snapshot file.")
+    var path: String
+
+    func run() throws {
+      do {
+        let catalog = try Catalog(snapshotAt: path)
+        try catalog.verifySnapshotRecords()
+        print(
+          "\(path): sound; \(catalog.stores.count) stores (\(catalog.indexedCount) indexed) from \(catalog.source)"
+        )
+      } catch {
+        standardError("stores: \(error.description)")
+        throw error.kind == .inputMissing ? ExitCode.inputMissing : ExitCode.badData
+      }
+    }
+  }
+}
