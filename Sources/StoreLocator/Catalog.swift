@@ -16,9 +16,8 @@ public struct Catalog: Sendable {
   let storePositions: [Int32]
   /// Ids, schedules and diagnostics: built in memory, or read from a snapshot on demand.
   let storage: Storage
-  /// Per-subtree summaries of opening hours and indexed conditions; `nil` when there is nothing
-  /// to summarise (no hours evaluated, no conditions indexed).
-  private(set) var searchMasks: SearchMasks?
+  /// Summaries built in memory (from records, or by `indexing(_:)`).
+  private var builtMasks: SearchMasks?
 
   enum Storage: Sendable {
     case memory(MemoryStorage)
@@ -78,7 +77,7 @@ public struct Catalog: Sendable {
           ?? Array(repeating: "opening hours are not evaluated", count: stores.count),
         timeZones: compiled?.zones ?? [:]))
     if compiled != nil {
-      self.searchMasks = SearchMasks(
+      self.builtMasks = SearchMasks(
         tree: tree, stores: self.stores, storeAtPoint: positions, openHours: compiled?.openHours,
         hoursWindow: hoursWindow, conditions: [])
     }
@@ -86,13 +85,21 @@ public struct Catalog: Sendable {
 
   /// A catalog read from a snapshot: records, ids, schedules and diagnostics stay in the mapped
   /// file until asked for.
-  init(snapshot: SnapshotCatalog, tree: KDTree, storePositions: [Int32], searchMasks: SearchMasks?) {
+  init(snapshot: SnapshotCatalog, tree: KDTree, storePositions: [Int32]) {
     self.stores = StoreList(snapshot)
     self.source = snapshot.source
     self.tree = tree
     self.storePositions = storePositions
     self.storage = .snapshot(snapshot)
-    self.searchMasks = searchMasks
+  }
+
+  /// Per-subtree summaries of opening hours and indexed conditions; `nil` when there is nothing
+  /// to summarise (no hours evaluated, no conditions indexed). A snapshot's are read on first use,
+  /// so queries without conditions never load them.
+  var searchMasks: SearchMasks? {
+    if let builtMasks { return builtMasks }
+    if case .snapshot(let snapshot) = storage { return snapshot.searchMasks(for: tree) }
+    return nil
   }
 
   /// What the loader noticed, in input order.
@@ -153,7 +160,7 @@ public struct Catalog: Sendable {
   /// - Complexity: O(n × conditions).
   public func indexing(_ conditions: [StoreFilter.Condition]) -> Catalog {
     var copy = self
-    copy.searchMasks =
+    copy.builtMasks =
       searchMasks?.indexing(conditions, tree: tree, stores: stores, storeAtPoint: storePositions)
       ?? SearchMasks(
         tree: tree, stores: stores, storeAtPoint: storePositions, openHours: nil,

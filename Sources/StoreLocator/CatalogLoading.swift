@@ -72,9 +72,7 @@ extension Catalog {
   /// - Complexity: O(n) copies of the index (about 90 bytes a store); no parsing.
   public init(snapshotAt path: String, options: LoadOptions = LoadOptions()) throws(CatalogError) {
     let opened = try SnapshotCatalog.map(path, options: options)
-    self.init(
-      snapshot: opened.catalog, tree: opened.tree, storePositions: opened.storePositions,
-      searchMasks: opened.searchMasks)
+    self.init(snapshot: opened.catalog, tree: opened.tree, storePositions: opened.storePositions)
     if options.strict, let errors = opened.catalog.diagnosticCounts[.error], errors > 0 {
       let first = diagnostics.first { $0.severity == .error }
       throw CatalogError(

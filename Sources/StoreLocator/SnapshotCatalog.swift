@@ -26,6 +26,8 @@ final class SnapshotCatalog: @unchecked Sendable {
   private let mapping: UnsafeRawPointer
   private let mappedSize: Int
   private let sections: [SnapshotFormat.Section: Range<Int>]
+  private let checksums: [SnapshotFormat.Section: UInt64]
+  private let masksInfo: (conditions: [StoreFilter.Condition], hoursWindow: Range<Instant>?)?
   private let reasons: [String]
   private let holidayFiles: [String]
   private let countries: Set<String>
@@ -36,6 +38,8 @@ final class SnapshotCatalog: @unchecked Sendable {
     var zones: [String: TimeZoneRules?] = [:]
     var holidays: HolidayRegistry?
     var diagnostics: [Diagnostic]?
+    /// `.some(nil)` once loading them found none.
+    var searchMasks: SearchMasks??
   }
 
   /// Everything `Catalog` copies out of the file on open.
@@ -43,14 +47,17 @@ final class SnapshotCatalog: @unchecked Sendable {
     var catalog: SnapshotCatalog
     var tree: KDTree
     var storePositions: [Int32]
-    var searchMasks: SearchMasks?
   }
 
   private init(
     path: String, source: String, storeCount: Int, diagnosticCounts: [Diagnostic.Severity: Int],
     mapping: UnsafeRawPointer, mappedSize: Int, sections: [SnapshotFormat.Section: Range<Int>],
-    reasons: [String], holidayFiles: [String], countries: Set<String>
+    checksums: [SnapshotFormat.Section: UInt64],
+    masksInfo: (conditions: [StoreFilter.Condition], hoursWindow: Range<Instant>?)?, reasons: [String],
+    holidayFiles: [String], countries: Set<String>
   ) {
+    self.checksums = checksums
+    self.masksInfo = masksInfo
     self.path = path
     self.source = source
     self.storeCount = storeCount
@@ -234,7 +241,6 @@ final class SnapshotCatalog: @unchecked Sendable {
       try check(.idOrder, elements: storeCount, of: 4)
       try check(.scheduleStates, elements: storeCount, of: 1)
       try verified(.treeBoxes, sections, checksums, buffer, path: path, source: sourcePath)
-      try verified(.diagnostics, sections, checksums, buffer, path: path, source: sourcePath)
       if sections[.records]!.count <= SnapshotFormat.recordsVerifiedOnOpen {
         try verified(.records, sections, checksums, buffer, path: path, source: sourcePath)
       }
@@ -255,21 +261,16 @@ final class SnapshotCatalog: @unchecked Sendable {
       do { tree = try KDTree(coordinates: coordinates, parts: parts) } catch {
         throw SnapshotDecodingError(reason: error.description)
       }
-      var searchMasks: SearchMasks?
       if hasMasks {
+        // Sizes now; checksums and contents when a query first needs them.
         let nodeCount = parts.boxes.count / 6
-        try check(.maskPoints, elements: indexedCount, of: 32)
-        try check(.maskNodes, elements: nodeCount, of: 32)
-        let maskParts = SubtreeMaskParts(
-          points: Self.array(base, sections[.maskPoints]!), nodes: Self.array(base, sections[.maskNodes]!))
-        do {
-          searchMasks = SearchMasks(
-            masks: try SubtreeMasks(for: tree, parts: maskParts), conditions: conditions, hoursWindow: window)
-        } catch { throw SnapshotDecodingError(reason: error.description) }
+        guard sections[.maskPoints]?.count == indexedCount * 32, sections[.maskNodes]?.count == nodeCount * 32
+        else { throw SnapshotDecodingError(reason: "the subtree summaries do not fit the tree") }
       }
       let catalog = SnapshotCatalog(
         path: path, source: sourcePath, storeCount: storeCount, diagnosticCounts: counts, mapping: base,
-        mappedSize: buffer.count, sections: sections, reasons: reasons, holidayFiles: options.holidayFiles,
+        mappedSize: buffer.count, sections: sections, checksums: checksums,
+        masksInfo: hasMasks ? (conditions, window) : nil, reasons: reasons, holidayFiles: options.holidayFiles,
         countries: countries)
       if !options.holidayFiles.isEmpty {
         // Extra holiday files are the user's: report their errors now, not at the first PH.
@@ -277,7 +278,7 @@ final class SnapshotCatalog: @unchecked Sendable {
           countries: countries, extraFiles: options.holidayFiles)
         catalog.cache.withLock { $0.holidays = registry }
       }
-      return Opened(catalog: catalog, tree: tree, storePositions: storePositions, searchMasks: searchMasks)
+      return Opened(catalog: catalog, tree: tree, storePositions: storePositions)
     }
   }
 
@@ -459,17 +460,48 @@ final class SnapshotCatalog: @unchecked Sendable {
     return HoursResources(holidays: registry).holidayCalendar(for: store)
   }
 
-  // MARK: - Diagnostics
+  // MARK: - Read on first use
 
+  /// Whether a section read after opening still matches its checksum.
+  private func isIntact(_ section: SnapshotFormat.Section) -> Bool {
+    guard let range = sections[section], let expected = checksums[section] else { return false }
+    return snapshotChecksum(UnsafeRawBufferPointer(start: mapping + range.lowerBound, count: range.count))
+      == expected
+  }
+
+  /// The subtree summaries, read on the first query that can use them. Damaged summaries are
+  /// not used: searches then test every candidate, which is slower and still exact.
+  func searchMasks(for tree: KDTree) -> SearchMasks? {
+    guard let masksInfo else { return nil }
+    return cache.withLock { cache in
+      if let loaded = cache.searchMasks { return loaded }
+      guard isIntact(.maskPoints), isIntact(.maskNodes) else {
+        cache.searchMasks = .some(nil)
+        return nil
+      }
+      let parts = SubtreeMaskParts(
+        points: Self.array(mapping, sections[.maskPoints]!), nodes: Self.array(mapping, sections[.maskNodes]!))
+      let masks = (try? SubtreeMasks(for: tree, parts: parts)).map {
+        SearchMasks(masks: $0, conditions: masksInfo.conditions, hoursWindow: masksInfo.hoursWindow)
+      }
+      cache.searchMasks = .some(masks)
+      return masks
+    }
+  }
+
+  /// The diagnostics, decoded on first use. Damaged ones are replaced by one error that says so
+  /// and how to rebuild.
   var diagnostics: [Diagnostic] {
     if let cached = cache.withLock({ $0.diagnostics }) { return cached }
     var decoded: [Diagnostic] = []
-    do {
+    do throws(SnapshotDecodingError) {
+      guard isIntact(.diagnostics) else { throw SnapshotDecodingError(reason: "checksum mismatch") }
       var reader = SnapshotReader(base: mapping, range: sections[.diagnostics]!)
       let count = try reader.readVarint()
       for _ in 0..<max(0, count) { decoded.append(try SnapshotFormat.decodeDiagnostic(&reader)) }
     } catch {
-      fatalError(Self.refusal(path, source: source, "it is corrupted: \(error.reason)").message)
+      let refusal = Self.refusal(path, source: source, "its diagnostics section is corrupted (\(error.reason))")
+      decoded = [Diagnostic(Diagnostic.Code("snapshot-corrupted"), .error, at: nil, refusal.message)]
     }
     cache.withLock { $0.diagnostics = decoded }
     return decoded
@@ -477,9 +509,13 @@ final class SnapshotCatalog: @unchecked Sendable {
 
   // MARK: - Verification
 
-  /// Checks every record against its checksum and decodes it: what `stores snapshot verify` does
-  /// beyond the checks of every open.
+  /// Checks every record against its checksum and decodes it, and the sections read on first use:
+  /// what `stores snapshot verify` does beyond the checks of every open.
   func verifyAllRecords() throws(CatalogError) {
+    for section in [SnapshotFormat.Section.records, .diagnostics, .maskPoints, .maskNodes]
+    where sections[section] != nil && !isIntact(section) {
+      throw Self.refusal(path, source: source, "its \(section.name) section is corrupted (checksum mismatch)")
+    }
     for position in 0..<storeCount {
       do {
         var reader = try recordReader(position)

@@ -107,9 +107,9 @@ import Testing
     try Self.expectRefused(Self.bytes + [0], "too many")
   }
 
-  /// Every byte the checksums cover, flipped at a sample of positions across the file.
+  /// Every byte the checksums verified on open cover, flipped at a sample of positions.
   @Test func corruptedSnapshotsAreRefused() throws {
-    let covered = try Self.coveredRanges(Self.bytes)
+    let covered = try Self.coveredRanges(Self.bytes, lazy: false)
     var positions = Array(stride(from: 0, to: 64, by: 5))
     for range in covered {
       positions += [range.lowerBound, (range.lowerBound + range.upperBound) / 2, range.upperBound - 1]
@@ -132,6 +132,30 @@ import Testing
     try Self.expectRefused(Array("{\"type\":\"FeatureCollection\"}".utf8), "truncated")
   }
 
+  /// Sections read on first use (summaries, diagnostics) are checked then: damaged summaries are
+  /// left unused (answers stay exact), damaged diagnostics become one error saying so, and
+  /// `verifySnapshotRecords()` (`stores snapshot verify`) refuses the file.
+  @Test func sectionsReadLaterAreCheckedWhenRead() throws {
+    let center = try Coordinate(latitude: 47.61, longitude: -122.33)
+    let filter = try StoreFilter(parsing: ["drive_through=yes"])
+    let open = OpeningRequirement(time: .instant(Instant.now()))
+    for range in try Self.coveredRanges(Self.bytes, lazy: true) {
+      var damaged = Self.bytes
+      damaged[(range.lowerBound + range.upperBound) / 2] ^= 0x10
+      let path = try Self.write(damaged, name: "late")
+      defer { try? FileManager.default.removeItem(atPath: path) }
+      let catalog = try Catalog(snapshotAt: path)
+      #expect(
+        catalog.nearest(10, to: center, where: filter, open: open)
+          == Self.original.nearest(10, to: center, where: filter, open: open))
+      #expect(throws: CatalogError.self) { try catalog.verifySnapshotRecords() }
+      let diagnostics = catalog.diagnostics
+      #expect(
+        diagnostics == Self.original.diagnostics
+          || (diagnostics.count == 1 && diagnostics[0].code.rawValue == "snapshot-corrupted"))
+    }
+  }
+
   /// A GeoJSON file that happens to be named .snap still loads as GeoJSON: the magic decides.
   @Test func theMagicNotTheNameDecides() throws {
     let text = #"{"type":"Feature","id":"a","properties":{},"geometry":{"type":"Point","coordinates":[1,2]}}"#
@@ -141,17 +165,20 @@ import Testing
     #expect(!catalog.isSnapshot && catalog.stores.count == 1)
   }
 
-  /// Header, section table and each section: the bytes checksums protect (not the padding).
-  static func coveredRanges(_ bytes: [UInt8]) throws -> [Range<Int>] {
+  /// The bytes checksums protect (not the padding): header, section table and the sections
+  /// checked on open, or (`lazy`) the sections checked on first use.
+  static func coveredRanges(_ bytes: [UInt8], lazy: Bool) throws -> [Range<Int>] {
     let count = Int(bytes[12]) | Int(bytes[13]) << 8
     let tableEnd = SnapshotFormat.headerSize + count * SnapshotFormat.sectionEntrySize
-    var ranges = [0..<tableEnd]
+    let lazySections: [SnapshotFormat.Section] = [.diagnostics, .maskPoints, .maskNodes]
+    var ranges = lazy ? [] : [0..<tableEnd]
     for i in 0..<count {
       let entry = SnapshotFormat.headerSize + i * SnapshotFormat.sectionEntrySize
       func word(_ at: Int) -> Int { (0..<8).reduce(0) { $0 | Int(bytes[at + $1]) << (8 * $1) } }
       let offset = word(entry + 8)
       let length = word(entry + 16)
-      if length > 0 { ranges.append(offset..<offset + length) }
+      let section = try #require(SnapshotFormat.Section(rawValue: UInt32(word(entry) & 0xFFFF_FFFF)))
+      if length > 0, lazySections.contains(section) == lazy { ranges.append(offset..<offset + length) }
     }
     return ranges
   }
