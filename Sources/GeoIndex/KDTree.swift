@@ -9,8 +9,9 @@
 /// index `ids` in tree order, and one bounding box per node as six `Float`s rounded outward. The
 /// tree is complete: node `i` has children `2i+1` and `2i+2`, all `2^depth` leaves are on the last
 /// level, and leaf `j` holds the points `(j·n) >> depth ..< ((j+1)·n) >> depth`, so no node stores
-/// a range. That is 28 bytes a point plus 48 / (points per leaf) bytes of boxes (about 31 bytes a
-/// point with the default leaf size), not counting `coordinates`.
+/// a range. That is 28 bytes a point plus 48 / (points per leaf) bytes of boxes (about 29.6 bytes a
+/// point with the default leaf size of 32, whose leaves hold 16 to 32 points), not counting
+/// `coordinates`.
 ///
 /// The tree is immutable once built; rebuild it to change the points.
 public struct KDTree: Sendable {
@@ -37,9 +38,11 @@ public struct KDTree: Sendable {
   /// - Parameters:
   ///   - coordinates: The points; their positions are the indices results refer to.
   ///   - leafSize: The most points a leaf bucket holds (at least 1); leaves hold between about
-  ///     half of this and this many.
+  ///     half of this and this many. The default, 32, measured faster than 16 on a million points
+  ///     for building (one level less to select) and for every query kind (fewer boxes to test
+  ///     and fewer cache lines of boxes; the extra points a leaf are scanned in order).
   /// - Complexity: O(n log n).
-  public init(coordinates: [Coordinate], leafSize: Int = 16) {
+  public init(coordinates: [Coordinate], leafSize: Int = 32) {
     precondition(leafSize >= 1, "leafSize must be at least 1")
     precondition(coordinates.count < Int(Int32.max), "at most Int32.max - 1 points")
     let n = coordinates.count

@@ -147,10 +147,10 @@ func benchmarkTree(_ o: TreeOptions) {
   }
 
   // The layout in KDTree.swift: xs, ys, zs (Double), ids (Int32) per point; six Floats per node
-  // of a complete tree whose leaves hold at most 16 points.
+  // of a complete tree whose leaves hold at most 32 points (the default leaf size).
   let n = o.points
   var depth = 0
-  while (n + (1 << depth) - 1) >> depth > 16 { depth += 1 }
+  while (n + (1 << depth) - 1) >> depth > 32 { depth += 1 }
   let nodes = (2 << depth) - 1
   let layoutBytes = 28 * n + 24 * nodes
 
