@@ -270,7 +270,8 @@ final class SnapshotCatalog: @unchecked Sendable {
       let catalog = SnapshotCatalog(
         path: path, source: sourcePath, storeCount: storeCount, diagnosticCounts: counts, mapping: base,
         mappedSize: buffer.count, sections: sections, checksums: checksums,
-        masksInfo: hasMasks ? (conditions, window) : nil, reasons: reasons, holidayFiles: options.holidayFiles,
+        masksInfo: hasMasks ? (conditions, window) : nil, reasons: reasons,
+        holidayFiles: options.holidayFiles,
         countries: countries)
       if !options.holidayFiles.isEmpty {
         // Extra holiday files are the user's: report their errors now, not at the first PH.
@@ -480,7 +481,8 @@ final class SnapshotCatalog: @unchecked Sendable {
         return nil
       }
       let parts = SubtreeMaskParts(
-        points: Self.array(mapping, sections[.maskPoints]!), nodes: Self.array(mapping, sections[.maskNodes]!))
+        points: Self.array(mapping, sections[.maskPoints]!), nodes: Self.array(mapping, sections[.maskNodes]!)
+      )
       let masks = (try? SubtreeMasks(for: tree, parts: parts)).map {
         SearchMasks(masks: $0, conditions: masksInfo.conditions, hoursWindow: masksInfo.hoursWindow)
       }
@@ -500,7 +502,8 @@ final class SnapshotCatalog: @unchecked Sendable {
       let count = try reader.readVarint()
       for _ in 0..<max(0, count) { decoded.append(try SnapshotFormat.decodeDiagnostic(&reader)) }
     } catch {
-      let refusal = Self.refusal(path, source: source, "its diagnostics section is corrupted (\(error.reason))")
+      let refusal = Self.refusal(
+        path, source: source, "its diagnostics section is corrupted (\(error.reason))")
       decoded = [Diagnostic(Diagnostic.Code("snapshot-corrupted"), .error, at: nil, refusal.message)]
     }
     cache.withLock { $0.diagnostics = decoded }
