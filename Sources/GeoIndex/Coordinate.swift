@@ -124,3 +124,11 @@ extension StringProtocol {
     return slice
   }
 }
+
+extension Coordinate {
+  /// Whether a `Coordinate` lies in memory as its latitude then its longitude, two `Double`s, so
+  /// saved pairs can be read in place.
+  static let isLatitudeLongitudePair =
+    MemoryLayout<Coordinate>.size == 16 && MemoryLayout<Coordinate>.offset(of: \.latitude) == 0
+    && MemoryLayout<Coordinate>.offset(of: \.longitude) == 8
+}

@@ -13,22 +13,32 @@
 /// point with the default leaf size of 32, whose leaves hold 16 to 32 points), not counting
 /// `coordinates`.
 ///
+/// The arrays live in memory the tree allocates when it builds, or in a mapped file it borrows
+/// (`init(coordinates:borrowing:owner:)`, for snapshots), so opening a saved tree copies nothing.
+///
 /// The tree is immutable once built; rebuild it to change the points.
-public struct KDTree: Sendable {
-  /// The points, in the order given; `Neighbor.index` refers to this array.
-  public let coordinates: [Coordinate]
-
+///
+/// `@unchecked Sendable`: the buffers are never written after the initializer, and `memory`
+/// keeps them alive as long as any copy of the tree.
+public struct KDTree: @unchecked Sendable {
+  /// Owns (or keeps alive) the buffers below.
+  let memory: TreeMemory
+  /// The points, in the order given.
+  let coordinateBuffer: UnsafeBufferPointer<Coordinate>
   /// Unit vectors in tree order.
-  let xs: [Double]
-  let ys: [Double]
-  let zs: [Double]
+  let xs: UnsafeBufferPointer<Double>
+  let ys: UnsafeBufferPointer<Double>
+  let zs: UnsafeBufferPointer<Double>
   /// Index into `coordinates` of the point at each tree position.
-  let ids: [Int32]
+  let ids: UnsafeBufferPointer<Int32>
   /// Per node: min x, y, z, then max x, y, z, each rounded outward to `Float`. An empty node has
   /// min +∞ and max -∞.
-  let boxes: [Float]
+  let boxes: UnsafeBufferPointer<Float>
   /// The level of the leaves; there are `1 << depth` of them.
   let depth: Int
+
+  /// The points, in the order given; `Neighbor.index` refers to their positions.
+  public var coordinates: TreeCoordinates { TreeCoordinates(buffer: coordinateBuffer, memory: memory) }
 
   /// Builds the tree.
   ///
@@ -61,33 +71,45 @@ public struct KDTree: Sendable {
       }
       initialized = 4 * n
     }
+    let memory = TreeMemory(owner: nil)
     // An empty tree is one empty leaf: min +∞, max -∞, which every search skips.
-    var boxes: [Float] = [.infinity, .infinity, .infinity, -.infinity, -.infinity, -.infinity]
+    let boxes = memory.allocate(Float.self, count: n > 0 ? 6 * nodeCount : 6)
     if n > 0 {
-      boxes = [Float](repeating: 0, count: 6 * nodeCount)
       work.withUnsafeMutableBufferPointer { points in
-        boxes.withUnsafeMutableBufferPointer { boxes in
-          var builder = Builder(
-            points: points.baseAddress!, boxes: boxes.baseAddress!, count: n, depth: depth)
-          builder.build(node: 0, level: 0, firstLeaf: 0, lower: 0, upper: n)
-        }
+        var builder = Builder(points: points.baseAddress!, boxes: boxes.baseAddress!, count: n, depth: depth)
+        builder.build(node: 0, level: 0, firstLeaf: 0, lower: 0, upper: n)
+      }
+    } else {
+      for i in 0..<6 { boxes[i] = i < 3 ? .infinity : -.infinity }
+    }
+    let xs = memory.allocate(Double.self, count: n)
+    let ys = memory.allocate(Double.self, count: n)
+    let zs = memory.allocate(Double.self, count: n)
+    let ids = memory.allocate(Int32.self, count: n)
+    work.withUnsafeBufferPointer { work in
+      for i in 0..<n {
+        xs[i] = work[4 * i]
+        ys[i] = work[4 * i + 1]
+        zs[i] = work[4 * i + 2]
+        ids[i] = Int32(work[4 * i + 3])
       }
     }
-    self.coordinates = coordinates
-    self.depth = depth
-    self.boxes = boxes
-    self.xs = Self.column(0, of: work, count: n) { $0 }
-    self.ys = Self.column(1, of: work, count: n) { $0 }
-    self.zs = Self.column(2, of: work, count: n) { $0 }
-    self.ids = Self.column(3, of: work, count: n) { Int32($0) }
+    let stored = memory.allocate(Coordinate.self, count: n)
+    _ = stored.initialize(from: coordinates)
+    self.init(
+      memory: memory, coordinates: UnsafeBufferPointer(stored), depth: depth, xs: UnsafeBufferPointer(xs),
+      ys: UnsafeBufferPointer(ys), zs: UnsafeBufferPointer(zs), ids: UnsafeBufferPointer(ids),
+      boxes: UnsafeBufferPointer(boxes))
   }
 
-  /// A tree from arrays already laid out (`KDTreeParts`), checked by the caller.
+  /// A tree over buffers already laid out, checked by the caller.
   init(
-    coordinates: [Coordinate], depth: Int, xs: [Double], ys: [Double], zs: [Double], ids: [Int32],
-    boxes: [Float]
+    memory: TreeMemory, coordinates: UnsafeBufferPointer<Coordinate>, depth: Int,
+    xs: UnsafeBufferPointer<Double>, ys: UnsafeBufferPointer<Double>, zs: UnsafeBufferPointer<Double>,
+    ids: UnsafeBufferPointer<Int32>, boxes: UnsafeBufferPointer<Float>
   ) {
-    self.coordinates = coordinates
+    self.memory = memory
+    self.coordinateBuffer = coordinates
     self.depth = depth
     self.xs = xs
     self.ys = ys
@@ -96,23 +118,10 @@ public struct KDTree: Sendable {
     self.boxes = boxes
   }
 
-  /// Field `field` of each of the `count` points of the interleaved build array (4 doubles a
-  /// point), converted by `convert`.
-  private static func column<T>(
-    _ field: Int, of work: [Double], count: Int, _ convert: (Double) -> T
-  ) -> [T] {
-    work.withUnsafeBufferPointer { work in
-      [T](unsafeUninitializedCapacity: count) { buffer, initialized in
-        for i in 0..<count { buffer[i] = convert(work[4 * i + field]) }
-        initialized = count
-      }
-    }
-  }
-
   /// The number of points.
   ///
   /// - Complexity: O(1).
-  public var count: Int { coordinates.count }
+  public var count: Int { coordinateBuffer.count }
 
   /// The `k` points nearest to `center` that satisfy `isIncluded`, nearest first; ties by index.
   ///
@@ -159,12 +168,10 @@ public struct KDTree: Sendable {
         nearTies.removeAll { $0.chord2 > bound2 }
       }
       let heapCount = heap.count
-      var result = coordinates.withUnsafeBufferPointer { coordinates in
-        Self.neighbors(
-          count: heapCount + nearTies.count,
-          index: { $0 < heapCount ? Int(buffer[$0].index) : Int(nearTies[$0 - heapCount].index) },
-          from: center, in: coordinates)
-      }
+      var result = Self.neighbors(
+        count: heapCount + nearTies.count,
+        index: { $0 < heapCount ? Int(buffer[$0].index) : Int(nearTies[$0 - heapCount].index) },
+        from: center, in: coordinateBuffer)
       result.sort(by: Neighbor.precedes)
       if result.count > capacity { result.removeSubrange(capacity...) }
       return result
@@ -196,10 +203,8 @@ public struct KDTree: Sendable {
     let candidates = withView(requiring: requirement) { view in
       view.within(qx: q.x, qy: q.y, qz: q.z, limit: limit, isIncluded: isIncluded)
     }
-    var result = coordinates.withUnsafeBufferPointer { coordinates in
-      Self.neighbors(
-        count: candidates.count, index: { Int(candidates[$0]) }, from: center, in: coordinates)
-    }
+    var result = Self.neighbors(
+      count: candidates.count, index: { Int(candidates[$0]) }, from: center, in: coordinateBuffer)
     // The exact boundary: the chord bound let through points up to a hair beyond the radius.
     result.removeAll { $0.distance.meters > limit.meters }
     result.sort(by: Neighbor.precedes)
@@ -289,24 +294,14 @@ public struct KDTree: Sendable {
 
   @inline(__always)
   private func withView<R>(masks: MaskView?, _ body: (View) -> R) -> R {
-    xs.withUnsafeBufferPointer { xs in
-      ys.withUnsafeBufferPointer { ys in
-        zs.withUnsafeBufferPointer { zs in
-          ids.withUnsafeBufferPointer { ids in
-            boxes.withUnsafeBufferPointer { boxes in
-              coordinates.withUnsafeBufferPointer { coordinates in
-                body(
-                  View(
-                    xs: xs.baseAddress!, ys: ys.baseAddress!, zs: zs.baseAddress!,
-                    ids: ids.baseAddress!, boxes: boxes.baseAddress!,
-                    coordinates: coordinates.baseAddress!, count: ids.count, depth: depth,
-                    masks: masks))
-              }
-            }
-          }
-        }
-      }
-    }
+    let result = body(
+      View(
+        xs: xs.baseAddress!, ys: ys.baseAddress!, zs: zs.baseAddress!, ids: ids.baseAddress!,
+        boxes: boxes.baseAddress!, coordinates: coordinateBuffer.baseAddress!, count: ids.count, depth: depth,
+        masks: masks))
+    // The view's pointers are only valid while the memory lives.
+    withExtendedLifetime(memory) {}
+    return result
   }
 }
 

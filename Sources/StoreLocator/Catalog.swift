@@ -255,7 +255,7 @@ public struct Catalog: Sendable {
   private func searchPlan(_ filter: StoreFilter, _ open: OpeningRequirement?) -> (
     MaskRequirement?, StoreFilter
   ) {
-    guard let searchMasks, !(filter.isEmpty && open == nil) else { return (nil, filter) }
+    guard !(filter.isEmpty && open == nil), let searchMasks else { return (nil, filter) }
     return searchMasks.requirement(for: filter, open: open)
   }
 

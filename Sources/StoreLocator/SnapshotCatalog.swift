@@ -23,8 +23,8 @@ final class SnapshotCatalog: @unchecked Sendable {
   let storeCount: Int
   let diagnosticCounts: [Diagnostic.Severity: Int]
 
-  private let mapping: UnsafeRawPointer
-  private let mappedSize: Int
+  private let file: MappedFile
+  private var mapping: UnsafeRawPointer { file.base }
   private let sections: [SnapshotFormat.Section: Range<Int>]
   private let checksums: [SnapshotFormat.Section: UInt64]
   private let masksInfo: (conditions: [StoreFilter.Condition], hoursWindow: Range<Instant>?)?
@@ -51,7 +51,7 @@ final class SnapshotCatalog: @unchecked Sendable {
 
   private init(
     path: String, source: String, storeCount: Int, diagnosticCounts: [Diagnostic.Severity: Int],
-    mapping: UnsafeRawPointer, mappedSize: Int, sections: [SnapshotFormat.Section: Range<Int>],
+    file: MappedFile, sections: [SnapshotFormat.Section: Range<Int>],
     checksums: [SnapshotFormat.Section: UInt64],
     masksInfo: (conditions: [StoreFilter.Condition], hoursWindow: Range<Instant>?)?, reasons: [String],
     holidayFiles: [String], countries: Set<String>
@@ -62,15 +62,12 @@ final class SnapshotCatalog: @unchecked Sendable {
     self.source = source
     self.storeCount = storeCount
     self.diagnosticCounts = diagnosticCounts
-    self.mapping = mapping
-    self.mappedSize = mappedSize
+    self.file = file
     self.sections = sections
     self.reasons = reasons
     self.holidayFiles = holidayFiles
     self.countries = countries
   }
-
-  deinit { munmap(UnsafeMutableRawPointer(mutating: mapping), mappedSize) }
 
   /// True when the file at `path` starts like a snapshot (its first bytes are the magic).
   static func isSnapshot(at path: String) -> Bool {
@@ -111,11 +108,10 @@ final class SnapshotCatalog: @unchecked Sendable {
       throw CatalogError(
         .inputMissing, source: path, "cannot map \(path): \(String(cString: strerror(errno)))")
     }
-    let base = UnsafeRawPointer(mapped)
+    let file = MappedFile(base: UnsafeRawPointer(mapped), size: size)
     do {
-      return try checked(path, base: base, size: size, options: options)
+      return try checked(path, file: file, options: options)
     } catch {
-      munmap(mapped, size)
       switch error {
       case let error as CatalogError: throw error
       case let error as SnapshotDecodingError:
@@ -126,9 +122,9 @@ final class SnapshotCatalog: @unchecked Sendable {
   }
 
   /// The checks and copies of `map(_:options:)`; throws `CatalogError` or `SnapshotDecodingError`.
-  private static func checked(_ path: String, base: UnsafeRawPointer, size: Int, options: LoadOptions)
-    throws -> Opened
-  {
+  private static func checked(_ path: String, file: MappedFile, options: LoadOptions) throws -> Opened {
+    let base = file.base
+    let size = file.size
     let buffer = UnsafeRawBufferPointer(start: base, count: size)
     guard Array(buffer[0..<8]) == SnapshotFormat.magic else {
       throw refusal(path, source: nil, "it does not start with the snapshot magic STORESNP")
@@ -245,7 +241,6 @@ final class SnapshotCatalog: @unchecked Sendable {
         try verified(.records, sections, checksums, buffer, path: path, source: sourcePath)
       }
 
-      let coordinates = try Self.coordinates(base, sections[.coordinates]!, count: indexedCount)
       let storePositions: [Int32] = Self.array(base, sections[.storePositions]!)
       guard storePositions.allSatisfy({ $0 >= 0 && Int($0) < storeCount }) else {
         throw SnapshotDecodingError(reason: "a tree point refers to a store that is not there")
@@ -253,23 +248,25 @@ final class SnapshotCatalog: @unchecked Sendable {
       var boxesReader = SnapshotReader(base: base, range: sections[.treeBoxes]!)
       let depth = Int(try boxesReader.read(UInt64.self))
       let boxesRange = sections[.treeBoxes]!.lowerBound + 8..<sections[.treeBoxes]!.upperBound
-      let parts = KDTreeParts(
-        depth: depth, xs: Self.array(base, sections[.treeXs]!), ys: Self.array(base, sections[.treeYs]!),
-        zs: Self.array(base, sections[.treeZs]!), ids: Self.array(base, sections[.treeIDs]!),
-        boxes: Self.array(base, boxesRange))
+      // The tree reads its arrays in place: nothing is copied, the mapping stays while it lives.
+      let layout = KDTreeLayout(
+        depth: depth, coordinates: Self.buffer(base, sections[.coordinates]!),
+        xs: Self.buffer(base, sections[.treeXs]!),
+        ys: Self.buffer(base, sections[.treeYs]!), zs: Self.buffer(base, sections[.treeZs]!),
+        ids: Self.buffer(base, sections[.treeIDs]!), boxes: Self.buffer(base, boxesRange))
       let tree: KDTree
-      do { tree = try KDTree(coordinates: coordinates, parts: parts) } catch {
+      do { tree = try KDTree(borrowing: layout, owner: file) } catch {
         throw SnapshotDecodingError(reason: error.description)
       }
       if hasMasks {
         // Sizes now; checksums and contents when a query first needs them.
-        let nodeCount = parts.boxes.count / 6
+        let nodeCount = layout.boxes.count / 6
         guard sections[.maskPoints]?.count == indexedCount * 32, sections[.maskNodes]?.count == nodeCount * 32
         else { throw SnapshotDecodingError(reason: "the subtree summaries do not fit the tree") }
       }
       let catalog = SnapshotCatalog(
-        path: path, source: sourcePath, storeCount: storeCount, diagnosticCounts: counts, mapping: base,
-        mappedSize: buffer.count, sections: sections, checksums: checksums,
+        path: path, source: sourcePath, storeCount: storeCount, diagnosticCounts: counts, file: file,
+        sections: sections, checksums: checksums,
         masksInfo: hasMasks ? (conditions, window) : nil, reasons: reasons,
         holidayFiles: options.holidayFiles,
         countries: countries)
@@ -334,19 +331,11 @@ final class SnapshotCatalog: @unchecked Sendable {
     }
   }
 
-  private static func coordinates(_ base: UnsafeRawPointer, _ range: Range<Int>, count: Int)
-    throws(SnapshotDecodingError) -> [Coordinate]
-  {
-    let values: [Double] = array(base, range)
-    var coordinates: [Coordinate] = []
-    coordinates.reserveCapacity(count)
-    for i in 0..<count {
-      guard (-90...90).contains(values[2 * i]), (-180...180).contains(values[2 * i + 1]) else {
-        throw SnapshotDecodingError(reason: "a coordinate is out of range")
-      }
-      coordinates.append(Coordinate(uncheckedLatitude: values[2 * i], longitude: values[2 * i + 1]))
-    }
-    return coordinates
+  /// A section read in place as `T`s (sections start on 8-byte boundaries of a page-aligned map).
+  private static func buffer<T>(_ base: UnsafeRawPointer, _ range: Range<Int>) -> UnsafeBufferPointer<T> {
+    UnsafeBufferPointer(
+      start: (base + range.lowerBound).assumingMemoryBound(to: T.self),
+      count: range.count / MemoryLayout<T>.stride)
   }
 
   // MARK: - Records
@@ -528,4 +517,17 @@ final class SnapshotCatalog: @unchecked Sendable {
       }
     }
   }
+}
+
+/// A read-only file mapping, unmapped when the last user (the catalog, its tree) lets go.
+final class MappedFile: @unchecked Sendable {
+  let base: UnsafeRawPointer
+  let size: Int
+
+  init(base: UnsafeRawPointer, size: Int) {
+    self.base = base
+    self.size = size
+  }
+
+  deinit { munmap(UnsafeMutableRawPointer(mutating: base), size) }
 }

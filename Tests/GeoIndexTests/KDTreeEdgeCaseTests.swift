@@ -219,7 +219,7 @@ import Testing
     var rng = SplitMix64(seed: 8)
     let points = rng.coordinates(100)
     let tree = KDTree(coordinates: points, leafSize: 8)
-    #expect(tree.coordinates == points)
+    #expect(Array(tree.coordinates) == points)
     #expect(tree.count == 100)
     #expect(tree.ids.sorted() == Array(0..<100))
   }
