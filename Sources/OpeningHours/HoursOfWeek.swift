@@ -60,27 +60,18 @@ extension Schedule {
   /// `window`: such an instant outside them is closed (`status(at:)` says so). Outside `window`,
   /// treat every hour as possible.
   ///
-  /// A weekly schedule (weekdays and times only) is answered from its week table, conservatively
-  /// across time-zone changes: each local opening counts at every UTC offset the zone uses in
-  /// `window` (standard and daylight time alike). Other schedules (holidays, months, years, sun
-  /// times) get the hours of their intervals in `window`.
-  /// - Complexity: O(segments × offsets) for a weekly schedule, else that of
-  ///   `intervals(from:to:)` over `window`.
+  /// Answered from a week table, conservatively across time-zone changes: each local opening
+  /// counts at every UTC offset the zone uses in `window` (standard and daylight time alike). A
+  /// weekly schedule (weekdays and times only) uses its own table. A schedule whose date-dependent
+  /// rules only close (`PH off`, `Dec 25 off`) uses the table of its other rules, which is open
+  /// at least whenever the schedule is. Any other schedule (seasons, sun times, fallbacks) may be
+  /// open at any hour, so it gets them all: evaluating its dates would cost more than it saves.
+  /// - Complexity: O(segments × offsets).
   public func possiblyOpenHours(within window: Range<Instant>) -> HoursOfWeek {
-    var hours = HoursOfWeek()
-    guard let week else {
-      for interval in intervals(from: window.lowerBound, to: window.upperBound)
-      where interval.status.state != .closed {
-        let start = interval.start.secondsSinceEpoch
-        let end = interval.end.secondsSinceEpoch
-        // Move to seconds of a week that starts on a Monday: the epoch was a Thursday.
-        hours.insert(secondsOfWeek: start + 3 * 86_400, end + 3 * 86_400)
-        if hours == .all { break }
-      }
-      return hours
-    }
+    guard let table = week ?? weeklySuperset() else { return .all }
     let offsets = timeZone.offsets(in: window)
-    for (weekday, day) in week.days.enumerated() {
+    var hours = HoursOfWeek()
+    for (weekday, day) in table.days.enumerated() {
       for (i, status) in day.statuses.enumerated() where status.state != .closed {
         let start = Int64(weekday) * 86_400 + Int64(day.starts[i])
         let end = Int64(weekday) * 86_400 + (i + 1 < day.starts.count ? Int64(day.starts[i + 1]) : 86_400)
@@ -90,6 +81,25 @@ extension Schedule {
       }
     }
     return hours
+  }
+
+  /// The week table of the rules that do not depend on dates, when every rule that does only
+  /// closes: removing a closing rule can only add open time, so this table is open whenever the
+  /// schedule is. (Where holiday facts are unknown, the schedule is unknown only where one of the
+  /// assumptions is open, which this table covers too.) `nil` otherwise.
+  private func weeklySuperset() -> WeekTable? {
+    let rules = evaluator.rules
+    guard !rules.contains(where: { $0.separator == .fallback }) else { return nil }
+    var kept: [Rule] = []
+    for (i, rule) in rules.enumerated() {
+      guard evaluator.dateDependent[i] else {
+        kept.append(rule)
+        continue
+      }
+      guard RuleEvaluator.status(of: rule).state == .closed else { return nil }
+    }
+    let reduced = RuleEvaluator(rules: kept, holidays: nil, latitude: nil, longitude: nil, timeZone: timeZone)
+    return reduced.isWeekly ? WeekTable(reduced) : nil
   }
 
   /// Whether the schedule depends on the weekday and time only (a table lookup), not on dates.

@@ -9,6 +9,9 @@ public struct CatalogSummary: Hashable, Sendable {
   }
 
   public let source: String
+  /// The snapshot the catalog was read from, when it was (`source` is then the GeoJSON file the
+  /// snapshot was built from).
+  public let snapshotPath: String?
   public let recordCount: Int
   public let indexedCount: Int
   /// The smallest box holding every located store; it crosses the antimeridian (west > east)
@@ -70,8 +73,11 @@ extension Catalog {
     let bounds = Catalog.longitudeSpan(of: longitudes).flatMap { span in
       try? GeoBox(west: span.west, south: south, east: span.east, north: north)
     }
+    var snapshotPath: String?
+    if case .snapshot(let snapshot) = storage { snapshotPath = snapshot.path }
     return CatalogSummary(
       source: source,
+      snapshotPath: snapshotPath,
       recordCount: stores.count,
       indexedCount: indexedCount,
       bounds: bounds,

@@ -72,7 +72,7 @@ extension Diagnostic {
 
 extension CatalogSummary {
   /// The summary as `stores info --format json` writes it: `source`, `records`, `indexed`,
-  /// `bounds` ([W, S, E, N] or null), `timezones` and `brands` (name → count), the counts of
+  /// `snapshot` (its path, or null), `bounds` ([W, S, E, N] or null), `timezones` and `brands` (name → count), the counts of
   /// stores without either, `stores_with_opening_hours`, `errors`, `warnings`, `notes` and
   /// `diagnostic_codes` (code → count).
   public var jsonObject: JSONObject {
@@ -81,6 +81,7 @@ extension CatalogSummary {
     }
     var object = JSONObject()
     object["source"] = .string(source)
+    object["snapshot"] = snapshotPath.map { .string($0) } ?? .null
     object["records"] = JSONValue(recordCount)
     object["indexed"] = JSONValue(indexedCount)
     object["bounds"] =

@@ -32,7 +32,7 @@ extension StoresCommand {
       }
       let notLocated = summary.recordCount - summary.indexedCount
       var rows: [[String]] = [
-        ["Data", summary.source],
+        ["Data", summary.snapshotPath.map { "\($0) (snapshot of \(summary.source))" } ?? summary.source],
         [
           "Stores",
           "\(summary.recordCount) (\(summary.indexedCount) searchable, \(notLocated) without location)",

@@ -44,22 +44,40 @@ import Testing
     }
   }
 
-  /// A date-dependent schedule holds within its window, checked every 10 minutes of it.
+  /// Date-dependent schedules, every 10 minutes of a window, with and without holiday data.
   @Test func datedHoursCoverTheirWindow() throws {
     let rules = try TimeZoneRules(identifier: "Europe/Berlin")
     let window = F.at(2026, 3, 1)..<F.at(2026, 11, 1)
-    for text in ["Mo-Fr 09:00-17:00; PH off", "Apr-Sep Sa 10:00-14:00", "2026 Oct 26 18:00-23:00"] {
-      let schedule = try F.schedule(text, holidays: F.germany, zone: rules)
-      #expect(!schedule.isWeekly)
-      let hours = schedule.possiblyOpenHours(within: window)
-      var instant = window.lowerBound
-      while instant < window.upperBound {
-        if schedule.status(at: instant).state != .closed {
-          #expect(hours.contains(HoursOfWeek.utcHour(of: instant)), "\(text) at \(instant)")
+    for text in [
+      "Mo-Fr 09:00-17:00; PH off", "Apr-Sep Sa 10:00-14:00", "2026 Oct 26 18:00-23:00",
+      "Mo-Su 08:00-20:00; Dec 24-26 off; PH 10:00-12:00 off", "Mo-Fr 22:00-02:00; Sa off; PH off",
+    ] {
+      for holidays in [F.germany, nil] {
+        let schedule = try F.schedule(text, holidays: holidays, zone: rules)
+        #expect(!schedule.isWeekly)
+        let hours = schedule.possiblyOpenHours(within: window)
+        var instant = window.lowerBound
+        while instant < window.upperBound {
+          if schedule.status(at: instant).state != .closed {
+            #expect(hours.contains(HoursOfWeek.utcHour(of: instant)), "\(text) at \(instant)")
+          }
+          instant = instant + 600
         }
-        instant = instant + 600
       }
     }
+  }
+
+  /// Schedules whose dated rules only close get the hours of their weekly rules; others get all.
+  @Test func closingOnlyDatedRulesKeepTheWeeklyHours() throws {
+    let berlin = try TimeZoneRules(identifier: "Europe/Berlin")
+    let window = F.at(2026, 1, 1)..<F.at(2027, 1, 1)
+    let office = try F.schedule("Mo-Fr 09:00-17:00", zone: berlin).possiblyOpenHours(within: window)
+    let withHolidays = try F.schedule(
+      "Mo-Fr 09:00-17:00; PH off; Dec 24 off", holidays: F.germany, zone: berlin)
+    #expect(withHolidays.possiblyOpenHours(within: window) == office)
+    #expect(try F.schedule("Apr-Sep Sa 10:00-14:00", zone: berlin).possiblyOpenHours(within: window) == .all)
+    #expect(
+      try F.schedule("Mo-Fr 09:00-17:00 || PH off", zone: berlin).possiblyOpenHours(within: window) == .all)
   }
 
   /// The sets are tight: Berlin's 09:00-17:00 is 07:00-16:00 UTC (CEST and CET together).
@@ -72,9 +90,8 @@ import Testing
     #expect(!office.contains(5 * 24 + 10))  // Saturday
     #expect(try F.schedule("24/7", zone: berlin).possiblyOpenHours(within: window) == .all)
     #expect(try F.schedule("off", zone: berlin).possiblyOpenHours(within: window) == HoursOfWeek())
-    // Only one Saturday morning in the window.
-    let once = try F.schedule("2026 Oct 24 10:00-11:00", zone: berlin).possiblyOpenHours(within: window)
-    #expect(once.count == 1 && once.contains(5 * 24 + 8))
+    // Open on dates: any hour may be open (dates are not evaluated).
+    #expect(try F.schedule("2026 Oct 24 10:00-11:00", zone: berlin).possiblyOpenHours(within: window) == .all)
     // Kathmandu's +05:45: 09:00-10:00 local spans two UTC hours.
     let kathmandu = try TimeZoneRules(identifier: "Asia/Kathmandu")
     let hour = try F.schedule("Mo 09:00-10:00", zone: kathmandu).possiblyOpenHours(within: window)
