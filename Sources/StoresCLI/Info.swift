@@ -32,7 +32,13 @@ extension StoresCommand {
       }
       let notLocated = summary.recordCount - summary.indexedCount
       var rows: [[String]] = [
-        ["Data", summary.snapshotPath.map { "\($0) (snapshot of \(summary.source))" } ?? summary.source],
+        [
+          "Data",
+          summary.snapshotPath.map {
+            "\($0) (snapshot of \(summary.source == "-" ? "standard input" : summary.source))"
+          }
+            ?? summary.source,
+        ],
         [
           "Stores",
           "\(summary.recordCount) (\(summary.indexedCount) searchable, \(notLocated) without location)",

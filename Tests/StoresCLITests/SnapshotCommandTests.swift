@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+
+@testable import StoreLocator
+
+/// `stores snapshot build` and `verify`, and every command reading a snapshot through `--data`.
+@Suite struct SnapshotCommandTests {
+  static func temporaryPath(_ suffix: String) -> String {
+    FileManager.default.temporaryDirectory.appendingPathComponent("stores-\(UUID().uuidString)\(suffix)").path
+  }
+
+  @Test func aSnapshotAnswersLikeItsGeoJSON() throws {
+    let snapshot = Self.temporaryPath(".snap")
+    defer { try? FileManager.default.removeItem(atPath: snapshot) }
+    let build = try StoresProcess.run(["snapshot", "build", StoresProcess.bundledData, "-o", snapshot])
+    #expect(build.status == 0, "\(build.standardError)")
+    #expect(build.standardOutput.hasPrefix("wrote \(snapshot): 2000 stores"))
+    let now = "2026-11-25T09:00:00Z"
+    for arguments in [
+      ["nearest", "--near", "35.68,139.69", "-k", "5", "--format", "json", "--now", now],
+      [
+        "nearest", "--near", "-18.14,178.44", "--where", "drive_through=yes", "--open-now", "--now", now,
+        "--format", "json",
+      ],
+      ["within", "--bbox", "177,-20,-178,-16", "--format", "csv"],
+      ["show", "nw-0001", "--format", "json", "--now", now],
+      ["hours", "nw-0001", "--at", now, "--format", "json"],
+    ] {
+      let fromGeoJSON = try StoresProcess.run(arguments)
+      let fromSnapshot = try StoresProcess.run(arguments + ["--data", snapshot])
+      #expect(fromSnapshot.status == fromGeoJSON.status, "\(arguments)")
+      #expect(fromSnapshot.standardOutput == fromGeoJSON.standardOutput, "\(arguments)")
+    }
+    let verify = try StoresProcess.run(["snapshot", "verify", snapshot])
+    #expect(verify.status == 0 && verify.standardOutput.contains("sound"))
+    let info = try StoresProcess.run(["info", "--data", snapshot])
+    #expect(info.standardOutput.contains("\(snapshot) (snapshot of \(StoresProcess.bundledData))"))
+  }
+
+  @Test func badSnapshotsAreRefusedWithTheRebuildCommand() throws {
+    let snapshot = Self.temporaryPath(".snap")
+    defer { try? FileManager.default.removeItem(atPath: snapshot) }
+    _ = try StoresProcess.run(["snapshot", "build", StoresProcess.bundledData, "-o", snapshot])
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: snapshot))
+    try bytes.prefix(bytes.count / 3).write(to: URL(fileURLWithPath: snapshot))
+    for arguments in [["nearest", "--near", "1,1", "--data", snapshot], ["snapshot", "verify", snapshot]] {
+      let outcome = try StoresProcess.run(arguments)
+      #expect(outcome.status == 65, "\(arguments)")
+      #expect(outcome.standardError.contains("truncated"))
+      #expect(
+        outcome.standardError.contains(
+          "rebuild it with 'stores snapshot build \(StoresProcess.bundledData) -o \(snapshot)'"))
+    }
+    let missing = try StoresProcess.run(["snapshot", "verify", Self.temporaryPath(".snap")])
+    #expect(missing.status == 66)
+    let again = try StoresProcess.run([
+      "snapshot", "build", StoresProcess.bundledData, "-o", "/nonexistent/dir/x.snap",
+    ])
+    #expect(again.status == 66 && again.standardError.contains("cannot write"))
+    let badCondition = try StoresProcess.run(
+      ["snapshot", "build", StoresProcess.bundledData, "-o", snapshot, "--index-where", "=yes"])
+    #expect(badCondition.status == 64)
+  }
+}
