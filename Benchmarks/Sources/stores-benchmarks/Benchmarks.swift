@@ -43,7 +43,7 @@ func benchmarkLoad(path: String, repeats: Int) {
   let withHours = best(of: repeats) {
     do { consume(try Catalog(geoJSON: bytes, source: path).indexedCount) } catch { fail("\(error)") }
   }
-  let records = catalog!.stores
+  let records = Array(catalog!.stores)
   let index = best(of: repeats) {
     consume(Catalog(stores: records).indexedCount)
   }
