@@ -9,8 +9,11 @@
 let usage = """
   usage: stores-benchmarks COMMAND [options]          (build with -c release)
 
-    generate [--points N] [--seed S] -o FILE      GeoJSON FeatureCollection, one Feature a line
-                                                  (defaults: 200000 points, seed 42)
+    generate [--points N] [--seed S] [--clustered [--places TSV]] -o FILE
+                                                  GeoJSON FeatureCollection, one Feature a line
+                                                  (defaults: 200000 points, seed 42); uniform on
+                                                  the sphere, or --clustered: a few km around
+                                                  towns of Data/timezones/places.tsv
     load FILE [--repeats R]                       time Catalog.load(contentsOf:) and its parts
     tree [--points N] [--seed S] [--queries Q] [--query-seed QS] [--repeats R] [--check]
                                                   KDTree build and queries
@@ -46,7 +49,7 @@ struct Arguments {
     var i = 0
     while i < self.words.count {
       let word = self.words[i]
-      if ["--check", "--smoke", "--help", "-h"].contains(word) {
+      if ["--check", "--smoke", "--help", "-h", "--clustered"].contains(word) {
         flags.insert(word)
       } else if word.hasPrefix("-") {
         guard i + 1 < self.words.count else { fail("\(word) needs a value\n\n\(usage)") }
@@ -87,6 +90,7 @@ if arguments.flags.contains("--help") || arguments.flags.contains("-h") || comma
 }
 let known = [
   "--points", "--seed", "--queries", "--query-seed", "--repeats", "--output", "--json", "--instants",
+  "--places",
 ]
 for name in arguments.values.keys where !known.contains(name) { fail("unknown option \(name)\n\n\(usage)") }
 let seed = UInt64(arguments.int("--seed", 42))
@@ -97,7 +101,16 @@ case "generate":
   guard let output = arguments.values["--output"] else { fail("generate needs -o FILE") }
   let count = arguments.int("--points", 200_000)
   let start = clock.now
-  let bytes = generateGeoJSON(count: count, seed: seed, to: output)
+  var places: ClusteredPlacement? = nil
+  if arguments.flags.contains("--clustered") {
+    let path = arguments.values["--places"] ?? ClusteredPlacement.defaultPath
+    places = ClusteredPlacement(contentsOf: path)
+    print(
+      "clustered around \(places!.count) places of \(path), "
+        + (places!.usesPopulation
+          ? "weighted by population" : "each place weighted the same (no population column)"))
+  }
+  let bytes = generateGeoJSON(count: count, seed: seed, to: output, places: places)
   print(
     "wrote \(output): \(count) features, \(megabytes(bytes)), \(fixed(Double(bytes) / Double(count), 0)) bytes a feature, "
       + "\(fixed((clock.now - start).seconds, 2)) s")
