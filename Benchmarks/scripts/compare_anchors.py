@@ -9,15 +9,20 @@ Run it inside a venv that has the anchors (it installs nothing itself), from the
     .build-anchors/bin/python Benchmarks/scripts/compare_anchors.py            # ~5 minutes
     .build-anchors/bin/python Benchmarks/scripts/compare_anchors.py --quick    # small sizes, ~1 minute
 
+The full run also builds a snapshot of 1,000,000 stores for the whole-process row (about 80 s and
+4 GB of memory the first time; kept in --workdir for the next run); --no-process skips that row.
+
 What it does:
 1. `swift build -c release` in Benchmarks/ (skip with --no-build).
 2. `stores-benchmarks export-points` writes the points (seed 42), queries (seed 4242), the 10% and
    1% flags and the opening-hours instants and expressions as little-endian binary files (format in
    Benchmarks/README.md), and `generate` writes the GeoJSON file; the anchors read exactly these.
-3. Ours: `stores-benchmarks tree|load|hours --json FILE`.
+3. Ours: `stores-benchmarks tree|load|catalog|hours --json FILE`, and `stores nearest` as a
+   whole process on a snapshot (scripts/whole_process.py).
 4. The anchors, single-threaded (OMP_NUM_THREADS=1 for pykdtree): scipy cKDTree on 3-D unit
-   vectors, pykdtree, sklearn BallTree (haversine), brute-force numpy haversine, json.load and
-   orjson.loads, opening-hours-py.
+   vectors, pykdtree, sklearn BallTree (haversine), brute-force numpy haversine, scipy over-fetch
+   on the GeoJSON file's own stores and tags (for the Catalog rows), json.load and orjson.loads,
+   opening-hours-py; and DESIGN §8's targets, as rows of their own.
 
 Every figure is the best of --repeats runs; a per-query figure is one call per query in a Python
 loop (after a warm-up pass) unless it says "batched" (one call for all the queries, divided by
@@ -33,6 +38,9 @@ import platform
 import subprocess
 import sys
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import whole_process  # noqa: E402
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")  # pykdtree: one thread, like ours
 
@@ -51,14 +59,18 @@ def parse_arguments():
     p.add_argument("--workdir", default="/tmp/stores-anchors", help="where the data files go")
     p.add_argument("--no-build", action="store_true", help="use the existing release binary")
     p.add_argument("--json", default=None, help="also write every figure to this JSON file")
+    p.add_argument("--no-process", action="store_true",
+                   help="skip the whole-process `stores nearest` row (its snapshot build is the slowest step)")
     a = p.parse_args()
     if a.quick:
         a.points, a.queries, a.stores, a.instants = 20_000, 1_000, 5_000, 5_000
         a.balltree_queries, a.brute_queries = 200, 20
+        a.process_stores = 20_000
         a.repeats = a.repeats or 2
     else:
         a.points, a.queries, a.stores, a.instants = 1_000_000, 10_000, 200_000, 100_000
         a.balltree_queries, a.brute_queries = 1_000, 100
+        a.process_stores = 1_000_000
         a.repeats = a.repeats or 3
     return a
 
@@ -155,17 +167,7 @@ def tree_anchors(a, points, queries, flags10, flags1):
     # double k until 10 match.
     for name, flags, share in (("filtered10", flags10, 0.10), ("filtered1", flags1, 0.01)):
         k0 = int(round(2 * 10 / share))
-
-        def filtered(q, flags=flags, k0=k0):
-            k = k0
-            while True:
-                _, idx = tree.query(q, k=min(k, n))
-                hits = idx[flags[idx]]
-                if len(hits) >= 10 or k >= n:
-                    return hits[:10]
-                k *= 2
-
-        r[f"scipy.{name}_us"] = per_item(filtered, Q, a.repeats) * 1e6
+        r[f"scipy.{name}_us"] = per_item(over_fetch(tree, flags, k0), Q, a.repeats) * 1e6
         r[f"scipy.{name}_k0"] = k0
 
     # Sanity: the chord order is the great-circle order, so scipy's k = 10 matches brute force.
@@ -229,6 +231,48 @@ def tree_anchors(a, points, queries, flags10, flags1):
     r["brute.k10_us"] = best(lambda: [brute(i) for i in range(m)], 1) / m * 1e6
     r["brute.k10_queries"] = m
     return r, versions
+
+
+def over_fetch(tree, flags, k0):
+    """Filtered k = 10 by over-fetching: ask for k0 neighbours, keep the matching ones, double k
+    until 10 match (or every point was asked for)."""
+    n = tree.n
+
+    def filtered(q):
+        k = k0
+        while True:
+            _, idx = tree.query(q, k=min(k, n))
+            hits = idx[flags[idx]]
+            if len(hits) >= 10 or k >= n:
+                return hits[:10]
+            k *= 2
+
+    return filtered
+
+
+def catalog_anchors(a, path, queries):
+    """scipy over-fetch on the GeoJSON file's own stores and tags: the anchor of the Catalog rows
+    (`drive_through=yes`, `flag1=yes`), same stores, same queries as `stores-benchmarks catalog`."""
+    import orjson
+    from scipy.spatial import cKDTree
+
+    with open(path, "rb") as f:
+        features = orjson.loads(f.read())["features"]
+    coordinates = np.array([feature["geometry"]["coordinates"][::-1] for feature in features], dtype=float)
+    tags = [feature["properties"] for feature in features]
+    drive = np.array([t.get("drive_through") == "yes" for t in tags])
+    flag1 = np.array([t.get("flag1") == "yes" for t in tags])
+    del features, tags
+    tree = cKDTree(unit_vectors(coordinates))
+    Q = unit_vectors(queries)
+    log(f"scipy over-fetch on the {len(coordinates):,} stores of {path}")
+    r = {"scipy_catalog.stores": len(coordinates), "scipy_catalog.filtered10_share": float(drive.mean()),
+         "scipy_catalog.filtered1_share": float(flag1.mean())}
+    for name, flags in (("filtered10", drive), ("filtered1", flag1)):
+        k0 = int(round(2 * 10 / max(flags.mean(), 1e-6)))
+        r[f"scipy_catalog.{name}_us"] = per_item(over_fetch(tree, flags, k0), Q, a.repeats) * 1e6
+        r[f"scipy_catalog.{name}_k0"] = k0
+    return r, {}
 
 
 def json_anchors(a, path):
@@ -335,35 +379,60 @@ def fmt(value, unit):
     return f"{value:.2f} {unit}"
 
 
+# DESIGN §8's targets for one query at a time through the Swift API (at most, or at least for MB/s).
+TARGETS = {"build_s": 0.10, "k10_us": 1.5, "filtered10_us": 5.0, "filtered1_us": 10.0, "radius50km_us": 3.0,
+           "bytes_per_point": 32.0, "load_mb_per_s": 200.0, "is_open_ns": 100.0, "process_ms": 50.0}
+
+
+def target(key):
+    return ("DESIGN §8 target", TARGETS[key])
+
+
 def build_rows(ours, anchors, a):
     """(metric, ours value, unit, [(anchor label, value)], higher is better)."""
     g = anchors.get
+    stores = f"{int(ours.get('catalog.stores', a.stores)):,} stores"
     ball = f"sklearn BallTree haversine (avg of first {a.balltree_queries:,} queries)"
     brute = f"brute-force numpy haversine (avg of {a.brute_queries} queries)"
     rows = [
         ("build", ours.get("tree.build_s"), "s",
          [("scipy cKDTree (3-D)", g("scipy.build_s")), ("pykdtree", g("pykdtree.build_s")),
-          ("sklearn BallTree haversine", g("balltree.build_s"))], False),
+          ("sklearn BallTree haversine", g("balltree.build_s")), target("build_s")], False),
         ("nearest k = 1", ours.get("tree.k1_us"), "µs",
          [("scipy, one call each", g("scipy.k1_us")), ("scipy, batched", g("scipy.k1_batched_us"))], False),
         ("nearest k = 10", ours.get("tree.k10_us"), "µs",
          [("scipy, one call each", g("scipy.k10_us")), ("scipy, batched", g("scipy.k10_batched_us")),
           ("pykdtree, one call each", g("pykdtree.k10_us")), ("pykdtree, batched", g("pykdtree.k10_batched_us")),
           (ball, g("balltree.k10_us")), (ball.replace("(avg", "batched (avg"), g("balltree.k10_batched_us")),
-          (brute, g("brute.k10_us"))], False),
+          (brute, g("brute.k10_us")), target("k10_us")], False),
         ("nearest k = 100", ours.get("tree.k100_us"), "µs",
          [("scipy, one call each", g("scipy.k100_us")), ("scipy, batched", g("scipy.k100_batched_us"))], False),
         ("within 50 km", ours.get("tree.radius50km_us"), "µs",
          [("scipy query_ball_point (chord), one call each", g("scipy.radius50km_us")),
-          ("scipy query_ball_point (chord), batched", g("scipy.radius50km_batched_us"))], False),
-        ("k = 10, 10% match", ours.get("tree.filtered10_us"), "µs",
-         [(f"scipy over-fetch (k0 = {g('scipy.filtered10_k0')}, doubled)", g("scipy.filtered10_us"))], False),
-        ("k = 10, 1% match", ours.get("tree.filtered1_us"), "µs",
-         [(f"scipy over-fetch (k0 = {g('scipy.filtered1_k0')}, doubled)", g("scipy.filtered1_us"))], False),
-        ("index bytes/point", ours.get("tree.bytes_per_point"), "B", [], False),
+          ("scipy query_ball_point (chord), batched", g("scipy.radius50km_batched_us")),
+          target("radius50km_us")], False),
+        ("k = 10, 10% match, tree with predicate", ours.get("tree.filtered10_us"), "µs",
+         [(f"scipy over-fetch (k0 = {g('scipy.filtered10_k0')}, doubled)", g("scipy.filtered10_us")),
+          target("filtered10_us")], False),
+        ("k = 10, 1% match, tree with predicate", ours.get("tree.filtered1_us"), "µs",
+         [(f"scipy over-fetch (k0 = {g('scipy.filtered1_k0')}, doubled)", g("scipy.filtered1_us")),
+          target("filtered1_us")], False),
+        (f"Catalog k = 10 drive_through=yes (10%), indexed, {stores}", ours.get("catalog.indexed.filtered10_us"),
+         "µs", [(f"scipy over-fetch, same stores (k0 = {g('scipy_catalog.filtered10_k0')})",
+                 g("scipy_catalog.filtered10_us")), target("filtered10_us")], False),
+        (f"Catalog k = 10 drive_through=yes (10%), as loaded, {stores}", ours.get("catalog.filtered10_us"), "µs",
+         [("scipy over-fetch, same stores", g("scipy_catalog.filtered10_us"))], False),
+        (f"Catalog k = 10 flag1=yes (1%), indexed, {stores}", ours.get("catalog.indexed.filtered1_us"), "µs",
+         [(f"scipy over-fetch, same stores (k0 = {g('scipy_catalog.filtered1_k0')})",
+           g("scipy_catalog.filtered1_us")), target("filtered1_us")], False),
+        (f"Catalog k = 10 flag1=yes (1%), as loaded, {stores}", ours.get("catalog.filtered1_us"), "µs",
+         [("scipy over-fetch, same stores", g("scipy_catalog.filtered1_us"))], False),
+        ("index bytes/point", ours.get("tree.bytes_per_point"), "B",
+         [target("bytes_per_point"), ("kdbush (DESIGN §8 figure, not run here)", 20.0)], False),
         ("GeoJSON load, parse + checks + index, no hours", ours.get("load.mb_per_s_no_hours"), "MB/s",
          [("json.load", g("json.mb_per_s")), ("json.load, gc off", g("json.mb_per_s_gc_off")),
-          ("orjson.loads", g("orjson.mb_per_s")), ("orjson.loads, gc off", g("orjson.mb_per_s_gc_off"))], True),
+          ("orjson.loads", g("orjson.mb_per_s")), ("orjson.loads, gc off", g("orjson.mb_per_s_gc_off")),
+          target("load_mb_per_s")], True),
         ("GeoJSON Catalog.load (+ hours + zones)", ours.get("load.mb_per_s"), "MB/s",
          [("orjson.loads (parse only)", g("orjson.mb_per_s"))], True),
     ]
@@ -371,11 +440,19 @@ def build_rows(ours, anchors, a):
                        ("with_ph", "with PH"), ("seasonal_dates", "seasonal + dates")):
         rows.append((f"hours {label}: isOpen", ours.get(f"hours.{key}.is_open_ns"), "ns",
                      [("opening-hours-py is_open", g(f"ohpy.{key}.is_open_ns")),
-                      ("opening-hours-py state", g(f"ohpy.{key}.state_ns"))], False))
+                      ("opening-hours-py state", g(f"ohpy.{key}.state_ns")), target("is_open_ns")], False))
         rows.append((f"hours {label}: nextChange", ours.get(f"hours.{key}.next_change_us"), "µs",
                      [("opening-hours-py next_change", g(f"ohpy.{key}.next_change_us"))], False))
         rows.append((f"hours {label}: parse", ours.get(f"hours.{key}.parse_us"), "µs",
                      [("opening-hours-py OpeningHours(...)", g(f"ohpy.{key}.parse_us"))], False))
+    process = f"{int(ours.get('process.stores', a.process_stores)):,} stores"
+    geojson_ms = ours.get("process.geojson_nearest_s")
+    rows.append((f"stores nearest, whole process, snapshot of {process} (best of {int(ours.get('process.runs', 10))})",
+                 ours.get("process.snapshot_nearest_ms"), "ms",
+                 [target("process_ms"),
+                  ("same command on the GeoJSON file (one run)", geojson_ms * 1e3 if geojson_ms else None)], False))
+    rows.append(("  same, --open-now --where drive_through=yes",
+                 ours.get("process.snapshot_nearest_open_drive_ms"), "ms", [target("process_ms")], False))
     return rows
 
 
@@ -429,16 +506,20 @@ def main():
     for command in (
         ["tree", "--points", str(a.points), "--queries", str(a.queries), "--repeats", reps],
         ["load", geojson, "--repeats", reps],
+        ["catalog", geojson, "--queries", str(a.queries), "--repeats", reps],
         ["hours", "--queries", str(a.instants), "--repeats", reps],
     ):
         out = os.path.join(a.workdir, f"ours-{command[0]}.json")
         run([BINARY] + command + ["--json", out], stdout=subprocess.DEVNULL)
         ours.update({k: v for k, v in json.load(open(out)).items() if k != "command"})
 
+    if not a.no_process:
+        ours.update(whole_process.measure(a.process_stores, a.workdir, build=not a.no_build))
+
     meta, points, queries, flags10, flags1, instants, expressions = load_data(data)
     anchors, versions = {}, {}
     for fn, args in ((tree_anchors, (a, points, queries, flags10, flags1)), (json_anchors, (a, geojson)),
-                     (hours_anchors, (a, instants, expressions))):
+                     (catalog_anchors, (a, geojson, queries)), (hours_anchors, (a, instants, expressions))):
         try:
             r, v = fn(*args)
             anchors.update(r)
@@ -462,6 +543,9 @@ def main():
     print("\nChecks (same data, same answers):")
     print(f"  within 50 km, found on average: ours {ours.get('tree.radius50km_found', float('nan')):.3f}, "
           f"scipy {anchors.get('scipy.radius50km_found', float('nan')):.3f}")
+    for name in ("filtered10", "filtered1"):
+        print(f"  Catalog {name} share of stores: ours {ours.get(f'catalog.{name}_share', float('nan')):.4f}, "
+              f"scipy over-fetch input {anchors.get(f'scipy_catalog.{name}_share', float('nan')):.4f}")
     print(f"  scipy k = 10 vs brute-force haversine, mismatching queries of 20: "
           f"{anchors.get('scipy.k10_mismatches_vs_brute_force_of_20')}")
     for key, label, _ in expressions:

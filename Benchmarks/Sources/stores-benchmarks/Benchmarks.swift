@@ -1,3 +1,6 @@
+import GeoIndex
+import StoreLocator
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -5,8 +8,6 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import GeoIndex
-import StoreLocator
 
 // MARK: - load
 
@@ -33,7 +34,9 @@ func benchmarkLoad(path: String, repeats: Int) {
   // The GeoJSON reader and the index alone: what "loading" measures against other JSON readers.
   let parseAndIndex = best(of: repeats) {
     catalog = nil
-    do { catalog = try Catalog(geoJSON: bytes, source: path, options: LoadOptions(evaluatesHours: false)) } catch {
+    do {
+      catalog = try Catalog(geoJSON: bytes, source: path, options: LoadOptions(evaluatesHours: false))
+    } catch {
       fail("\(error)")
     }
     consume(catalog!.indexedCount)
@@ -43,21 +46,24 @@ func benchmarkLoad(path: String, repeats: Int) {
   let withHours = best(of: repeats) {
     do { consume(try Catalog(geoJSON: bytes, source: path).indexedCount) } catch { fail("\(error)") }
   }
-  let records = catalog!.stores
+  let records = Array(catalog!.stores)
   let index = best(of: repeats) {
     consume(Catalog(stores: records).indexedCount)
   }
 
-  var table = Table("load \(path): \(megabytes(size)), \(stores) stores, \(diagnostics) diagnostics; best of \(repeats)")
+  var table = Table(
+    "load \(path): \(megabytes(size)), \(stores) stores, \(diagnostics) diagnostics; best of \(repeats)")
   let mb = Double(size) / 1e6
   table.add(
-    "Catalog.load(contentsOf:) (read+parse+index+hours)", "\(fixed(total, 3)) s   \(fixed(mb / total, 1)) MB/s")
+    "Catalog.load(contentsOf:) (read+parse+index+hours)",
+    "\(fixed(total, 3)) s   \(fixed(mb / total, 1)) MB/s")
   table.add("  read the file (read(2) into [UInt8])", "\(fixed(read, 3)) s   \(fixed(mb / read, 1)) MB/s")
   table.add(
     "  Catalog(geoJSON:) without hours (parse+index)",
     "\(fixed(parseAndIndex, 3)) s   \(fixed(mb / parseAndIndex, 1)) MB/s")
   table.add(
-    "  Catalog(geoJSON:) with hours (+ zones inferred)", "\(fixed(withHours, 3)) s   \(fixed(mb / withHours, 1)) MB/s")
+    "  Catalog(geoJSON:) with hours (+ zones inferred)",
+    "\(fixed(withHours, 3)) s   \(fixed(mb / withHours, 1)) MB/s")
   table.add("  Catalog(stores:) (index + id table only)", "\(fixed(index, 3)) s")
   table.add("  bytes per feature", fixed(Double(size) / Double(max(1, stores)), 0))
   table.add("peak RSS (VmHWM)", procStatus("VmHWM").map(megabytes) ?? "n/a")
@@ -163,12 +169,16 @@ func benchmarkTree(_ o: TreeOptions) {
   table.add("nearest k=10", "\(fixed(k10, 2)) µs/query")
   table.add("nearest k=100", "\(fixed(k100, 2)) µs/query")
   table.add(
-    "within 50 km", "\(fixed(radius, 2)) µs/query (\(fixed(Double(radiusResults) / timedPasses / Double(o.queries), 1)) found on average)")
+    "within 50 km",
+    "\(fixed(radius, 2)) µs/query (\(fixed(Double(radiusResults) / timedPasses / Double(o.queries), 1)) found on average)"
+  )
   table.add("nearest k=10 where 10% match", "\(fixed(f10, 2)) µs/query")
   table.add("nearest k=10 where 1% match", "\(fixed(f1, 2)) µs/query")
   table.add("byDistance(from:), first 10", "\(fixed(lazy, 2)) µs/query")
   table.add(
-    "within 1°×1° box", "\(fixed(box, 2)) µs/query (\(fixed(Double(boxResults) / timedPasses / Double(o.queries), 1)) found on average)")
+    "within 1°×1° box",
+    "\(fixed(box, 2)) µs/query (\(fixed(Double(boxResults) / timedPasses / Double(o.queries), 1)) found on average)"
+  )
   table.add(
     "index bytes/point (layout: 28/pt + 24/node)",
     "\(fixed(Double(layoutBytes) / Double(n), 2)) B (\(nodes) nodes; + 16 B/point of kept coordinates)")
@@ -230,45 +240,4 @@ func checkAgainstBruteForce(tree: KDTree, points: [Coordinate], queries: [Coordi
     else { fail("k-d tree disagrees with brute force at \(q)") }
   }
   print("check: k=10, filtered k=10 and byDistance agree with brute force on 200 queries")
-}
-
-// MARK: - catalog
-
-/// The k=10 queries through the library API, `Catalog.nearest(_:to:where:)`, with `StoreFilter`s.
-func benchmarkCatalog(path: String, queries count: Int, querySeed: UInt64, repeats: Int) {
-  let catalog: Catalog
-  do { catalog = try Catalog.load(contentsOf: path) } catch { fail("\(error)") }
-  let queries = uniformSpherePoints(count: count, seed: querySeed)
-  let driveThrough: StoreFilter
-  let flag1: StoreFilter
-  do {
-    driveThrough = try StoreFilter(parsing: ["drive_through=yes"])
-    flag1 = try StoreFilter(parsing: ["flag1=yes"])
-  } catch { fail("\(error)") }
-  let share10 = Double(catalog.stores.count { driveThrough.matches($0) }) / Double(catalog.stores.count)
-  let share1 = Double(catalog.stores.count { flag1.matches($0) }) / Double(catalog.stores.count)
-
-  let plain = microsecondsPerQuery(queries, passes: repeats) { catalog.nearest(10, to: $0).count }
-  let f10 = microsecondsPerQuery(queries, passes: repeats) { catalog.nearest(10, to: $0, where: driveThrough).count }
-  let f1 = microsecondsPerQuery(queries, passes: repeats) { catalog.nearest(10, to: $0, where: flag1).count }
-  let radius = microsecondsPerQuery(queries, passes: repeats) {
-    catalog.stores(within: .kilometers(50), of: $0).count
-  }
-
-  var table = Table(
-    "catalog \(path): \(catalog.indexedCount) stores, \(count) queries (seed \(querySeed)); best of \(repeats)")
-  table.add("Catalog.nearest k=10", "\(fixed(plain, 2)) µs/query")
-  table.add(
-    "Catalog.nearest k=10 where drive_through=yes", "\(fixed(f10, 2)) µs/query (\(fixed(share10 * 100, 1))% match)")
-  table.add("Catalog.nearest k=10 where flag1=yes", "\(fixed(f1, 2)) µs/query (\(fixed(share1 * 100, 2))% match)")
-  table.add("Catalog.stores(within: 50 km)", "\(fixed(radius, 2)) µs/query")
-  table.add("peak RSS (VmHWM)", procStatus("VmHWM").map(megabytes) ?? "n/a")
-  table.print()
-  record("catalog.stores", catalog.indexedCount)
-  record("catalog.k10_us", plain)
-  record("catalog.filtered10_us", f10)
-  record("catalog.filtered1_us", f1)
-  record("catalog.radius50km_us", radius)
-  record("catalog.filtered10_share", share10)
-  record("catalog.filtered1_share", share1)
 }

@@ -1,3 +1,6 @@
+import GeoIndex
+import StoreLocator
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -5,7 +8,6 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import GeoIndex
 
 /// Writes an All The Places-style GeoJSON FeatureCollection, one Feature a line, of `count`
 /// stores of an invented chain at points uniform on the sphere (`uniformSpherePoints`, same seed,
@@ -13,8 +15,9 @@ import GeoIndex
 ///
 /// The properties come from a second generator, so they never shift the points: about 10% of the
 /// stores have `drive_through=yes` (20% `no`, the rest no tag) and about 1% `flag1=yes`.
-/// Returns the number of bytes written.
-func generateGeoJSON(count: Int, seed: UInt64, to path: String) -> Int {
+/// With `places`, the stores sit around real towns instead (`ClusteredPlacement`); the
+/// properties are the same either way. Returns the number of bytes written.
+func generateGeoJSON(count: Int, seed: UInt64, to path: String, places: ClusteredPlacement? = nil) -> Int {
   guard let file = fopen(path, "w") else { fail("cannot write \(path)") }
   var points = SplitMix64(seed: seed)
   var props = SplitMix64(seed: seed ^ 0x5EED_0F_BEEF)
@@ -30,10 +33,11 @@ func generateGeoJSON(count: Int, seed: UInt64, to path: String) -> Int {
 
   put(
     #"{"type":"FeatureCollection","dataset_attributes":{"generator":"stores-benchmarks generate","#
-      + #""fictional":true,"seed":\#(seed),"store_count":\#(count),"spider":"meridian_coffee"},"#
+      + #""fictional":true,"seed":\#(seed),"store_count":\#(count),"spider":"meridian_coffee""#
+      + (places == nil ? "" : #","placement":"clustered around populated places""#) + "},"
       + #""features":["# + "\n")
   for i in 0..<count {
-    let point = nextSpherePoint(&points)
+    let point = places?.nextPoint(&points) ?? nextSpherePoint(&points)
     let ref = zeroPadded(i + 1, 7)
     let city = cities[props.next(below: cities.count)]
     let street = streets[props.next(below: streets.count)]
@@ -88,6 +92,96 @@ func generateGeoJSON(count: Int, seed: UInt64, to path: String) -> Int {
   flush()
   guard fclose(file) == 0 else { fail("cannot write \(path)") }
   return written
+}
+
+/// Store locations around real towns, for data shaped like a chain's: dense in cities, empty
+/// over oceans and deserts, unlike the uniform points, which put every query in the same
+/// situation.
+///
+/// Each point picks a place from a GeoNames list with probability proportional to its weight (its
+/// population when the file has a `population` column; otherwise every place counts the same,
+/// which still follows where people live, because the list holds only towns of 5,000 or more),
+/// then moves a normally distributed distance north and east of it (σ = `sigmaMeters` each).
+struct ClusteredPlacement {
+  var latitudes: [Double] = []
+  var longitudes: [Double] = []
+  /// Running totals of the weights, for a binary search on one uniform draw.
+  var cumulativeWeights: [Double] = []
+  var sigmaMeters = 3_000.0
+  var usesPopulation = false
+
+  /// `Data/timezones/places.tsv` of the checkout the benchmarks are built from.
+  static var defaultPath: String { DefaultData.dataDirectory + "/timezones/places.tsv" }
+
+  /// Reads a tab-separated places file: `#` comment lines, the last of which before the data
+  /// names the columns (`latitude`, `longitude` and optionally `population` are used).
+  init(contentsOf path: String) {
+    guard let file = fopen(path, "r") else { fail("cannot read \(path)") }
+    defer { fclose(file) }
+    var latitudeColumn = 0
+    var longitudeColumn = 1
+    var populationColumn: Int? = nil
+    var total = 0.0
+    var buffer = [CChar](repeating: 0, count: 4096)
+    while fgets(&buffer, Int32(buffer.count), file) != nil {
+      let line = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      let fields = line.dropLast(line.hasSuffix("\n") ? 1 : 0).split(
+        separator: "\t", omittingEmptySubsequences: false)
+      if line.hasPrefix("#") {
+        // The header is a comment too: "# latitude<TAB>longitude<TAB>…".
+        let names = fields.map { $0.trimmingPrefix("# ").lowercased() }
+        if let lat = names.firstIndex(of: "latitude"), let lon = names.firstIndex(of: "longitude") {
+          latitudeColumn = lat
+          longitudeColumn = lon
+          populationColumn = names.firstIndex(of: "population")
+        }
+        continue
+      }
+      guard fields.count > max(latitudeColumn, longitudeColumn), let lat = Double(fields[latitudeColumn]),
+        let lon = Double(fields[longitudeColumn]), (-90...90).contains(lat), (-180...180).contains(lon)
+      else { continue }
+      var weight = 1.0
+      if let column = populationColumn {
+        guard column < fields.count, let population = Double(fields[column]), population > 0 else { continue }
+        weight = population
+      }
+      latitudes.append(lat)
+      longitudes.append(lon)
+      total += weight
+      cumulativeWeights.append(total)
+    }
+    guard !latitudes.isEmpty else { fail("no places in \(path)") }
+    usesPopulation = populationColumn != nil
+  }
+
+  var count: Int { latitudes.count }
+
+  /// Three draws a point, in this order: the place, then two for the offset (Box–Muller).
+  func nextPoint(_ rng: inout SplitMix64) -> Coordinate {
+    let target = rng.nextDouble() * cumulativeWeights[cumulativeWeights.count - 1]
+    var low = 0
+    var high = cumulativeWeights.count - 1
+    while low < high {
+      let middle = (low + high) / 2
+      if cumulativeWeights[middle] > target { high = middle } else { low = middle + 1 }
+    }
+    // 1 - u is in (0, 1], so the logarithm is finite.
+    let radius = (-2 * log(1 - rng.nextDouble())).squareRoot() * sigmaMeters
+    let angle = 2 * Double.pi * rng.nextDouble()
+    let metersPerDegree = earthMeanRadiusMeters * .pi / 180
+    let latitude = latitudes[low] + radius * cos(angle) / metersPerDegree
+    // East-west degrees grow as the parallels shrink; the floor keeps a place at a pole finite.
+    let shrink = max(cos(latitudes[low] * .pi / 180), 1e-6)
+    let longitude = longitudes[low] + radius * sin(angle) / (metersPerDegree * shrink)
+    return Coordinate(
+      uncheckedLatitude: min(90, max(-90, latitude)), longitude: wrappedLongitude(longitude))
+  }
+}
+
+/// `longitude` in [-180, 180): across the antimeridian, 181° is -179°.
+func wrappedLongitude(_ longitude: Double) -> Double {
+  let wrapped = (longitude + 180).truncatingRemainder(dividingBy: 360)
+  return (wrapped < 0 ? wrapped + 360 : wrapped) - 180
 }
 
 /// `value` with at most `decimals` decimals, trailing zeros dropped, as a JSON number.

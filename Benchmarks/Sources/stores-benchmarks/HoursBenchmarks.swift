@@ -29,23 +29,26 @@ func benchmarkHours(instants count: Int, repeats: Int) {
   let holidays = registry.calendar(country: "DE", region: "BE")
   var table = Table("Opening hours, Europe/Berlin, \(count) instants in 2026, one call at a time")
   for (key, label, text) in hoursExpressions {
-    let parse = best(of: repeats) {
-      for _ in 0..<1_000 { consume(((try? OpeningHours(parsing: text)) != nil) ? 1 : 0) }
-    } / 1_000 * 1e6
+    let parse =
+      best(of: repeats) {
+        for _ in 0..<1_000 { consume(((try? OpeningHours(parsing: text)) != nil) ? 1 : 0) }
+      } / 1_000 * 1e6
     let schedule = Schedule(try! OpeningHours(parsing: text), timeZone: berlin, holidays: holidays)
     var open = 0
-    let isOpen = best(of: repeats) {
-      for instant in instants where schedule.isOpen(at: instant) { open &+= 1 }
-    } / Double(count) * 1e9
+    let isOpen =
+      best(of: repeats) {
+        for instant in instants where schedule.isOpen(at: instant) { open &+= 1 }
+      } / Double(count) * 1e9
     consume(open)
     var openCount = 0
     for instant in instants where schedule.isOpen(at: instant) { openCount += 1 }
     let sample = Array(instants.prefix(max(1, count / 10)))
     var changeSum: Int64 = 0
     for instant in sample { changeSum &+= schedule.nextChange(after: instant)?.secondsSinceEpoch ?? 0 }
-    let next = best(of: repeats) {
-      for instant in sample { consume(Int(schedule.nextChange(after: instant)?.secondsSinceEpoch ?? 0)) }
-    } / Double(sample.count) * 1e6
+    let next =
+      best(of: repeats) {
+        for instant in sample { consume(Int(schedule.nextChange(after: instant)?.secondsSinceEpoch ?? 0)) }
+      } / Double(sample.count) * 1e6
     table.add(
       "\(label)",
       "parse \(fixed(parse, 1)) µs   isOpen \(fixed(isOpen, 1)) ns   nextChange \(fixed(next, 2)) µs")

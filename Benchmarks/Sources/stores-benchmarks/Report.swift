@@ -1,3 +1,5 @@
+import GeoIndex
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import GeoIndex
 
 /// The machine-readable output of `--json FILE`: every figure under a stable key
 /// (`tree.k10_us`, `load.mb_per_s_no_hours`, `hours.weekly.is_open_ns`, …), in the order

@@ -1,3 +1,5 @@
+import GeoIndex
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import GeoIndex
 
 /// SplitMix64 (Steele, Lea and Flood 2014): tiny, fast and the same on every platform.
 struct SplitMix64 {

@@ -9,15 +9,21 @@
 let usage = """
   usage: stores-benchmarks COMMAND [options]          (build with -c release)
 
-    generate [--points N] [--seed S] -o FILE      GeoJSON FeatureCollection, one Feature a line
-                                                  (defaults: 200000 points, seed 42)
+    generate [--points N] [--seed S] [--clustered [--places TSV]] -o FILE
+                                                  GeoJSON FeatureCollection, one Feature a line
+                                                  (defaults: 200000 points, seed 42); uniform on
+                                                  the sphere, or --clustered: a few km around
+                                                  towns of Data/timezones/places.tsv
     load FILE [--repeats R]                       time Catalog.load(contentsOf:) and its parts
     tree [--points N] [--seed S] [--queries Q] [--query-seed QS] [--repeats R] [--check]
                                                   KDTree build and queries
                                                   (defaults: 1000000, 42, 10000, 4242, 5)
-    catalog [FILE] [--points N] [--seed S] [--queries Q] [--query-seed QS] [--repeats R]
-                                                  Catalog.nearest with StoreFilters; without FILE,
-                                                  generates N stores (default 200000) in /tmp
+    catalog [FILE] [--points N] [--seed S] [--queries Q] [--query-seed QS] [--repeats R] [--clustered]
+                                                  Catalog.nearest with StoreFilters and opening
+                                                  hours, as loaded, indexed and from a snapshot;
+                                                  without FILE, generates N stores (default
+                                                  200000) in /tmp; --clustered: queries (and a
+                                                  generated file) around towns
     hours [--queries Q] [--repeats R]             parse, isOpen and nextChange of compiled opening
                                                   hours at Q instants in 2026 (default 100000)
     export-points [--points N] [--seed S] [--queries Q] [--query-seed QS] [--instants I] -o DIR
@@ -46,7 +52,7 @@ struct Arguments {
     var i = 0
     while i < self.words.count {
       let word = self.words[i]
-      if ["--check", "--smoke", "--help", "-h"].contains(word) {
+      if ["--check", "--smoke", "--help", "-h", "--clustered"].contains(word) {
         flags.insert(word)
       } else if word.hasPrefix("-") {
         guard i + 1 < self.words.count else { fail("\(word) needs a value\n\n\(usage)") }
@@ -75,7 +81,10 @@ func smoke() {
   print("generated \(path): 2000 stores, \(bytes) bytes")
   benchmarkLoad(path: path, repeats: 2)
   benchmarkTree(TreeOptions(points: 2_000, queries: 1_000, repeats: 2, check: true))
-  benchmarkCatalog(path: path, queries: 1_000, querySeed: 4242, repeats: 2)
+  // Few queries: the brute-force check covers 200 of them, and snapshot queries with opening
+  // hours cost hundreds of µs each on this catalog.
+  benchmarkCatalog(
+    path: path, queries: uniformSpherePoints(count: 300, seed: 4242), querySeed: 4242, repeats: 1)
   benchmarkHours(instants: 2_000, repeats: 1)
 }
 
@@ -87,6 +96,7 @@ if arguments.flags.contains("--help") || arguments.flags.contains("-h") || comma
 }
 let known = [
   "--points", "--seed", "--queries", "--query-seed", "--repeats", "--output", "--json", "--instants",
+  "--places",
 ]
 for name in arguments.values.keys where !known.contains(name) { fail("unknown option \(name)\n\n\(usage)") }
 let seed = UInt64(arguments.int("--seed", 42))
@@ -97,7 +107,16 @@ case "generate":
   guard let output = arguments.values["--output"] else { fail("generate needs -o FILE") }
   let count = arguments.int("--points", 200_000)
   let start = clock.now
-  let bytes = generateGeoJSON(count: count, seed: seed, to: output)
+  var places: ClusteredPlacement? = nil
+  if arguments.flags.contains("--clustered") {
+    let path = arguments.values["--places"] ?? ClusteredPlacement.defaultPath
+    places = ClusteredPlacement(contentsOf: path)
+    print(
+      "clustered around \(places!.count) places of \(path), "
+        + (places!.usesPopulation
+          ? "weighted by population" : "each place weighted the same (no population column)"))
+  }
+  let bytes = generateGeoJSON(count: count, seed: seed, to: output, places: places)
   print(
     "wrote \(output): \(count) features, \(megabytes(bytes)), \(fixed(Double(bytes) / Double(count), 0)) bytes a feature, "
       + "\(fixed((clock.now - start).seconds, 2)) s")
@@ -111,16 +130,27 @@ case "tree":
       querySeed: UInt64(arguments.int("--query-seed", 4242)), repeats: repeats,
       check: arguments.flags.contains("--check")))
 case "catalog":
+  let clustered = arguments.flags.contains("--clustered")
+  // Queries where the stores are: around towns for clustered data, anywhere for uniform data.
+  let places =
+    clustered
+    ? ClusteredPlacement(contentsOf: arguments.values["--places"] ?? ClusteredPlacement.defaultPath) : nil
   var path = arguments.positional.dropFirst().first
   if path == nil {
     let count = arguments.int("--points", 200_000)
-    let generated = "/tmp/stores-benchmarks-\(count)-\(seed).geojson"
-    if fileSize(generated) == nil { _ = generateGeoJSON(count: count, seed: seed, to: generated) }
+    let generated = "/tmp/stores-benchmarks-\(clustered ? "clustered-" : "")\(count)-\(seed).geojson"
+    if fileSize(generated) == nil {
+      _ = generateGeoJSON(count: count, seed: seed, to: generated, places: places)
+    }
     path = generated
   }
-  benchmarkCatalog(
-    path: path!, queries: arguments.int("--queries", 10_000),
-    querySeed: UInt64(arguments.int("--query-seed", 4242)), repeats: repeats)
+  let querySeed = UInt64(arguments.int("--query-seed", 4242))
+  let count = arguments.int("--queries", 10_000)
+  var rng = SplitMix64(seed: querySeed)
+  let queries =
+    places.map { places in (0..<count).map { _ in places.nextPoint(&rng) } }
+    ?? uniformSpherePoints(count: count, seed: querySeed)
+  benchmarkCatalog(path: path!, queries: queries, querySeed: querySeed, repeats: repeats)
 case "hours":
   benchmarkHours(instants: arguments.int("--queries", 100_000), repeats: repeats)
 case "export-points":
