@@ -35,6 +35,8 @@ final class SnapshotCatalog: @unchecked Sendable {
 
   private struct Cache {
     var schedules: [ScheduleKey: Schedule?] = [:]
+    /// Per store position, so a search that tests a store again decodes nothing.
+    var schedulesByPosition: [Int: Schedule?] = [:]
     var zones: [String: TimeZoneRules?] = [:]
     var holidays: HolidayRegistry?
     var diagnostics: [Diagnostic]?
@@ -413,6 +415,13 @@ final class SnapshotCatalog: @unchecked Sendable {
   /// when the snapshot was built (the same expression, zone, holiday calendar and location).
   func schedule(at position: Int) -> Schedule? {
     guard scheduleGap(at: position) == nil else { return nil }
+    if let cached = cache.withLock({ $0.schedulesByPosition[position] }) { return cached }
+    let schedule = compileSchedule(at: position)
+    cache.withLock { $0.schedulesByPosition[position] = .some(schedule) }
+    return schedule
+  }
+
+  private func compileSchedule(at position: Int) -> Schedule? {
     let store = store(at: position)
     guard let text = store.openingHours, let zoneName = store.timezone,
       let hours = try? OpeningHours(parsing: text), let zone = timeZone(named: zoneName)
@@ -469,6 +478,7 @@ final class SnapshotCatalog: @unchecked Sendable {
         cache.searchMasks = .some(nil)
         return nil
       }
+      // Copied, not read in place: a mask is a 32-byte vector, and sections are only 8-aligned.
       let parts = SubtreeMaskParts(
         points: Self.array(mapping, sections[.maskPoints]!), nodes: Self.array(mapping, sections[.maskNodes]!)
       )
