@@ -19,8 +19,9 @@ struct GeoJSONReader {
   private var scanner: JSONScanner
   private var lines: LineCounter
   private var stores: [Store] = []
-  /// The byte offset where each store's feature starts, parallel to `stores`.
-  private var storeOffsets: [Int] = []
+  /// What the duplicate checks need of each store, parallel to `stores`: taken while the feature is
+  /// still in the cache, so the checks need not visit every store's properties again.
+  private var storeKeys: [StoreKeys] = []
   /// Diagnostics with the byte offset they belong at, for sorting into input order.
   private var diagnostics: [(order: Int, diagnostic: Diagnostic)] = []
   private var featureIndex = 0
@@ -766,37 +767,39 @@ struct GeoJSONReader {
       Store(
         id: storeID, idSource: idSource, coordinate: coordinate, properties: properties, timezone: timezone,
         position: position))
-    storeOffsets.append(start)
+    storeKeys.append(StoreKeys(offset: start, id: storeID, ref: properties["ref"]?.scalarText))
   }
 
   // MARK: Duplicates
 
+  /// Reports ids used by more than one store, and refs shared by stores with different ids, at the
+  /// later store.
   private mutating func checkDuplicates() {
-    var firstByID: [String: Int] = [:]
-    firstByID.reserveCapacity(stores.count)
-    var firstByRef: [String: Int] = [:]
-    firstByRef.reserveCapacity(stores.count)
-    for (position, store) in stores.enumerated() {
-      if let first = firstByID[store.id] {
+    // Open addressing over precomputed hashes: no store's properties are read again, and a probe
+    // touches one table slot rather than a dictionary's separate hash, key and value storage.
+    var ids = FirstOccurrences(count: stores.count)
+    var refs = FirstOccurrences(count: stores.count)
+    for position in stores.indices {
+      let keys = storeKeys[position]
+      let id = stores[position].id
+      if let first = ids.first(position, hash: keys.idHash, where: { stores[$0].id == id }) {
+        let store = stores[position]
         let other = stores[first]
         report(
-          "duplicate-id", .error, order: storeOffsets[position], at: store.position, storeID: store.id,
+          "duplicate-id", .error, order: keys.offset, at: store.position, storeID: store.id,
           "the id \"\(store.id)\" is also the id of \(other.position); ids must be unique — lookups by id find "
             + "the first")
-      } else {
-        firstByID[store.id] = position
       }
-      guard let ref = store.properties["ref"]?.scalarText, !ref.isEmpty else { continue }
-      if let first = firstByRef[ref] {
+      guard let ref = keys.ref else { continue }
+      if let first = refs.first(position, hash: keys.refHash, where: { storeKeys[$0].ref == ref }) {
+        let store = stores[position]
         let other = stores[first]
         if other.id != store.id {
           report(
-            "duplicate-ref", .warning, order: storeOffsets[position], at: store.position, storeID: store.id,
+            "duplicate-ref", .warning, order: keys.offset, at: store.position, storeID: store.id,
             "the ref \"\(ref)\" is also the ref of \(other.position) (id \"\(other.id)\"); the same store may be "
               + "listed twice")
         }
-      } else {
-        firstByRef[ref] = position
       }
     }
   }
@@ -869,6 +872,60 @@ struct GeoJSONReader {
       "urn:ogc:def:crs:epsg:6.6:4326", "http://www.opengis.net/def/crs/epsg/0/4326",
     ]
     return accepted.contains(name)
+  }
+}
+
+/// What the duplicate checks need of one store.
+struct StoreKeys {
+  /// Where the store's feature starts, for ordering its diagnostics.
+  var offset: Int
+  var idHash: Int
+  /// The `ref` property as text, `nil` when absent or empty.
+  var ref: String?
+  var refHash: Int
+
+  init(offset: Int, id: String, ref: String?) {
+    self.offset = offset
+    self.idHash = id.hashValue
+    self.ref = ref?.isEmpty == false ? ref : nil
+    self.refHash = self.ref?.hashValue ?? 0
+  }
+}
+
+/// The first of equal keys, by hash: a set of positions in open addressing.
+///
+/// Keys are compared by the caller (`String` equality, which `hashValue` agrees with), so strings
+/// that are canonically equivalent count as the same, as in a `Dictionary`.
+struct FirstOccurrences {
+  /// Each slot: the hash's upper half in the upper 32 bits, the position plus one in the lower (0
+  /// is an empty slot).
+  private var slots: [UInt64]
+  private let mask: Int
+
+  init(count: Int) {
+    var capacity = 16
+    while capacity < count * 2 { capacity *= 2 }
+    slots = Array(repeating: 0, count: capacity)
+    mask = capacity - 1
+  }
+
+  /// The position of the first key equal to the one at `position` (`isEqual` tells), or `nil` after
+  /// recording `position` as the first of its key.
+  mutating func first(_ position: Int, hash: Int, where isEqual: (Int) -> Bool) -> Int? {
+    let tag = UInt64(UInt(bitPattern: hash)) & 0xFFFF_FFFF_0000_0000
+    var slot = hash & mask
+    while true {
+      let entry = slots[slot]
+      if entry == 0 {
+        slots[slot] = tag | UInt64(position + 1)
+        return nil
+      }
+      if entry & 0xFFFF_FFFF_0000_0000 == tag {
+        let other = Int(entry & 0xFFFF_FFFF) - 1
+        if isEqual(other) { return other }
+      }
+      slot = (slot + 1) & mask
+    }
   }
 }
 
