@@ -55,7 +55,7 @@ extension GeoJSONReader {
   /// several). Polygon: the area centroid of the outer ring; MultiPolygon: that of the largest
   /// polygon (a note). GeometryCollection: the first Point, MultiPoint, Polygon or MultiPolygon (a
   /// note). LineString and MultiLineString are not store locations (a warning).
-  func locate(geometry: JSONObject, context: inout FeatureContext) -> Coordinate? {
+  static func locate(geometry: JSONObject, context: inout FeatureContext) -> Coordinate? {
     guard let point = Self.representativePoint(of: geometry, context: &context) else { return nil }
     return Self.validate(point, context: &context)
   }

@@ -16,6 +16,7 @@ struct GeoJSONReader {
   let source: String
   let base: UnsafePointer<UInt8>
   let count: Int
+  let readAhead: FeatureReadAhead.Plan
   private var scanner: JSONScanner
   private var lines: LineCounter
   private var stores: [Store] = []
@@ -32,12 +33,16 @@ struct GeoJSONReader {
   ///
   /// - Throws: `CatalogError.badData` when the input is empty, is not a JSON object, or holds no
   ///   readable record and at least one error.
-  static func read(_ buffer: UnsafeBufferPointer<UInt8>, source: String) -> Result<Output, CatalogError> {
+  /// - Parameter readAhead: When to read the features of a large array on several threads; the
+  ///   output is the same either way.
+  static func read(
+    _ buffer: UnsafeBufferPointer<UInt8>, source: String, readAhead: FeatureReadAhead.Plan = .automatic
+  ) -> Result<Output, CatalogError> {
     guard let base = buffer.baseAddress, buffer.count > 0 else {
       return .failure(
         CatalogError(.badData, source: source, "\(displayName(source)) is empty: no GeoJSON (0 bytes)"))
     }
-    var reader = GeoJSONReader(source: source, base: base, count: buffer.count)
+    var reader = GeoJSONReader(source: source, base: base, count: buffer.count, readAhead: readAhead)
     do throws(CatalogError) {
       return .success(try reader.read())
     } catch {
@@ -47,8 +52,9 @@ struct GeoJSONReader {
 
   private static func displayName(_ source: String) -> String { source == "-" ? "standard input" : source }
 
-  private init(source: String, base: UnsafePointer<UInt8>, count: Int) {
+  private init(source: String, base: UnsafePointer<UInt8>, count: Int, readAhead: FeatureReadAhead.Plan) {
     self.source = source
+    self.readAhead = readAhead
     self.base = base
     self.count = count
     let bom = count >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF ? 3 : 0
@@ -440,6 +446,31 @@ struct GeoJSONReader {
       return true
     }
     let firstStore = stores.count
+    var stretches: [FeatureReadAhead.Stretch] = []
+    switch FeatureReadAhead.read(
+      base: base, first: scanner.offset, end: scanner.end, coordinatesUnusable: coordinatesUnusable,
+      plan: readAhead, firstIndex: featureIndex, firstPosition: lines.position(of: scanner.offset))
+    {
+    case .none: break
+    case .all(let readStores, let keys, let resume):
+      featureIndex += readStores.count
+      if stores.isEmpty {
+        stores = readStores
+        storeKeys = keys
+      } else {
+        stores.append(contentsOf: readStores)
+        storeKeys.append(contentsOf: keys)
+      }
+      scanner.offset = resume
+    case .stretches(let read):
+      stretches = read
+      let readCount = stretches.reduce(0) { $0 + $1.features.count }
+      // Grown once rather than doubled step by step: each step would copy every store and touch
+      // fresh pages.
+      stores.reserveCapacity(stores.count + readCount + 1)
+      storeKeys.reserveCapacity(storeKeys.count + readCount + 1)
+    }
+    var nextStretch = 0
     while true {
       scanner.skipWhitespace()
       guard !scanner.isAtEnd else {
@@ -447,6 +478,9 @@ struct GeoJSONReader {
         return false
       }
       let start = scanner.offset
+      if nextStretch < stretches.count, takeStretch(at: start, from: stretches, next: &nextStretch) {
+        continue
+      }
       let index = featureIndex
       featureIndex += 1
       do throws(JSONSyntaxError) {
@@ -515,6 +549,35 @@ struct GeoJSONReader {
         scanner.offset = next
       }
     }
+  }
+
+  /// Takes the features read ahead from the stretch that starts at `start`, if there is one and it
+  /// has any, and moves the scanner to where they end; stretches before `start` are dropped.
+  private mutating func takeStretch(
+    at start: Int, from stretches: [FeatureReadAhead.Stretch], next: inout Int
+  ) -> Bool {
+    while next < stretches.count, stretches[next].start < start {
+      stretches[next].features.removeAll()
+      next += 1
+    }
+    guard next < stretches.count, stretches[next].start == start, stretches[next].features.count > 0 else {
+      return false
+    }
+    let stretch = stretches[next]
+    next += 1
+    scanner.offset = stretch.resume
+    // The stretch counted lines from its start; its first line goes on from the reader's column.
+    let (line, column) = lines.position(of: start)
+    stretch.features.consumeAll { feature in
+      let position =
+        feature.line == 1
+        ? SourcePosition(featureIndex: featureIndex, line: line, column: column + feature.column - 1)
+        : SourcePosition(featureIndex: featureIndex, line: line + feature.line - 1, column: feature.column)
+      featureIndex += 1
+      storeKeys.append(feature.record.keys)
+      stores.append(feature.record.store(at: position))
+    }
+    return true
   }
 
   private mutating func reportTruncation(firstStore: Int, _ expected: String) {
@@ -616,15 +679,50 @@ struct GeoJSONReader {
   private mutating func addFeature(_ value: JSONValue, start: Int, index: Int) {
     let (line, column) = lines.position(of: start)
     let position = SourcePosition(featureIndex: index, line: line, column: column)
-    defer {
-      scanner.duplicateKeys.removeAll(keepingCapacity: true)
-      scanner.loneSurrogates.removeAll(keepingCapacity: true)
+    var textWarnings = FeatureTextWarnings()
+    for (offset, key) in scanner.duplicateKeys {
+      textWarnings.duplicateKeys.append((key, lineColumn(offset)))
+    }
+    for offset in scanner.loneSurrogates {
+      textWarnings.loneSurrogates.append(lineColumn(offset))
+    }
+    scanner.duplicateKeys.removeAll(keepingCapacity: true)
+    scanner.loneSurrogates.removeAll(keepingCapacity: true)
+    let feature = Self.readFeature(
+      value, start: start, index: index, position: position, coordinatesUnusable: coordinatesUnusable,
+      textWarnings: textWarnings, diagnostics: &diagnostics)
+    if let feature {
+      storeKeys.append(feature.keys)
+      stores.append(feature.store(at: position))
+    }
+  }
+
+  /// Where the scanner met duplicate keys and lone surrogates in a feature, as `line L:C` text.
+  struct FeatureTextWarnings {
+    var duplicateKeys: [(key: String, place: String)] = []
+    var loneSurrogates: [String] = []
+  }
+
+  /// The store one parsed feature makes, with what the duplicate checks need of it; `nil` when the
+  /// record is skipped. Appends the feature's diagnostics, in the order they are reported.
+  ///
+  /// Reads nothing but its arguments, so the features of a large file can be read on several threads.
+  static func readFeature(
+    _ value: JSONValue, start: Int, index: Int, position: SourcePosition, coordinatesUnusable: Bool,
+    textWarnings: FeatureTextWarnings, diagnostics: inout [(order: Int, diagnostic: Diagnostic)]
+  ) -> FeatureRecord? {
+    func report(
+      _ code: String, _ severity: Diagnostic.Severity, order: Int, at position: SourcePosition?,
+      storeID: String? = nil, _ message: String
+    ) {
+      diagnostics.append(
+        (order, Diagnostic(Diagnostic.Code(code), severity, at: position, storeID: storeID, message)))
     }
     guard case .object(let object) = value else {
       report(
         "invalid-feature", .error, order: start, at: position,
         "expected a Feature object, found \(Self.kind(of: value)); the entry is skipped")
-      return
+      return nil
     }
     var isBareGeometry = false
     switch object["type"] {
@@ -637,18 +735,18 @@ struct GeoJSONReader {
         ? "\"type\" is \"\(type)\", but GeoJSON names are case-sensitive: expected \"Feature\""
         : "\"type\" is \"\(type)\", expected \"Feature\""
       report("invalid-type", .error, order: start, at: position, expected + "; the record is skipped")
-      return
+      return nil
     case nil:
       report(
         "invalid-type", .error, order: start, at: position,
         "the object has no \"type\" member; a GeoJSON Feature needs \"type\": \"Feature\"; the record is skipped"
       )
-      return
+      return nil
     case let other?:
       report(
         "invalid-type", .error, order: start, at: position,
         "\"type\" is \(Self.kind(of: other)), expected the string \"Feature\"; the record is skipped")
-      return
+      return nil
     }
 
     // Properties.
@@ -722,17 +820,15 @@ struct GeoJSONReader {
     }
 
     // Warnings from reading the JSON text.
-    for (offset, key) in scanner.duplicateKeys {
+    for (key, place) in textWarnings.duplicateKeys {
       report(
         "duplicate-key", .warning, order: start, at: position, storeID: storeID,
-        "the member \"\(key)\" appears twice in one object (again at \(lineColumn(offset))); the last value is kept"
-      )
+        "the member \"\(key)\" appears twice in one object (again at \(place)); the last value is kept")
     }
-    for offset in scanner.loneSurrogates {
+    for place in textWarnings.loneSurrogates {
       report(
         "invalid-escape", .warning, order: start, at: position, storeID: storeID,
-        "the \\u escape at \(lineColumn(offset)) is half of a UTF-16 surrogate pair; it was replaced by U+FFFD"
-      )
+        "the \\u escape at \(place) is half of a UTF-16 surrogate pair; it was replaced by U+FFFD")
     }
 
     // Location.
@@ -741,7 +837,7 @@ struct GeoJSONReader {
     if coordinatesUnusable {
       coordinate = nil
     } else if isBareGeometry {
-      coordinate = locate(geometry: object, context: &context)
+      coordinate = Self.locate(geometry: object, context: &context)
     } else {
       switch object["geometry"] {
       case nil:
@@ -753,7 +849,7 @@ struct GeoJSONReader {
           "missing-geometry", .warning, order: start, at: position, storeID: storeID,
           "the geometry is null; the store is kept but cannot be found by location")
       case .object(let geometry):
-        coordinate = locate(geometry: geometry, context: &context)
+        coordinate = Self.locate(geometry: geometry, context: &context)
       case let other?:
         report(
           "invalid-geometry", .error, order: start, at: position, storeID: storeID,
@@ -763,11 +859,9 @@ struct GeoJSONReader {
     }
     diagnostics.append(contentsOf: context.diagnostics)
 
-    stores.append(
-      Store(
-        id: storeID, idSource: idSource, coordinate: coordinate, properties: properties, timezone: timezone,
-        position: position))
-    storeKeys.append(StoreKeys(offset: start, id: storeID, ref: properties["ref"]?.scalarText))
+    return FeatureRecord(
+      id: storeID, idSource: idSource, coordinate: coordinate, properties: properties, timezone: timezone,
+      keys: StoreKeys(offset: start, id: storeID, ref: properties["ref"]?.scalarText))
   }
 
   // MARK: Duplicates
@@ -872,6 +966,23 @@ struct GeoJSONReader {
       "urn:ogc:def:crs:epsg:6.6:4326", "http://www.opengis.net/def/crs/epsg/0/4326",
     ]
     return accepted.contains(name)
+  }
+}
+
+/// A store as read from its feature, before it has its position.
+struct FeatureRecord {
+  var id: String
+  var idSource: StoreIDSource
+  var coordinate: Coordinate?
+  var properties: JSONObject
+  var timezone: String?
+  var keys: StoreKeys
+
+  /// The store, its parts moved rather than copied.
+  consuming func store(at position: SourcePosition) -> Store {
+    Store(
+      id: id, idSource: idSource, coordinate: coordinate, properties: properties, timezone: timezone,
+      position: position)
   }
 }
 

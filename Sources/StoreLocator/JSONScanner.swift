@@ -589,6 +589,12 @@ final class MoveStack<Element> {
     return array
   }
 
+  /// Hands every value to `body`, first to last, and leaves the stack empty.
+  func consumeAll(_ body: (consuming Element) -> Void) {
+    for position in 0..<count { body((pointer + position).move()) }
+    count = 0
+  }
+
   func removeAll() {
     pointer.deinitialize(count: count)
     count = 0
