@@ -284,8 +284,13 @@ struct JSONScanner {
     // Fast path: plain ASCII without escapes, eight bytes at a time where possible.
     while true {
       while cursor &+ 8 <= end {
-        let word = UnsafeRawPointer(base + cursor).loadUnaligned(as: UInt64.self)
-        if Self.hasSpecialByte(word) { break }
+        let word = UInt64(littleEndian: UnsafeRawPointer(base + cursor).loadUnaligned(as: UInt64.self))
+        let special = Self.specialBytes(word)
+        if special != 0 {
+          // Straight to the first special byte, not byte by byte.
+          cursor &+= special.trailingZeroBitCount &>> 3
+          break
+        }
         cursor &+= 8
       }
       guard cursor < end else {
@@ -337,8 +342,12 @@ struct JSONScanner {
     }
   }
 
-  /// True when one of the eight bytes is `"`, `\`, a control character or non-ASCII.
-  @inline(__always) private static func hasSpecialByte(_ word: UInt64) -> Bool {
+  /// The high bit of the first byte (in memory order, of a little-endian word) that is `"`, `\`, a
+  /// control character or non-ASCII is set; bits of later bytes may be set too; 0 when none is.
+  ///
+  /// A borrow in the subtractions only starts at a byte that is special itself, so bytes before
+  /// the first special one are never marked.
+  @inline(__always) private static func specialBytes(_ word: UInt64) -> UInt64 {
     let ones: UInt64 = 0x0101_0101_0101_0101
     let highs: UInt64 = 0x8080_8080_8080_8080
     let quote = word ^ (ones &* 0x22)
@@ -347,7 +356,7 @@ struct JSONScanner {
     let quoteZero = (quote &- ones) & ~quote
     let backslashZero = (backslash &- ones) & ~backslash
     let control = (word &- (ones &* 0x20)) & ~word
-    return (quoteZero | backslashZero | control | word) & highs != 0
+    return (quoteZero | backslashZero | control | word) & highs
   }
 
   private func controlCharacter(_ byte: UInt8) -> JSONSyntaxError {
@@ -565,6 +574,7 @@ final class MoveStack<Element> {
     pointer.deallocate()
   }
 
+  @inline(__always)
   func append(_ element: consuming Element) {
     if count == capacity {
       let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
