@@ -8,17 +8,26 @@ import Dispatch
   import Darwin
 #endif
 
-/// Reading a large `features` array on several threads.
+/// Reading a large `features` array, or many newline-delimited Features, on several threads.
 ///
-/// The array is cut into stretches at lines that start with `{`. Each stretch is read on its own
+/// The input is cut into stretches at lines that start with `{`. Each stretch is read on its own
 /// thread as if a feature started there, and as long as every feature is clean: parsed without a
-/// syntax error, with no diagnostic, followed by `,` and another feature. The reader then reads the
-/// array as before, one feature at a time, and whenever it arrives at the very offset a stretch
-/// started at, it takes that stretch's features instead of reading them again and goes on where the
-/// stretch stopped. So the stores, their positions and the diagnostics are those of reading alone:
-/// a cut that is not a feature start, or a stretch with a problem, is read (again) in order, and
-/// the problem is reported exactly as without threads.
+/// syntax error, with no diagnostic, followed by `,` and another feature (in an array) or by the
+/// next record's `{` (newline-delimited). The reader then reads the input as before, one feature at
+/// a time, and whenever it arrives at the very offset a stretch started at, it takes that
+/// stretch's features instead of reading them again and goes on where the stretch stopped. So the
+/// stores, their positions and the diagnostics are those of reading alone: a cut that is not a
+/// feature start, or a stretch with a problem, is read (again) in order, and the problem is
+/// reported exactly as without threads.
 struct FeatureReadAhead {
+  /// Where the features are.
+  enum Layout: Sendable {
+    /// The elements of a `features` array.
+    case array
+    /// Top-level Feature objects one after another (newline-delimited GeoJSON).
+    case records
+  }
+
   /// When to read ahead: arrays shorter than `minimumBytes`, or a single processor, are read alone.
   struct Plan: Sendable {
     var minimumBytes: Int
@@ -76,8 +85,8 @@ struct FeatureReadAhead {
   ///   - firstIndex: The feature index the reader gives the feature at `first`.
   ///   - firstPosition: The line and column of `first`.
   static func read(
-    base: UnsafePointer<UInt8>, first: Int, end: Int, coordinatesUnusable: Bool, plan: Plan, firstIndex: Int,
-    firstPosition: (line: Int, column: Int)
+    _ layout: Layout, base: UnsafePointer<UInt8>, first: Int, end: Int, coordinatesUnusable: Bool, plan: Plan,
+    firstIndex: Int, firstPosition: (line: Int, column: Int)
   ) -> Outcome {
     guard end - first >= plan.minimumBytes else { return .none }
     let starts = stretchStarts(base: base, first: first, end: end, plan: plan)
@@ -88,7 +97,7 @@ struct FeatureReadAhead {
     DispatchQueue.concurrentPerform(iterations: stretches.count) { number in
       let limit = number + 1 < shared.stretches.count ? shared.stretches[number + 1].start : end
       readStretch(
-        shared.stretches[number], base: shared.base!, limit: limit, end: end,
+        shared.stretches[number], layout: layout, base: shared.base!, limit: limit, end: end,
         coordinatesUnusable: coordinatesUnusable)
     }
     for number in 0..<stretches.count - 1 where stretches[number].resume != stretches[number + 1].start {
@@ -185,16 +194,17 @@ struct FeatureReadAhead {
   /// Reads clean features from the stretch's start while they start before `limit`, and counts
   /// the line breaks up to `limit`.
   ///
-  /// Does what `GeoJSONReader.readFeatureArray` does for a feature without problems, and stops
-  /// before the first feature that has any.
+  /// Does what `GeoJSONReader.readFeatureArray` (or `readObjects`) does for a feature without
+  /// problems, and stops before the first feature that has any.
   static func readStretch(
-    _ stretch: Stretch, base: UnsafePointer<UInt8>, limit: Int, end: Int, coordinatesUnusable: Bool
+    _ stretch: Stretch, layout: Layout, base: UnsafePointer<UInt8>, limit: Int, end: Int,
+    coordinatesUnusable: Bool
   ) {
     let start = stretch.start
     var scanner = JSONScanner(base: base, start: start, end: end)
     var lines = LineCounter(base: base, count: end, firstLineStart: start)
     var diagnostics: [(order: Int, diagnostic: Diagnostic)] = []
-    while scanner.offset < limit {
+    reading: while scanner.offset < limit {
       let featureStart = scanner.offset
       let value: JSONValue
       do throws(JSONSyntaxError) {
@@ -203,6 +213,14 @@ struct FeatureReadAhead {
         break
       }
       guard scanner.duplicateKeys.isEmpty, scanner.loneSurrogates.isEmpty else { break }
+      // A top-level object is a plain record only when it is a Feature without the members that
+      // the reader applies to a collection's stores (its own `crs` and `timezone`, `features`).
+      if layout == .records {
+        guard case .object(let object) = value, object["type"] == .string("Feature"),
+          object["features"] == nil,
+          object["crs"] == nil, object["timezone"] == nil
+        else { break }
+      }
       // The index and position only go into diagnostics and generated ids (which come with a
       // note): a feature that has either is not clean, and the reader reads it again in order.
       let record = GeoJSONReader.readFeature(
@@ -211,10 +229,16 @@ struct FeatureReadAhead {
         diagnostics: &diagnostics)
       guard let record, diagnostics.isEmpty else { break }
       scanner.skipWhitespace()
-      guard !scanner.isAtEnd, scanner.current == UInt8(ascii: ",") else { break }
-      scanner.offset += 1
-      scanner.skipWhitespace()
-      guard !scanner.isAtEnd, scanner.current != UInt8(ascii: "]") else { break }
+      switch layout {
+      case .array:
+        guard !scanner.isAtEnd, scanner.current == UInt8(ascii: ",") else { break reading }
+        scanner.offset += 1
+        scanner.skipWhitespace()
+        guard !scanner.isAtEnd, scanner.current != UInt8(ascii: "]") else { break reading }
+      case .records:
+        // The input may end after a record; anything but another object is the reader's to report.
+        guard scanner.isAtEnd || scanner.current == UInt8(ascii: "{") else { break reading }
+      }
       let (line, column) = lines.position(of: featureStart)
       stretch.features.append((record, line, column))
       stretch.resume = scanner.offset

@@ -28,6 +28,8 @@ struct GeoJSONReader {
   private var featureIndex = 0
   /// True while reading the features of a collection whose `crs` cannot be read.
   private var coordinatesUnusable = false
+  /// Set once a top-level object has been read as a Feature: newline-delimited input.
+  private var lastRecordWasFeature = false
 
   /// Reads `buffer`; `source` names it in messages.
   ///
@@ -108,10 +110,23 @@ struct GeoJSONReader {
 
   /// One or more top-level objects: a FeatureCollection, a Feature, or newline-delimited Features.
   private mutating func readObjects() {
+    var stretches: [FeatureReadAhead.Stretch] = []
+    var nextStretch = 0
+    var readAheadTried = false
     while true {
       scanner.skipWhitespace()
       guard !scanner.isAtEnd else { return }
+      // Newline-delimited Features: once the first record has turned out to be a Feature (not a
+      // collection, whose features are read ahead as an array), read the rest ahead.
+      if !readAheadTried, lastRecordWasFeature {
+        readAheadTried = true
+        readAhead(.records, into: &stretches)
+        continue
+      }
       let start = scanner.offset
+      if nextStretch < stretches.count, takeStretch(at: start, from: stretches, next: &nextStretch) {
+        continue
+      }
       guard scanner.current == UInt8(ascii: "{") else {
         report(
           "invalid-json", .error, order: start, at: nil,
@@ -321,6 +336,7 @@ struct GeoJSONReader {
       finishCollection(members: members, firstStore: firstStore, start: start)
     default:
       // A Feature (or something that should be one): one record.
+      lastRecordWasFeature = true
       featureIndex = index + 1
       if let crs = object["crs"] { coordinatesUnusable = !Self.isLongitudeLatitude(crs) }
       addFeature(.object(object), start: start, index: index)
@@ -447,29 +463,7 @@ struct GeoJSONReader {
     }
     let firstStore = stores.count
     var stretches: [FeatureReadAhead.Stretch] = []
-    switch FeatureReadAhead.read(
-      base: base, first: scanner.offset, end: scanner.end, coordinatesUnusable: coordinatesUnusable,
-      plan: readAhead, firstIndex: featureIndex, firstPosition: lines.position(of: scanner.offset))
-    {
-    case .none: break
-    case .all(let readStores, let keys, let resume):
-      featureIndex += readStores.count
-      if stores.isEmpty {
-        stores = readStores
-        storeKeys = keys
-      } else {
-        stores.append(contentsOf: readStores)
-        storeKeys.append(contentsOf: keys)
-      }
-      scanner.offset = resume
-    case .stretches(let read):
-      stretches = read
-      let readCount = stretches.reduce(0) { $0 + $1.features.count }
-      // Grown once rather than doubled step by step: each step would copy every store and touch
-      // fresh pages.
-      stores.reserveCapacity(stores.count + readCount + 1)
-      storeKeys.reserveCapacity(storeKeys.count + readCount + 1)
-    }
+    readAhead(.array, into: &stretches)
     var nextStretch = 0
     while true {
       scanner.skipWhitespace()
@@ -548,6 +542,36 @@ struct GeoJSONReader {
         guard let next = nextFeatureStart(from: here + 1) else { return false }
         scanner.offset = next
       }
+    }
+  }
+
+  /// Reads ahead the features from the scanner's offset on, when there are enough: takes them all
+  /// when every stretch ran into the next, else leaves the stretches to take one by one.
+  private mutating func readAhead(
+    _ layout: FeatureReadAhead.Layout, into stretches: inout [FeatureReadAhead.Stretch]
+  ) {
+    switch FeatureReadAhead.read(
+      layout, base: base, first: scanner.offset, end: scanner.end, coordinatesUnusable: coordinatesUnusable,
+      plan: readAhead, firstIndex: featureIndex, firstPosition: lines.position(of: scanner.offset))
+    {
+    case .none: break
+    case .all(let readStores, let keys, let resume):
+      featureIndex += readStores.count
+      if stores.isEmpty {
+        stores = readStores
+        storeKeys = keys
+      } else {
+        stores.append(contentsOf: readStores)
+        storeKeys.append(contentsOf: keys)
+      }
+      scanner.offset = resume
+    case .stretches(let read):
+      stretches = read
+      let readCount = stretches.reduce(0) { $0 + $1.features.count }
+      // Grown once rather than doubled step by step: each step would copy every store and touch
+      // fresh pages.
+      stores.reserveCapacity(stores.count + readCount + 1)
+      storeKeys.reserveCapacity(storeKeys.count + readCount + 1)
     }
   }
 

@@ -18,7 +18,7 @@ struct FeatureReadAheadTests {
     let outcome = bytes.withUnsafeBufferPointer { buffer in
       let first = text.utf8.firstIndex(of: UInt8(ascii: "["))!.utf16Offset(in: text) + 1
       return FeatureReadAhead.read(
-        base: buffer.baseAddress!, first: first, end: buffer.count, coordinatesUnusable: false,
+        .array, base: buffer.baseAddress!, first: first, end: buffer.count, coordinatesUnusable: false,
         plan: Self.plans[2], firstIndex: 0, firstPosition: (1, first + 1))
     }
     guard case .all(let stores, let keys, _) = outcome else {
@@ -39,7 +39,7 @@ struct FeatureReadAheadTests {
     let outcome = bytes.withUnsafeBufferPointer { buffer in
       let first = text.utf8.firstIndex(of: UInt8(ascii: "["))!.utf16Offset(in: text) + 1
       return FeatureReadAhead.read(
-        base: buffer.baseAddress!, first: first, end: buffer.count, coordinatesUnusable: false,
+        .array, base: buffer.baseAddress!, first: first, end: buffer.count, coordinatesUnusable: false,
         plan: Self.plans[2], firstIndex: 0, firstPosition: (1, first + 1))
     }
     guard case .stretches = outcome else {
@@ -54,6 +54,51 @@ struct FeatureReadAheadTests {
     for seed in 0..<8 {
       expectSameAsAlone(Array(Generated.collection(count: 120, seed: UInt64(seed), clean: clean).utf8))
     }
+  }
+
+  @Test("generated newline-delimited features, with every kind of feature", arguments: [false, true])
+  func generatedRecords(clean: Bool) {
+    for seed in 0..<8 {
+      expectSameAsAlone(Array(Generated.records(count: 120, seed: UInt64(seed), clean: clean).utf8))
+    }
+  }
+
+  @Test func cleanRecordsAreReadAheadWhole() {
+    let text = Generated.records(count: 300, seed: 7, clean: true)
+    let bytes = Array(text.utf8)
+    let outcome = bytes.withUnsafeBufferPointer { buffer in
+      FeatureReadAhead.read(
+        .records, base: buffer.baseAddress!, first: 0, end: buffer.count, coordinatesUnusable: false,
+        plan: Self.plans[2], firstIndex: 0, firstPosition: (1, 1))
+    }
+    guard case .all(let stores, _, let resume) = outcome else {
+      Issue.record("expected every stretch to run into the next, got \(outcome)")
+      return
+    }
+    // Every record, the last one too: the input may end after it.
+    #expect(stores.count == 300)
+    #expect(resume == bytes.count)
+    expectSameAsAlone(bytes)
+  }
+
+  @Test func recordsThatAreNotPlainFeatures() {
+    let text = Generated.records(count: 60, seed: 8, clean: true)
+    var lines = text.split(separator: "\n").map(String.init)
+    // A collection among the records, a Feature with its own time zone and crs, a Feature with a
+    // features member, a bare geometry, two objects on one line, and text that is not an object.
+    lines[10] = Generated.collection(count: 3, seed: 9, clean: true).replacingOccurrences(of: "\n", with: "")
+    lines[20] = lines[20].replacingOccurrences(
+      of: #"{"type":"Feature","#, with: #"{"type":"Feature","timezone":"Asia/Tokyo","#)
+    lines[25] = lines[25].replacingOccurrences(
+      of: #"{"type":"Feature","#,
+      with: #"{"type":"Feature","crs":{"type":"name","properties":{"name":"EPSG:3857"}},"#)
+    lines[30] = lines[30].replacingOccurrences(
+      of: #"{"type":"Feature","#, with: #"{"type":"Feature","features":[],"#)
+    lines[35] = #"{"type":"Point","coordinates":[1,2]}"#
+    lines[40] = lines[40] + " " + lines[41]
+    lines[45] = "not json"
+    expectSameAsAlone(Array((lines.joined(separator: "\n") + "\n").utf8))
+    expectSameAsAlone(Array(lines.joined(separator: "\n").utf8))
   }
 
   @Test func layouts() {
@@ -76,9 +121,14 @@ struct FeatureReadAheadTests {
 
   /// Errors at and around every place the plans cut the input: each stretch then starts inside a
   /// broken feature, or just after one, or its first feature is the broken one.
-  @Test func errorsNearTheCuts() {
-    let base = Array(Generated.collection(count: 40, seed: 6, clean: true).utf8)
-    let first = base.firstIndex(of: UInt8(ascii: "["))! + 1
+  @Test("errors near the cuts", arguments: [false, true])
+  func errorsNearTheCuts(records: Bool) {
+    let text =
+      records
+      ? Generated.records(count: 40, seed: 6, clean: true)
+      : Generated.collection(count: 40, seed: 6, clean: true)
+    let base = Array(text.utf8)
+    let first = records ? 0 : base.firstIndex(of: UInt8(ascii: "["))! + 1
     var places = Set<Int>()
     for plan in [Self.plans[1], Self.plans[3]] {
       let starts = base.withUnsafeBufferPointer {
@@ -191,6 +241,13 @@ private enum Generated {
       lines.append(#"{"type":"Feature",\#(idMember)"geometry":\#(geometry),"properties":{\#(properties)}}"#)
     }
     return #"{"type":"FeatureCollection","features":["# + "\n" + lines.joined(separator: ",\n") + "\n]}\n"
+  }
+
+  /// The same features as `collection`, as newline-delimited GeoJSON.
+  static func records(count: Int, seed: UInt64, clean: Bool) -> String {
+    let text = collection(count: count, seed: seed, clean: clean)
+    let lines = text.split(separator: "\n").dropFirst().dropLast()
+    return lines.map { $0.hasSuffix(",") ? String($0.dropLast()) : String($0) }.joined(separator: "\n") + "\n"
   }
 
   struct SplitMix {
