@@ -54,7 +54,7 @@ struct FeatureReadAhead {
     let start: Int
     /// The features, with lines counted from the stretch's start: line 1 is the line `start` is
     /// on, and its columns count from `start`.
-    let features = MoveStack<(record: FeatureRecord, line: Int, column: Int)>()
+    let features: MoveStack<(record: FeatureRecord, line: Int, column: Int)>
     /// The next feature's offset after the last clean one: where the reader goes on.
     var resume: Int
     /// Line breaks from `start` to the next stretch's start, and `start`'s column: for numbering
@@ -62,9 +62,12 @@ struct FeatureReadAhead {
     var lineBreaks = 0
     var column = 1
 
-    init(start: Int) {
+    /// - Parameter bytes: The stretch's length, to make room for its features at once rather than
+    ///   growing step by step (room that is never used costs address space, not memory).
+    init(start: Int, bytes: Int) {
       self.start = start
       self.resume = start
+      self.features = MoveStack(capacity: bytes / 128 + 16)
     }
   }
 
@@ -91,7 +94,10 @@ struct FeatureReadAhead {
     guard end - first >= plan.minimumBytes else { return .none }
     let starts = stretchStarts(base: base, first: first, end: end, plan: plan)
     guard starts.count > 1 else { return .none }
-    let stretches = starts.map { Stretch(start: $0) }
+    let stretches = starts.indices.map { number in
+      Stretch(
+        start: starts[number], bytes: (number + 1 < starts.count ? starts[number + 1] : end) - starts[number])
+    }
     // The threads share the input, which nobody writes, and the stretches, each filled by one thread.
     let shared = Shared(base: base, stretches: stretches)
     DispatchQueue.concurrentPerform(iterations: stretches.count) { number in

@@ -564,9 +564,9 @@ final class MoveStack<Element> {
   private(set) var count = 0
   private var capacity: Int
 
-  init() {
-    capacity = 64
-    pointer = .allocate(capacity: capacity)
+  init(capacity: Int = 64) {
+    self.capacity = max(capacity, 1)
+    pointer = .allocate(capacity: self.capacity)
   }
 
   deinit {
