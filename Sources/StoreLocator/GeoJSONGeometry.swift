@@ -55,7 +55,7 @@ extension GeoJSONReader {
   /// several). Polygon: the area centroid of the outer ring; MultiPolygon: that of the largest
   /// polygon (a note). GeometryCollection: the first Point, MultiPoint, Polygon or MultiPolygon (a
   /// note). LineString and MultiLineString are not store locations (a warning).
-  func locate(geometry: JSONObject, context: inout FeatureContext) -> Coordinate? {
+  static func locate(geometry: JSONObject, context: inout FeatureContext) -> Coordinate? {
     guard let point = Self.representativePoint(of: geometry, context: &context) else { return nil }
     return Self.validate(point, context: &context)
   }
@@ -256,10 +256,13 @@ extension GeoJSONReader {
           + "latitude]; the store is kept out of the index")
       return nil
     }
-    var numbers: [(Double, String)] = []
-    for item in items.prefix(2) {
+    // The first two values, as numbers and as written; not an array, which would cost an allocation.
+    var numbers: ((Double, String), (Double, String)) = ((0, ""), (0, ""))
+    for (index, item) in items.prefix(2).enumerated() {
       switch item {
-      case .number(let literal): numbers.append((JSONNumber.double(literal), literal))
+      case .number(let literal):
+        let number = (JSONNumber.double(literal), literal)
+        if index == 0 { numbers.0 = number } else { numbers.1 = number }
       case .string(let text):
         context.report(
           "invalid-coordinates", .error,
@@ -281,8 +284,7 @@ extension GeoJSONReader {
           + "[longitude, latitude, altitude] (RFC 7946 §3.1.1), so the first two are used")
     }
     return GeoJSONPoint(
-      longitude: numbers[0].0, latitude: numbers[1].0, longitudeText: numbers[0].1, latitudeText: numbers[1].1
-    )
+      longitude: numbers.0.0, latitude: numbers.1.0, longitudeText: numbers.0.1, latitudeText: numbers.1.1)
   }
 
   /// The positions of a ring, or `nil` when one is not a pair of numbers.
@@ -374,6 +376,8 @@ extension GeoJSONReader {
   {
     let longitude = point.longitude
     let latitude = point.latitude
+    // Checked before any message text is built: nearly every point is in range.
+    if longitude.isFinite, latitude.isFinite, abs(longitude) <= 180, abs(latitude) <= 90 { return true }
     let pair = "[\(point.longitudeText), \(point.latitudeText)]" + (place.map { " (\($0))" } ?? "")
     guard longitude.isFinite, latitude.isFinite else {
       context.report(

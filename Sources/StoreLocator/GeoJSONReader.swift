@@ -16,27 +16,35 @@ struct GeoJSONReader {
   let source: String
   let base: UnsafePointer<UInt8>
   let count: Int
+  let readAhead: FeatureReadAhead.Plan
   private var scanner: JSONScanner
   private var lines: LineCounter
   private var stores: [Store] = []
-  /// The byte offset where each store's feature starts, parallel to `stores`.
-  private var storeOffsets: [Int] = []
+  /// What the duplicate checks need of each store, parallel to `stores`: taken while the feature is
+  /// still in the cache, so the checks need not visit every store's properties again.
+  private var storeKeys: [StoreKeys] = []
   /// Diagnostics with the byte offset they belong at, for sorting into input order.
   private var diagnostics: [(order: Int, diagnostic: Diagnostic)] = []
   private var featureIndex = 0
   /// True while reading the features of a collection whose `crs` cannot be read.
   private var coordinatesUnusable = false
+  /// Set once a top-level object has been read as a Feature: newline-delimited input.
+  private var lastRecordWasFeature = false
 
   /// Reads `buffer`; `source` names it in messages.
   ///
   /// - Throws: `CatalogError.badData` when the input is empty, is not a JSON object, or holds no
   ///   readable record and at least one error.
-  static func read(_ buffer: UnsafeBufferPointer<UInt8>, source: String) -> Result<Output, CatalogError> {
+  /// - Parameter readAhead: When to read the features of a large array on several threads; the
+  ///   output is the same either way.
+  static func read(
+    _ buffer: UnsafeBufferPointer<UInt8>, source: String, readAhead: FeatureReadAhead.Plan = .automatic
+  ) -> Result<Output, CatalogError> {
     guard let base = buffer.baseAddress, buffer.count > 0 else {
       return .failure(
         CatalogError(.badData, source: source, "\(displayName(source)) is empty: no GeoJSON (0 bytes)"))
     }
-    var reader = GeoJSONReader(source: source, base: base, count: buffer.count)
+    var reader = GeoJSONReader(source: source, base: base, count: buffer.count, readAhead: readAhead)
     do throws(CatalogError) {
       return .success(try reader.read())
     } catch {
@@ -46,8 +54,9 @@ struct GeoJSONReader {
 
   private static func displayName(_ source: String) -> String { source == "-" ? "standard input" : source }
 
-  private init(source: String, base: UnsafePointer<UInt8>, count: Int) {
+  private init(source: String, base: UnsafePointer<UInt8>, count: Int, readAhead: FeatureReadAhead.Plan) {
     self.source = source
+    self.readAhead = readAhead
     self.base = base
     self.count = count
     let bom = count >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF ? 3 : 0
@@ -101,10 +110,23 @@ struct GeoJSONReader {
 
   /// One or more top-level objects: a FeatureCollection, a Feature, or newline-delimited Features.
   private mutating func readObjects() {
+    var stretches: [FeatureReadAhead.Stretch] = []
+    var nextStretch = 0
+    var readAheadTried = false
     while true {
       scanner.skipWhitespace()
       guard !scanner.isAtEnd else { return }
+      // Newline-delimited Features: once the first record has turned out to be a Feature (not a
+      // collection, whose features are read ahead as an array), read the rest ahead.
+      if !readAheadTried, lastRecordWasFeature {
+        readAheadTried = true
+        readAhead(.records, into: &stretches)
+        continue
+      }
       let start = scanner.offset
+      if nextStretch < stretches.count, takeStretch(at: start, from: stretches, next: &nextStretch) {
+        continue
+      }
       guard scanner.current == UInt8(ascii: "{") else {
         report(
           "invalid-json", .error, order: start, at: nil,
@@ -314,6 +336,7 @@ struct GeoJSONReader {
       finishCollection(members: members, firstStore: firstStore, start: start)
     default:
       // A Feature (or something that should be one): one record.
+      lastRecordWasFeature = true
       featureIndex = index + 1
       if let crs = object["crs"] { coordinatesUnusable = !Self.isLongitudeLatitude(crs) }
       addFeature(.object(object), start: start, index: index)
@@ -439,6 +462,9 @@ struct GeoJSONReader {
       return true
     }
     let firstStore = stores.count
+    var stretches: [FeatureReadAhead.Stretch] = []
+    readAhead(.array, into: &stretches)
+    var nextStretch = 0
     while true {
       scanner.skipWhitespace()
       guard !scanner.isAtEnd else {
@@ -446,6 +472,9 @@ struct GeoJSONReader {
         return false
       }
       let start = scanner.offset
+      if nextStretch < stretches.count, takeStretch(at: start, from: stretches, next: &nextStretch) {
+        continue
+      }
       let index = featureIndex
       featureIndex += 1
       do throws(JSONSyntaxError) {
@@ -514,6 +543,65 @@ struct GeoJSONReader {
         scanner.offset = next
       }
     }
+  }
+
+  /// Reads ahead the features from the scanner's offset on, when there are enough: takes them all
+  /// when every stretch ran into the next, else leaves the stretches to take one by one.
+  private mutating func readAhead(
+    _ layout: FeatureReadAhead.Layout, into stretches: inout [FeatureReadAhead.Stretch]
+  ) {
+    switch FeatureReadAhead.read(
+      layout, base: base, first: scanner.offset, end: scanner.end, coordinatesUnusable: coordinatesUnusable,
+      plan: readAhead, firstIndex: featureIndex, firstPosition: lines.position(of: scanner.offset))
+    {
+    case .none: break
+    case .all(let readStores, let keys, let resume):
+      featureIndex += readStores.count
+      if stores.isEmpty {
+        stores = readStores
+        storeKeys = keys
+      } else {
+        stores.append(contentsOf: readStores)
+        storeKeys.append(contentsOf: keys)
+      }
+      scanner.offset = resume
+    case .stretches(let read):
+      stretches = read
+      let readCount = stretches.reduce(0) { $0 + $1.features.count }
+      // Grown once rather than doubled step by step: each step would copy every store and touch
+      // fresh pages.
+      stores.reserveCapacity(stores.count + readCount + 1)
+      storeKeys.reserveCapacity(storeKeys.count + readCount + 1)
+    }
+  }
+
+  /// Takes the features read ahead from the stretch that starts at `start`, if there is one and it
+  /// has any, and moves the scanner to where they end; stretches before `start` are dropped.
+  private mutating func takeStretch(
+    at start: Int, from stretches: [FeatureReadAhead.Stretch], next: inout Int
+  ) -> Bool {
+    while next < stretches.count, stretches[next].start < start {
+      stretches[next].features.removeAll()
+      next += 1
+    }
+    guard next < stretches.count, stretches[next].start == start, stretches[next].features.count > 0 else {
+      return false
+    }
+    let stretch = stretches[next]
+    next += 1
+    scanner.offset = stretch.resume
+    // The stretch counted lines from its start; its first line goes on from the reader's column.
+    let (line, column) = lines.position(of: start)
+    stretch.features.consumeAll { feature in
+      let position =
+        feature.line == 1
+        ? SourcePosition(featureIndex: featureIndex, line: line, column: column + feature.column - 1)
+        : SourcePosition(featureIndex: featureIndex, line: line + feature.line - 1, column: feature.column)
+      featureIndex += 1
+      storeKeys.append(feature.record.keys)
+      stores.append(feature.record.store(at: position))
+    }
+    return true
   }
 
   private mutating func reportTruncation(firstStore: Int, _ expected: String) {
@@ -615,15 +703,50 @@ struct GeoJSONReader {
   private mutating func addFeature(_ value: JSONValue, start: Int, index: Int) {
     let (line, column) = lines.position(of: start)
     let position = SourcePosition(featureIndex: index, line: line, column: column)
-    defer {
-      scanner.duplicateKeys.removeAll(keepingCapacity: true)
-      scanner.loneSurrogates.removeAll(keepingCapacity: true)
+    var textWarnings = FeatureTextWarnings()
+    for (offset, key) in scanner.duplicateKeys {
+      textWarnings.duplicateKeys.append((key, lineColumn(offset)))
+    }
+    for offset in scanner.loneSurrogates {
+      textWarnings.loneSurrogates.append(lineColumn(offset))
+    }
+    scanner.duplicateKeys.removeAll(keepingCapacity: true)
+    scanner.loneSurrogates.removeAll(keepingCapacity: true)
+    let feature = Self.readFeature(
+      value, start: start, index: index, position: position, coordinatesUnusable: coordinatesUnusable,
+      textWarnings: textWarnings, diagnostics: &diagnostics)
+    if let feature {
+      storeKeys.append(feature.keys)
+      stores.append(feature.store(at: position))
+    }
+  }
+
+  /// Where the scanner met duplicate keys and lone surrogates in a feature, as `line L:C` text.
+  struct FeatureTextWarnings {
+    var duplicateKeys: [(key: String, place: String)] = []
+    var loneSurrogates: [String] = []
+  }
+
+  /// The store one parsed feature makes, with what the duplicate checks need of it; `nil` when the
+  /// record is skipped. Appends the feature's diagnostics, in the order they are reported.
+  ///
+  /// Reads nothing but its arguments, so the features of a large file can be read on several threads.
+  static func readFeature(
+    _ value: JSONValue, start: Int, index: Int, position: SourcePosition, coordinatesUnusable: Bool,
+    textWarnings: FeatureTextWarnings, diagnostics: inout [(order: Int, diagnostic: Diagnostic)]
+  ) -> FeatureRecord? {
+    func report(
+      _ code: String, _ severity: Diagnostic.Severity, order: Int, at position: SourcePosition?,
+      storeID: String? = nil, _ message: String
+    ) {
+      diagnostics.append(
+        (order, Diagnostic(Diagnostic.Code(code), severity, at: position, storeID: storeID, message)))
     }
     guard case .object(let object) = value else {
       report(
         "invalid-feature", .error, order: start, at: position,
         "expected a Feature object, found \(Self.kind(of: value)); the entry is skipped")
-      return
+      return nil
     }
     var isBareGeometry = false
     switch object["type"] {
@@ -636,18 +759,18 @@ struct GeoJSONReader {
         ? "\"type\" is \"\(type)\", but GeoJSON names are case-sensitive: expected \"Feature\""
         : "\"type\" is \"\(type)\", expected \"Feature\""
       report("invalid-type", .error, order: start, at: position, expected + "; the record is skipped")
-      return
+      return nil
     case nil:
       report(
         "invalid-type", .error, order: start, at: position,
         "the object has no \"type\" member; a GeoJSON Feature needs \"type\": \"Feature\"; the record is skipped"
       )
-      return
+      return nil
     case let other?:
       report(
         "invalid-type", .error, order: start, at: position,
         "\"type\" is \(Self.kind(of: other)), expected the string \"Feature\"; the record is skipped")
-      return
+      return nil
     }
 
     // Properties.
@@ -721,17 +844,15 @@ struct GeoJSONReader {
     }
 
     // Warnings from reading the JSON text.
-    for (offset, key) in scanner.duplicateKeys {
+    for (key, place) in textWarnings.duplicateKeys {
       report(
         "duplicate-key", .warning, order: start, at: position, storeID: storeID,
-        "the member \"\(key)\" appears twice in one object (again at \(lineColumn(offset))); the last value is kept"
-      )
+        "the member \"\(key)\" appears twice in one object (again at \(place)); the last value is kept")
     }
-    for offset in scanner.loneSurrogates {
+    for place in textWarnings.loneSurrogates {
       report(
         "invalid-escape", .warning, order: start, at: position, storeID: storeID,
-        "the \\u escape at \(lineColumn(offset)) is half of a UTF-16 surrogate pair; it was replaced by U+FFFD"
-      )
+        "the \\u escape at \(place) is half of a UTF-16 surrogate pair; it was replaced by U+FFFD")
     }
 
     // Location.
@@ -740,7 +861,7 @@ struct GeoJSONReader {
     if coordinatesUnusable {
       coordinate = nil
     } else if isBareGeometry {
-      coordinate = locate(geometry: object, context: &context)
+      coordinate = Self.locate(geometry: object, context: &context)
     } else {
       switch object["geometry"] {
       case nil:
@@ -752,7 +873,7 @@ struct GeoJSONReader {
           "missing-geometry", .warning, order: start, at: position, storeID: storeID,
           "the geometry is null; the store is kept but cannot be found by location")
       case .object(let geometry):
-        coordinate = locate(geometry: geometry, context: &context)
+        coordinate = Self.locate(geometry: geometry, context: &context)
       case let other?:
         report(
           "invalid-geometry", .error, order: start, at: position, storeID: storeID,
@@ -762,41 +883,41 @@ struct GeoJSONReader {
     }
     diagnostics.append(contentsOf: context.diagnostics)
 
-    stores.append(
-      Store(
-        id: storeID, idSource: idSource, coordinate: coordinate, properties: properties, timezone: timezone,
-        position: position))
-    storeOffsets.append(start)
+    return FeatureRecord(
+      id: storeID, idSource: idSource, coordinate: coordinate, properties: properties, timezone: timezone,
+      keys: StoreKeys(offset: start, id: storeID, ref: properties["ref"]?.scalarText))
   }
 
   // MARK: Duplicates
 
+  /// Reports ids used by more than one store, and refs shared by stores with different ids, at the
+  /// later store.
   private mutating func checkDuplicates() {
-    var firstByID: [String: Int] = [:]
-    firstByID.reserveCapacity(stores.count)
-    var firstByRef: [String: Int] = [:]
-    firstByRef.reserveCapacity(stores.count)
-    for (position, store) in stores.enumerated() {
-      if let first = firstByID[store.id] {
+    // Open addressing over precomputed hashes: no store's properties are read again, and a probe
+    // touches one table slot rather than a dictionary's separate hash, key and value storage.
+    var ids = FirstOccurrences(count: stores.count)
+    var refs = FirstOccurrences(count: stores.count)
+    for position in stores.indices {
+      let keys = storeKeys[position]
+      let id = stores[position].id
+      if let first = ids.first(position, hash: keys.idHash, where: { stores[$0].id == id }) {
+        let store = stores[position]
         let other = stores[first]
         report(
-          "duplicate-id", .error, order: storeOffsets[position], at: store.position, storeID: store.id,
+          "duplicate-id", .error, order: keys.offset, at: store.position, storeID: store.id,
           "the id \"\(store.id)\" is also the id of \(other.position); ids must be unique — lookups by id find "
             + "the first")
-      } else {
-        firstByID[store.id] = position
       }
-      guard let ref = store.properties["ref"]?.scalarText, !ref.isEmpty else { continue }
-      if let first = firstByRef[ref] {
+      guard let ref = keys.ref else { continue }
+      if let first = refs.first(position, hash: keys.refHash, where: { storeKeys[$0].ref == ref }) {
+        let store = stores[position]
         let other = stores[first]
         if other.id != store.id {
           report(
-            "duplicate-ref", .warning, order: storeOffsets[position], at: store.position, storeID: store.id,
+            "duplicate-ref", .warning, order: keys.offset, at: store.position, storeID: store.id,
             "the ref \"\(ref)\" is also the ref of \(other.position) (id \"\(other.id)\"); the same store may be "
               + "listed twice")
         }
-      } else {
-        firstByRef[ref] = position
       }
     }
   }
@@ -869,6 +990,77 @@ struct GeoJSONReader {
       "urn:ogc:def:crs:epsg:6.6:4326", "http://www.opengis.net/def/crs/epsg/0/4326",
     ]
     return accepted.contains(name)
+  }
+}
+
+/// A store as read from its feature, before it has its position.
+struct FeatureRecord {
+  var id: String
+  var idSource: StoreIDSource
+  var coordinate: Coordinate?
+  var properties: JSONObject
+  var timezone: String?
+  var keys: StoreKeys
+
+  /// The store, its parts moved rather than copied.
+  consuming func store(at position: SourcePosition) -> Store {
+    Store(
+      id: id, idSource: idSource, coordinate: coordinate, properties: properties, timezone: timezone,
+      position: position)
+  }
+}
+
+/// What the duplicate checks need of one store.
+struct StoreKeys {
+  /// Where the store's feature starts, for ordering its diagnostics.
+  var offset: Int
+  var idHash: Int
+  /// The `ref` property as text, `nil` when absent or empty.
+  var ref: String?
+  var refHash: Int
+
+  init(offset: Int, id: String, ref: String?) {
+    self.offset = offset
+    self.idHash = id.hashValue
+    self.ref = ref?.isEmpty == false ? ref : nil
+    self.refHash = self.ref?.hashValue ?? 0
+  }
+}
+
+/// The first of equal keys, by hash: a set of positions in open addressing.
+///
+/// Keys are compared by the caller (`String` equality, which `hashValue` agrees with), so strings
+/// that are canonically equivalent count as the same, as in a `Dictionary`.
+struct FirstOccurrences {
+  /// Each slot: the hash's upper half in the upper 32 bits, the position plus one in the lower (0
+  /// is an empty slot).
+  private var slots: [UInt64]
+  private let mask: Int
+
+  init(count: Int) {
+    var capacity = 16
+    while capacity < count * 2 { capacity *= 2 }
+    slots = Array(repeating: 0, count: capacity)
+    mask = capacity - 1
+  }
+
+  /// The position of the first key equal to the one at `position` (`isEqual` tells), or `nil` after
+  /// recording `position` as the first of its key.
+  mutating func first(_ position: Int, hash: Int, where isEqual: (Int) -> Bool) -> Int? {
+    let tag = UInt64(UInt(bitPattern: hash)) & 0xFFFF_FFFF_0000_0000
+    var slot = hash & mask
+    while true {
+      let entry = slots[slot]
+      if entry == 0 {
+        slots[slot] = tag | UInt64(position + 1)
+        return nil
+      }
+      if entry & 0xFFFF_FFFF_0000_0000 == tag {
+        let other = Int(entry & 0xFFFF_FFFF) - 1
+        if isEqual(other) { return other }
+      }
+      slot = (slot + 1) & mask
+    }
   }
 }
 

@@ -46,9 +46,13 @@ struct JSONScanner {
   var loneSurrogates: [Int] = []
   private var scratch: [UInt8] = []
   /// Members and elements of the containers being read, innermost last: one growing buffer reused
-  /// for every object and array, so each container is allocated once, at its final size.
-  private var memberStack: [JSONObject.Member] = []
-  private var elementStack: [JSONValue] = []
+  /// for every object and array, so each container is allocated once, at its final size, and its
+  /// values are moved into it rather than copied.
+  private let memberStack = MoveStack<JSONObject.Member>()
+  private let elementStack = MoveStack<JSONValue>()
+  /// Strings made recently, so the keys and values that repeat from record to record share one
+  /// allocation.
+  private var strings = StringCache()
 
   init(base: UnsafePointer<UInt8>, start: Int, end: Int, maximumDepth: Int = 512) {
     self.base = base
@@ -131,7 +135,7 @@ struct JSONScanner {
       offset &+= 1
       let value = try parseValue()
       if let existing = index(of: key, from: first) {
-        memberStack[existing].value = value
+        memberStack.pointer[existing].value = value
         duplicateKeys.append((keyOffset, key))
       } else {
         memberStack.append(JSONObject.Member(key: key, value: value))
@@ -146,9 +150,7 @@ struct JSONScanner {
       throw unexpected(expecting: "',' or '}' after member \"\(key)\"")
     }
     depth -= 1
-    let members = Array(memberStack[first...])
-    while memberStack.count > first { memberStack.removeLast() }
-    return JSONObject(members)
+    return JSONObject(memberStack.popArray(from: first))
   }
 
   /// Where `key` already is among the members of the object being read (from `first` on).
@@ -158,7 +160,7 @@ struct JSONScanner {
     let count = key.utf8.count
     var position = first
     while position < memberStack.count {
-      let other = memberStack[position].key
+      let other = memberStack.pointer[position].key
       if other.utf8.count == count, other == key { return position }
       position &+= 1
     }
@@ -194,9 +196,7 @@ struct JSONScanner {
       throw unexpected(expecting: "',' or ']' after array element \(count)")
     }
     depth -= 1
-    let elements = Array(elementStack[first...])
-    while elementStack.count > first { elementStack.removeLast() }
-    return elements
+    return elementStack.popArray(from: first)
   }
 
   @inline(__always) private mutating func enter() throws(JSONSyntaxError) {
@@ -212,8 +212,8 @@ struct JSONScanner {
   /// Forgets the containers left open by an error, before reading the next record.
   mutating func resetDepth() {
     depth = 0
-    memberStack.removeAll(keepingCapacity: true)
-    elementStack.removeAll(keepingCapacity: true)
+    memberStack.removeAll()
+    elementStack.removeAll()
   }
 
   private mutating func expectLiteral(_ literal: StaticString) throws(JSONSyntaxError) {
@@ -284,8 +284,13 @@ struct JSONScanner {
     // Fast path: plain ASCII without escapes, eight bytes at a time where possible.
     while true {
       while cursor &+ 8 <= end {
-        let word = UnsafeRawPointer(base + cursor).loadUnaligned(as: UInt64.self)
-        if Self.hasSpecialByte(word) { break }
+        let word = UInt64(littleEndian: UnsafeRawPointer(base + cursor).loadUnaligned(as: UInt64.self))
+        let special = Self.specialBytes(word)
+        if special != 0 {
+          // Straight to the first special byte, not byte by byte.
+          cursor &+= special.trailingZeroBitCount &>> 3
+          break
+        }
         cursor &+= 8
       }
       guard cursor < end else {
@@ -295,8 +300,7 @@ struct JSONScanner {
       let byte = base[cursor]
       if byte == UInt8(ascii: "\"") {
         offset = cursor &+ 1
-        return String(
-          decoding: UnsafeBufferPointer(start: base + start, count: cursor - start), as: UTF8.self)
+        return strings.string(UnsafeBufferPointer(start: base + start, count: cursor - start))
       }
       if byte == UInt8(ascii: "\\") { break }
       if byte < 0x20 {
@@ -338,8 +342,12 @@ struct JSONScanner {
     }
   }
 
-  /// True when one of the eight bytes is `"`, `\`, a control character or non-ASCII.
-  @inline(__always) private static func hasSpecialByte(_ word: UInt64) -> Bool {
+  /// The high bit of the first byte (in memory order, of a little-endian word) that is `"`, `\`, a
+  /// control character or non-ASCII is set; bits of later bytes may be set too; 0 when none is.
+  ///
+  /// A borrow in the subtractions only starts at a byte that is special itself, so bytes before
+  /// the first special one are never marked.
+  @inline(__always) private static func specialBytes(_ word: UInt64) -> UInt64 {
     let ones: UInt64 = 0x0101_0101_0101_0101
     let highs: UInt64 = 0x8080_8080_8080_8080
     let quote = word ^ (ones &* 0x22)
@@ -348,7 +356,7 @@ struct JSONScanner {
     let quoteZero = (quote &- ones) & ~quote
     let backslashZero = (backslash &- ones) & ~backslash
     let control = (word &- (ones &* 0x20)) & ~word
-    return (quoteZero | backslashZero | control | word) & highs != 0
+    return (quoteZero | backslashZero | control | word) & highs
   }
 
   private func controlCharacter(_ byte: UInt8) -> JSONSyntaxError {
@@ -544,6 +552,119 @@ struct JSONScanner {
       let hex = String(byte, radix: 16, uppercase: true)
       return "byte 0x\(hex.count == 1 ? "0" + hex : hex)"
     }
+  }
+}
+
+/// A last-in, first-out buffer of values whose top run can be moved out into an array.
+///
+/// Unlike `Array`'s `removeLast`, moving the run out costs no retain or release per value. A class,
+/// so that it can free its buffer; a scanner owns its stacks and is never copied while in use.
+final class MoveStack<Element> {
+  private(set) var pointer: UnsafeMutablePointer<Element>
+  private(set) var count = 0
+  private var capacity: Int
+
+  init(capacity: Int = 64) {
+    self.capacity = max(capacity, 1)
+    pointer = .allocate(capacity: self.capacity)
+  }
+
+  deinit {
+    pointer.deinitialize(count: count)
+    pointer.deallocate()
+  }
+
+  @inline(__always)
+  func append(_ element: consuming Element) {
+    if count == capacity {
+      let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+      larger.moveInitialize(from: pointer, count: count)
+      pointer.deallocate()
+      pointer = larger
+      capacity *= 2
+    }
+    (pointer + count).initialize(to: element)
+    count += 1
+  }
+
+  /// Moves the values from `first` to the top into a new array, leaving `first` values.
+  func popArray(from first: Int) -> [Element] {
+    let moved = count - first
+    let source = pointer + first
+    let array = [Element](unsafeUninitializedCapacity: moved) { buffer, initialized in
+      buffer.baseAddress!.moveInitialize(from: source, count: moved)
+      initialized = moved
+    }
+    count = first
+    return array
+  }
+
+  /// Hands every value to `body`, first to last, and leaves the stack empty.
+  func consumeAll(_ body: (consuming Element) -> Void) {
+    for position in 0..<count { body((pointer + position).move()) }
+    count = 0
+  }
+
+  func removeAll() {
+    pointer.deinitialize(count: count)
+    count = 0
+  }
+}
+
+/// The strings a scanner made recently, looked up by their UTF-8 bytes.
+///
+/// Store files repeat the same property names, and often the same values (brand, opening hours),
+/// in every record; a string longer than the 15 bytes Swift keeps inline costs an allocation, so
+/// a repeated one is shared instead. Direct-mapped: a slot holds the last string whose bytes hash
+/// to it, so a miss costs a hash and a comparison, never a search.
+struct StringCache {
+  /// Strings up to this long are inline (no allocation) and not worth caching.
+  private static let inlineLimit = 15
+  /// Longer strings are rarely repeated (descriptions, addresses) and not worth hashing.
+  private static let cachedLimit = 96
+  private static let slotBits = 12
+  private var slots = [String](repeating: "", count: 1 << slotBits)
+
+  /// A string of `bytes`, which are valid UTF-8.
+  @inline(__always)
+  mutating func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    let count = bytes.count
+    guard count > Self.inlineLimit, count <= Self.cachedLimit else {
+      return String(decoding: bytes, as: UTF8.self)
+    }
+    let slot = Self.slot(bytes)
+    return slots.withUnsafeMutableBufferPointer { slots in
+      let cached = slots[slot]
+      if cached.utf8.count == count,
+        cached.utf8.withContiguousStorageIfAvailable({
+          memcmp($0.baseAddress!, bytes.baseAddress!, count) == 0
+        })
+          == true
+      {
+        return cached
+      }
+      let made = String(decoding: bytes, as: UTF8.self)
+      slots[slot] = made
+      return made
+    }
+  }
+
+  /// Which slot `bytes` (more than 8 of them) belong in.
+  @inline(__always)
+  private static func slot(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    let start = UnsafeRawPointer(bytes.baseAddress!)
+    let count = bytes.count
+    var hash = UInt64(truncatingIfNeeded: count) &* 0x9E37_79B9_7F4A_7C15
+    var position = 0
+    while position &+ 8 <= count {
+      hash = (hash ^ start.loadUnaligned(fromByteOffset: position, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
+      hash ^= hash >> 32
+      position &+= 8
+    }
+    // The last eight bytes (overlapping the words above) cover the tail without a byte loop.
+    hash = (hash ^ start.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)) &* 0xC4CE_B9FE_1A85_EC53
+    hash ^= hash >> 29
+    return Int(truncatingIfNeeded: hash >> UInt64(64 - slotBits))
   }
 }
 

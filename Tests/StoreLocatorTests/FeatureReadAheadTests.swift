@@ -1,0 +1,263 @@
+import Foundation
+import Testing
+
+@testable import StoreLocator
+
+/// Reading a large features array on several threads must give exactly what reading alone gives:
+/// the same stores (positions included), the same diagnostics in the same order, the same errors.
+@Suite("Loading: reading ahead on several threads")
+struct FeatureReadAheadTests {
+  /// Plans that cut even small inputs into stretches: a few, many, and more than there are lines.
+  static let plans: [FeatureReadAhead.Plan] = [2, 3, 5, 16, 200].map {
+    FeatureReadAhead.Plan(minimumBytes: 0, minimumStretchBytes: 1, stretches: $0)
+  }
+
+  @Test func cleanCollectionIsReadAheadWhole() throws {
+    let text = Generated.collection(count: 300, seed: 1, clean: true)
+    let bytes = Array(text.utf8)
+    let outcome = bytes.withUnsafeBufferPointer { buffer in
+      let first = text.utf8.firstIndex(of: UInt8(ascii: "["))!.utf16Offset(in: text) + 1
+      return FeatureReadAhead.read(
+        .array, base: buffer.baseAddress!, first: first, end: buffer.count, coordinatesUnusable: false,
+        plan: Self.plans[2], firstIndex: 0, firstPosition: (1, first + 1))
+    }
+    guard case .all(let stores, let keys, _) = outcome else {
+      Issue.record("expected every stretch to run into the next, got \(outcome)")
+      return
+    }
+    #expect(stores.count == keys.count)
+    #expect(stores.count == 299)  // the last feature, before ']', is read in order
+    expectSameAsAlone(bytes)
+  }
+
+  @Test func brokenStretchIsTakenOneByOne() throws {
+    var text = Generated.collection(count: 300, seed: 2, clean: true)
+    // A syntax error in the middle: the stretch with it stops there, and the reader reports it.
+    let middle = text.index(text.startIndex, offsetBy: text.utf8.count / 2)
+    text.insert(contentsOf: "}", at: middle)
+    let bytes = Array(text.utf8)
+    let outcome = bytes.withUnsafeBufferPointer { buffer in
+      let first = text.utf8.firstIndex(of: UInt8(ascii: "["))!.utf16Offset(in: text) + 1
+      return FeatureReadAhead.read(
+        .array, base: buffer.baseAddress!, first: first, end: buffer.count, coordinatesUnusable: false,
+        plan: Self.plans[2], firstIndex: 0, firstPosition: (1, first + 1))
+    }
+    guard case .stretches = outcome else {
+      Issue.record("expected stretches to be taken one by one, got \(outcome)")
+      return
+    }
+    expectSameAsAlone(bytes)
+  }
+
+  @Test("generated collections, with every kind of feature", arguments: [false, true])
+  func generatedCollections(clean: Bool) {
+    for seed in 0..<8 {
+      expectSameAsAlone(Array(Generated.collection(count: 120, seed: UInt64(seed), clean: clean).utf8))
+    }
+  }
+
+  @Test("generated newline-delimited features, with every kind of feature", arguments: [false, true])
+  func generatedRecords(clean: Bool) {
+    for seed in 0..<8 {
+      expectSameAsAlone(Array(Generated.records(count: 120, seed: UInt64(seed), clean: clean).utf8))
+    }
+  }
+
+  @Test func cleanRecordsAreReadAheadWhole() {
+    let text = Generated.records(count: 300, seed: 7, clean: true)
+    let bytes = Array(text.utf8)
+    let outcome = bytes.withUnsafeBufferPointer { buffer in
+      FeatureReadAhead.read(
+        .records, base: buffer.baseAddress!, first: 0, end: buffer.count, coordinatesUnusable: false,
+        plan: Self.plans[2], firstIndex: 0, firstPosition: (1, 1))
+    }
+    guard case .all(let stores, _, let resume) = outcome else {
+      Issue.record("expected every stretch to run into the next, got \(outcome)")
+      return
+    }
+    // Every record, the last one too: the input may end after it.
+    #expect(stores.count == 300)
+    #expect(resume == bytes.count)
+    expectSameAsAlone(bytes)
+  }
+
+  @Test func recordsThatAreNotPlainFeatures() {
+    let text = Generated.records(count: 60, seed: 8, clean: true)
+    var lines = text.split(separator: "\n").map(String.init)
+    // A collection among the records, a Feature with its own time zone and crs, a Feature with a
+    // features member, a bare geometry, two objects on one line, and text that is not an object.
+    lines[10] = Generated.collection(count: 3, seed: 9, clean: true).replacingOccurrences(of: "\n", with: "")
+    lines[20] = lines[20].replacingOccurrences(
+      of: #"{"type":"Feature","#, with: #"{"type":"Feature","timezone":"Asia/Tokyo","#)
+    lines[25] = lines[25].replacingOccurrences(
+      of: #"{"type":"Feature","#,
+      with: #"{"type":"Feature","crs":{"type":"name","properties":{"name":"EPSG:3857"}},"#)
+    lines[30] = lines[30].replacingOccurrences(
+      of: #"{"type":"Feature","#, with: #"{"type":"Feature","features":[],"#)
+    lines[35] = #"{"type":"Point","coordinates":[1,2]}"#
+    lines[40] = lines[40] + " " + lines[41]
+    lines[45] = "not json"
+    expectSameAsAlone(Array((lines.joined(separator: "\n") + "\n").utf8))
+    expectSameAsAlone(Array(lines.joined(separator: "\n").utf8))
+  }
+
+  @Test func layouts() {
+    let text = Generated.collection(count: 80, seed: 3, clean: false)
+    // CRLF line ends, a byte-order mark, the first feature on the header's line, features indented,
+    // a collection with a time zone and one with a projected crs, several collections in a row.
+    let variants = [
+      text.replacingOccurrences(of: "\n", with: "\r\n"),
+      "\u{FEFF}" + text,
+      text.replacingOccurrences(of: "[\n", with: "["),
+      text.replacingOccurrences(of: "\n{", with: "\n  \t{"),
+      text.replacingOccurrences(of: #""features""#, with: #""timezone":"Europe/Paris","features""#),
+      text.replacingOccurrences(
+        of: #""features""#, with: #""crs":{"type":"name","properties":{"name":"EPSG:3857"}},"features""#),
+      text + "\n" + Generated.collection(count: 50, seed: 4, clean: true) + "\n"
+        + Generated.collection(count: 50, seed: 5, clean: false),
+    ]
+    for variant in variants { expectSameAsAlone(Array(variant.utf8)) }
+  }
+
+  /// Errors at and around every place the plans cut the input: each stretch then starts inside a
+  /// broken feature, or just after one, or its first feature is the broken one.
+  @Test("errors near the cuts", arguments: [false, true])
+  func errorsNearTheCuts(records: Bool) {
+    let text =
+      records
+      ? Generated.records(count: 40, seed: 6, clean: true)
+      : Generated.collection(count: 40, seed: 6, clean: true)
+    let base = Array(text.utf8)
+    let first = records ? 0 : base.firstIndex(of: UInt8(ascii: "["))! + 1
+    var places = Set<Int>()
+    for plan in [Self.plans[1], Self.plans[3]] {
+      let starts = base.withUnsafeBufferPointer {
+        FeatureReadAhead.stretchStarts(base: $0.baseAddress!, first: first, end: $0.count, plan: plan)
+      }
+      for start in starts { places.formUnion(max(0, start - 3)...min(base.count - 1, start + 3)) }
+    }
+    let insertions: [[UInt8]] =
+      ["{", "}", "]", ",", "\"", "\\", "\n{", "é"].map { Array($0.utf8) } + [[0xFF]]
+    let plans = [Self.plans[1], Self.plans[3]]
+    for place in places.sorted() {
+      var deleted = base
+      deleted.remove(at: place)
+      expectSameAsAlone(deleted, plans: plans)
+      expectSameAsAlone(Array(base[..<place]), plans: plans)
+      for insertion in insertions {
+        var inserted = base
+        inserted.insert(contentsOf: insertion, at: place)
+        expectSameAsAlone(inserted, plans: plans)
+      }
+    }
+  }
+
+  @Test("the real-world corpus", .enabled(if: Corpus.isAvailable, Corpus.skipMessage))
+  func corpus() throws {
+    let names = try FileManager.default.contentsOfDirectory(atPath: Corpus.directory + "/geojson")
+    for name in names.sorted() where name.hasSuffix("json") && !name.hasSuffix(".jsonl") {
+      let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: Corpus.geojson(name))))
+      expectSameAsAlone(bytes, plans: [Self.plans[0], Self.plans[3]])
+    }
+  }
+
+  @Test func automaticPlanReadsLargeFilesAheadOnlyWithSeveralProcessors() {
+    let plan = FeatureReadAhead.Plan.automatic
+    #expect(plan.minimumBytes >= 1 << 20)
+    #expect(FeatureReadAhead.Plan.sequential.minimumBytes == .max)
+  }
+
+  private func expectSameAsAlone(
+    _ bytes: [UInt8], plans: [FeatureReadAhead.Plan] = plans,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    let alone = read(bytes, .sequential)
+    for plan in plans {
+      switch (alone, read(bytes, plan)) {
+      case (.success(let expected), .success(let found)):
+        // The first difference, not the whole arrays: they can be long.
+        #expect(
+          firstDifference(found.stores, expected.stores) == nil, "stores", sourceLocation: sourceLocation)
+        #expect(
+          firstDifference(found.diagnostics.map(\.description), expected.diagnostics.map(\.description))
+            == nil,
+          "diagnostics", sourceLocation: sourceLocation)
+        #expect(found.diagnostics == expected.diagnostics, sourceLocation: sourceLocation)
+      case (.failure(let expected), .failure(let found)):
+        #expect(found == expected, sourceLocation: sourceLocation)
+      case (let expected, let found):
+        Issue.record("read alone: \(expected); read ahead: \(found)", sourceLocation: sourceLocation)
+      }
+    }
+  }
+
+  /// The first place where `found` differs from `expected`, as text; `nil` when they are equal.
+  private func firstDifference<Element: Equatable>(_ found: [Element], _ expected: [Element]) -> String? {
+    for (index, (one, other)) in zip(found, expected).enumerated() where one != other {
+      return "at \(index): \(one), expected \(other)"
+    }
+    return found.count == expected.count ? nil : "\(found.count) elements, expected \(expected.count)"
+  }
+
+  private func read(_ bytes: [UInt8], _ plan: FeatureReadAhead.Plan) -> Result<
+    GeoJSONReader.Output, CatalogError
+  > {
+    bytes.withUnsafeBufferPointer { GeoJSONReader.read($0, source: "test.geojson", readAhead: plan) }
+  }
+}
+
+/// Store files made up for these tests, the same for the same seed.
+private enum Generated {
+  /// A FeatureCollection of `count` features, one a line. Unless `clean`, some features get
+  /// diagnostics of their own (generated ids, null or polygon geometries, swapped coordinates,
+  /// a duplicate key); either way some ids and refs repeat, and strings have escapes and non-ASCII.
+  static func collection(count: Int, seed: UInt64, clean: Bool) -> String {
+    var random = SplitMix(state: seed)
+    var lines: [String] = []
+    for index in 0..<count {
+      let kind = clean ? random.next() % 6 : random.next() % 12
+      let id = kind == 1 && index > 3 ? "s\(index - 3)" : "s\(index)"
+      let longitude = Double(random.next() % 3_600_000) / 10_000 - 180
+      let latitude = Double(random.next() % 1_800_000) / 10_000 - 90
+      var properties = #""ref":"\#(random.next() % UInt64(count))","brand":"Meridian Coffee Roasters""#
+      switch kind {
+      case 2: properties += #","name":"Caf\u00e9 \"Nord\" \\ Süd 東京","opening_hours":"Mo-Fr 07:00-19:00""#
+      case 3: properties += #","timezone":"Europe/Berlin","website":"https://example.com/stores/\#(index)""#
+      case 4:
+        properties += #","addr:street_address":"\#(random.next() % 9999) Station Road","n":[1,{"a":null}]"#
+      default: break
+      }
+      var geometry = #"{"type":"Point","coordinates":[\#(longitude),\#(latitude)]}"#
+      var idMember = index % 7 == 5 ? #""id":\#(index),"# : #""id":"\#(id)","#
+      switch kind {
+      case 6: idMember = ""
+      case 7: geometry = "null"
+      case 8: geometry = #"{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,0]]]}"#
+      case 9: geometry = #"{"type":"Point","coordinates":[\#(latitude),\#(longitude + 200)]}"#
+      case 10: properties += #","brand":"Other""#
+      case 11: properties += #","name":"half \ud800 a pair""#
+      default: break
+      }
+      lines.append(#"{"type":"Feature",\#(idMember)"geometry":\#(geometry),"properties":{\#(properties)}}"#)
+    }
+    return #"{"type":"FeatureCollection","features":["# + "\n" + lines.joined(separator: ",\n") + "\n]}\n"
+  }
+
+  /// The same features as `collection`, as newline-delimited GeoJSON.
+  static func records(count: Int, seed: UInt64, clean: Bool) -> String {
+    let text = collection(count: count, seed: seed, clean: clean)
+    let lines = text.split(separator: "\n").dropFirst().dropLast()
+    return lines.map { $0.hasSuffix(",") ? String($0.dropLast()) : String($0) }.joined(separator: "\n") + "\n"
+  }
+
+  struct SplitMix {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var z = state
+      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+      return z ^ (z >> 31)
+    }
+  }
+}
