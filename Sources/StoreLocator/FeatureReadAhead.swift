@@ -67,7 +67,7 @@ struct FeatureReadAhead {
     init(start: Int, bytes: Int) {
       self.start = start
       self.resume = start
-      self.features = MoveStack(capacity: bytes / 128 + 16)
+      self.features = MoveStack(capacity: bytes / 256 + 16)
     }
   }
 
