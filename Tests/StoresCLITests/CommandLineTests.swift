@@ -219,6 +219,7 @@ import Testing
       {"type":"Feature","id":"swapped","properties":{},"geometry":{"type":"Point","coordinates":[39.7,-465.3]}}
       ]}
       """)
+    defer { try? FileManager.default.removeItem(atPath: path) }
     let outcome = try StoresProcess.run(["validate", path])
     #expect(outcome.status == 65)
     #expect(outcome.standardOutput.contains("\(path):3:"))
@@ -244,6 +245,7 @@ import Testing
 
   @Test func emptyFileExits65() throws {
     let path = try StoresProcess.temporaryFile("")
+    defer { try? FileManager.default.removeItem(atPath: path) }
     let outcome = try StoresProcess.run(["info", "--data", path])
     #expect(outcome.status == 65)
     #expect(outcome.standardError.contains("empty"))
@@ -287,6 +289,7 @@ import Testing
     #expect(fromInput.status == 0, "\(fromInput.standardError)")
     #expect(fromInput.standardOutput.contains("\"id\":\"only\""))
     let path = try StoresProcess.temporaryFile(feature)
+    defer { try? FileManager.default.removeItem(atPath: path) }
     let fromEnvironment = try StoresProcess.run(
       ["nearest", "--near", "-33.9,151.2", "--format", "ndjson"], environment: ["STORES_DATA": path])
     #expect(fromEnvironment.standardOutput.contains("\"id\":\"only\""))

@@ -63,6 +63,7 @@ import Testing
     let path = try StoresProcess.temporaryFile(
       #"{"type":"Feature","id":"x","properties":{"opening_hours":"\"by appointment\"","timezone":"Europe/Berlin"},"geometry":{"type":"Point","coordinates":[13.4,52.5]}}"#
     )
+    defer { try? FileManager.default.removeItem(atPath: path) }
     let unknown = try StoresProcess.run(["open", "x", "--data", path, "--at", "2026-11-24T10:00"])
     #expect(unknown.status == 2, "\(unknown.standardOutput)")
     #expect(try StoresProcess.run(["open", "nope"]).status == 66)
@@ -118,6 +119,7 @@ import Testing
     let path = try StoresProcess.temporaryFile(
       #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"m","properties":{"opening_hours":"Mo-Su 08:00-12:00 \"morning\", 12:00-18:00 \"afternoon\"","timezone":"Europe/Berlin"},"geometry":{"type":"Point","coordinates":[13.4,52.5]}},{"type":"Feature","id":"e","properties":{"opening_hours":"Mo-Su 08:00-18:00+","timezone":"Europe/Berlin"},"geometry":{"type":"Point","coordinates":[13.4,52.5]}}]}"#
     )
+    defer { try? FileManager.default.removeItem(atPath: path) }
     let morning = try StoresProcess.run(["open", "m", "--data", path, "--at", "2026-11-24T10:00"])
     #expect(morning.standardOutput.contains("open until 18:00"))
     // Open now, but the hours after 18:00 are unknown: "open for 2 hours" is unknown, exit 2.
@@ -186,8 +188,10 @@ import Testing
       {"type":"Feature","id":"xx","properties":{"opening_hours":"Mo-Fr 09:00-18:00; PH off","timezone":"Europe/Berlin","addr:country":"XX"},"geometry":{"type":"Point","coordinates":[13.4,52.5]}}
       ]}
       """)
+    defer { try? FileManager.default.removeItem(atPath: stores) }
     let holidays = try StoresProcess.temporaryFile(
       #"{"country":"DE","years":[2026,2026],"national":{"2026-11-24":"Company day"}}"#, suffix: ".json")
+    defer { try? FileManager.default.removeItem(atPath: holidays) }
     let tuesday = "2026-11-24T10:00"
     #expect(try StoresProcess.run(["open", "de", "--data", stores, "--at", tuesday]).status == 0)
     let withFile = try StoresProcess.run([

@@ -66,12 +66,14 @@ import Testing
   @Test func badInputsSayWhatIsWrong() throws {
     let missingItems = try StoresProcess.temporaryFile(
       #"{"id": "o", "customer": {"latitude": 51.5, "longitude": -0.12}}"#, suffix: ".json")
+    defer { try? FileManager.default.removeItem(atPath: missingItems) }
     let noItems = try StoresProcess.run(["pickup", "--order", missingItems])
     #expect(noItems.status == 65)
     #expect(noItems.standardError.contains("items"))
     let negative = try StoresProcess.temporaryFile(
       #"{"id": "o", "customer": {"latitude": 51.5, "longitude": -0.12}, "items": [{"name": "Tea", "quantity": -2, "prep_minutes": 2}]}"#,
       suffix: ".json")
+    defer { try? FileManager.default.removeItem(atPath: negative) }
     let badQuantity = try StoresProcess.run(["pickup", "--order", negative])
     #expect(badQuantity.status == 65)
     #expect(badQuantity.standardError.contains("items[0].quantity"))
