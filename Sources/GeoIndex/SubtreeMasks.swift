@@ -73,11 +73,6 @@ public struct SubtreeMasks: Sendable {
     return SubtreeMasks(tree: tree, points: updated)
   }
 
-  /// Masks that admit every point of `tree`: all bits set everywhere.
-  public static func allSet(for tree: KDTree) -> SubtreeMasks {
-    SubtreeMasks(for: tree) { _ in Mask(repeating: .max) }
-  }
-
   /// The mask of the point with index `index`.
   ///
   /// - Complexity: O(n); meant for tests and diagnostics, not for search loops.

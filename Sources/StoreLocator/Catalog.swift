@@ -157,8 +157,14 @@ public struct Catalog: Sendable {
   ///
   /// Worth it for a catalog that answers many queries (a service, a snapshot); see
   /// `suggestedIndexConditions(limit:)`. At most 64 conditions are kept; the rest are ignored.
+  /// - Parameters:
+  ///   - conditions: The conditions to index first.
+  ///   - addingSuggested: Also index `suggestedIndexConditions()` not already given, as
+  ///     `stores snapshot build` does.
   /// - Complexity: O(n × conditions).
-  public func indexing(_ conditions: [StoreFilter.Condition]) -> Catalog {
+  public func indexing(_ conditions: [StoreFilter.Condition], addingSuggested: Bool = false) -> Catalog {
+    var conditions = conditions
+    if addingSuggested { conditions += suggestedIndexConditions().filter { !conditions.contains($0) } }
     var copy = self
     copy.builtMasks =
       searchMasks?.indexing(conditions, tree: tree, stores: stores, storeAtPoint: storePositions)

@@ -130,15 +130,7 @@ extension Catalog {
         calendars[calendarKey] = .some(resources.holidayCalendar(for: store))
       }
       let calendar = calendars[calendarKey] ?? nil
-      // Sun times depend on the exact place, so those schedules are not shared; holidays matter
-      // only to hours that name them.
-      let usesHolidays = hours.usesPublicHolidays || hours.usesSchoolHolidays
-      let key =
-        hours.usesSunEvents
-        ? nil
-        : ScheduleKey(
-          text: text, zone: rules.identifier, country: usesHolidays ? calendar?.country : nil,
-          region: usesHolidays ? calendar?.region : nil)
+      let key = ScheduleKey(text: text, hours: hours, zone: rules.identifier, calendar: calendar)
       let schedule: Schedule
       if let key, let shared = compiled[key] {
         schedule = shared
@@ -158,7 +150,7 @@ extension Catalog {
           openHoursByKey[key] = schedule.possiblyOpenHours(within: openHoursWindow)
         }
         openHours[position] = openHoursByKey[key]!
-      } else if schedule.isWeekly {
+      } else {
         openHours[position] = schedule.possiblyOpenHours(within: openHoursWindow)
       }
     }
@@ -189,6 +181,18 @@ struct ScheduleKey: Hashable {
   let zone: String
   let country: String?
   let region: String?
+
+  /// The key of `hours` (written `text`) in `zone` with `calendar`, or `nil` when the schedule
+  /// cannot be shared: sun times depend on the exact place. Holidays matter only to hours that
+  /// name them, so other hours share across regions.
+  init?(text: String, hours: OpeningHours, zone: String, calendar: HolidayCalendar?) {
+    guard !hours.usesSunEvents else { return nil }
+    let usesHolidays = hours.usesPublicHolidays || hours.usesSchoolHolidays
+    self.text = text
+    self.zone = zone
+    self.country = usesHolidays ? calendar?.country : nil
+    self.region = usesHolidays ? calendar?.region : nil
+  }
 }
 
 /// The properties that choose a store's holiday calendar.

@@ -103,14 +103,20 @@ enum FileBytes {
   /// The bytes of the file at `path`, or of standard input for `-`.
   static func read(_ path: String) throws(CatalogError) -> [UInt8] {
     if path == "-" { return try read(descriptor: STDIN_FILENO, source: path) }
+    let descriptor = try openForReading(path)
+    defer { close(descriptor) }
+    return try read(descriptor: descriptor, source: path)
+  }
+
+  /// A descriptor of the file at `path`, or the error every loader reports for it.
+  static func openForReading(_ path: String) throws(CatalogError) -> Int32 {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else {
       let code = errno
       let reason = code == ENOENT ? "no such file" : String(cString: strerror(code))
       throw CatalogError(.inputMissing, source: path, "cannot open \(path): \(reason)")
     }
-    defer { close(descriptor) }
-    return try read(descriptor: descriptor, source: path)
+    return descriptor
   }
 
   /// Everything left to read from `descriptor` (a file, a pipe or a terminal), until end of file.

@@ -89,13 +89,7 @@ final class SnapshotCatalog: @unchecked Sendable {
   /// - Throws: `CatalogError`: `.inputMissing` when the file cannot be read, `.badData` when it is
   ///   truncated, corrupted or of another format version, with the command that rebuilds it.
   static func map(_ path: String, options: LoadOptions) throws(CatalogError) -> Opened {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else {
-      let code = errno
-      throw CatalogError(
-        .inputMissing, source: path,
-        "cannot open \(path): \(code == ENOENT ? "no such file" : String(cString: strerror(code)))")
-    }
+    let descriptor = try FileBytes.openForReading(path)
     defer { close(descriptor) }
     var status = stat()
     guard fstat(descriptor, &status) == 0 else {
@@ -196,7 +190,7 @@ final class SnapshotCatalog: @unchecked Sendable {
       }
     }
     // Meta first: its source names the file to rebuild from in every later message.
-    try verified(.meta, sections, checksums, buffer, path: path, source: nil)
+    try verify(.meta, sections, checksums, buffer, path: path, source: nil)
     do {
       var meta = SnapshotReader(base: base, range: sections[.meta]!)
       let sourcePath = try meta.readString()
@@ -221,7 +215,7 @@ final class SnapshotCatalog: @unchecked Sendable {
       var countries = Set<String>()
       for _ in 0..<min(try meta.readVarint(), 1_000) { countries.insert(try meta.readString()) }
       func check(_ section: SnapshotFormat.Section, elements: Int, of size: Int) throws(CatalogError) {
-        try verified(section, sections, checksums, buffer, path: path, source: sourcePath)
+        try verify(section, sections, checksums, buffer, path: path, source: sourcePath)
         guard sections[section]!.count == elements * size else {
           throw refusal(path, source: sourcePath, "its \(section.name) section has the wrong size")
         }
@@ -238,9 +232,9 @@ final class SnapshotCatalog: @unchecked Sendable {
       try check(.recordTable, elements: storeCount, of: SnapshotFormat.recordTableEntrySize)
       try check(.idOrder, elements: storeCount, of: 4)
       try check(.scheduleStates, elements: storeCount, of: 1)
-      try verified(.treeBoxes, sections, checksums, buffer, path: path, source: sourcePath)
+      try verify(.treeBoxes, sections, checksums, buffer, path: path, source: sourcePath)
       if sections[.records]!.count <= SnapshotFormat.recordsVerifiedOnOpen {
-        try verified(.records, sections, checksums, buffer, path: path, source: sourcePath)
+        try verify(.records, sections, checksums, buffer, path: path, source: sourcePath)
       }
 
       let storePositions: [Int32] = Self.array(base, sections[.storePositions]!)
@@ -302,18 +296,18 @@ final class SnapshotCatalog: @unchecked Sendable {
     return nil
   }
 
-  /// Checks one section's checksum; returns nothing useful, throws the refusal.
-  @discardableResult
-  private static func verified(
+  /// Checks one section's checksum (sections were all found in the table before), or throws
+  /// the refusal.
+  private static func verify(
     _ section: SnapshotFormat.Section, _ sections: [SnapshotFormat.Section: Range<Int>],
     _ checksums: [SnapshotFormat.Section: UInt64], _ buffer: UnsafeRawBufferPointer, path: String,
     source: String?
-  ) throws(CatalogError) -> Bool {
-    guard let range = sections[section], let expected = checksums[section] else { return false }
-    guard snapshotChecksum(UnsafeRawBufferPointer(rebasing: buffer[range])) == expected else {
+  ) throws(CatalogError) {
+    guard let range = sections[section], let expected = checksums[section],
+      snapshotChecksum(UnsafeRawBufferPointer(rebasing: buffer[range])) == expected
+    else {
       throw refusal(path, source: source, "its \(section.name) section is corrupted (checksum mismatch)")
     }
-    return true
   }
 
   /// The error for a snapshot that cannot be used, with the command that makes a good one.
@@ -428,10 +422,7 @@ final class SnapshotCatalog: @unchecked Sendable {
     else { return nil }
     let usesHolidays = hours.usesPublicHolidays || hours.usesSchoolHolidays
     let calendar = usesHolidays ? holidayCalendar(for: store) : nil
-    let key =
-      hours.usesSunEvents
-      ? nil
-      : ScheduleKey(text: text, zone: zoneName, country: calendar?.country, region: calendar?.region)
+    let key = ScheduleKey(text: text, hours: hours, zone: zoneName, calendar: calendar)
     if let key, let cached = cache.withLock({ $0.schedules[key] }) { return cached }
     let schedule = Schedule(
       hours, timeZone: zone, holidays: calendar, latitude: store.coordinate?.latitude,

@@ -82,11 +82,7 @@ extension StoresCommand.Snapshot {
         standardError("stores: \(input) is already a snapshot; build from the GeoJSON it was made from")
         throw ExitCode.usage
       }
-      var conditions = try parsedConditions()
-      if !noSuggestedConditions {
-        conditions += loaded.suggestedIndexConditions().filter { !conditions.contains($0) }
-      }
-      let catalog = loaded.indexing(conditions)
+      let catalog = loaded.indexing(try parsedConditions(), addingSuggested: !noSuggestedConditions)
       do { try catalog.writeSnapshot(to: output) } catch {
         standardError("stores: \(error.description)")
         throw ExitCode.inputMissing
