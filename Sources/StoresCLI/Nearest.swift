@@ -47,9 +47,10 @@ extension StoresCommand {
 
     func run() throws {
       let catalog = try dataOptions.loadCatalog()
+      catalog.warnIfSwapped(near)
+      let open = openOptions.requirement(clock: clock)
       let matches = catalog.withStatus(
-        catalog.nearest(
-          k, to: near, within: within, where: filters.filter, open: openOptions.requirement(clock: clock)),
+        catalog.nearest(k, to: near, within: within, where: filters.filter, open: open),
         at: openOptions.time(clock: clock))
       var query = JSONObject()
       query["near"] = .object(near.jsonObject)
@@ -57,13 +58,8 @@ extension StoresCommand {
       query["within_m"] = within.map { JSONValue($0.meters) } ?? .null
       query["where"] = .array(filters.conditions.map { .string($0.description) })
       openOptions.describe(into: &query, clock: clock)
-      let limit =
-        within.map { " within \(ResultWriter(format: .text, units: output.units).formatted($0))" } ?? ""
-      let empty =
-        "No stores\(limit) of \(near)"
-        + (filters.filter.isEmpty
-          ? "" : " match \(filters.conditions.map(\.description).joined(separator: " "))")
-        + "."
+      let empty = catalog.reportEmptyAnswer(
+        matches, in: .nearest(to: near, within: within), where: filters.filter, open: open, units: output.units)
       standardOutput(
         ResultWriter(format: output.format, units: output.units).render(
           matches, query: query, emptyMessage: empty))

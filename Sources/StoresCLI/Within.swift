@@ -53,23 +53,25 @@ extension StoresCommand {
 
     func run() throws {
       let catalog = try dataOptions.loadCatalog()
+      let open = openOptions.requirement(clock: clock)
       var query = JSONObject()
       let matches: [StoreMatch]
-      let empty: String
+      let area: SearchArea
       if let bbox {
-        matches = catalog.stores(in: bbox, where: filters.filter, open: openOptions.requirement(clock: clock))
+        matches = catalog.stores(in: bbox, where: filters.filter, open: open)
         query["bbox"] = .array([bbox.west, bbox.south, bbox.east, bbox.north].map { JSONValue($0) })
-        empty = "No stores inside \(bbox.west),\(bbox.south),\(bbox.east),\(bbox.north)."
+        area = .box(bbox)
       } else if let near, let radius {
-        matches = catalog.stores(
-          within: radius, of: near, where: filters.filter, open: openOptions.requirement(clock: clock))
+        catalog.warnIfSwapped(near)
+        matches = catalog.stores(within: radius, of: near, where: filters.filter, open: open)
         query["near"] = .object(near.jsonObject)
         query["radius_m"] = JSONValue(radius.meters)
-        empty =
-          "No stores within \(ResultWriter(format: .text, units: output.units).formatted(radius)) of \(near)."
+        area = .circle(center: near, radius: radius)
       } else {
         throw ExitCode.usage
       }
+      let empty = catalog.reportEmptyAnswer(
+        matches, in: area, where: filters.filter, open: open, units: output.units)
       query["where"] = .array(filters.conditions.map { .string($0.description) })
       openOptions.describe(into: &query, clock: clock)
       standardOutput(
