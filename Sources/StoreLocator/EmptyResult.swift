@@ -263,13 +263,20 @@ extension Catalog {
     let allowUnknown = "add --allow-unknown to include stores whose hours are unknown"
     let missing = withoutHours.values.reduce(0, +)
     if missing == positions.count, !open.allowsUnknown {
-      let why = withoutHours.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
-        .map { "\($0.key): \($0.value)" }.joined(separator: ", ")
+      let none = positions.count == 1 ? "the one store" : "none of the \(positions.count) stores"
+      var detail = "\(none) \(reach)\(matching) has "
+      if withoutHours.keys.elementsEqual(["no opening_hours"]) {
+        detail += positions.count == 1 ? "no opening_hours" : "opening_hours"
+      } else {
+        detail +=
+          (positions.count == 1 ? "no usable ones: " : "usable ones: ")
+          + withoutHours.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
+          .map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+      }
       return [
         .init(
-          code: .noOpeningHours,
-          message: "no store in reach has opening hours (\(stores) \(reach)\(matching) have none usable; "
-            + "\(why)); \(allowUnknown)", suggestions: [])
+          code: .noOpeningHours, message: "no store in reach has opening hours (\(detail)); \(allowUnknown)",
+          suggestions: [])
       ]
     }
     if missing + unknown > 0, !open.allowsUnknown {

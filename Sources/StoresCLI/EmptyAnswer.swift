@@ -9,12 +9,15 @@ extension Catalog {
   /// hears them too. Does nothing, and returns an empty string, when there are matches.
   func reportEmptyAnswer(
     _ matches: [StoreMatch], in area: SearchArea, where filter: StoreFilter, open: OpeningRequirement?,
-    units: DisplayUnit
+    format: OutputFormat, units: DisplayUnit
   ) -> String {
     guard matches.isEmpty else { return "" }
     let writer = ResultWriter(format: .text, units: units)
     let explanation = explainEmptyResult(in: area, where: filter, open: open) { writer.formatted($0) }
-    for reason in explanation.reasons { standardError("stores: \(reason)") }
+    // Text output shows the sentence; a reason it already states is not repeated beside it.
+    for reason in explanation.reasons where format != .text || !explanation.sentence.contains(reason.message) {
+      standardError("stores: \(reason)")
+    }
     return explanation.sentence
   }
 

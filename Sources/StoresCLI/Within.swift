@@ -71,7 +71,7 @@ extension StoresCommand {
         throw ExitCode.usage
       }
       let empty = catalog.reportEmptyAnswer(
-        matches, in: area, where: filters.filter, open: open, units: output.units)
+        matches, in: area, where: filters.filter, open: open, format: output.format, units: output.units)
       query["where"] = .array(filters.conditions.map { .string($0.description) })
       openOptions.describe(into: &query, clock: clock)
       standardOutput(
