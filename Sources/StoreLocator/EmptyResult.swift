@@ -92,7 +92,8 @@ extension Catalog {
         ? "the one store in \(sourceName) has no location"
         : "none of the \(count) stores in \(sourceName) has a location"
       return EmptyResultExplanation(
-        sentence: "No stores: \(message).", reasons: [.init(code: .noLocatedStores, message: message, suggestions: [])])
+        sentence: "No stores: \(message).",
+        reasons: [.init(code: .noLocatedStores, message: message, suggestions: [])])
     }
     let reach = reachPhrase(area, distanceText ?? { $0.kilometersText })
     var predicates: [String] = []
@@ -101,7 +102,8 @@ extension Catalog {
     }
     if let open { predicates.append("are open " + open.phrase) }
     let sentence =
-      "No stores \(reach.sentence)" + (predicates.isEmpty ? "" : " " + predicates.joined(separator: " and ")) + "."
+      "No stores \(reach.sentence)" + (predicates.isEmpty ? "" : " " + predicates.joined(separator: " and "))
+      + "."
 
     var reasons = propertyReasons(for: filter)
     // A property nobody has explains everything; the hours are worth a look only when the
@@ -250,7 +252,8 @@ extension Catalog {
     let positions = storePositions(in: area, where: filter)
     guard !positions.isEmpty else { return [] }
     let stores = positions.count == 1 ? "the one store" : "the \(positions.count) stores"
-    let matching = filter.isEmpty ? "" : " that match " + filter.conditions.map(\.description).joined(separator: " and ")
+    let matching =
+      filter.isEmpty ? "" : " that match " + filter.conditions.map(\.description).joined(separator: " and ")
     var withoutHours: [String: Int] = [:]
     var unknown = 0
     for position in positions {
@@ -289,7 +292,9 @@ extension Catalog {
     }
     return [
       .init(
-        code: .allClosed, message: "\(stores) \(reach)\(matching) \(positions.count == 1 ? "is" : "are all") closed \(open.phrase)",
+        code: .allClosed,
+        message:
+          "\(stores) \(reach)\(matching) \(positions.count == 1 ? "is" : "are all") closed \(open.phrase)",
         suggestions: [])
     ]
   }
@@ -319,7 +324,8 @@ extension OpeningRequirement {
         seconds < 60
         ? " for \(seconds) s"
         : minutes < 60
-          ? " for \(minutes) min" : " for \(minutes / 60) h" + (minutes % 60 == 0 ? "" : " \(minutes % 60) min")
+          ? " for \(minutes) min"
+          : " for \(minutes / 60) h" + (minutes % 60 == 0 ? "" : " \(minutes % 60) min")
     }
     return text
   }

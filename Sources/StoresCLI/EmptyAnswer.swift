@@ -15,7 +15,8 @@ extension Catalog {
     let writer = ResultWriter(format: .text, units: units)
     let explanation = explainEmptyResult(in: area, where: filter, open: open) { writer.formatted($0) }
     // Text output shows the sentence; a reason it already states is not repeated beside it.
-    for reason in explanation.reasons where format != .text || !explanation.sentence.contains(reason.message) {
+    for reason in explanation.reasons where format != .text || !explanation.sentence.contains(reason.message)
+    {
       standardError("stores: \(reason)")
     }
     return explanation.sentence

@@ -59,7 +59,8 @@ extension StoresCommand {
       query["where"] = .array(filters.conditions.map { .string($0.description) })
       openOptions.describe(into: &query, clock: clock)
       let empty = catalog.reportEmptyAnswer(
-        matches, in: .nearest(to: near, within: within), where: filters.filter, open: open, format: output.format, units: output.units)
+        matches, in: .nearest(to: near, within: within), where: filters.filter, open: open,
+        format: output.format, units: output.units)
       standardOutput(
         ResultWriter(format: output.format, units: output.units).render(
           matches, query: query, emptyMessage: empty))

@@ -18,8 +18,10 @@ import Testing
 
   @Test func theSuggestedTimesParse() throws {
     let date = try #require(LocalDate(year: 2026, month: 12, day: 24))
-    #expect(try TimeQuery(parsing: "2026-12-24T09:00") == .wallTime(LocalDateTime(date: date, hour: 9, minute: 0)))
-    #expect(try TimeQuery(parsing: "2026-12-24T09:00:00Z") == .instant(Instant(secondsSinceEpoch: 1_798_102_800)))
+    #expect(
+      try TimeQuery(parsing: "2026-12-24T09:00") == .wallTime(LocalDateTime(date: date, hour: 9, minute: 0)))
+    #expect(
+      try TimeQuery(parsing: "2026-12-24T09:00:00Z") == .instant(Instant(secondsSinceEpoch: 1_798_102_800)))
   }
 
   @Test(arguments: [("90", "write 90s for seconds or 90m for minutes"), ("0", "write 0s for seconds or 0m")])
@@ -31,7 +33,9 @@ import Testing
     }
   }
 
-  @Test(arguments: [("1h30", "write 1h30m"), ("1m30", "write 1m30s"), ("1d2", "write 1d2h"), ("1h 30", "write 1h 30m")])
+  @Test(arguments: [
+    ("1h30", "write 1h30m"), ("1m30", "write 1m30s"), ("1d2", "write 1d2h"), ("1h 30", "write 1h 30m"),
+  ])
   func aTrailingNumberNeedsItsUnit(_ text: String, _ advice: String) {
     #expect {
       _ = try parseDuration(text)

@@ -22,7 +22,8 @@ import Testing
   }
 
   static let customer = try! Coordinate(latitude: 52.52, longitude: 13.40)
-  static let wednesdayNoon = TimeQuery.instant(Instant(secondsSinceEpoch: 1_794_999_600))  // 2026-11-18T12:00+01:00
+  /// Wednesday 2026-11-18 12:00 in Berlin (11:00Z).
+  static let wednesdayNoon = TimeQuery.instant(Instant(secondsSinceEpoch: 1_794_999_600))
 
   @Test func anEmptyCollectionSaysTheDataHasNoStores() throws {
     let catalog = try Self.catalog()
@@ -32,7 +33,8 @@ import Testing
   }
 
   @Test func storesWithoutALocationAreNamed() throws {
-    let text = #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"a","geometry":null,"properties":{}},"#
+    let text =
+      #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"a","geometry":null,"properties":{}},"#
       + #"{"type":"Feature","id":"b","geometry":null,"properties":{}}]}"#
     let catalog = try Catalog(geoJSON: Array(text.utf8), source: "nowhere.geojson")
     let explanation = catalog.explainEmptyResult(in: .circle(center: Self.customer, radius: .kilometers(2)))
@@ -44,7 +46,8 @@ import Testing
     let catalog = try Self.catalog(Self.feature("a", north: 0.001, hours: "Mo-Su 08:00-20:00"))
     let filter = try StoreFilter(parsing: ["drive_through=yes", "amenity=cafe"])
     #expect(
-      catalog.explainEmptyResult(in: .circle(center: Self.customer, radius: .kilometers(2)), where: filter).sentence
+      catalog.explainEmptyResult(in: .circle(center: Self.customer, radius: .kilometers(2)), where: filter)
+        .sentence
         == "No stores within 2.0 km of 52.52,13.4 match drive_through=yes and amenity=cafe.")
     let open = OpeningRequirement(time: Self.wednesdayNoon, seconds: 1800)
     #expect(
@@ -75,7 +78,9 @@ import Testing
     let reason = try #require(
       catalog.explainEmptyResult(in: .nearest(to: Self.customer, within: nil), where: filter).reasons.first)
     #expect(reason.code == .unknownValue)
-    #expect(reason.message == "no store has drive_through=YES (values seen: no, yes); did you mean drive_through=yes?")
+    #expect(
+      reason.message
+        == "no store has drive_through=YES (values seen: no, yes); did you mean drive_through=yes?")
   }
 
   @Test func conditionsStoresMeetGiveNoPropertyReason() throws {
@@ -117,7 +122,8 @@ import Testing
     let catalog = try Self.catalog(
       Self.feature("a", north: 0.001, hours: nil), Self.feature("b", north: 0.002, hours: nil))
     let request = PickupRequest(
-      customer: Self.customer, orderedAt: Instant(secondsSinceEpoch: 1_794_999_600), ready: .after(seconds: 300))
+      customer: Self.customer, orderedAt: Instant(secondsSinceEpoch: 1_794_999_600),
+      ready: .after(seconds: 300))
     let plan = try catalog.planPickup(request)
     #expect(plan.status == .none)
     let notice = try #require(plan.warnings.first { $0.code == .noOpeningFound })
@@ -136,8 +142,10 @@ import Testing
     #expect(hint.swapped == Self.customer)
     #expect(hint.storesWithinOneKilometer == 2)
     #expect(
-      hint.description.hasPrefix("the nearest store is \(hint.nearestDistance.kilometersText) from 13.4,52.52; "))
-    #expect(hint.description.hasSuffix("did you mean --near 52.52,13.4 (LAT,LON)? 2 stores are within 1 km of it"))
+      hint.description.hasPrefix(
+        "the nearest store is \(hint.nearestDistance.kilometersText) from 13.4,52.52; "))
+    #expect(
+      hint.description.hasSuffix("did you mean --near 52.52,13.4 (LAT,LON)? 2 stores are within 1 km of it"))
     // Given the right way round, nothing to say.
     #expect(catalog.swappedCoordinateHint(for: Self.customer) == nil)
   }

@@ -6,7 +6,8 @@ import Testing
 /// refused with what to write instead; the third is answered with a warning naming the swap.
 @Suite struct GuessedInputCommandTests {
   let dateAlone = "2026-12-24"
-  let fullTimes = "2026-12-24 is a date; give a time too, such as 2026-12-24T09:00 (wall time at each store) or 2026-12-24T09:00:00Z"
+  let fullTimes =
+    "2026-12-24 is a date; give a time too, such as 2026-12-24T09:00 (wall time at each store) or 2026-12-24T09:00:00Z"
 
   /// Every option that takes a time refuses a date alone, with exit 64 and the full times.
   @Test(arguments: [
@@ -83,7 +84,9 @@ import Testing
     let outcome = try StoresProcess.run(arguments)
     #expect(!outcome.standardOutput.isEmpty)
     let warning = try #require(
-      outcome.standardError.split(separator: "\n").first { $0.hasPrefix("stores: warning: the nearest store is") },
+      outcome.standardError.split(separator: "\n").first {
+        $0.hasPrefix("stores: warning: the nearest store is")
+      },
       "\(outcome.standardError)")
     #expect(warning.contains(" km from -0.1278,51.5074; did you mean --near 51.5074,-0.1278 (LAT,LON)? "))
     #expect(warning.hasSuffix("stores are within 1 km of it"))
