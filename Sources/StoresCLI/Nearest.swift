@@ -11,6 +11,12 @@ extension StoresCommand {
         Distances are great-circle (haversine) metres on a sphere of radius 6,371,008.8 m; the \
         search is exact anywhere on Earth, across the antimeridian and at the poles.
 
+        When nothing matches, the answer repeats the question and standard error says why when \
+        the data can tell: no stores in the file, a --where key or value no store has (with the \
+        closest ones), no opening hours in reach (add --allow-unknown). A --near whose nearest \
+        store is over 100 km away, while the point read as LON,LAT has stores close by, gets a \
+        warning naming that reading.
+
         Examples:
           stores nearest --near 47.6062,-122.3321
           stores nearest --near -33.8688,151.2093 -k 3 --within 2km

@@ -12,6 +12,12 @@ extension StoresCommand {
         east, north in degrees, as GeoJSON writes a bbox) they come in file order; a box whose \
         west is greater than its east crosses the antimeridian (--bbox 177,-20,-178,-16).
 
+        When nothing matches, the answer repeats the question and standard error says why when \
+        the data can tell: no stores in the file, a --where key or value no store has (with the \
+        closest ones), no opening hours in reach (add --allow-unknown). A --near whose nearest \
+        store is over 100 km away, while the point read as LON,LAT has stores close by, gets a \
+        warning naming that reading.
+
         Examples:
           stores within --near 51.5074,-0.1278 --radius 1km
           stores within --bbox 177,-20,-178,-16 --format csv
