@@ -16,13 +16,18 @@ extension Catalog {
   /// one is assigned and `alternativeCount` alternatives are found; every store considered and not
   /// used is listed in `passedOver`.
   /// - Throws: `PickupError` with `.unknownStore` when the chosen store id is not in the catalog,
-  ///   `.invalidRequest` for a negative close buffer or alternative count.
+  ///   `.ambiguousStore` when it names several stores, `.invalidRequest` for a negative close
+  ///   buffer or alternative count or a travel bound that is not positive.
   /// - Complexity: O(log n + m) for the m stores within the search radius, plus evaluating the
   ///   hours of those considered.
   public func planPickup(_ request: PickupRequest) throws(PickupError) -> PickupPlan {
     guard request.closeBuffer >= 0 else {
       throw PickupError(
         .invalidRequest, "the close buffer must not be negative (it is \(request.closeBuffer) s)")
+    }
+    guard request.maximumTravel > 0 else {
+      throw PickupError(
+        .invalidRequest, "the longest travel time must be positive (it is \(request.maximumTravel) s)")
     }
     guard request.alternativeCount >= 0 else {
       throw PickupError(.invalidRequest, "the number of alternatives must not be negative")
@@ -38,13 +43,22 @@ extension Catalog {
     }
     var chosen: StoreMatch?
     if let id = request.chosenStoreID {
-      guard let store = store(withID: id) else {
+      let found = stores(withID: id)
+      guard let store = found.first else {
         let similar = ids(resembling: id, limit: 3)
         var message = "no store has the id \"\(id)\""
         if !similar.isEmpty {
           message += "; did you mean " + similar.map { "\"\($0)\"" }.joined(separator: ", ") + "?"
         }
         throw PickupError(.unknownStore, message, suggestions: similar)
+      }
+      // Picking one of them would plan for a store the customer may not have meant.
+      guard found.count == 1 else {
+        throw PickupError(
+          .ambiguousStore,
+          "the id \"\(id)\" names \(found.count) stores ("
+            + found.map { "\($0.name ?? "no name") at \($0.position)" }.joined(separator: "; ")
+            + "); a chosen store needs an id of its own", candidates: found)
       }
       chosen = StoreMatch(store: store, distance: store.coordinate.map { request.customer.distance(to: $0) })
     }
@@ -71,7 +85,7 @@ extension Catalog {
       }
     }
     for match in nearby {
-      if let chosen, match.store.id == chosen.store.id { continue }
+      if let chosen, match.store.catalogIndex == chosen.store.catalogIndex { continue }
       if assignment != nil && alternatives.count >= request.alternativeCount { break }
       switch evaluator.evaluate(match) {
       case .eligible(let option, let unknownHours):
@@ -150,8 +164,9 @@ extension Catalog {
         at: 0)
     }
     return PickupPlan(
-      assignment: assignment, readyAt: readyAt, warnings: warnings, alternatives: alternatives,
-      passedOver: passedOver, earliest: earliest, travel: request.travel, closeBuffer: request.closeBuffer)
+      orderedAt: request.orderedAt, assignment: assignment, readyAt: readyAt, warnings: warnings, alternatives: alternatives,
+      passedOver: passedOver, earliest: earliest, travel: request.travel, closeBuffer: request.closeBuffer,
+      maximumTravel: request.maximumTravel)
   }
 }
 
@@ -227,6 +242,12 @@ struct PickupEvaluator {
     }
     let schedule = catalog.schedule(for: store)
     let times = times(for: match, distance: distance, schedule: schedule)
+    if times.travelSeconds > request.maximumTravel {
+      return pass(
+        .tooFar,
+        "\(distance.kilometersText) away: about \(Self.duration(times.travelSeconds)) by \(request.travel), "
+          + "more than the limit of \(Self.duration(request.maximumTravel))", times)
+    }
     let pickup = times.pickupAt
     guard let schedule else {
       if request.allowsUnknownHours { return .eligible(option(match, times), hoursUnknown: true) }
@@ -319,7 +340,9 @@ struct PickupEvaluator {
         PickupNotice(.timezoneInferred, storeID: store.id, "no timezone in the data; inferred \(guess)"))
     }
     let hoursNotes = catalog.diagnostics.filter {
-      $0.storeID == store.id && $0.code.rawValue.hasPrefix("opening-hours-")
+      // By position as well as id: stores that share an id have their own hours.
+      $0.storeID == store.id && $0.position?.featureIndex == store.position.featureIndex
+        && $0.code.rawValue.hasPrefix("opening-hours-")
         && $0.code.rawValue != "opening-hours-invalid"
     }
     if !hoursNotes.isEmpty {
@@ -346,8 +369,9 @@ struct PickupEvaluator {
       guard request.filter.matches(match.store), let distance = match.distance,
         let schedule = catalog.schedule(for: match.store)
       else { continue }
-      tried += 1
       let times = times(for: match, distance: distance, schedule: schedule)
+      guard times.travelSeconds <= request.maximumTravel else { continue }
+      tried += 1
       guard
         let start = schedule.earliestOpening(
           lasting: request.closeBuffer, from: times.pickupAt, horizonDays: PickupPlan.earliestHorizonDays)
