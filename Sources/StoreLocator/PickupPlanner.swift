@@ -245,8 +245,9 @@ struct PickupEvaluator {
     if times.travelSeconds > request.maximumTravel {
       return pass(
         .tooFar,
-        "\(distance.kilometersText) away: about \(Self.duration(times.travelSeconds)) by \(request.travel), "
-          + "more than the limit of \(Self.duration(request.maximumTravel))", times)
+        "\(distance.kilometersText) away: about \(Self.duration(times.travelSeconds)) "
+          + "\(Self.phrase(request.travel)), more than the limit of \(Self.duration(request.maximumTravel))",
+        times)
     }
     let pickup = times.pickupAt
     guard let schedule else {
@@ -333,7 +334,7 @@ struct PickupEvaluator {
         PickupNotice(
           .farFromCustomer, storeID: store.id,
           "\(assignment.store.distance?.kilometersText ?? "? km") away: about \(Self.duration(assignment.travelSeconds)) "
-            + "by \(request.travel)"))
+            + Self.phrase(request.travel)))
     }
     if let guess = store.inferredTimezone {
       notes.append(
@@ -386,12 +387,23 @@ struct PickupEvaluator {
     StoreStatus.wallTime(instant, after: reference, in: zone ?? TimeZoneRules.utc)
   }
 
-  /// `45 seconds`, `1 minute`, `25 minutes`, `2 h 05 min`.
+  /// `45 seconds`, `1 minute`, `25 minutes`, `2 h`, `2 h 05 min`.
   static func duration(_ seconds: Int64) -> String {
     if seconds < 60 { return seconds == 1 ? "1 second" : "\(seconds) seconds" }
     let minutes = (seconds + 59) / 60
     if minutes < 120 { return minutes == 1 ? "1 minute" : "\(minutes) minutes" }
+    if minutes % 60 == 0 { return "\(minutes / 60) h" }
     return "\(minutes / 60) h " + (minutes % 60 < 10 ? "0" : "") + "\(minutes % 60) min"
+  }
+
+  /// `on foot`, `by bike`, `by car`, `at 12 km/h`: how the customer travels, after a duration.
+  static func phrase(_ travel: TravelMode) -> String {
+    switch travel {
+    case .walk: "on foot"
+    case .bike: "by bike"
+    case .drive: "by car"
+    case .speed: "at \(travel)"
+    }
   }
 
   /// Why `store` fails `condition`: `lacks drive_through=yes (has "no")`.
