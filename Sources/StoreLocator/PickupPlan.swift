@@ -155,7 +155,8 @@ public struct PickupPlan: Hashable, Sendable {
   public let orderedAt: Instant
 
   public init(
-    orderedAt: Instant, assignment: PickupOption?, readyAt: Instant, warnings: [PickupNotice], alternatives: [PickupOption],
+    orderedAt: Instant, assignment: PickupOption?, readyAt: Instant, warnings: [PickupNotice],
+    alternatives: [PickupOption],
     passedOver: [PassedOverStore], earliest: PickupOption?, travel: TravelMode, closeBuffer: Int64,
     maximumTravel: Int64 = PickupRequest.defaultMaximumTravel
   ) {

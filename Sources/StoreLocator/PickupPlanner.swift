@@ -164,7 +164,8 @@ extension Catalog {
         at: 0)
     }
     return PickupPlan(
-      orderedAt: request.orderedAt, assignment: assignment, readyAt: readyAt, warnings: warnings, alternatives: alternatives,
+      orderedAt: request.orderedAt, assignment: assignment, readyAt: readyAt, warnings: warnings,
+      alternatives: alternatives,
       passedOver: passedOver, earliest: earliest, travel: request.travel, closeBuffer: request.closeBuffer,
       maximumTravel: request.maximumTravel)
   }

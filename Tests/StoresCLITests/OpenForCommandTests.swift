@@ -18,7 +18,9 @@ import Testing
     #expect(openFor["text"] as? String == "closes before 15 min are up")
     let text = try StoresProcess.run(arguments)
     #expect(text.status == 1)
-    #expect(text.standardOutput.contains(": open until 20:30; closes before 15 min are up"), "\(text.standardOutput)")
+    #expect(
+      text.standardOutput.contains(": open until 20:30; closes before 15 min are up"),
+      "\(text.standardOutput)")
   }
 
   @Test func openForTheWholeDurationExitsZero() throws {
@@ -29,7 +31,9 @@ import Testing
     let store = try #require(try outcome.json() as? [String: Any])
     #expect(store["state"] as? String == "open")
     #expect((store["open_for"] as? [String: Any])?["met"] as? Bool == true)
-    let without = try StoresProcess.run(["open", "nw-0881", "--at", "2026-12-24T12:00:00Z", "--format", "json"])
+    let without = try StoresProcess.run([
+      "open", "nw-0881", "--at", "2026-12-24T12:00:00Z", "--format", "json",
+    ])
     let plain = try #require(try without.json() as? [String: Any])
     #expect(plain["open_for"] is NSNull)
   }

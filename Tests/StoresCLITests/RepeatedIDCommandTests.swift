@@ -77,7 +77,8 @@ import Testing
       #expect(outcome.standardOutput.isEmpty)
       let message = outcome.standardError
       #expect(message.contains("the id 'x' names 2 stores"), "\(message)")
-      #expect(message.contains("line 2:1") && message.contains("feature 0") && message.contains("Berlin Mitte"))
+      #expect(
+        message.contains("line 2:1") && message.contains("feature 0") && message.contains("Berlin Mitte"))
       #expect(message.contains("line 4:1") && message.contains("New York Downtown"))
       #expect(message.contains("40.7,-74.0"))
     }
