@@ -57,7 +57,8 @@ public struct PickupNotice: Hashable, Sendable, CustomStringConvertible {
     case opensLater = "opens-later"
     /// Nothing is eligible and no store could serve within the look-ahead either.
     case noOpeningFound = "no-opening-found"
-    /// No store at all within the search radius.
+    /// No store at all within the search radius, or every store considered is beyond the
+    /// travel bound.
     case noStoresNearby = "no-stores-nearby"
   }
 

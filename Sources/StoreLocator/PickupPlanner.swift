@@ -131,6 +131,18 @@ extension Catalog {
             "no store can serve the order now; the earliest is \(earliest.store.store.id) "
               + "(\(earliest.store.distance?.kilometersText ?? "? km")) from "
               + evaluator.wallTime(earliest.pickupAt, in: earliest.timeZone, after: request.orderedAt)))
+      } else if !passedOver.isEmpty, passedOver.allSatisfy({ $0.reason == .tooFar }) {
+        // Opening hours were never the problem: say what was.
+        let nearest = passedOver.min {
+          ($0.distance?.meters ?? .infinity) < ($1.distance?.meters ?? .infinity)
+        }!
+        warnings.append(
+          PickupNotice(
+            .noStoresNearby,
+            "no store within reach: every store considered takes more than "
+              + "\(PickupEvaluator.duration(request.maximumTravel)) \(PickupEvaluator.phrase(request.travel)) "
+              + "to reach (the nearest, \(nearest.storeID), is "
+              + "\(nearest.distance?.kilometersText ?? "? km") away)"))
       } else if nearby.isEmpty && chosen == nil {
         warnings.append(
           PickupNotice(

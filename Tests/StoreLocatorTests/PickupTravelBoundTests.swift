@@ -43,5 +43,9 @@ import Testing
     #expect(plan.status == .none)
     #expect(plan.passedOver.map(\.reason) == [.tooFar])
     #expect(plan.earliest == nil)
+    // The hours were never the problem, so the warning does not blame them.
+    let warning = try #require(plan.warnings.last)
+    #expect(warning.code == .noStoresNearby)
+    #expect(warning.message.hasPrefix("no store within reach"), "\(warning.message)")
   }
 }
