@@ -249,7 +249,7 @@ public struct Catalog: Sendable {
     var seen: Set<String> = []
     for position in stores.indices {
       let candidateID = self.id(at: position)
-      guard !seen.contains(candidateID) else { continue }
+      guard !candidateID.isEmpty, !seen.contains(candidateID) else { continue }
       let candidate = Array(candidateID.lowercased().unicodeScalars)
       let prefix = zip(candidate, wanted).prefix { $0 == $1 }.count
       let related =
