@@ -27,7 +27,10 @@ public struct Catalog: Sendable {
   /// What a catalog built from records keeps beside them.
   struct MemoryStorage: Sendable {
     var diagnostics: [Diagnostic]
+    /// The position of the first store with each id.
     var positionsByID: [String: Int]
+    /// Every position of each id that more than one store has, in input order.
+    var repeatedIDs: [String: [Int]]
     /// Each store's compiled opening hours, parallel to `stores`; `nil` when it has none usable.
     var schedules: [Schedule?]
     /// Why a store has no schedule, parallel to `stores`.
@@ -38,7 +41,8 @@ public struct Catalog: Sendable {
 
   /// Builds a catalog from records already read.
   ///
-  /// When ids repeat, `store(withID:)` finds the first; the loader reports the duplicates.
+  /// When ids repeat, `store(withID:)` finds the first and `stores(withID:)` all of them; the
+  /// loader reports the duplicates. Each store's `catalogIndex` is set to its position.
   /// - Parameters:
   ///   - hours: Holidays and time-zone places for compiling opening hours; without it no store
   ///     has a schedule and every opening-hours question answers "unknown".
@@ -53,6 +57,9 @@ public struct Catalog: Sendable {
       Catalog.compileSchedules(
         of: &stores, with: $0, openHoursWindow: hoursWindow, diagnostics: &diagnostics)
     }
+    // Everything about a store follows its position, so stores that share an id keep their own
+    // hours and time zones.
+    for position in stores.indices { stores[position].catalogIndex = position }
     self.stores = StoreList(stores)
     self.source = source
     var coordinates: [Coordinate] = []
@@ -61,8 +68,13 @@ public struct Catalog: Sendable {
     positions.reserveCapacity(stores.count)
     var byID: [String: Int] = [:]
     byID.reserveCapacity(stores.count)
+    var repeated: [String: [Int]] = [:]
     for (position, store) in stores.enumerated() {
-      if byID[store.id] == nil { byID[store.id] = position }
+      if let first = byID[store.id] {
+        repeated[store.id, default: [first]].append(position)
+      } else {
+        byID[store.id] = position
+      }
       guard let coordinate = store.coordinate else { continue }
       coordinates.append(coordinate)
       positions.append(Int32(position))
@@ -71,7 +83,7 @@ public struct Catalog: Sendable {
     self.storePositions = positions
     self.storage = .memory(
       MemoryStorage(
-        diagnostics: diagnostics, positionsByID: byID,
+        diagnostics: diagnostics, positionsByID: byID, repeatedIDs: repeated,
         schedules: compiled?.schedules ?? Array(repeating: nil, count: stores.count),
         scheduleGaps: compiled?.gaps
           ?? Array(repeating: "opening hours are not evaluated", count: stores.count),
@@ -128,6 +140,33 @@ public struct Catalog: Sendable {
     }
   }
 
+  /// The positions in `stores` of every store with `id`, in input order.
+  func positions(ofID id: String) -> [Int] {
+    switch storage {
+    case .memory(let memory): memory.repeatedIDs[id] ?? memory.positionsByID[id].map { [$0] } ?? []
+    case .snapshot(let snapshot): snapshot.positions(ofID: id)
+    }
+  }
+
+  /// The id of the store at `position`, without decoding the rest of a snapshot's record.
+  func id(at position: Int) -> String {
+    switch storage {
+    case .memory: stores[position].id
+    case .snapshot(let snapshot): snapshot.id(at: position) ?? stores[position].id
+    }
+  }
+
+  /// The position in `stores` of `store`: its `catalogIndex` when it came from this catalog, else
+  /// (a record made elsewhere) the position of the one store with its id; `nil` when the id is
+  /// not in the catalog or names several stores, so a lookup never borrows another store's hours.
+  func position(of store: Store) -> Int? {
+    if let index = store.catalogIndex, stores.indices.contains(index), id(at: index) == store.id {
+      return index
+    }
+    let positions = positions(ofID: store.id)
+    return positions.count == 1 ? positions[0] : nil
+  }
+
   /// The compiled schedule of the store at `position`, or `nil` when it has none usable.
   func schedule(at position: Int) -> Schedule? {
     switch storage {
@@ -180,25 +219,74 @@ public struct Catalog: Sendable {
   /// The number of stores that have a location and can be found by the queries.
   public var indexedCount: Int { tree.count }
 
-  /// The store with `id`, or `nil`.
+  /// The first store with `id` (in input order), or `nil`.
   ///
-  /// - Complexity: O(1).
+  /// Ids repeat in real data; `stores(withID:)` finds every store with the id.
+  /// - Complexity: O(1) (O(log n) for a snapshot).
   public func store(withID id: String) -> Store? {
     position(ofID: id).map { stores[$0] }
   }
 
-  /// Up to `limit` ids that contain `id`, are contained in it, or share its first three
-  /// characters (case-insensitive), for a "did you mean" hint when a lookup fails.
+  /// Every store with `id`, in input order: none, one, or several when the data repeats the id.
   ///
-  /// - Complexity: O(n).
+  /// - Complexity: O(m) for m stores with the id (O(log n + m) for a snapshot).
+  public func stores(withID id: String) -> [Store] {
+    positions(ofID: id).map { stores[$0] }
+  }
+
+  /// Up to `limit` distinct ids that resemble `id`, most similar first, for a "did you mean" hint
+  /// when a lookup fails.
+  ///
+  /// An id resembles `id` (ignoring case) when it is within a few edits of it (a third of its
+  /// length, at least 2), contains it or is contained in it, or shares its first three characters.
+  /// The most similar come first: fewest edits, then longest common prefix, then input order.
+  /// - Complexity: O(n × length of `id`) at worst; most candidates are given up after a few rows.
   public func ids(resembling id: String, limit: Int) -> [String] {
-    let wanted = id.lowercased()
-    guard !wanted.isEmpty else { return [] }
-    return stores.lazy.map(\.id).filter {
-      let candidate = $0.lowercased()
-      return candidate.contains(wanted) || wanted.contains(candidate)
-        || candidate.hasPrefix(String(wanted.prefix(3)))
-    }.prefix(limit).map { $0 }
+    let wanted = Array(id.lowercased().unicodeScalars)
+    guard !wanted.isEmpty, limit > 0 else { return [] }
+    let closeEnough = max(2, wanted.count / 3)
+    var best: [(edits: Int, prefix: Int, position: Int, id: String)] = []
+    var seen: Set<String> = []
+    for position in stores.indices {
+      let candidateID = self.id(at: position)
+      guard !candidateID.isEmpty, !seen.contains(candidateID) else { continue }
+      let candidate = Array(candidateID.lowercased().unicodeScalars)
+      let prefix = zip(candidate, wanted).prefix { $0 == $1 }.count
+      let related =
+        prefix >= min(3, wanted.count) || candidate.contains(wanted) || wanted.contains(candidate)
+      // Only a candidate that could enter the list is worth counting edits for.
+      // (A tie in edits may still win on the prefix.)
+      let worst = best.count == limit ? best[limit - 1].edits + 1 : Int.max
+      let bound = related ? worst : min(worst, closeEnough + 1)
+      guard let edits = Self.editDistance(candidate, wanted, below: bound) else { continue }
+      guard related || edits <= closeEnough else { continue }
+      seen.insert(candidateID)
+      best.append((edits, prefix, position, candidateID))
+      best.sort { ($0.edits, -$0.prefix, $0.position) < ($1.edits, -$1.prefix, $1.position) }
+      if best.count > limit { best.removeLast() }
+    }
+    return best.map(\.id)
+  }
+
+  /// The Levenshtein distance between `a` and `b`, or `nil` when it is `bound` or more: rows
+  /// stop as soon as every entry reaches the bound.
+  static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar], below bound: Int) -> Int? {
+    if abs(a.count - b.count) >= bound { return nil }
+    guard !a.isEmpty else { return b.count }
+    var previous = Array(0...b.count)
+    var current = Array(repeating: 0, count: b.count + 1)
+    for i in 1...a.count {
+      current[0] = i
+      var rowMinimum = i
+      for j in stride(from: 1, through: b.count, by: 1) {
+        let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
+        current[j] = min(substitution, previous[j] + 1, current[j - 1] + 1)
+        rowMinimum = min(rowMinimum, current[j])
+      }
+      if rowMinimum >= bound { return nil }
+      swap(&previous, &current)
+    }
+    return previous[b.count] < bound ? previous[b.count] : nil
   }
 
   /// True when the data has no errors, and no warnings either when `warningsAreErrors`:

@@ -4,9 +4,11 @@ import OpeningHours
 extension Catalog {
   /// The compiled opening hours of `store`, or `nil` when it has none usable.
   ///
+  /// The store is found by its `catalogIndex`, never by id, so stores that share an id keep their
+  /// own hours; a record made outside the catalog is found by id only when the id is unique.
   /// - Complexity: O(1).
   public func schedule(for store: Store) -> Schedule? {
-    position(ofID: store.id).flatMap { schedule(at: $0) }
+    position(of: store).flatMap { schedule(at: $0) }
   }
 
   /// The rules of the store's time zone (given or inferred), or `nil` when it has none usable.
@@ -18,10 +20,11 @@ extension Catalog {
 
   /// Whether `store` is open at `time`, until when, and the phrase for people.
   ///
+  /// Like `schedule(for:)`, this follows the record itself (its `catalogIndex`), not its id.
   /// A wall time (`TimeQuery.wallTime`) is read in the store's own time zone.
   /// - Complexity: O(1) for a weekly schedule; a bounded scan for the next change.
   public func status(of store: Store, at time: TimeQuery) -> StoreStatus {
-    let position = position(ofID: store.id)
+    let position = position(of: store)
     guard let position, let schedule = schedule(at: position) else {
       let reason = position.flatMap { scheduleGap(at: $0) } ?? "no opening_hours"
       let zone = timeZone(of: store)

@@ -160,7 +160,7 @@ public struct OrderDocument: Hashable, Sendable {
   }
 
   /// A request for this order placed at `orderedAt`, with the defaults for everything the order
-  /// does not say (travel mode, close buffer, search radius); change them before planning.
+  /// does not say (travel mode, close buffer, search radius, travel bound); change them before planning.
   public func pickupRequest(orderedAt: Instant) -> PickupRequest {
     PickupRequest(
       customer: customer, orderedAt: orderedAt, ready: readyTime, chosenStoreID: storeID, filter: filter)

@@ -13,8 +13,9 @@ extension PickupPlan {
   /// - `ready_at`, `arrival_at`, `pickup_at`: UTC ISO 8601 (`…Z`); the last two are `null` when
   ///   nothing is assigned.
   /// - `pickup_at_local`: ISO 8601 with the store's offset, or `null`.
-  /// - `travel`: `{mode, speed_kmh, detour_factor, duration_s}` (`duration_s` to the assigned
-  ///   store, else `null`).
+  /// - `travel`: `{mode, speed_kmh, detour_factor, duration_s, max_duration_s}` (`duration_s` to
+  ///   the assigned store, else `null`; `max_duration_s` the bound beyond which stores are
+  ///   `too-far`).
   /// - `close_buffer_s`: the close buffer in seconds.
   /// - `warnings`: `[{code, store_id, message}]`.
   /// - `alternatives`: `[{store, ready_at, arrival_at, pickup_at, pickup_at_local}]`.
@@ -34,6 +35,7 @@ extension PickupPlan {
     travelObject["speed_kmh"] = JSONValue((travel.metersPerSecond * 3.6 * 1000).rounded() / 1000)
     travelObject["detour_factor"] = JSONValue(TravelMode.detourFactor)
     travelObject["duration_s"] = assignment.map { JSONValue(Int($0.travelSeconds)) } ?? .null
+    travelObject["max_duration_s"] = JSONValue(Int(maximumTravel))
     object["travel"] = .object(travelObject)
     object["close_buffer_s"] = JSONValue(Int(closeBuffer))
     object["warnings"] = .array(warnings.map { .object($0.jsonObject) })

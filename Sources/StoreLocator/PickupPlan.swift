@@ -57,7 +57,8 @@ public struct PickupNotice: Hashable, Sendable, CustomStringConvertible {
     case opensLater = "opens-later"
     /// Nothing is eligible and no store could serve within the look-ahead either.
     case noOpeningFound = "no-opening-found"
-    /// No store at all within the search radius.
+    /// No store at all within the search radius, or every store considered is beyond the
+    /// travel bound.
     case noStoresNearby = "no-stores-nearby"
   }
 
@@ -94,6 +95,8 @@ public struct PassedOverStore: Hashable, Sendable, CustomStringConvertible {
     case noLocation = "no-location"
     /// The store fails a required attribute (`--where`).
     case missingAttribute = "missing-attribute"
+    /// Reaching the store takes longer than the request's `maximumTravel`.
+    case tooFar = "too-far"
   }
 
   public let storeID: String
@@ -147,10 +150,16 @@ public struct PickupPlan: Hashable, Sendable {
   public let travel: TravelMode
   /// The close buffer in seconds.
   public let closeBuffer: Int64
+  /// The longest travel time allowed, in seconds.
+  public let maximumTravel: Int64
+  /// When the order was placed (the request's `orderedAt`): the day times are told relative to.
+  public let orderedAt: Instant
 
   public init(
-    assignment: PickupOption?, readyAt: Instant, warnings: [PickupNotice], alternatives: [PickupOption],
-    passedOver: [PassedOverStore], earliest: PickupOption?, travel: TravelMode, closeBuffer: Int64
+    orderedAt: Instant, assignment: PickupOption?, readyAt: Instant, warnings: [PickupNotice],
+    alternatives: [PickupOption],
+    passedOver: [PassedOverStore], earliest: PickupOption?, travel: TravelMode, closeBuffer: Int64,
+    maximumTravel: Int64 = PickupRequest.defaultMaximumTravel
   ) {
     self.assignment = assignment
     self.readyAt = readyAt
@@ -160,6 +169,8 @@ public struct PickupPlan: Hashable, Sendable {
     self.earliest = earliest
     self.travel = travel
     self.closeBuffer = closeBuffer
+    self.maximumTravel = maximumTravel
+    self.orderedAt = orderedAt
   }
 
   public var status: Status { assignment == nil ? .none : .assigned }

@@ -16,13 +16,18 @@ extension Catalog {
   /// one is assigned and `alternativeCount` alternatives are found; every store considered and not
   /// used is listed in `passedOver`.
   /// - Throws: `PickupError` with `.unknownStore` when the chosen store id is not in the catalog,
-  ///   `.invalidRequest` for a negative close buffer or alternative count.
+  ///   `.ambiguousStore` when it names several stores, `.invalidRequest` for a negative close
+  ///   buffer or alternative count or a travel bound that is not positive.
   /// - Complexity: O(log n + m) for the m stores within the search radius, plus evaluating the
   ///   hours of those considered.
   public func planPickup(_ request: PickupRequest) throws(PickupError) -> PickupPlan {
     guard request.closeBuffer >= 0 else {
       throw PickupError(
         .invalidRequest, "the close buffer must not be negative (it is \(request.closeBuffer) s)")
+    }
+    guard request.maximumTravel > 0 else {
+      throw PickupError(
+        .invalidRequest, "the longest travel time must be positive (it is \(request.maximumTravel) s)")
     }
     guard request.alternativeCount >= 0 else {
       throw PickupError(.invalidRequest, "the number of alternatives must not be negative")
@@ -38,13 +43,22 @@ extension Catalog {
     }
     var chosen: StoreMatch?
     if let id = request.chosenStoreID {
-      guard let store = store(withID: id) else {
+      let found = stores(withID: id)
+      guard let store = found.first else {
         let similar = ids(resembling: id, limit: 3)
         var message = "no store has the id \"\(id)\""
         if !similar.isEmpty {
           message += "; did you mean " + similar.map { "\"\($0)\"" }.joined(separator: ", ") + "?"
         }
         throw PickupError(.unknownStore, message, suggestions: similar)
+      }
+      // Picking one of them would plan for a store the customer may not have meant.
+      guard found.count == 1 else {
+        throw PickupError(
+          .ambiguousStore,
+          "the id \"\(id)\" names \(found.count) stores ("
+            + found.map { "\($0.name ?? "no name") at \($0.position)" }.joined(separator: "; ")
+            + "); a chosen store needs an id of its own", candidates: found)
       }
       chosen = StoreMatch(store: store, distance: store.coordinate.map { request.customer.distance(to: $0) })
     }
@@ -71,7 +85,7 @@ extension Catalog {
       }
     }
     for match in nearby {
-      if let chosen, match.store.id == chosen.store.id { continue }
+      if let chosen, match.store.catalogIndex == chosen.store.catalogIndex { continue }
       if assignment != nil && alternatives.count >= request.alternativeCount { break }
       switch evaluator.evaluate(match) {
       case .eligible(let option, let unknownHours):
@@ -117,6 +131,18 @@ extension Catalog {
             "no store can serve the order now; the earliest is \(earliest.store.store.id) "
               + "(\(earliest.store.distance?.kilometersText ?? "? km")) from "
               + evaluator.wallTime(earliest.pickupAt, in: earliest.timeZone, after: request.orderedAt)))
+      } else if !passedOver.isEmpty, passedOver.allSatisfy({ $0.reason == .tooFar }) {
+        // Opening hours were never the problem: say what was.
+        let nearest = passedOver.min {
+          ($0.distance?.meters ?? .infinity) < ($1.distance?.meters ?? .infinity)
+        }!
+        warnings.append(
+          PickupNotice(
+            .noStoresNearby,
+            "no store within reach: every store considered takes more than "
+              + "\(PickupEvaluator.duration(request.maximumTravel)) \(PickupEvaluator.phrase(request.travel)) "
+              + "to reach (the nearest, \(nearest.storeID), is "
+              + "\(nearest.distance?.kilometersText ?? "? km") away)"))
       } else if nearby.isEmpty && chosen == nil {
         warnings.append(
           PickupNotice(
@@ -152,8 +178,10 @@ extension Catalog {
         at: 0)
     }
     return PickupPlan(
-      assignment: assignment, readyAt: readyAt, warnings: warnings, alternatives: alternatives,
-      passedOver: passedOver, earliest: earliest, travel: request.travel, closeBuffer: request.closeBuffer)
+      orderedAt: request.orderedAt, assignment: assignment, readyAt: readyAt, warnings: warnings,
+      alternatives: alternatives,
+      passedOver: passedOver, earliest: earliest, travel: request.travel, closeBuffer: request.closeBuffer,
+      maximumTravel: request.maximumTravel)
   }
 }
 
@@ -229,6 +257,13 @@ struct PickupEvaluator {
     }
     let schedule = catalog.schedule(for: store)
     let times = times(for: match, distance: distance, schedule: schedule)
+    if times.travelSeconds > request.maximumTravel {
+      return pass(
+        .tooFar,
+        "\(distance.kilometersText) away: about \(Self.duration(times.travelSeconds)) "
+          + "\(Self.phrase(request.travel)), more than the limit of \(Self.duration(request.maximumTravel))",
+        times)
+    }
     let pickup = times.pickupAt
     guard let schedule else {
       if request.allowsUnknownHours { return .eligible(option(match, times), hoursUnknown: true) }
@@ -314,14 +349,16 @@ struct PickupEvaluator {
         PickupNotice(
           .farFromCustomer, storeID: store.id,
           "\(assignment.store.distance?.kilometersText ?? "? km") away: about \(Self.duration(assignment.travelSeconds)) "
-            + "by \(request.travel)"))
+            + Self.phrase(request.travel)))
     }
     if let guess = store.inferredTimezone {
       notes.append(
         PickupNotice(.timezoneInferred, storeID: store.id, "no timezone in the data; inferred \(guess)"))
     }
     let hoursNotes = catalog.diagnostics.filter {
-      $0.storeID == store.id && $0.code.rawValue.hasPrefix("opening-hours-")
+      // By position as well as id: stores that share an id have their own hours.
+      $0.storeID == store.id && $0.position?.featureIndex == store.position.featureIndex
+        && $0.code.rawValue.hasPrefix("opening-hours-")
         && $0.code.rawValue != "opening-hours-invalid"
     }
     if !hoursNotes.isEmpty {
@@ -348,8 +385,9 @@ struct PickupEvaluator {
       guard request.filter.matches(match.store), let distance = match.distance,
         let schedule = catalog.schedule(for: match.store)
       else { continue }
-      tried += 1
       let times = times(for: match, distance: distance, schedule: schedule)
+      guard times.travelSeconds <= request.maximumTravel else { continue }
+      tried += 1
       guard
         let start = schedule.earliestOpening(
           lasting: request.closeBuffer, from: times.pickupAt, horizonDays: PickupPlan.earliestHorizonDays)
@@ -364,12 +402,23 @@ struct PickupEvaluator {
     StoreStatus.wallTime(instant, after: reference, in: zone ?? TimeZoneRules.utc)
   }
 
-  /// `45 seconds`, `1 minute`, `25 minutes`, `2 h 05 min`.
+  /// `45 seconds`, `1 minute`, `25 minutes`, `2 h`, `2 h 05 min`.
   static func duration(_ seconds: Int64) -> String {
     if seconds < 60 { return seconds == 1 ? "1 second" : "\(seconds) seconds" }
     let minutes = (seconds + 59) / 60
     if minutes < 120 { return minutes == 1 ? "1 minute" : "\(minutes) minutes" }
+    if minutes % 60 == 0 { return "\(minutes / 60) h" }
     return "\(minutes / 60) h " + (minutes % 60 < 10 ? "0" : "") + "\(minutes % 60) min"
+  }
+
+  /// `on foot`, `by bike`, `by car`, `at 12 km/h`: how the customer travels, after a duration.
+  static func phrase(_ travel: TravelMode) -> String {
+    switch travel {
+    case .walk: "on foot"
+    case .bike: "by bike"
+    case .drive: "by car"
+    case .speed: "at \(travel)"
+    }
   }
 
   /// Why `store` fails `condition`: `lacks drive_through=yes (has "no")`.

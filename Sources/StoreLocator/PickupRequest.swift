@@ -17,6 +17,9 @@ public enum ReadyTime: Hashable, Sendable {
 public struct PickupRequest: Hashable, Sendable {
   /// The longest close buffer a request may ask for: a day.
   public static let maximumCloseBuffer: Int64 = 86_400
+  /// The default bound on travel time: 2 hours, more than anyone travels to collect a coffee, so
+  /// a chosen store on another continent is never assigned.
+  public static let defaultMaximumTravel: Int64 = 2 * 3600
   /// The furthest ahead an order may be ready: 30 days.
   public static let maximumLeadTime: Int64 = 30 * 86_400
 
@@ -38,6 +41,9 @@ public struct PickupRequest: Hashable, Sendable {
   public var closeBuffer: Int64
   /// How the customer travels to the store.
   public var travel: TravelMode
+  /// The longest travel time, in seconds, a store may take to reach; any store farther away (the
+  /// chosen one too) is passed over as `too-far`. Default 7200 (2 hours).
+  public var maximumTravel: Int64
   /// Whether a store whose hours are unknown at the pickup time may be assigned (with the
   /// `hours-unknown` warning). Default false.
   public var allowsUnknownHours: Bool
@@ -47,7 +53,8 @@ public struct PickupRequest: Hashable, Sendable {
   public init(
     customer: Coordinate, orderedAt: Instant, ready: ReadyTime, chosenStoreID: String? = nil,
     filter: StoreFilter = .all, searchRadius: Distance = .kilometers(10), closeBuffer: Int64 = 600,
-    travel: TravelMode = .walk, allowsUnknownHours: Bool = false, alternativeCount: Int = 3
+    travel: TravelMode = .walk, maximumTravel: Int64 = PickupRequest.defaultMaximumTravel,
+    allowsUnknownHours: Bool = false, alternativeCount: Int = 3
   ) {
     self.customer = customer
     self.orderedAt = orderedAt
@@ -57,6 +64,7 @@ public struct PickupRequest: Hashable, Sendable {
     self.searchRadius = searchRadius
     self.closeBuffer = closeBuffer
     self.travel = travel
+    self.maximumTravel = maximumTravel
     self.allowsUnknownHours = allowsUnknownHours
     self.alternativeCount = alternativeCount
   }
@@ -67,19 +75,24 @@ public struct PickupError: Error, Hashable, Sendable, CustomStringConvertible {
   public enum Kind: Hashable, Sendable {
     /// The chosen store id is not in the catalog (the CLI exits 66).
     case unknownStore
+    /// The chosen store id names several stores: the data repeats it (the CLI exits 64).
+    case ambiguousStore
     /// A request value is out of range, such as a negative close buffer (the CLI exits 64).
     case invalidRequest
   }
 
   public let kind: Kind
   public let message: String
-  /// For `.unknownStore`: ids that resemble the one asked for.
+  /// For `.unknownStore`: ids that resemble the one asked for, most similar first.
   public let suggestions: [String]
+  /// For `.ambiguousStore`: every store with the id, in input order.
+  public let candidates: [Store]
 
-  public init(_ kind: Kind, _ message: String, suggestions: [String] = []) {
+  public init(_ kind: Kind, _ message: String, suggestions: [String] = [], candidates: [Store] = []) {
     self.kind = kind
     self.message = message
     self.suggestions = suggestions
+    self.candidates = candidates
   }
 
   public var description: String { message }

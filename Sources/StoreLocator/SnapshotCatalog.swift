@@ -368,7 +368,9 @@ final class SnapshotCatalog: @unchecked Sendable {
   func store(at position: Int) -> Store {
     do {
       var reader = try recordReader(position)
-      return try SnapshotFormat.decodeStore(&reader)
+      var store = try SnapshotFormat.decodeStore(&reader)
+      store.catalogIndex = position
+      return store
     } catch {
       fatalError(Self.refusal(path, source: source, "it is corrupted: \(error.reason)").message)
     }
@@ -376,6 +378,11 @@ final class SnapshotCatalog: @unchecked Sendable {
 
   /// The first store position whose id is `id`: a binary search over the id order.
   func position(ofID id: String) -> Int? {
+    idOrderIndex(ofFirst: id).map { Int(Int32(bitPattern: uint32(.idOrder, at: 4 * $0))) }
+  }
+
+  /// The index in the id order of the first store whose id is `id`, or `nil`.
+  private func idOrderIndex(ofFirst id: String) -> Int? {
     let wanted = Array(id.utf8)
     var low = 0
     var high = storeCount
@@ -387,7 +394,28 @@ final class SnapshotCatalog: @unchecked Sendable {
     }
     guard low < storeCount else { return nil }
     let position = Int(Int32(bitPattern: uint32(.idOrder, at: 4 * low)))
-    return (try? idBytes(at: position)) == wanted ? position : nil
+    return (try? idBytes(at: position)) == wanted ? low : nil
+  }
+
+  /// The positions of every store whose id is `id`, in input order: the ids are sorted by their
+  /// bytes and then by position, so they follow the first one.
+  func positions(ofID id: String) -> [Int] {
+    guard var index = idOrderIndex(ofFirst: id) else { return [] }
+    let wanted = Array(id.utf8)
+    var positions: [Int] = []
+    while index < storeCount {
+      let position = Int(Int32(bitPattern: uint32(.idOrder, at: 4 * index)))
+      guard position >= 0, position < storeCount, (try? idBytes(at: position)) == wanted else { break }
+      positions.append(position)
+      index += 1
+    }
+    return positions
+  }
+
+  /// The id of the store at `position`, decoding nothing else.
+  func id(at position: Int) -> String? {
+    guard var reader = try? recordReader(position) else { return nil }
+    return try? SnapshotFormat.decodeID(&reader)
   }
 
   private func idBytes(at position: Int) throws(SnapshotDecodingError) -> [UInt8] {

@@ -29,6 +29,12 @@ public struct Store: Hashable, Sendable, Identifiable {
   public internal(set) var inferredTimezone: TimeZoneGuess?
   /// Where the feature starts in the input.
   public let position: SourcePosition
+  /// The store's position in its catalog's `stores`, set by the catalog that holds it (built from
+  /// records or mapped from a snapshot); `nil` for a record made elsewhere.
+  ///
+  /// Everything the catalog knows about a store (schedule, time zone, status, pickup) follows
+  /// this position, never the id: ids repeat in real data.
+  public internal(set) var catalogIndex: Int?
 
   public init(
     id: String, idSource: StoreIDSource, coordinate: Coordinate?, properties: JSONObject,

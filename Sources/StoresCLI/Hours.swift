@@ -18,6 +18,9 @@ extension StoresCommand {
         "next_change"]}, and writes one a line: {"id": 1, "state": "open|closed|unknown", \
         "comment": …, "next_change": "ISO 8601 with offset"|null} or {"id": 1, "error": "…"}.
 
+        A store ID that no store has exits 66 (with the most similar ids); one that several \
+        stores share exits 64 (they are listed).
+
         Semantics and the DST policy: docs/opening-hours.md.
         """)
 
@@ -118,10 +121,7 @@ extension StoresCommand {
         )
       }
       let catalog = try dataOptions.loadCatalog()
-      guard let store = catalog.store(withID: id) else {
-        standardError("stores: no store with id '\(id)' in \(catalog.source)")
-        throw ExitCode.inputMissing
-      }
+      let store = try catalog.uniqueStore(withID: id)
       let status = catalog.status(of: store, at: time)
       guard let schedule = catalog.schedule(for: store) else {
         standardOutput(

@@ -10,7 +10,8 @@ extension StoresCommand {
       discussion: """
         The pickup time is the later of the ready time and the customer's arrival (distance × 1.3 \
         at the travel mode's speed). A store is eligible when it is open then and stays open for \
-        the close buffer after it, in its own time zone, holidays included. The chosen --store \
+        the close buffer after it, in its own time zone, holidays included, and the customer \
+        reaches it within --max-travel (else it is passed over as too-far). The chosen --store \
         wins when eligible; otherwise the nearest eligible store, with the reasons the others \
         were passed over. docs/pickup.md has the rules; docs/schemas/ the JSON shapes.
 
@@ -19,7 +20,11 @@ extension StoresCommand {
         "pickup" object added (JSON unless --format text).
 
         Exits 0 when a store is assigned, 3 when none is eligible (the reasons and the earliest \
-        possible pickup are in the output), 64 usage, 65 bad data or order, 66 missing file or store.
+        possible pickup are in the output), 64 usage (also a --store id that several stores share: \
+        they are listed), 65 bad data or order, 66 missing file or store (with similar ids).
+
+        Times in the text output are store time; a time on another day than the order's carries \
+        its date.
 
         Examples:
           stores pickup --near 35.6595,139.7005 --ready-in 12m
@@ -69,6 +74,13 @@ extension StoresCommand {
       transform: parsed(TravelMode.init(parsing:)))
     var travel: TravelMode = .walk
 
+    @Option(
+      help: ArgumentHelp(
+        "Pass over stores that take longer than this to reach (default 2h), the chosen one too.",
+        valueName: "duration"),
+      transform: parsed(parseDuration))
+    var maxTravel: Int64 = PickupRequest.defaultMaximumTravel
+
     @Flag(help: "Let stores whose hours are unknown at pickup be assigned.")
     var allowUnknown = false
 
@@ -90,6 +102,7 @@ extension StoresCommand {
       if order == nil, near == nil { throw ValidationError("--near LAT,LON is needed without --order") }
       guard [.text, .json].contains(outputFormat) else { throw ValidationError("pickup writes text or json") }
       guard alternatives >= 0 else { throw ValidationError("--alternatives must be 0 or more") }
+      guard maxTravel > 0 else { throw ValidationError("--max-travel must be longer than 0 (such as 30m)") }
     }
 
     func run() throws {
@@ -116,12 +129,15 @@ extension StoresCommand {
       request.searchRadius = within
       request.closeBuffer = closeBuffer
       request.travel = travel
+      request.maximumTravel = maxTravel
       request.allowsUnknownHours = allowUnknown
       request.alternativeCount = alternatives
 
       let catalog = try dataOptions.loadCatalog()
       // An order document names latitude and longitude; only a typed --near can be swapped.
       if let near { catalog.warnIfSwapped(near) }
+      // An unknown id gets "did you mean", a repeated one the list of its stores.
+      if let id = request.chosenStoreID { _ = try catalog.uniqueStore(withID: id) }
       let plan: PickupPlan
       do { plan = try catalog.planPickup(request) } catch {
         standardError("stores: \(error.description)")
@@ -166,7 +182,8 @@ struct PickupText {
       text += "\n  \(distance)\(option.travelSeconds / 60) min \(travelPhrase)\n"
       text +=
         "  at \(clockTime(option.pickupAt, option)) store time (\(option.localTime(option.pickupAt)), "
-        + "\(option.pickupAt)); ready \(clockTime(plan.readyAt, option)), you arrive \(clockTime(option.arrivalAt, option))\n"
+        + "\(option.pickupAt)); ready \(clockTime(plan.readyAt, option)), "
+        + "you arrive \(clockTime(option.arrivalAt, option))\n"
       if let status = option.store.status { text += "  \(status.summary)\n" }
     } else {
       text += "No store can take this order.\n"
@@ -181,12 +198,19 @@ struct PickupText {
     }
     if !plan.alternatives.isEmpty {
       text += "\nAlternatives:\n"
-      for option in plan.alternatives {
-        let store = option.store.store
-        let distance = option.store.distance.map { writer.formatted($0) } ?? ""
-        text +=
-          "  \(store.id)  \(store.name ?? "")  \(distance)  pickup \(option.localTime(option.pickupAt))\n"
+      let rows = plan.alternatives.map { option in
+        [
+          option.store.store.id, option.store.store.name ?? "",
+          option.store.distance.map { writer.formatted($0) } ?? "",
+          "pickup \(clockTime(option.pickupAt, option))",
+        ]
       }
+      // Ids are never cut: they are what a person pastes into --store.
+      let columns = [
+        TextTable.Column("", width: .max), TextTable.Column("", width: 40),
+        TextTable.Column("", width: 12, rightAligned: true), TextTable.Column("", width: .max),
+      ]
+      text += Self.indented(TextTable(columns: columns, rows: rows))
     }
     if !plan.passedOver.isEmpty {
       text += "\nPassed over:\n"
@@ -194,15 +218,20 @@ struct PickupText {
       let shown = 8
       let rows = plan.passedOver.prefix(shown).map { [$0.storeID, $0.reason.rawValue, $0.message] }
       let columns = [
-        TextTable.Column("", width: 24), TextTable.Column("", width: 24), TextTable.Column("", width: .max),
+        TextTable.Column("", width: .max), TextTable.Column("", width: 24), TextTable.Column("", width: .max),
       ]
-      text += String(TextTable(columns: columns, rows: rows).rendered.drop { $0 != "\n" }.dropFirst())
-        .split(separator: "\n").map { "  " + $0 + "\n" }.joined()
+      text += Self.indented(TextTable(columns: columns, rows: rows))
       if plan.passedOver.count > shown {
         text += "  … and \(plan.passedOver.count - shown) more farther away (--format json lists them all)\n"
       }
     }
     return text
+  }
+
+  /// The rows of a table without titles, each indented by two spaces.
+  static func indented(_ table: TextTable) -> String {
+    // The title row is blank, and splitting leaves blank lines out.
+    table.rendered.split(separator: "\n").map { "  " + $0 + "\n" }.joined()
   }
 
   var travelPhrase: String {
@@ -214,8 +243,12 @@ struct PickupText {
     }
   }
 
+  /// `16:45` in store time on the day of the order (in store time), `Tue 2026-11-24 16:45` on
+  /// another day, so a pickup tomorrow never reads as today.
   func clockTime(_ instant: Instant, _ option: PickupOption) -> String {
     guard let zone = option.timeZone else { return instant.description }
-    return zone.localDateTime(at: instant).hourAndMinute
+    let local = zone.localDateTime(at: instant)
+    guard local.date != zone.localDateTime(at: plan.orderedAt).date else { return local.hourAndMinute }
+    return "\(StoreStatus.weekdayName(local.date)) \(local.date) \(local.hourAndMinute)"
   }
 }

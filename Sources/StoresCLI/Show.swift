@@ -6,7 +6,9 @@ extension StoresCommand {
   struct Show: ParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Show one store: where it is, its hours, and every property it came with.",
-      discussion: "Exits 66 when no store has that id.")
+      discussion:
+        "Exits 66 when no store has that id (with the most similar ids), 64 when several stores share "
+        + "it (they are listed).")
 
     @Argument(help: "The store's id (the Feature id, else its ref).")
     var id: String
@@ -20,14 +22,7 @@ extension StoresCommand {
 
     func run() throws {
       let catalog = try dataOptions.loadCatalog()
-      guard let store = catalog.store(withID: id) else {
-        let suggestions = catalog.ids(resembling: id, limit: 3)
-        standardError(
-          "stores: no store with id '\(id)' in \(catalog.source)"
-            + (suggestions.isEmpty
-              ? "" : "; did you mean \(suggestions.map { "'\($0)'" }.joined(separator: ", "))?"))
-        throw ExitCode.inputMissing
-      }
+      let store = try catalog.uniqueStore(withID: id)
       let match = StoreMatch(store: store, distance: nil)
       switch output.format {
       case .text: standardOutput(details(of: store, source: catalog.source))

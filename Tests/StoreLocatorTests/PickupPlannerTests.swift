@@ -394,7 +394,7 @@ import Testing
         Issue.record("warnings, passed_over, alternatives and travel have the wrong types")
         continue
       }
-      #expect(travel.map(\.key) == ["mode", "speed_kmh", "detour_factor", "duration_s"])
+      #expect(travel.map(\.key) == ["mode", "speed_kmh", "detour_factor", "duration_s", "max_duration_s"])
       for case .object(let warning) in warnings {
         #expect(warning.map(\.key) == ["code", "store_id", "message"])
       }
