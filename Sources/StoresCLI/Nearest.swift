@@ -26,7 +26,8 @@ extension StoresCommand {
       transform: parsed(Coordinate.init(parsing:)))
     var near: Coordinate
 
-    @Option(name: .short, help: "How many stores to list.")
+    // Unconditional, so '-k -1' reaches validate() and hears what -k needs, not "Missing value".
+    @Option(name: .short, parsing: .unconditional, help: "How many stores to list (at least 1).")
     var k: Int = 5
 
     @Option(
@@ -40,6 +41,7 @@ extension StoresCommand {
     @OptionGroup var clock: ClockOptions
     @OptionGroup var dataOptions: DataOptions
     @OptionGroup var output: OutputOptions
+    @OptionGroup var unitOptions: UnitOptions
 
     func validate() throws {
       guard k > 0 else { throw ValidationError("-k must be at least 1 (got \(k))") }
@@ -58,14 +60,14 @@ extension StoresCommand {
       query["where"] = .array(filters.conditions.map { .string($0.description) })
       openOptions.describe(into: &query, clock: clock)
       let limit =
-        within.map { " within \(ResultWriter(format: .text, units: output.units).formatted($0))" } ?? ""
+        within.map { " within \(ResultWriter(format: .text, units: unitOptions.units).formatted($0))" } ?? ""
       let empty =
         "No stores\(limit) of \(near)"
         + (filters.filter.isEmpty
           ? "" : " match \(filters.conditions.map(\.description).joined(separator: " "))")
         + "."
       standardOutput(
-        ResultWriter(format: output.format, units: output.units).render(
+        ResultWriter(format: output.format, units: unitOptions.units).render(
           matches, query: query, emptyMessage: empty))
     }
   }

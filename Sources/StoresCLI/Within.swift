@@ -40,6 +40,7 @@ extension StoresCommand {
     @OptionGroup var clock: ClockOptions
     @OptionGroup var dataOptions: DataOptions
     @OptionGroup var output: OutputOptions
+    @OptionGroup var unitOptions: UnitOptions
 
     func validate() throws {
       switch (near, radius, bbox) {
@@ -66,14 +67,14 @@ extension StoresCommand {
         query["near"] = .object(near.jsonObject)
         query["radius_m"] = JSONValue(radius.meters)
         empty =
-          "No stores within \(ResultWriter(format: .text, units: output.units).formatted(radius)) of \(near)."
+          "No stores within \(ResultWriter(format: .text, units: unitOptions.units).formatted(radius)) of \(near)."
       } else {
         throw ExitCode.usage
       }
       query["where"] = .array(filters.conditions.map { .string($0.description) })
       openOptions.describe(into: &query, clock: clock)
       standardOutput(
-        ResultWriter(format: output.format, units: output.units).render(
+        ResultWriter(format: output.format, units: unitOptions.units).render(
           catalog.withStatus(matches, at: openOptions.time(clock: clock)), query: query, emptyMessage: empty))
     }
   }
