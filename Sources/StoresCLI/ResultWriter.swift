@@ -143,7 +143,8 @@ struct TextTable {
     for row in cells {
       var line = ""
       for (position, cell) in row.enumerated() {
-        let padding = String(repeating: " ", count: max(0, widths[position] - TextTable.displayWidth(of: cell)))
+        let padding = String(
+          repeating: " ", count: max(0, widths[position] - TextTable.displayWidth(of: cell)))
         if position > 0 { line += "  " }
         line += columns[position].rightAligned ? padding + cell : cell + padding
       }

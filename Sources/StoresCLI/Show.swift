@@ -48,7 +48,8 @@ extension StoresCommand {
       let match = StoreMatch(store: store, distance: nil, status: status)
       switch output.format {
       case .text:
-        standardOutput(details(of: store, status: status, schedule: catalog.schedule(for: store), source: catalog.source))
+        standardOutput(
+          details(of: store, status: status, schedule: catalog.schedule(for: store), source: catalog.source))
       case .json, .ndjson: standardOutput(JSONValue.object(match.jsonObject).jsonText + "\n")
       case .geojson: standardOutput(StoreMatch.geoJSONText([match], query: nil))
       case .csv: standardOutput(StoreMatch.csvText([match]))
@@ -64,7 +65,9 @@ extension StoresCommand {
         ["Brand", store.brand ?? ""],
         ["Address", store.address ?? ""],
         ["Location", store.coordinate.map(\.description) ?? "none (not searchable)"],
-        ["Time zone", store.timezone ?? store.inferredTimezone?.description ?? "unknown"],
+        [
+          "Time zone", (store.timezone ?? "unknown") + (store.inferredTimezone.map { " (\($0.note))" } ?? ""),
+        ],
         ["Hours", store.openingHours ?? "unknown"],
         [
           "Status",

@@ -52,7 +52,8 @@ extension StoresCommand {
       let word = arguments.first, !word.hasPrefix("-"), word != "help"
     else { return nil }
     let names = configuration.subcommands.map { ($0._commandName, $0) }
-    if let (_, subcommand) = names.first(where: { $0.0 == word || $0.1.configuration.aliases.contains(word) }) {
+    if let (_, subcommand) = names.first(where: { $0.0 == word || $0.1.configuration.aliases.contains(word) })
+    {
       return unknownSubcommand(in: subcommand, arguments: arguments.dropFirst())
     }
     let path = command == Self.self ? "" : "\(command._commandName) "

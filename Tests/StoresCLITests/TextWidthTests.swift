@@ -5,7 +5,8 @@ import Testing
 @Suite struct TextWidthTests {
   static let longID = "bvFuKm_HGd0hrrdnoRnFh_l63-w=-and-then-some-more"
   static let longName = "Northwind Coffee at the Far End of a Very Long Shopping Arcade"
-  static let longAddress = "242820, Брянская обл, Клетнянский р-н, Клетнянское городское поселение тер, Заозерная ул, д.24"
+  static let longAddress =
+    "242820, Брянская обл, Клетнянский р-н, Клетнянское городское поселение тер, Заозерная ул, д.24"
 
   /// A one-store file whose id, name and address are all longer than any column used to allow.
   static func longFile() throws -> String {
@@ -32,7 +33,8 @@ import Testing
     let path = try Self.longFile()
     defer { try? FileManager.default.removeItem(atPath: path) }
     let outcome = try StoresProcess.run(
-      ["within", "--near", "53,32", "--radius", "1km", "--data", path], environment: ["COLUMNS": "\(columns)"])
+      ["within", "--near", "53,32", "--radius", "1km", "--data", path], environment: ["COLUMNS": "\(columns)"]
+    )
     #expect(outcome.status == 0, "\(outcome.standardError)")
     let lines = outcome.standardOutput.split(separator: "\n")
     let row = try #require(lines.last)
@@ -46,8 +48,41 @@ import Testing
     }
     // The header's columns line up with the row's.
     let header = try #require(lines.first)
-    let nameColumn = header.distance(from: header.startIndex, to: try #require(header.range(of: "NAME")).lowerBound)
+    let nameColumn = header.distance(
+      from: header.startIndex, to: try #require(header.range(of: "NAME")).lowerBound)
     #expect(row.dropFirst(nameColumn).hasPrefix(Self.longName.prefix(3)), "\(header)\n\(row)")
+  }
+
+  @Test func aTerminalsWidthIsUsedWhenColumnsIsUnset() throws {
+    // script(1) runs the command on a pseudo-terminal, as a person's shell would.
+    let script = URL(fileURLWithPath: "/usr/bin/script")
+    guard FileManager.default.isExecutableFile(atPath: script.path) else {
+      print("skipped: /usr/bin/script is absent, so no terminal to test with")
+      return
+    }
+    let path = try Self.longFile()
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let process = Process()
+    process.executableURL = script
+    process.arguments = [
+      "-qc", "stty cols 110; '\(StoresProcess.executable.path)' nearest --near 53,32 --data '\(path)'",
+      "/dev/null",
+    ]
+    var environment = ProcessInfo.processInfo.environment
+    environment["COLUMNS"] = nil
+    environment["STORES_DATA"] = nil
+    process.environment = environment
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    let lines = text.split(whereSeparator: \.isNewline).filter { !$0.isEmpty }
+    #expect(lines.count == 2, "\(text)")
+    #expect(lines.allSatisfy { $0.count <= 110 }, "\(text)")
+    #expect(text.contains(Self.longID))
+    #expect(text.contains("…"))
   }
 
   @Test func wideCharactersCountTwice() throws {
