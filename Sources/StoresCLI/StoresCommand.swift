@@ -51,6 +51,7 @@ extension StoresCommand {
     guard !configuration.subcommands.isEmpty, configuration.defaultSubcommand == nil,
       let word = arguments.first, !word.hasPrefix("-"), word != "help"
     else { return nil }
+    // `_commandName` is the name ArgumentParser itself matches (configured, else derived).
     let names = configuration.subcommands.map { ($0._commandName, $0) }
     if let (_, subcommand) = names.first(where: { $0.0 == word || $0.1.configuration.aliases.contains(word) })
     {
