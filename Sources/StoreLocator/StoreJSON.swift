@@ -5,10 +5,23 @@ import OpeningHours
 // later, the HTTP API and pickup results), documented in the README.
 
 extension StoreMatch {
-  /// The store as a JSON object: `id`, `name`, `brand`, `address`, `latitude`, `longitude`,
-  /// `distance_m`, `timezone`, `opening_hours`, `phone`, `website`, and the original `properties`.
+  /// The members of every store, in the order every format writes them: the JSON and NDJSON
+  /// objects, the `properties` of each GeoJSON feature and the CSV columns all carry exactly these
+  /// (the README's JSON example lists the same).
   ///
-  /// Members that a store lacks are `null`, so every object has the same members.
+  /// One list, so no format can fall behind when a member is added.
+  public static let memberNames = [
+    "id", "name", "brand", "address", "latitude", "longitude", "distance_m", "timezone", "opening_hours",
+    "state", "comment", "next_change", "status_text", "phone", "website", "properties",
+  ]
+
+  /// The store as a JSON object with the members of `memberNames`: `id`, `name`, `brand`,
+  /// `address`, `latitude`, `longitude`, `distance_m`, `timezone`, `opening_hours`, the open state
+  /// at the query's time (`state`, `comment`, `next_change`, `status_text`), `phone`, `website`,
+  /// and the original `properties`.
+  ///
+  /// Members that a store lacks are `null` (the open-state members too, when no status was
+  /// computed), so every object has the same members.
   public var jsonObject: JSONObject {
     var object = JSONObject()
     func text(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
@@ -21,23 +34,23 @@ extension StoreMatch {
     object["distance_m"] = distance.map { JSONValue(meters: $0.meters) } ?? .null
     object["timezone"] = text(store.timezone)
     object["opening_hours"] = text(store.openingHours)
-    if let status {
-      object["state"] = .string(status.state.rawValue)
-      object["comment"] = text(status.status.comment)
-      object["next_change"] = status.nextChange.map { .string(status.formatted($0)) } ?? .null
-      object["status_text"] = .string(status.summary)
-    }
+    object["state"] = text(status?.state.rawValue)
+    object["comment"] = text(status?.status.comment)
+    object["next_change"] = text(status.flatMap { status in status.nextChange.map(status.formatted) })
+    object["status_text"] = text(status?.summary)
     object["phone"] = text(store.phone)
     object["website"] = text(store.website)
     object["properties"] = .object(store.properties)
     return object
   }
 
-  /// The store as a GeoJSON Feature: its original properties plus `distance_m` when there is a
-  /// query point; a store without a location has `null` geometry.
+  /// The store as a GeoJSON Feature: its id, a Point geometry (`null` for a store without a
+  /// location), and the store object of `jsonObject` as its `properties`.
+  ///
+  /// The record's own properties stay nested under `properties` rather than spread beside the
+  /// members: files such as ogr2ogr exports have their own `id`, `address` or `state` keys, and a
+  /// GIS tool must not see `"state": "open"` where the file said `"state": "CA"`.
   public var geoJSONFeature: JSONObject {
-    var properties = store.properties
-    if let distance { properties["distance_m"] = JSONValue(meters: distance.meters) }
     var feature = JSONObject()
     feature["type"] = .string("Feature")
     feature["id"] = .string(store.id)
@@ -49,8 +62,54 @@ extension StoreMatch {
     } else {
       feature["geometry"] = .null
     }
-    feature["properties"] = .object(properties)
+    feature["properties"] = .object(jsonObject)
     return feature
+  }
+
+  /// `matches` as a GeoJSON FeatureCollection, one feature a line, with the `query` object as a
+  /// foreign member when there is one.
+  public static func geoJSONText(_ matches: [StoreMatch], query: JSONObject?) -> String {
+    // One feature a line keeps big results readable and diffable.
+    var text = "{\"type\":\"FeatureCollection\""
+    if let query {
+      text += ",\"query\":"
+      JSONValue.object(query).write(to: &text)
+    }
+    text += ",\"features\":["
+    for (position, match) in matches.enumerated() {
+      text += position == 0 ? "\n" : ",\n"
+      JSONValue.object(match.geoJSONFeature).write(to: &text)
+    }
+    return text + "\n]}\n"
+  }
+
+  /// `matches` as RFC 4180 CSV: a header row of `memberNames`, then a row a store.
+  ///
+  /// Scalars are written as JSON writes them (numbers exactly, `null` as an empty field, booleans
+  /// as `true`/`false`); `properties` is the record's properties as one JSON text.
+  /// - Complexity: O(total size of the stores' members).
+  public static func csvText(_ matches: [StoreMatch]) -> String {
+    var text = memberNames.joined(separator: ",") + "\r\n"
+    for match in matches {
+      let object = match.jsonObject
+      let fields = memberNames.map { name -> String in
+        switch object[name] {
+        case .string(let value): return csvField(value)
+        case .number(let literal): return literal
+        case .bool(let value): return value ? "true" : "false"
+        case .null, nil: return ""
+        case let value?: return csvField(value.jsonText)
+        }
+      }
+      text += fields.joined(separator: ",") + "\r\n"
+    }
+    return text
+  }
+
+  /// RFC 4180: quote fields holding a comma, quote, or line break; double the quotes.
+  static func csvField(_ value: String) -> String {
+    guard value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return value }
+    return "\"" + value.replacing("\"", with: "\"\"") + "\""
   }
 }
 

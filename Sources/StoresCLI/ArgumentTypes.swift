@@ -32,6 +32,25 @@ enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
   case csv
 }
 
+/// The formats of the commands that write one answer (`info`, `hours`, `open`, `pickup`); a type of
+/// its own so that `--help` lists, and the parser accepts, only these.
+enum DocumentFormat: String, CaseIterable, ExpressibleByArgument {
+  /// Lines for people.
+  case text
+  /// One JSON document.
+  case json
+}
+
+/// The formats of `stores validate`: a report, or its diagnostics one JSON object a line.
+enum ReportFormat: String, CaseIterable, ExpressibleByArgument {
+  /// Lines for people.
+  case text
+  /// One JSON document.
+  case json
+  /// One JSON diagnostic per line.
+  case ndjson
+}
+
 /// Units for distances in text output; JSON is always metres.
 enum DisplayUnit: String, CaseIterable, ExpressibleByArgument {
   case km

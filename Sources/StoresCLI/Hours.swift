@@ -56,13 +56,14 @@ extension StoresCommand {
       transform: parsed(TimeQuery.init(parsing:)))
     var at: TimeQuery?
 
-    @Option(help: "How many days ahead to list.")
+    // Unconditional, so '--days -1' reaches validate() and hears the range, not "Missing value".
+    @Option(parsing: .unconditional, help: "How many days ahead to list (1...366).")
     var days: Int = 7
 
     @OptionGroup var clock: ClockOptions
     @OptionGroup var dataOptions: DataOptions
     @Option(name: .long, help: "Output format: text or json.")
-    var format: OutputFormat = .text
+    var format: DocumentFormat = .text
 
     func validate() throws {
       let modes = [id != nil, expression != nil, batch].filter { $0 }.count
@@ -81,9 +82,7 @@ extension StoresCommand {
       let time = at ?? .instant(clock.current)
       guard let (title, schedule, status) = try scheduleToShow(at: time) else { return }
       let start = status.instant
-      // Whole local days, from the start of the day asked about.
-      let firstDay = schedule.timeZone.localDateTime(at: start).date
-      let week = schedule.days(from: firstDay, count: days)
+      let week = Self.days(of: schedule, from: start, count: days)
       if format == .json {
         var object = JSONObject()
         object["opening_hours"] = .string(schedule.hours.text)
@@ -101,10 +100,7 @@ extension StoresCommand {
       }
       var text = title + "\n" + "Hours  " + schedule.hours.text + "\n"
       for warning in schedule.hours.warnings + schedule.warnings { text += "       note: \(warning)\n" }
-      let local = schedule.timeZone.localDateTime(at: start)
-      text +=
-        "At     \(StoreStatus.weekdayName(local.date)) \(local.date) \(local.hourAndMinute) "
-        + "(\(formattedOffset(schedule.timeZone.offset(at: start)))): \(status.summary)\n\n"
+      text += "At     \(Self.moment(start, in: schedule.timeZone)): \(status.summary)\n\n"
       text += week.map(Self.line).joined()
       standardOutput(text)
     }
@@ -152,6 +148,19 @@ extension StoresCommand {
           return .object(entry)
         })
       return object
+    }
+
+    /// `count` whole local days of `schedule`, from the start of the local day of `instant` (the
+    /// days `stores hours` and `stores show` list).
+    static func days(of schedule: Schedule, from instant: Instant, count: Int) -> [ScheduleDay] {
+      schedule.days(from: schedule.timeZone.localDateTime(at: instant).date, count: count)
+    }
+
+    /// `Sun 2026-11-22 07:45 (+08:00)`: `instant` on the wall clock of `zone`.
+    static func moment(_ instant: Instant, in zone: TimeZoneRules) -> String {
+      let local = zone.localDateTime(at: instant)
+      return "\(StoreStatus.weekdayName(local.date)) \(local.date) \(local.hourAndMinute) "
+        + "(\(formattedOffset(zone.offset(at: instant))))"
     }
 
     /// `Mon 2026-11-23  07:00–12:00, 13:00–19:00`; `all day`; `22:00–02:00 (+1d)`; `closed`.

@@ -8,17 +8,12 @@ extension StoresCommand {
       abstract: "Summarise the data: counts, bounds, time zones, brands, hours, diagnostics.")
 
     @OptionGroup var dataOptions: DataOptions
-    @OptionGroup var output: OutputOptions
-
-    func validate() throws {
-      guard [.text, .json].contains(output.format) else {
-        throw ValidationError("info writes text or json, not \(output.format.rawValue)")
-      }
-    }
+    @Option(name: .long, help: "Output format: text or json.")
+    var format: DocumentFormat = .text
 
     func run() throws {
       let summary = try dataOptions.loadCatalog().summary
-      switch output.format {
+      switch format {
       case .json: standardOutput(JSONValue.object(summary.jsonObject).jsonText + "\n")
       default: standardOutput(text(summary))
       }

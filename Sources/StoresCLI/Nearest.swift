@@ -32,7 +32,8 @@ extension StoresCommand {
       transform: parsed(Coordinate.init(parsing:)))
     var near: Coordinate
 
-    @Option(name: .short, help: "How many stores to list.")
+    // Unconditional, so '-k -1' reaches validate() and hears what -k needs, not "Missing value".
+    @Option(name: .short, parsing: .unconditional, help: "How many stores to list (at least 1).")
     var k: Int = 5
 
     @Option(
@@ -46,6 +47,7 @@ extension StoresCommand {
     @OptionGroup var clock: ClockOptions
     @OptionGroup var dataOptions: DataOptions
     @OptionGroup var output: OutputOptions
+    @OptionGroup var unitOptions: UnitOptions
 
     func validate() throws {
       guard k > 0 else { throw ValidationError("-k must be at least 1 (got \(k))") }
@@ -66,9 +68,9 @@ extension StoresCommand {
       openOptions.describe(into: &query, clock: clock)
       let empty = catalog.reportEmptyAnswer(
         matches, in: .nearest(to: near, within: within), where: filters.filter, open: open,
-        format: output.format, units: output.units)
+        format: output.format, units: unitOptions.units)
       standardOutput(
-        ResultWriter(format: output.format, units: output.units).render(
+        ResultWriter(format: output.format, units: unitOptions.units).render(
           matches, query: query, emptyMessage: empty))
     }
   }

@@ -48,7 +48,7 @@ extension StoresCommand {
     @OptionGroup var clock: ClockOptions
     @OptionGroup var dataOptions: DataOptions
     @Option(name: .long, help: "Output format: text or json.")
-    var format: OutputFormat = .text
+    var format: DocumentFormat = .text
 
     func validate() throws {
       guard [.text, .json].contains(format) else { throw ValidationError("open writes text or json") }

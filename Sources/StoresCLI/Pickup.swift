@@ -91,10 +91,10 @@ extension StoresCommand {
     @OptionGroup var clock: ClockOptions
     @OptionGroup var dataOptions: DataOptions
     @Option(name: .long, help: "Output format: text or json (default: json with --order, else text).")
-    var format: OutputFormat?
+    var format: DocumentFormat?
 
     /// An order document goes back into the order flow, so it comes back as JSON unless asked.
-    var outputFormat: OutputFormat { format ?? (order == nil ? .text : .json) }
+    var outputFormat: DocumentFormat { format ?? (order == nil ? .text : .json) }
 
     func validate() throws {
       let ways = [readyIn != nil, readyAt != nil, order != nil].filter { $0 }.count
@@ -218,7 +218,8 @@ struct PickupText {
       let shown = 8
       let rows = plan.passedOver.prefix(shown).map { [$0.storeID, $0.reason.rawValue, $0.message] }
       let columns = [
-        TextTable.Column("", width: .max), TextTable.Column("", width: 24), TextTable.Column("", width: .max),
+        // Ids are never cut: people paste them into `stores show`.
+        TextTable.Column(""), TextTable.Column("", width: 24), TextTable.Column("", width: .max),
       ]
       text += Self.indented(TextTable(columns: columns, rows: rows))
       if plan.passedOver.count > shown {

@@ -123,11 +123,21 @@ struct OpenOptions: ParsableArguments {
   }
 }
 
-/// How results are shown.
+/// How stores are written, on the commands that write stores (`info` and the others that write
+/// summaries take a format option of their own, naming only what they write).
 struct OutputOptions: ParsableArguments {
-  @Option(name: .long, help: "Output format: text, json, ndjson, geojson or csv.")
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Output format: text, json, ndjson, geojson or csv.",
+      discussion:
+        "Every format carries the same store members (README, JSON output). Text never cuts an id; "
+        + "it cuts names and addresses to fit $COLUMNS or the terminal, and nothing in a file or pipe."))
   var format: OutputFormat = .text
+}
 
+/// Units of the distances in text output; only on the commands that print distances.
+struct UnitOptions: ParsableArguments {
   @Option(name: .long, help: "Distance units in text output: km or mi (JSON is always metres).")
   var units: DisplayUnit = .km
 }

@@ -1,18 +1,33 @@
 import ArgumentParser
 import GeoIndex
+import OpeningHours
 import StoreLocator
 
 extension StoresCommand {
   struct Show: ParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Show one store: where it is, its hours, and every property it came with.",
-      discussion:
-        "Exits 66 when no store has that id (with the most similar ids), 64 when several stores share "
-        + "it (they are listed).")
+      abstract: "Show one store: where it is, whether it is open, its week of hours, and every property.",
+      discussion: """
+        The open state is for --at (default: now), as in 'stores nearest'; text output lists the \
+        seven days from that day as 'stores hours ID' does. JSON, NDJSON, GeoJSON and CSV write \
+        the store with the same members as 'stores nearest'.
+
+        Exits 66 when no store has that id (with the most similar ids), 64 when several stores \
+        share it (they are listed).
+        """)
 
     @Argument(help: "The store's id (the Feature id, else its ref).")
     var id: String
 
+    @Option(
+      help: ArgumentHelp(
+        "The time to give the open state for (ISO 8601; without an offset it is the store's wall "
+          + "time); default: now.",
+        valueName: "time"),
+      transform: parsed(TimeQuery.init(parsing:)))
+    var at: TimeQuery?
+
+    @OptionGroup var clock: ClockOptions
     @OptionGroup var dataOptions: DataOptions
     @OptionGroup var output: OutputOptions
 
@@ -23,25 +38,36 @@ extension StoresCommand {
     func run() throws {
       let catalog = try dataOptions.loadCatalog()
       let store = try catalog.uniqueStore(withID: id)
-      let match = StoreMatch(store: store, distance: nil)
+      let status = catalog.status(of: store, at: at ?? .instant(clock.current))
+      let match = StoreMatch(store: store, distance: nil, status: status)
       switch output.format {
-      case .text: standardOutput(details(of: store, source: catalog.source))
-      case .json: standardOutput(JSONValue.object(match.jsonObject).jsonText + "\n")
-      case .ndjson: standardOutput(JSONValue.object(match.jsonObject).jsonText + "\n")
-      case .geojson: standardOutput(ResultWriter.featureCollection([match.geoJSONFeature], query: nil))
-      case .csv: standardOutput(ResultWriter(format: .csv, units: output.units).csv([match]))
+      case .text:
+        standardOutput(
+          details(of: store, status: status, schedule: catalog.schedule(for: store), source: catalog.source))
+      case .json, .ndjson: standardOutput(JSONValue.object(match.jsonObject).jsonText + "\n")
+      case .geojson: standardOutput(StoreMatch.geoJSONText([match], query: nil))
+      case .csv: standardOutput(StoreMatch.csvText([match]))
       }
     }
 
-    func details(of store: Store, source: String) -> String {
-      var rows: [[String]] = [
+    /// The store for people: its members, its state at the time asked, the week ahead as
+    /// `stores hours` lists it, then every property as it came.
+    func details(of store: Store, status: StoreStatus, schedule: Schedule?, source: String) -> String {
+      let rows: [[String]] = [
         ["Name", store.name ?? "(no name)"],
         ["ID", store.id + (store.idSource == .feature ? "" : " (from \(store.idSource.rawValue))")],
         ["Brand", store.brand ?? ""],
         ["Address", store.address ?? ""],
         ["Location", store.coordinate.map(\.description) ?? "none (not searchable)"],
-        ["Time zone", store.timezone ?? "unknown"],
+        [
+          "Time zone", (store.timezone ?? "unknown") + (store.inferredTimezone.map { " (\($0.note))" } ?? ""),
+        ],
         ["Hours", store.openingHours ?? "unknown"],
+        [
+          "Status",
+          (schedule.map { StoresCommand.Hours.moment(status.instant, in: $0.timeZone) + ": " } ?? "")
+            + status.summary,
+        ],
         ["Phone", store.phone ?? ""],
         ["Website", store.website ?? ""],
         [
@@ -49,12 +75,24 @@ extension StoresCommand {
           "\(source), line \(store.position.line):\(store.position.column) (feature \(store.position.featureIndex))",
         ],
       ].filter { !$0[1].isEmpty }
-      rows.append(["", ""])
-      rows.append(["Properties", ""])
-      for member in store.properties {
-        rows.append(["  " + member.key, member.value.scalarText ?? member.value.jsonText])
+      var text = Self.untitledTable(rows)
+      if let schedule {
+        // The week exactly as `stores hours ID` lists it.
+        text += "\nWeek\n"
+        for day in StoresCommand.Hours.days(of: schedule, from: status.instant, count: 7) {
+          text += "  " + StoresCommand.Hours.line(day)
+        }
       }
-      let columns = [TextTable.Column("", width: 40), TextTable.Column("", width: .max)]
+      text += "\nProperties\n"
+      text += Self.untitledTable(
+        store.properties.map { ["  " + $0.key, $0.value.scalarText ?? $0.value.jsonText] })
+      return text
+    }
+
+    /// Rows of label and value, labels cut at 40 characters so one long property key cannot push
+    /// every value off the screen.
+    static func untitledTable(_ rows: [[String]]) -> String {
+      let columns = [TextTable.Column("", width: 40), TextTable.Column("")]
       // The table's header row is empty here; drop it.
       return String(TextTable(columns: columns, rows: rows).rendered.drop { $0 != "\n" }.dropFirst())
     }

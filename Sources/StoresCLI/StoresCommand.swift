@@ -28,3 +28,68 @@ struct StoresCommand: ParsableCommand {
     ]
   )
 }
+
+extension StoresCommand {
+  /// Runs the command line, first naming a mistyped subcommand.
+  ///
+  /// ArgumentParser reads an unknown first word as an unexpected argument and then complains
+  /// about the options after it ("Unknown option '--near'" for `stores near --near …`), which
+  /// sends people looking in the wrong place; this says which word is not a command, and which
+  /// command was meant.
+  static func main() {
+    if let message = unknownSubcommand(in: Self.self, arguments: CommandLine.arguments.dropFirst()) {
+      exit(withError: ValidationError(message))
+    }
+    main(nil)
+  }
+
+  /// A sentence naming the first word of `arguments` that should be a subcommand of `command`
+  /// (or of the subcommand it names, and so on down) but is none; `nil` when every such word is
+  /// a command, or when the words are left to the parser (options, `help`, default subcommands).
+  static func unknownSubcommand(in command: ParsableCommand.Type, arguments: ArraySlice<String>) -> String? {
+    let configuration = command.configuration
+    guard !configuration.subcommands.isEmpty, configuration.defaultSubcommand == nil,
+      let word = arguments.first, !word.hasPrefix("-"), word != "help"
+    else { return nil }
+    // `_commandName` is the name ArgumentParser itself matches (configured, else derived).
+    let names = configuration.subcommands.map { ($0._commandName, $0) }
+    if let (_, subcommand) = names.first(where: { $0.0 == word || $0.1.configuration.aliases.contains(word) })
+    {
+      return unknownSubcommand(in: subcommand, arguments: arguments.dropFirst())
+    }
+    let path = command == Self.self ? "" : "\(command._commandName) "
+    guard let suggestion = closestName(to: word, among: names.map(\.0)) else {
+      return "unknown command '\(path)\(word)' (commands: \(names.map(\.0).joined(separator: ", ")))"
+    }
+    return "unknown command '\(path)\(word)'; did you mean '\(path)\(suggestion)'?"
+  }
+
+  /// The name `word` most likely abbreviates or misspells: one it begins (`near` → `nearest`),
+  /// else the nearest by edit distance, within a third of the word's length (at least 2).
+  static func closestName(to word: String, among names: [String]) -> String? {
+    let word = word.lowercased()
+    if let prefixed = names.first(where: { $0.hasPrefix(word) }), word.count >= 2 { return prefixed }
+    let limit = max(2, word.count / 3)
+    return names.map { ($0, editDistance(word, $0)) }.filter { $0.1 <= limit }
+      .min { $0.1 < $1.1 }?.0
+  }
+
+  /// Levenshtein distance: the fewest insertions, deletions and substitutions from `a` to `b`.
+  /// - Complexity: O(`a.count` × `b.count`).
+  static func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a)
+    let b = Array(b)
+    guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
+    // One row of the table at a time: previous[j] is the distance from a[..<i-1] to b[..<j].
+    var previous = Array(0...b.count)
+    for i in 1...a.count {
+      var current = [i] + Array(repeating: 0, count: b.count)
+      for j in 1...b.count {
+        let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
+        current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
+      }
+      previous = current
+    }
+    return previous[b.count]
+  }
+}

@@ -23,7 +23,7 @@ extension StoresCommand {
     var strict = false
 
     @Option(name: .long, help: "Output format: text, json or ndjson.")
-    var format: OutputFormat = .text
+    var format: ReportFormat = .text
 
     func validate() throws {
       if path != nil, data != nil {

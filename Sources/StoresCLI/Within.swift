@@ -46,6 +46,7 @@ extension StoresCommand {
     @OptionGroup var clock: ClockOptions
     @OptionGroup var dataOptions: DataOptions
     @OptionGroup var output: OutputOptions
+    @OptionGroup var unitOptions: UnitOptions
 
     func validate() throws {
       switch (near, radius, bbox) {
@@ -77,11 +78,11 @@ extension StoresCommand {
         throw ExitCode.usage
       }
       let empty = catalog.reportEmptyAnswer(
-        matches, in: area, where: filters.filter, open: open, format: output.format, units: output.units)
+        matches, in: area, where: filters.filter, open: open, format: output.format, units: unitOptions.units)
       query["where"] = .array(filters.conditions.map { .string($0.description) })
       openOptions.describe(into: &query, clock: clock)
       standardOutput(
-        ResultWriter(format: output.format, units: output.units).render(
+        ResultWriter(format: output.format, units: unitOptions.units).render(
           catalog.withStatus(matches, at: openOptions.time(clock: clock)), query: query, emptyMessage: empty))
     }
   }
