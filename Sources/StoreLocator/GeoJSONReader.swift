@@ -42,7 +42,7 @@ struct GeoJSONReader {
   ) -> Result<Output, CatalogError> {
     guard let base = buffer.baseAddress, buffer.count > 0 else {
       return .failure(
-        CatalogError(.badData, source: source, "\(displayName(source)) is empty: no GeoJSON (0 bytes)"))
+        CatalogError(.badData, source: source, "empty file (0 bytes): no GeoJSON to read"))
     }
     var reader = GeoJSONReader(source: source, base: base, count: buffer.count, readAhead: readAhead)
     do throws(CatalogError) {
@@ -51,8 +51,6 @@ struct GeoJSONReader {
       return .failure(error)
     }
   }
-
-  private static func displayName(_ source: String) -> String { source == "-" ? "standard input" : source }
 
   private init(source: String, base: UnsafePointer<UInt8>, count: Int, readAhead: FeatureReadAhead.Plan) {
     self.source = source
@@ -76,8 +74,7 @@ struct GeoJSONReader {
         !hasByteOrderMark
         ? "\(bytes) of whitespace only"
         : whitespace == 0 ? "only a byte-order mark" : "a byte-order mark and \(bytes) of whitespace"
-      throw CatalogError(
-        .badData, source: source, "\(Self.displayName(source)) is empty: no GeoJSON (\(what))")
+      throw CatalogError(.badData, source: source, "empty file (\(what)): no GeoJSON to read")
     }
     switch scanner.current {
     case 0x1E:
@@ -87,12 +84,12 @@ struct GeoJSONReader {
     case UInt8(ascii: "["):
       throw CatalogError(
         .badData, source: source,
-        "\(Self.displayName(source)) is a JSON array at \(lineColumn(scanner.offset)), not GeoJSON: "
+        "a JSON array at \(lineColumn(scanner.offset)), not GeoJSON: "
           + "expected a FeatureCollection or Feature object ('{')")
     default:
       throw CatalogError(
         .badData, source: source,
-        "\(Self.displayName(source)) is not GeoJSON: expected '{' at \(lineColumn(scanner.offset)), found "
+        "not GeoJSON: expected '{' at \(lineColumn(scanner.offset)), found "
           + JSONScanner.describe(byte: scanner.current))
     }
     checkDuplicates()
@@ -102,7 +99,7 @@ struct GeoJSONReader {
     if stores.isEmpty, let firstError = sorted.first(where: { $0.severity == .error }) {
       throw CatalogError(
         .badData, source: source,
-        "\(Self.displayName(source)) has no readable GeoJSON record: \(firstError.message)",
+        "no readable GeoJSON record: \(firstError.message)",
         diagnostics: sorted)
     }
     return Output(stores: stores, diagnostics: sorted)
@@ -275,11 +272,18 @@ struct GeoJSONReader {
           // The features are in; the collection's tail is broken.
           reportCollectionTextWarnings()
           finishCollection(members: members, firstStore: firstStore, start: start)
+          if error.isEndOfInput {
+            report(
+              "truncated", .error, order: error.offset, at: nil,
+              truncation(
+                "after the \"features\" array", expected: error.expected,
+                Self.loaded(stores.count - firstStore, "")))
+            return .endedEarly
+          }
           report(
-            error.isEndOfInput ? "truncated" : "invalid-json", .error, order: error.offset, at: nil,
-            (error.isEndOfInput ? "the file ends early after the \"features\" array: " : "")
-              + describe(error) + "; " + Self.loaded(stores.count - firstStore, ""))
-          return error.isEndOfInput ? .endedEarly : .failed(resumeFrom: error.offset)
+            "invalid-json", .error, order: error.offset, at: nil,
+            describe(error) + "; " + Self.loaded(stores.count - firstStore, ""))
+          return .failed(resumeFrom: error.offset)
         }
         if !error.isEndOfInput, let array = featuresArrayStart(after: error.offset, members: members) {
           // A broken collection header: one error for the header (not a feature), then the features.
@@ -301,11 +305,16 @@ struct GeoJSONReader {
         // Nothing usable: count the object as one record that could not be read.
         let (line, column) = lines.position(of: start)
         featureIndex = max(featureIndex, index + 1)
+        let position = SourcePosition(featureIndex: index, line: line, column: column)
+        if error.isEndOfInput {
+          report(
+            "truncated", .error, order: start, at: position,
+            truncation("inside this record", expected: error.expected, "the record is skipped"))
+          return .endedEarly
+        }
         report(
-          error.isEndOfInput ? "truncated" : "invalid-json", .error, order: start,
-          at: SourcePosition(featureIndex: index, line: line, column: column),
-          (error.isEndOfInput ? "the input ends early: " : "") + describe(error) + "; the record is skipped")
-        return error.isEndOfInput ? .endedEarly : .failed(resumeFrom: start)
+          "invalid-json", .error, order: start, at: position, describe(error) + "; the record is skipped")
+        return .failed(resumeFrom: start)
       }
     }
 
@@ -468,7 +477,7 @@ struct GeoJSONReader {
     while true {
       scanner.skipWhitespace()
       guard !scanner.isAtEnd else {
-        reportTruncation(firstStore: firstStore, "expected a feature or ']'")
+        reportTruncation(firstStore: firstStore, "a feature or ']'")
         return false
       }
       let start = scanner.offset
@@ -489,8 +498,9 @@ struct GeoJSONReader {
         if error.isEndOfInput {
           report(
             "truncated", .error, order: start, at: position,
-            "the file ends early inside this feature: \(describe(error)); "
-              + Self.loaded(stores.count - firstStore, "before it"))
+            truncation(
+              "inside this feature", expected: error.expected,
+              Self.loaded(stores.count - firstStore, "before it")))
           return false
         }
         report(
@@ -510,7 +520,7 @@ struct GeoJSONReader {
       }
       scanner.skipWhitespace()
       guard !scanner.isAtEnd else {
-        reportTruncation(firstStore: firstStore, "expected ',' or ']' after feature \(index)")
+        reportTruncation(firstStore: firstStore, "',' or ']' after feature \(index)")
         return false
       }
       switch scanner.current {
@@ -607,8 +617,26 @@ struct GeoJSONReader {
   private mutating func reportTruncation(firstStore: Int, _ expected: String) {
     report(
       "truncated", .error, order: count, at: nil,
-      "the file ends early at \(lineColumn(count)), inside the \"features\" array (\(expected)); "
-        + Self.loaded(stores.count - firstStore, "") + " — the file was probably cut off while being written")
+      truncation(
+        "inside the \"features\" array", expected: expected, Self.loaded(stores.count - firstStore, "")))
+  }
+
+  /// The sentence of a `truncated` error: where the input ends (byte offset and line:column), inside
+  /// what, what was expected there, what was loaded, and the last record loaded before the cut, so
+  /// that a file cut off while being written or copied is unmistakable.
+  private mutating func truncation(_ place: String, expected: String?, _ outcome: String) -> String {
+    let end = scanner.end
+    // In a text sequence the scanner ends at the next record's 0x1E: that record is what was cut.
+    let input = end < count ? "the text-sequence record" : "the file"
+    var text = "\(input) ends early at byte offset \(end) (\(lineColumn(end))), \(place)"
+    if let expected { text += " (expected \(expected))" }
+    text += ": it was probably cut off while being written or copied; " + outcome
+    if let last = stores.last {
+      text += "; the last record loaded is id \"\(last.id)\" at \(last.position)"
+    } else {
+      text += "; no record before the cut could be loaded"
+    }
+    return text
   }
 
   /// The offset just after the value starting at `start`, found by matching brackets outside

@@ -71,14 +71,14 @@ public struct HoursResources: Sendable {
         try registry.addDirectory(bundledHolidayDirectory)
       }
     } catch {
-      throw CatalogError(.badData, source: error.file, error.description)
+      throw CatalogError(.badData, source: error.file, error.messageWithoutFile)
     }
     for path in extraFiles {
       guard isReadableFile(path) else {
-        throw CatalogError(.inputMissing, source: path, "cannot read holiday file \(path): no such file")
+        throw CatalogError(.inputMissing, source: path, "no such holiday file")
       }
       do { try registry.add(contentsOf: path) } catch {
-        throw CatalogError(.badData, source: path, error.description)
+        throw CatalogError(.badData, source: path, error.messageWithoutFile)
       }
     }
     return registry
@@ -95,3 +95,10 @@ public struct HoursResources: Sendable {
 
 /// True when `path` names a readable file.
 func isReadableFile(_ path: String) -> Bool { access(path, R_OK) == 0 }
+
+extension HolidayDataError {
+  /// `line 12:5: expected a date …`: the message for a `CatalogError`, which names the file itself.
+  fileprivate var messageWithoutFile: String {
+    line > 0 ? "line \(line):\(column): \(message)" : message
+  }
+}
