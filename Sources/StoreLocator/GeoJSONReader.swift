@@ -93,6 +93,10 @@ struct GeoJSONReader {
           + JSONScanner.describe(byte: scanner.current))
     }
     checkDuplicates()
+    // Notes of the whole file come first, before those of its features.
+    for note in PropertyAliases.notes(counting: storeKeys.lazy.map(\.aliases)) {
+      diagnostics.append((0, note))
+    }
     let sorted = diagnostics.enumerated()
       .sorted { ($0.element.order, $0.offset) < ($1.element.order, $1.offset) }
       .map(\.element.diagnostic)
@@ -833,13 +837,19 @@ struct GeoJSONReader {
       id = ref
       idSource = .ref
     }
-    // Older All The Places exports keep their id in the properties, Overpass exports as "@id".
-    if id == nil,
-      let propertyID = (properties["id"]?.scalarText ?? properties["@id"]?.scalarText), !propertyID.isEmpty
-    {
-      id = propertyID
-      idSource = .property
+    // Older All The Places exports keep their id in the properties, Overpass exports as "@id",
+    // ogr2ogr's OpenStreetMap layers as "osm_id". Looked up only when there is no id and no ref.
+    var aliases: PropertyAliases = []
+    if id == nil {
+      for (key, alias) in [("id", PropertyAliases.idProperty), ("@id", .atIDProperty), ("osm_id", .osmID)] {
+        guard let propertyID = properties[key]?.scalarText, !propertyID.isEmpty else { continue }
+        id = propertyID
+        idSource = .property
+        aliases.insert(alias)
+        break
+      }
     }
+    aliases.formUnion(PropertyAliases.addressAliases(in: properties))
     let storeID: String
     if let id {
       storeID = id
@@ -854,7 +864,7 @@ struct GeoJSONReader {
       } else {
         report(
           "generated-id", .note, order: start, at: position, storeID: storeID,
-          "the feature has no \"id\" and no \"ref\", \"id\" or \"@id\" property, so it is called \"\(storeID)\"; that name changes "
+          "the feature has no \"id\" and no \"ref\", \"id\", \"@id\" or \"osm_id\" property, so it is called \"\(storeID)\"; that name changes "
             + "when records move, so give the feature an \"id\"")
       }
     }
@@ -913,7 +923,7 @@ struct GeoJSONReader {
 
     return FeatureRecord(
       id: storeID, idSource: idSource, coordinate: coordinate, properties: properties, timezone: timezone,
-      keys: StoreKeys(offset: start, id: storeID, ref: properties["ref"]?.scalarText))
+      keys: StoreKeys(offset: start, id: storeID, ref: properties["ref"]?.scalarText, aliases: aliases))
   }
 
   // MARK: Duplicates
@@ -1046,9 +1056,12 @@ struct StoreKeys {
   /// The `ref` property as text, `nil` when absent or empty.
   var ref: String?
   var refHash: Int
+  /// The property aliases the store was read through, for the loader's one note per alias.
+  var aliases: PropertyAliases
 
-  init(offset: Int, id: String, ref: String?) {
+  init(offset: Int, id: String, ref: String?, aliases: PropertyAliases = []) {
     self.offset = offset
+    self.aliases = aliases
     self.idHash = id.hashValue
     self.ref = ref?.isEmpty == false ? ref : nil
     self.refHash = self.ref?.hashValue ?? 0

@@ -37,7 +37,7 @@ public struct HoursResources: Sendable {
   {
     var countries = Set<String>()
     for store in stores where store.openingHours != nil {
-      if let country = store[property: "addr:country"], country.count == 2 {
+      if let country = store.country, country.count == 2 {
         countries.insert(country.uppercased())
       }
     }
@@ -88,8 +88,8 @@ public struct HoursResources: Sendable {
   /// knows it (`NSW`, `AU-NSW`, `Bayern` and `3` for Norway's `03` all work); `nil` when there is
   /// no data for the country.
   public func holidayCalendar(for store: Store) -> HolidayCalendar? {
-    guard let country = store[property: "addr:country"], country.count == 2 else { return nil }
-    return holidays.calendar(country: country, region: store[property: "addr:state"])
+    guard let country = store.country, country.count == 2 else { return nil }
+    return holidays.calendar(country: country, region: store.region)
   }
 }
 

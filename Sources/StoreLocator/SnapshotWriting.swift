@@ -29,7 +29,7 @@ extension Catalog {
     var countries = Set<String>()
     for position in stores.indices {
       let store = stores[position]
-      if store.openingHours != nil, let country = store[property: "addr:country"], country.count == 2 {
+      if store.openingHours != nil, let country = store.country, country.count == 2 {
         countries.insert(country.uppercased())
       }
       guard schedule(at: position) == nil else { continue }
