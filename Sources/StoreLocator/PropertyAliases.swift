@@ -26,10 +26,9 @@ struct PropertyAliases: OptionSet, Hashable, Sendable {
   /// The bit of `wholeAddressKeys[position]`.
   static func wholeAddress(_ position: Int) -> PropertyAliases { PropertyAliases(rawValue: 1 << (24 + position)) }
 
-  /// The address aliases a store's properties are read through: an `addr_*` key whose `addr:*` key
-  /// is absent or empty, and `address` (else `full_address`) when no address key of either
-  /// spelling has a value. `Store.address` and the `addr:country`/`addr:state` readers follow the
-  /// same rule.
+  /// The address aliases a store's properties are read through: an `addr_*` key that
+  /// `Store.address`, `country` or `region` reads because its `addr:*` key is absent or empty, and
+  /// `address` (else `full_address`) when no address key of either spelling has a value.
   ///
   /// - Complexity: O(m) in the number of properties, one or two byte comparisons a key; the
   ///   properties are searched by name only when an alias key is present.
@@ -42,16 +41,21 @@ struct PropertyAliases: OptionSet, Hashable, Sendable {
       break
     }
     guard candidates else { return [] }
-    var found: PropertyAliases = []
-    var anyAddressPart = false
-    for (position, pair) in underscoreKeys.enumerated() {
-      let own = nonEmpty(properties[pair.key])
-      if own { anyAddressPart = anyAddressPart || position < Store.addressPartCount }
-      guard !own, nonEmpty(properties[pair.alias]) else { continue }
-      found.insert(underscore(position))
-      if position < Store.addressPartCount { anyAddressPart = true }
+    let own = underscoreKeys.map { nonEmpty(properties[$0.key]) }
+    let alias = underscoreKeys.map { nonEmpty(properties[$0.alias]) }
+    func hasValue(_ position: Int) -> Bool { own[position] || alias[position] }
+    // The keys `Store.address` reads, in its order (it stops at the full address, and at the street
+    // address before the house number and street); the state and the country are read for holidays.
+    var read: [Int] = [5, 7]
+    if hasValue(0) {
+      read.append(0)
+    } else {
+      read += hasValue(1) ? [1] : [2, 3]
+      read += [4, 6]
     }
-    if !anyAddressPart,
+    var found: PropertyAliases = []
+    for position in read where !own[position] && alias[position] { found.insert(underscore(position)) }
+    if !(0..<Store.addressPartCount).contains(where: hasValue),
       let position = wholeAddressKeys.firstIndex(where: { nonEmpty(properties[$0]) })
     {
       found.insert(wholeAddress(position))

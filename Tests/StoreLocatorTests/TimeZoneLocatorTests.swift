@@ -172,8 +172,8 @@ import Testing
   @Test(
     .enabled(
       if: ProcessInfo.processInfo.environment["STORES_TZ_REPORT"] != nil,
-      "a measurement, not a check: set STORES_TZ_REPORT=PATH to write the report that "
-        + "scripts/measure_timezone_inference.py reads"))
+      "a measurement, not a check: set STORES_TZ_REPORT=PATH to write the report that scripts/measure_timezone_inference.py reads"
+    ))
   func writeInferenceReport() throws {
     let environment = ProcessInfo.processInfo.environment
     let output = try #require(environment["STORES_TZ_REPORT"])
