@@ -1025,7 +1025,7 @@ def main() -> int:
 
     print()
     print(f"oracle ran in {t3 - t2:.1f}s; total {t3 - t0:.1f}s")
-    print(f"expressions skipped (the oracle refuses them): {sum(skipped.values())}")
+    print(f"expressions not compared, as the oracle refuses them: {sum(skipped.values())}")
     for k, v in sorted(skipped.items()):
         print(f"  {k}: {v}")
     for src, ex in skipped_examples.items():
@@ -1045,8 +1045,8 @@ def main() -> int:
             print(f"    {c.expr!r} {c.tz} {c.cc} at {iso_z(c.at)} (local {wall.strftime('%a %Y-%m-%d %H:%M')})"
                   f"\n      ours: {o.show()}\n      py:   {py.show()}")
     print(f"agreement after the allow-list: {passed}/{total} = {pct:.3f} % (threshold {THRESHOLD} %)")
-    print("disagreements by source: " + (", ".join(f"{k} {v}" for k, v in sorted(fail_source.items())) or "none"))
-    print("disagreements by kind: " + (", ".join(f"{k} {v}" for k, v in sorted(kinds.items())) or "none")
+    print("remaining disagreements (known and new) by source: " + (", ".join(f"{k} {v}" for k, v in sorted(fail_source.items())) or "none"))
+    print("remaining disagreements by kind: " + (", ".join(f"{k} {v}" for k, v in sorted(kinds.items())) or "none")
           + (f", rejected by us {rejected_cases}" if rejected_cases else "")
           + (f", no answer {missing}" if missing else ""))
 
