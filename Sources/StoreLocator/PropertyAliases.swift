@@ -22,9 +22,13 @@ struct PropertyAliases: OptionSet, Hashable, Sendable {
   static let wholeAddressKeys = ["address", "full_address"]
 
   /// The bit of the ogr2ogr spelling of `Store.addressKeys[position]`.
-  static func underscore(_ position: Int) -> PropertyAliases { PropertyAliases(rawValue: 1 << (8 + position)) }
+  static func underscore(_ position: Int) -> PropertyAliases {
+    PropertyAliases(rawValue: 1 << (8 + position))
+  }
   /// The bit of `wholeAddressKeys[position]`.
-  static func wholeAddress(_ position: Int) -> PropertyAliases { PropertyAliases(rawValue: 1 << (24 + position)) }
+  static func wholeAddress(_ position: Int) -> PropertyAliases {
+    PropertyAliases(rawValue: 1 << (24 + position))
+  }
 
   /// The address aliases a store's properties are read through: an `addr_*` key that
   /// `Store.address`, `country` or `region` reads because its `addr:*` key is absent or empty, and
@@ -104,7 +108,9 @@ struct PropertyAliases: OptionSet, Hashable, Sendable {
     }
     let underscored = underscoreKeys.enumerated().filter { counts[8 + $0.offset] > 0 }
     if !underscored.isEmpty {
-      let list = underscored.map { "\($0.element.alias) for \($0.element.key) (\(stores(counts[8 + $0.offset])))" }
+      let list = underscored.map {
+        "\($0.element.alias) for \($0.element.key) (\(stores(counts[8 + $0.offset])))"
+      }
       note(
         "address keys were read in ogr2ogr's spelling, with '_' for ':': "
           + list.joined(separator: ", ") + "; the properties are kept as they came")

@@ -59,7 +59,8 @@ public struct Store: Hashable, Sendable, Identifiable {
   /// a value; `address` and `full_address` only when no address key of either spelling has one.
   public var address: String? {
     if let full = addressValue(0) { return full }
-    let street = addressValue(1) ?? [addressValue(2), addressValue(3)].compactMap { $0 }.joined(separator: " ")
+    let street =
+      addressValue(1) ?? [addressValue(2), addressValue(3)].compactMap { $0 }.joined(separator: " ")
     let locality = [
       addressValue(4), [addressValue(5), addressValue(6)].compactMap { $0 }.joined(separator: " "),
     ]

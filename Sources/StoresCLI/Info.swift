@@ -78,7 +78,8 @@ extension StoresCommand {
       ])
       // Each severity with its own codes, so a warning is never read as one of the notes.
       let severities = [
-        (Diagnostic.Severity.error, summary.errorCount), (.warning, summary.warningCount), (.note, summary.noteCount),
+        (Diagnostic.Severity.error, summary.errorCount), (.warning, summary.warningCount),
+        (.note, summary.noteCount),
       ]
       rows.append([
         "Diagnostics",

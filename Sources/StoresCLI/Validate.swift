@@ -121,7 +121,9 @@ extension StoresCommand {
     }
 
     /// `1 error`, `2 errors`.
-    private func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+    private func counted(_ count: Int, _ noun: String) -> String {
+      "\(count) \(noun)\(count == 1 ? "" : "s")"
+    }
   }
 }
 

@@ -575,7 +575,8 @@ struct GeoJSONReviewFixTests {
     let truncated = try #require(catalog.diagnostics("truncated").first)
     #expect(!truncated.message.contains("the the"), "\(truncated.message)")
     #expect(
-      truncated.message.contains("; the 1 complete feature before it was loaded; the last record loaded is id"),
+      truncated.message.contains(
+        "; the 1 complete feature before it was loaded; the last record loaded is id"),
       "\(truncated.message)")
     let none = loadError(#"{"type":"FeatureCollection","features":[{"type":"Feature""#)
     #expect(

@@ -21,7 +21,8 @@ import Testing
       Self.collection([
         Self.feature(
           #""osm_id":"440624971","name":"Devil's Food","address":null,"addr_housenumber":"1024","#
-            + #""addr_street":"South Gaylord Street","addr_city":"Denver","addr_state":"CO","addr_postcode":null"#),
+            + #""addr_street":"South Gaylord Street","addr_city":"Denver","addr_state":"CO","addr_postcode":null"#
+        ),
         Self.feature(#""osm_id":"49633772","name":"The Bean Cycle","addr_street":null"#),
       ]))
     #expect(catalog.stores.map(\.id) == ["440624971", "49633772"])
@@ -69,15 +70,18 @@ import Testing
     #expect(catalog.stores[0].country == "US")
     #expect(catalog.stores[1].address == "Boulder")
     let notes = Self.aliasNotes(catalog)
-    #expect(notes.map(\.message) == [
-      "address keys were read in ogr2ogr's spelling, with '_' for ':': addr_city for addr:city (1 store); "
-        + "the properties are kept as they came"
-    ])
+    #expect(
+      notes.map(\.message) == [
+        "address keys were read in ogr2ogr's spelling, with '_' for ':': addr_city for addr:city (1 store); "
+          + "the properties are kept as they came"
+      ])
   }
 
   @Test func aFileInTheAllThePlacesSchemaHasNoAliasNote() throws {
     let catalog = try load(
-      Self.collection([Self.feature(#""ref":"1","addr:street":"Main St","amenity":"cafe","area_m2":"12""#, id: "a")]))
+      Self.collection([
+        Self.feature(#""ref":"1","addr:street":"Main St","amenity":"cafe","area_m2":"12""#, id: "a")
+      ]))
     #expect(Self.aliasNotes(catalog).isEmpty)
     #expect(catalog.stores[0].address == "Main St")
   }

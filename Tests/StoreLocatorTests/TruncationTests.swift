@@ -18,7 +18,8 @@ import Testing
   }
 
   @Test func cutInsideAFeatureNamesTheOffsetAndTheLastRecord() throws {
-    let whole = "{\"type\":\"FeatureCollection\",\"features\":[\n" + Self.features.joined(separator: ",\n") + "\n]}\n"
+    let whole =
+      "{\"type\":\"FeatureCollection\",\"features\":[\n" + Self.features.joined(separator: ",\n") + "\n]}\n"
     let text = String(whole.prefix(whole.count - 40))
     let (catalog, truncated) = try Self.truncation(text)
     #expect(catalog.stores.map(\.id) == ["a", "b"])
@@ -30,7 +31,8 @@ import Testing
   }
 
   @Test func cutBetweenFeaturesNamesTheLastRecord() throws {
-    let text = "{\"type\":\"FeatureCollection\",\"features\":[\n" + Self.features.joined(separator: ",\n") + ",\n"
+    let text =
+      "{\"type\":\"FeatureCollection\",\"features\":[\n" + Self.features.joined(separator: ",\n") + ",\n"
     let (catalog, truncated) = try Self.truncation(text)
     #expect(catalog.stores.count == 3)
     #expect(truncated.message.contains("byte offset \(text.utf8.count)"))
@@ -56,7 +58,8 @@ import Testing
   }
 
   @Test func aCompleteFileHasNoTruncation() throws {
-    let catalog = try load("{\"type\":\"FeatureCollection\",\"features\":[" + Self.features.joined(separator: ",") + "]}")
+    let catalog = try load(
+      "{\"type\":\"FeatureCollection\",\"features\":[" + Self.features.joined(separator: ",") + "]}")
     #expect(catalog.truncation == nil)
   }
 }

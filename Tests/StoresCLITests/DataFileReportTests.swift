@@ -12,7 +12,8 @@ import Testing
 
   /// A collection cut inside its last feature, as a download or a crashed writer leaves it.
   static func truncatedFile() throws -> (path: String, bytes: Int) {
-    let whole = "{\"type\":\"FeatureCollection\",\"features\":[\n" + features.joined(separator: ",\n") + "\n]}\n"
+    let whole =
+      "{\"type\":\"FeatureCollection\",\"features\":[\n" + features.joined(separator: ",\n") + "\n]}\n"
     let text = String(whole.prefix(whole.count - 30))
     return (try StoresProcess.temporaryFile(text), text.utf8.count)
   }
@@ -57,7 +58,9 @@ import Testing
     let lines = outcome.standardOutput.split(separator: "\n").map(String.init)
     #expect(lines.filter { $0.contains("note[") }.isEmpty)
     #expect(lines.contains { $0.contains("warning[missing-geometry]") })
-    #expect(lines.contains { $0.contains("0 errors, 1 warning, 2 notes (2 not listed; --severity note lists all)") })
+    #expect(
+      lines.contains { $0.contains("0 errors, 1 warning, 2 notes (2 not listed; --severity note lists all)") }
+    )
     // The summary groups repeated codes: count, severity, code.
     #expect(lines.contains { $0.split(separator: " ") == ["2", "note", "timezone-inferred"] }, "\(lines)")
     #expect(lines.contains { $0.split(separator: " ") == ["1", "warning", "missing-geometry"] })
@@ -69,7 +72,8 @@ import Testing
     #expect(errorsOnly.standardOutput.contains("3 not listed"))
     #expect(try StoresProcess.run(["validate", path, "--severity", "loud"]).status == 64)
 
-    let json = try #require(try StoresProcess.run(["validate", path, "--format", "json"]).json() as? [String: Any])
+    let json = try #require(
+      try StoresProcess.run(["validate", path, "--format", "json"]).json() as? [String: Any])
     #expect(json["notes"] as? Int == 2)
     #expect(json["severity"] as? String == "warning")
     #expect((json["diagnostics"] as? [[String: Any]])?.count == 1)
@@ -120,7 +124,8 @@ import Testing
       #expect(outcome.standardError.components(separatedBy: path).count == 2, "\(outcome.standardError)")
     }
     let standardInput = try StoresProcess.run(["info", "--data", "-"], input: "")
-    #expect(standardInput.standardError == "stores: standard input: empty file (0 bytes): no GeoJSON to read\n")
+    #expect(
+      standardInput.standardError == "stores: standard input: empty file (0 bytes): no GeoJSON to read\n")
   }
 
   // MARK: Files not in the All The Places schema (item 17)
@@ -131,7 +136,9 @@ import Testing
         + #""name":"Devil's Food","address":null,"addr_housenumber":"1024","addr_street":"South Gaylord Street"},"#
         + #""geometry":{"type":"Point","coordinates":[-104.96,39.69]}}]}"#)
     defer { try? FileManager.default.removeItem(atPath: path) }
-    let outcome = try StoresProcess.run(["nearest", "--near", "39.7,-104.99", "--data", path, "--format", "json"])
+    let outcome = try StoresProcess.run([
+      "nearest", "--near", "39.7,-104.99", "--data", path, "--format", "json",
+    ])
     let store = try #require(((try outcome.json() as? [String: Any])?["stores"] as? [[String: Any]])?.first)
     #expect(store["id"] as? String == "440624971")
     #expect(store["address"] as? String == "1024 South Gaylord Street")
@@ -147,7 +154,9 @@ import Testing
     let file = try #require(StoresProcess.corpusDirectory).appendingPathComponent(
       "atp_dunkin_starbucks_suffolk_ma.geojson"
     ).path
-    let outcome = try StoresProcess.run(["nearest", "--near", "42.3601,-71.0589", "--data", file, "--format", "json"])
+    let outcome = try StoresProcess.run([
+      "nearest", "--near", "42.3601,-71.0589", "--data", file, "--format", "json",
+    ])
     let stores = try #require((try outcome.json() as? [String: Any])?["stores"] as? [[String: Any]])
     #expect(!stores.isEmpty)
     for store in stores {
