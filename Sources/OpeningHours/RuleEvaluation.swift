@@ -154,11 +154,10 @@ struct RuleEvaluator: Sendable {
     let date = LocalDate(daysSinceEpoch: day)
     let previous = LocalDate(daysSinceEpoch: day - 1)
     var paints: [Paint] = []
-    var matchedDay = false
     var matchedPrevious = false
     for r in rules.indices {
       let rule = rules[r]
-      var onDay = matches(rule, date: date, day: day, facts: facts, assumed: assumed)
+      let onDay = matches(rule, date: date, day: day, facts: facts, assumed: assumed)
       var onPrevious = matches(rule, date: previous, day: day - 1, facts: facts, assumed: assumed)
       switch rule.separator {
       case .normal where !replaces[r]:
@@ -179,7 +178,6 @@ struct RuleEvaluator: Sendable {
         if matchedPrevious { onPrevious = false }
       }
       if onDay {
-        matchedDay = true
         let covered = rule.separator == .fallback ? Self.coverage(of: paints) : []
         for p in fixedSpans[r] ?? spans(of: rule, on: date) where p.start < 86_400 {
           for (start, end) in Self.subtracting(covered, from: (p.start, min(p.end, 86_400))) {

@@ -12,6 +12,7 @@ public struct CatalogError: Error, Hashable, Sendable, CustomStringConvertible {
   public let kind: Kind
   /// The file path, or `-` for standard input.
   public let source: String
+  /// What went wrong, without the file's name (`description` puts it in front).
   public let message: String
   /// The diagnostics gathered before giving up.
   public let diagnostics: [Diagnostic]
@@ -23,7 +24,8 @@ public struct CatalogError: Error, Hashable, Sendable, CustomStringConvertible {
     self.diagnostics = diagnostics
   }
 
-  public var description: String { "\(source): \(message)" }
+  /// `stores.geojson: empty file (0 bytes): no GeoJSON to read`; standard input is named so.
+  public var description: String { "\(source == "-" ? "standard input" : source): \(message)" }
 }
 
 /// How lenient loading is, and what opening hours are evaluated with.

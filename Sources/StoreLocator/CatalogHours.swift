@@ -82,7 +82,7 @@ extension Catalog {
         }
       }
       if store.timezone == nil, let coordinate = store.coordinate, let locator = resources.timeZoneLocator,
-        let guess = locator.timeZone(near: coordinate, country: store[property: "addr:country"])
+        let guess = locator.timeZone(near: coordinate, country: store.country)
       {
         if zones[guess.identifier] == nil {
           zones[guess.identifier] = .some(try? TimeZoneRules(identifier: guess.identifier))
@@ -128,7 +128,7 @@ extension Catalog {
         continue
       }
       let calendarKey = HolidayKey(
-        country: store[property: "addr:country"], region: store[property: "addr:state"])
+        country: store.country, region: store.region)
       if calendars[calendarKey] == nil {
         calendars[calendarKey] = .some(resources.holidayCalendar(for: store))
       }

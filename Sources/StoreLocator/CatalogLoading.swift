@@ -113,23 +113,22 @@ enum FileBytes {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else {
       let code = errno
-      let reason = code == ENOENT ? "no such file" : String(cString: strerror(code))
-      throw CatalogError(.inputMissing, source: path, "cannot open \(path): \(reason)")
+      let reason = code == ENOENT ? "no such file" : "cannot open: \(String(cString: strerror(code)))"
+      throw CatalogError(.inputMissing, source: path, reason)
     }
     return descriptor
   }
 
   /// Everything left to read from `descriptor` (a file, a pipe or a terminal), until end of file.
   static func read(descriptor: Int32, source: String) throws(CatalogError) -> [UInt8] {
-    let name = source == "-" ? "standard input" : source
     var status = stat()
     guard fstat(descriptor, &status) == 0 else {
       throw CatalogError(
-        .inputMissing, source: source, "cannot read \(name): \(String(cString: strerror(errno)))")
+        .inputMissing, source: source, "cannot read: \(String(cString: strerror(errno)))")
     }
     if (status.st_mode & S_IFMT) == S_IFDIR {
       throw CatalogError(
-        .inputMissing, source: source, "cannot read \(name): it is a directory, not a GeoJSON file")
+        .inputMissing, source: source, "a directory, not a GeoJSON file")
     }
     let isRegular = (status.st_mode & S_IFMT) == S_IFREG
     // A regular file is read into one buffer of its size (plus one byte to see the end); anything
@@ -160,7 +159,7 @@ enum FileBytes {
       }
       if failure != 0 {
         throw CatalogError(
-          .inputMissing, source: source, "cannot read \(name): \(String(cString: strerror(failure)))")
+          .inputMissing, source: source, "cannot read: \(String(cString: strerror(failure)))")
       }
       if before == 0 {
         bytes = next

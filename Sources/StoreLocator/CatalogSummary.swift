@@ -6,6 +6,11 @@ public struct CatalogSummary: Hashable, Sendable {
   public struct Tally: Hashable, Sendable {
     public let value: String
     public let count: Int
+
+    public init(value: String, count: Int) {
+      self.value = value
+      self.count = count
+    }
   }
 
   public let source: String
@@ -38,6 +43,8 @@ public struct CatalogSummary: Hashable, Sendable {
   public let noteCount: Int
   /// Diagnostics per code, most frequent first.
   public let diagnosticCodes: [Tally]
+  /// Diagnostics per code and severity: errors first, then warnings, then notes.
+  public let diagnosticGroups: [Diagnostic.Group]
 }
 
 extension Catalog {
@@ -93,7 +100,8 @@ extension Catalog {
       errorCount: diagnostics.count { $0.severity == .error },
       warningCount: diagnostics.count { $0.severity == .warning },
       noteCount: diagnostics.count { $0.severity == .note },
-      diagnosticCodes: tallies(codes)
+      diagnosticCodes: tallies(codes),
+      diagnosticGroups: diagnostics.groupedByCode
     )
   }
 

@@ -42,7 +42,7 @@ struct GeoJSONReader {
   ) -> Result<Output, CatalogError> {
     guard let base = buffer.baseAddress, buffer.count > 0 else {
       return .failure(
-        CatalogError(.badData, source: source, "\(displayName(source)) is empty: no GeoJSON (0 bytes)"))
+        CatalogError(.badData, source: source, "empty file (0 bytes): no GeoJSON to read"))
     }
     var reader = GeoJSONReader(source: source, base: base, count: buffer.count, readAhead: readAhead)
     do throws(CatalogError) {
@@ -51,8 +51,6 @@ struct GeoJSONReader {
       return .failure(error)
     }
   }
-
-  private static func displayName(_ source: String) -> String { source == "-" ? "standard input" : source }
 
   private init(source: String, base: UnsafePointer<UInt8>, count: Int, readAhead: FeatureReadAhead.Plan) {
     self.source = source
@@ -76,8 +74,7 @@ struct GeoJSONReader {
         !hasByteOrderMark
         ? "\(bytes) of whitespace only"
         : whitespace == 0 ? "only a byte-order mark" : "a byte-order mark and \(bytes) of whitespace"
-      throw CatalogError(
-        .badData, source: source, "\(Self.displayName(source)) is empty: no GeoJSON (\(what))")
+      throw CatalogError(.badData, source: source, "empty file (\(what)): no GeoJSON to read")
     }
     switch scanner.current {
     case 0x1E:
@@ -87,22 +84,26 @@ struct GeoJSONReader {
     case UInt8(ascii: "["):
       throw CatalogError(
         .badData, source: source,
-        "\(Self.displayName(source)) is a JSON array at \(lineColumn(scanner.offset)), not GeoJSON: "
+        "a JSON array at \(lineColumn(scanner.offset)), not GeoJSON: "
           + "expected a FeatureCollection or Feature object ('{')")
     default:
       throw CatalogError(
         .badData, source: source,
-        "\(Self.displayName(source)) is not GeoJSON: expected '{' at \(lineColumn(scanner.offset)), found "
+        "not GeoJSON: expected '{' at \(lineColumn(scanner.offset)), found "
           + JSONScanner.describe(byte: scanner.current))
     }
     checkDuplicates()
+    // Notes of the whole file come first, before those of its features.
+    for note in PropertyAliases.notes(counting: storeKeys.lazy.map(\.aliases)) {
+      diagnostics.append((0, note))
+    }
     let sorted = diagnostics.enumerated()
       .sorted { ($0.element.order, $0.offset) < ($1.element.order, $1.offset) }
       .map(\.element.diagnostic)
     if stores.isEmpty, let firstError = sorted.first(where: { $0.severity == .error }) {
       throw CatalogError(
         .badData, source: source,
-        "\(Self.displayName(source)) has no readable GeoJSON record: \(firstError.message)",
+        "no readable GeoJSON record: \(firstError.message)",
         diagnostics: sorted)
     }
     return Output(stores: stores, diagnostics: sorted)
@@ -275,11 +276,18 @@ struct GeoJSONReader {
           // The features are in; the collection's tail is broken.
           reportCollectionTextWarnings()
           finishCollection(members: members, firstStore: firstStore, start: start)
+          if error.isEndOfInput {
+            report(
+              "truncated", .error, order: error.offset, at: nil,
+              truncation(
+                "after the \"features\" array", expected: error.expected,
+                Self.loaded(stores.count - firstStore, "")))
+            return .endedEarly
+          }
           report(
-            error.isEndOfInput ? "truncated" : "invalid-json", .error, order: error.offset, at: nil,
-            (error.isEndOfInput ? "the file ends early after the \"features\" array: " : "")
-              + describe(error) + "; " + Self.loaded(stores.count - firstStore, ""))
-          return error.isEndOfInput ? .endedEarly : .failed(resumeFrom: error.offset)
+            "invalid-json", .error, order: error.offset, at: nil,
+            describe(error) + "; " + Self.loaded(stores.count - firstStore, ""))
+          return .failed(resumeFrom: error.offset)
         }
         if !error.isEndOfInput, let array = featuresArrayStart(after: error.offset, members: members) {
           // A broken collection header: one error for the header (not a feature), then the features.
@@ -301,11 +309,16 @@ struct GeoJSONReader {
         // Nothing usable: count the object as one record that could not be read.
         let (line, column) = lines.position(of: start)
         featureIndex = max(featureIndex, index + 1)
+        let position = SourcePosition(featureIndex: index, line: line, column: column)
+        if error.isEndOfInput {
+          report(
+            "truncated", .error, order: start, at: position,
+            truncation("inside this record", expected: error.expected, "the record is skipped"))
+          return .endedEarly
+        }
         report(
-          error.isEndOfInput ? "truncated" : "invalid-json", .error, order: start,
-          at: SourcePosition(featureIndex: index, line: line, column: column),
-          (error.isEndOfInput ? "the input ends early: " : "") + describe(error) + "; the record is skipped")
-        return error.isEndOfInput ? .endedEarly : .failed(resumeFrom: start)
+          "invalid-json", .error, order: start, at: position, describe(error) + "; the record is skipped")
+        return .failed(resumeFrom: start)
       }
     }
 
@@ -468,7 +481,7 @@ struct GeoJSONReader {
     while true {
       scanner.skipWhitespace()
       guard !scanner.isAtEnd else {
-        reportTruncation(firstStore: firstStore, "expected a feature or ']'")
+        reportTruncation(firstStore: firstStore, "a feature or ']'")
         return false
       }
       let start = scanner.offset
@@ -489,8 +502,9 @@ struct GeoJSONReader {
         if error.isEndOfInput {
           report(
             "truncated", .error, order: start, at: position,
-            "the file ends early inside this feature: \(describe(error)); "
-              + Self.loaded(stores.count - firstStore, "before it"))
+            truncation(
+              "inside this feature", expected: error.expected,
+              Self.loaded(stores.count - firstStore, "before it")))
           return false
         }
         report(
@@ -510,7 +524,7 @@ struct GeoJSONReader {
       }
       scanner.skipWhitespace()
       guard !scanner.isAtEnd else {
-        reportTruncation(firstStore: firstStore, "expected ',' or ']' after feature \(index)")
+        reportTruncation(firstStore: firstStore, "',' or ']' after feature \(index)")
         return false
       }
       switch scanner.current {
@@ -607,8 +621,26 @@ struct GeoJSONReader {
   private mutating func reportTruncation(firstStore: Int, _ expected: String) {
     report(
       "truncated", .error, order: count, at: nil,
-      "the file ends early at \(lineColumn(count)), inside the \"features\" array (\(expected)); "
-        + Self.loaded(stores.count - firstStore, "") + " — the file was probably cut off while being written")
+      truncation(
+        "inside the \"features\" array", expected: expected, Self.loaded(stores.count - firstStore, "")))
+  }
+
+  /// The sentence of a `truncated` error: where the input ends (byte offset and line:column), inside
+  /// what, what was expected there, what was loaded, and the last record loaded before the cut, so
+  /// that a file cut off while being written or copied is unmistakable.
+  private mutating func truncation(_ place: String, expected: String?, _ outcome: String) -> String {
+    let end = scanner.end
+    // In a text sequence the scanner ends at the next record's 0x1E: that record is what was cut.
+    let input = end < count ? "the text-sequence record" : "the file"
+    var text = "\(input) ends early at byte offset \(end) (\(lineColumn(end))), \(place)"
+    if let expected { text += " (expected \(expected))" }
+    text += ": it was probably cut off while being written or copied; " + outcome
+    if let last = stores.last {
+      text += "; the last record loaded is id \"\(last.id)\" at \(last.position)"
+    } else {
+      text += "; no record before the cut could be loaded"
+    }
+    return text
   }
 
   /// The offset just after the value starting at `start`, found by matching brackets outside
@@ -805,13 +837,19 @@ struct GeoJSONReader {
       id = ref
       idSource = .ref
     }
-    // Older All The Places exports keep their id in the properties, Overpass exports as "@id".
-    if id == nil,
-      let propertyID = (properties["id"]?.scalarText ?? properties["@id"]?.scalarText), !propertyID.isEmpty
-    {
-      id = propertyID
-      idSource = .property
+    // Older All The Places exports keep their id in the properties, Overpass exports as "@id",
+    // ogr2ogr's OpenStreetMap layers as "osm_id". Looked up only when there is no id and no ref.
+    var aliases: PropertyAliases = []
+    if id == nil {
+      for (key, alias) in [("id", PropertyAliases.idProperty), ("@id", .atIDProperty), ("osm_id", .osmID)] {
+        guard let propertyID = properties[key]?.scalarText, !propertyID.isEmpty else { continue }
+        id = propertyID
+        idSource = .property
+        aliases.insert(alias)
+        break
+      }
     }
+    aliases.formUnion(PropertyAliases.addressAliases(in: properties))
     let storeID: String
     if let id {
       storeID = id
@@ -826,7 +864,7 @@ struct GeoJSONReader {
       } else {
         report(
           "generated-id", .note, order: start, at: position, storeID: storeID,
-          "the feature has no \"id\" and no \"ref\", \"id\" or \"@id\" property, so it is called \"\(storeID)\"; that name changes "
+          "the feature has no \"id\" and no \"ref\", \"id\", \"@id\" or \"osm_id\" property, so it is called \"\(storeID)\"; that name changes "
             + "when records move, so give the feature an \"id\"")
       }
     }
@@ -885,7 +923,7 @@ struct GeoJSONReader {
 
     return FeatureRecord(
       id: storeID, idSource: idSource, coordinate: coordinate, properties: properties, timezone: timezone,
-      keys: StoreKeys(offset: start, id: storeID, ref: properties["ref"]?.scalarText))
+      keys: StoreKeys(offset: start, id: storeID, ref: properties["ref"]?.scalarText, aliases: aliases))
   }
 
   // MARK: Duplicates
@@ -1018,9 +1056,12 @@ struct StoreKeys {
   /// The `ref` property as text, `nil` when absent or empty.
   var ref: String?
   var refHash: Int
+  /// The property aliases the store was read through, for the loader's one note per alias.
+  var aliases: PropertyAliases
 
-  init(offset: Int, id: String, ref: String?) {
+  init(offset: Int, id: String, ref: String?, aliases: PropertyAliases = []) {
     self.offset = offset
+    self.aliases = aliases
     self.idHash = id.hashValue
     self.ref = ref?.isEmpty == false ? ref : nil
     self.refHash = self.ref?.hashValue ?? 0

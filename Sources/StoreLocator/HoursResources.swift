@@ -37,7 +37,7 @@ public struct HoursResources: Sendable {
   {
     var countries = Set<String>()
     for store in stores where store.openingHours != nil {
-      if let country = store[property: "addr:country"], country.count == 2 {
+      if let country = store.country, country.count == 2 {
         countries.insert(country.uppercased())
       }
     }
@@ -71,14 +71,14 @@ public struct HoursResources: Sendable {
         try registry.addDirectory(bundledHolidayDirectory)
       }
     } catch {
-      throw CatalogError(.badData, source: error.file, error.description)
+      throw CatalogError(.badData, source: error.file, error.messageWithoutFile)
     }
     for path in extraFiles {
       guard isReadableFile(path) else {
-        throw CatalogError(.inputMissing, source: path, "cannot read holiday file \(path): no such file")
+        throw CatalogError(.inputMissing, source: path, "no such holiday file")
       }
       do { try registry.add(contentsOf: path) } catch {
-        throw CatalogError(.badData, source: path, error.description)
+        throw CatalogError(.badData, source: path, error.messageWithoutFile)
       }
     }
     return registry
@@ -88,10 +88,17 @@ public struct HoursResources: Sendable {
   /// knows it (`NSW`, `AU-NSW`, `Bayern` and `3` for Norway's `03` all work); `nil` when there is
   /// no data for the country.
   public func holidayCalendar(for store: Store) -> HolidayCalendar? {
-    guard let country = store[property: "addr:country"], country.count == 2 else { return nil }
-    return holidays.calendar(country: country, region: store[property: "addr:state"])
+    guard let country = store.country, country.count == 2 else { return nil }
+    return holidays.calendar(country: country, region: store.region)
   }
 }
 
 /// True when `path` names a readable file.
 func isReadableFile(_ path: String) -> Bool { access(path, R_OK) == 0 }
+
+extension HolidayDataError {
+  /// `line 12:5: expected a date …`: the message for a `CatalogError`, which names the file itself.
+  fileprivate var messageWithoutFile: String {
+    line > 0 ? "line \(line):\(column): \(message)" : message
+  }
+}

@@ -94,7 +94,7 @@ final class SnapshotCatalog: @unchecked Sendable {
     var status = stat()
     guard fstat(descriptor, &status) == 0 else {
       throw CatalogError(
-        .inputMissing, source: path, "cannot read \(path): \(String(cString: strerror(errno)))")
+        .inputMissing, source: path, "cannot read: \(String(cString: strerror(errno)))")
     }
     let size = Int(status.st_size)
     guard size >= SnapshotFormat.headerSize else {
@@ -102,7 +102,7 @@ final class SnapshotCatalog: @unchecked Sendable {
     }
     guard let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), mapped != MAP_FAILED else {
       throw CatalogError(
-        .inputMissing, source: path, "cannot map \(path): \(String(cString: strerror(errno)))")
+        .inputMissing, source: path, "cannot map: \(String(cString: strerror(errno)))")
     }
     let file = MappedFile(base: UnsafeRawPointer(mapped), size: size)
     do {

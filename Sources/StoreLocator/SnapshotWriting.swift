@@ -29,7 +29,7 @@ extension Catalog {
     var countries = Set<String>()
     for position in stores.indices {
       let store = stores[position]
-      if store.openingHours != nil, let country = store[property: "addr:country"], country.count == 2 {
+      if store.openingHours != nil, let country = store.country, country.count == 2 {
         countries.insert(country.uppercased())
       }
       guard schedule(at: position) == nil else { continue }
@@ -147,7 +147,7 @@ extension Catalog {
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else {
       throw CatalogError(
-        .inputMissing, source: path, "cannot write \(path): \(String(cString: strerror(errno)))")
+        .inputMissing, source: path, "cannot write: \(String(cString: strerror(errno)))")
     }
     var written = 0
     let failure: Int32? = bytes.withUnsafeBytes { raw in
@@ -165,13 +165,13 @@ extension Catalog {
     if let failure {
       unlink(temporary)
       throw CatalogError(
-        .inputMissing, source: path, "cannot write \(path): \(String(cString: strerror(failure)))")
+        .inputMissing, source: path, "cannot write: \(String(cString: strerror(failure)))")
     }
     guard rename(temporary, path) == 0 else {
       let code = errno
       unlink(temporary)
       throw CatalogError(
-        .inputMissing, source: path, "cannot write \(path): \(String(cString: strerror(code)))")
+        .inputMissing, source: path, "cannot write: \(String(cString: strerror(code)))")
     }
   }
 }

@@ -58,19 +58,42 @@ public struct Store: Hashable, Sendable, Identifiable {
   /// The `opening_hours` expression as written (evaluation comes with the opening-hours engine).
   public var openingHours: String? { self[property: "opening_hours"] }
 
-  /// One line a person can read: `addr:full`, else the street address, city, state and postcode.
+  /// One line a person can read: `addr:full`, else the street address, city, state and postcode
+  /// joined, else an `address` or `full_address` property.
+  ///
+  /// Each `addr:*` key absent or empty is read in ogr2ogr's spelling (`addr_street`) when that has
+  /// a value; `address` and `full_address` only when no address key of either spelling has one.
   public var address: String? {
-    if let full = nonEmpty("addr:full") { return full }
+    if let full = addressValue(0) { return full }
     let street =
-      nonEmpty("addr:street_address")
-      ?? [nonEmpty("addr:housenumber"), nonEmpty("addr:street")].compactMap { $0 }.joined(separator: " ")
+      addressValue(1) ?? [addressValue(2), addressValue(3)].compactMap { $0 }.joined(separator: " ")
     let locality = [
-      nonEmpty("addr:city"),
-      [nonEmpty("addr:state"), nonEmpty("addr:postcode")].compactMap { $0 }.joined(separator: " "),
+      addressValue(4), [addressValue(5), addressValue(6)].compactMap { $0 }.joined(separator: " "),
     ]
     .compactMap { $0 }.filter { !$0.isEmpty }
     let parts = ([street] + locality).filter { !$0.isEmpty }
-    return parts.isEmpty ? nil : parts.joined(separator: ", ")
+    if !parts.isEmpty { return parts.joined(separator: ", ") }
+    return PropertyAliases.wholeAddressKeys.lazy.compactMap { nonEmpty($0) }.first
+  }
+
+  /// The `addr:country` property (else `addr_country`): the country whose public holidays `PH`
+  /// means, and a hint for inferring the time zone.
+  public var country: String? { nonEmpty("addr:country") ?? nonEmpty("addr_country") }
+
+  /// The `addr:state` property (else `addr_state`): the region of the country's holidays.
+  public var region: String? { nonEmpty("addr:state") ?? nonEmpty("addr_state") }
+
+  /// The All The Places address keys, in the order `address` reads them; the first
+  /// `addressPartCount` make up the address line, `addr:country` follows.
+  static let addressKeys = [
+    "addr:full", "addr:street_address", "addr:housenumber", "addr:street", "addr:city", "addr:state",
+    "addr:postcode", "addr:country",
+  ]
+  static let addressPartCount = 7
+
+  /// `addressKeys[position]`, else its ogr2ogr spelling, when either has a value.
+  private func addressValue(_ position: Int) -> String? {
+    nonEmpty(Self.addressKeys[position]) ?? nonEmpty(PropertyAliases.underscoreKeys[position].alias)
   }
 
   private func nonEmpty(_ key: String) -> String? {

@@ -132,8 +132,10 @@ extension Diagnostic {
 extension CatalogSummary {
   /// The summary as `stores info --format json` writes it: `source`, `records`, `indexed`,
   /// `snapshot` (its path, or null), `bounds` ([W, S, E, N] or null), `timezones` and `brands` (name → count), the counts of
-  /// stores without either, `stores_with_opening_hours`, `errors`, `warnings`, `notes` and
-  /// `diagnostic_codes` (code → count).
+  /// stores without either, `stores_with_opening_hours`, `stores_with_schedule`,
+  /// `stores_with_invalid_hours`, `stores_with_tolerated_hours`, `stores_with_inferred_timezone`,
+  /// `errors`, `warnings`, `notes`, `diagnostic_codes` (code → count) and `diagnostic_groups`
+  /// (an array of `{code, severity, count}`, errors first).
   public var jsonObject: JSONObject {
     func tallies(_ list: [Tally]) -> JSONValue {
       .object(JSONObject(list.map { JSONObject.Member(key: $0.value, value: JSONValue($0.count)) }))
@@ -158,6 +160,7 @@ extension CatalogSummary {
     object["warnings"] = JSONValue(warningCount)
     object["notes"] = JSONValue(noteCount)
     object["diagnostic_codes"] = tallies(diagnosticCodes)
+    object["diagnostic_groups"] = .array(diagnosticGroups.map { .object($0.jsonObject) })
     return object
   }
 }

@@ -5,7 +5,10 @@ import StoreLocator
 extension StoresCommand {
   struct Info: ParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Summarise the data: counts, bounds, time zones, brands, hours, diagnostics.")
+      abstract: "Summarise the data: counts, bounds, time zones, brands, hours, diagnostics.",
+      discussion: """
+        --format json writes one object: source, snapshot (its path, or null), records, indexed,         bounds ([W, S, E, N] or null), timezones and brands (name → count),         stores_without_timezone, stores_without_brand, stores_with_opening_hours,         stores_with_schedule, stores_with_invalid_hours, stores_with_tolerated_hours,         stores_with_inferred_timezone, errors, warnings, notes, diagnostic_codes (code → count)         and diagnostic_groups (an array of {code, severity, count}, errors first).         'stores validate' lists the diagnostics themselves.
+        """)
 
     @OptionGroup var dataOptions: DataOptions
     @Option(name: .long, help: "Output format: text or json.")
@@ -18,6 +21,9 @@ extension StoresCommand {
       default: standardOutput(text(summary))
       }
     }
+
+    /// `1 store`, `2 stores`.
+    private func stores(_ count: Int) -> String { "\(count) store\(count == 1 ? "" : "s")" }
 
     func text(_ summary: CatalogSummary) -> String {
       func top(_ tallies: [CatalogSummary.Tally], _ limit: Int) -> String {
@@ -49,14 +55,14 @@ extension StoresCommand {
       rows.append([
         "Time zones",
         "\(summary.timezones.count): \(top(summary.timezones, 8))"
-          + (summary.storesWithoutTimezone > 0 ? "; \(summary.storesWithoutTimezone) stores without" : "")
+          + (summary.storesWithoutTimezone > 0 ? "; \(stores(summary.storesWithoutTimezone)) without" : "")
           + (summary.storesWithInferredTimezone > 0
             ? "; \(summary.storesWithInferredTimezone) inferred from the location" : ""),
       ])
       rows.append([
         "Brands",
         "\(top(summary.brands, 5))"
-          + (summary.storesWithoutBrand > 0 ? "; \(summary.storesWithoutBrand) stores without" : ""),
+          + (summary.storesWithoutBrand > 0 ? "; \(stores(summary.storesWithoutBrand)) without" : ""),
       ])
       rows.append([
         "Hours",
@@ -65,10 +71,19 @@ extension StoresCommand {
           + "\(summary.storesWithSchedule) evaluable, \(summary.storesWithInvalidHours) do not parse, "
           + "\(summary.storesWithToleratedHours) parse with warnings (see stores validate)",
       ])
+      // Each severity with its own codes, so a warning is never read as one of the notes.
+      let severities = [
+        (Diagnostic.Severity.error, summary.errorCount), (.warning, summary.warningCount),
+        (.note, summary.noteCount),
+      ]
       rows.append([
         "Diagnostics",
-        "\(summary.errorCount) errors, \(summary.warningCount) warnings, \(summary.noteCount) notes"
-          + (summary.diagnosticCodes.isEmpty ? "" : " (\(top(summary.diagnosticCodes, 6)))"),
+        severities.map { severity, count in
+          let codes = summary.diagnosticGroups.filter { $0.severity == severity }
+            .map { CatalogSummary.Tally(value: $0.code.rawValue, count: $0.count) }
+          return "\(count) \(severity.rawValue)\(count == 1 ? "" : "s")"
+            + (codes.isEmpty ? "" : " (\(top(codes, 6)))")
+        }.joined(separator: ", "),
       ])
       let columns = [TextTable.Column("", width: 12), TextTable.Column("", width: .max)]
       return String(TextTable(columns: columns, rows: rows).rendered.drop { $0 != "\n" }.dropFirst())

@@ -39,6 +39,10 @@ struct DataOptions: ParsableArguments {
     do {
       let catalog = try Catalog.load(contentsOf: path, options: loadOptions)
       let errors = catalog.diagnosticCount(.error)
+      // A cut-off file loses every store after the cut: say so in its own words, not only as a count.
+      if let truncation = catalog.truncation {
+        standardError("stores: warning: \(path) is truncated: \(truncation.message)")
+      }
       if errors > 0 {
         standardError(
           "stores: warning: \(path) has \(errors) data error\(errors == 1 ? "" : "s"); results may be "

@@ -78,6 +78,9 @@ extension StoresCommand.Snapshot {
         }
         throw error.kind == .inputMissing ? ExitCode.inputMissing : ExitCode.badData
       }
+      if let truncation = loaded.truncation {
+        standardError("stores: warning: \(input) is truncated: \(truncation.message)")
+      }
       guard !loaded.isSnapshot else {
         standardError("stores: \(input) is already a snapshot; build from the GeoJSON it was made from")
         throw ExitCode.usage

@@ -7,10 +7,20 @@ extension StoresCommand {
       abstract: "Check a store file and list every problem with its position.",
       discussion: """
         Each line reads PATH:LINE:COLUMN: SEVERITY[CODE] feature N id "ID": message. Codes are \
-        stable and listed in docs/diagnostics.md.
+        stable and listed in docs/diagnostics.md. Errors and warnings are listed, notes (how \
+        something was read, such as an inferred time zone) only counted: --severity note lists \
+        them too, --severity error lists errors alone. A summary line follows, then one line per \
+        code: count, severity, code.
 
-        Exits 0 when there are no errors (with --strict: no errors and no warnings), 65 otherwise, \
-        66 when the file is missing.
+        --format json writes one object: source, records, indexed, errors, warnings, notes \
+        (counts of all diagnostics, listed or not), valid, fatal (the message when the file \
+        could not be read at all, else null), severity (the least severe listed), codes (an \
+        array of {code, severity, count}) and diagnostics (the listed ones, each with code, \
+        severity, feature_index, line, column, store_id, message). --format ndjson writes the \
+        listed diagnostics alone, one object a line.
+
+        Exits 0 when there are no errors (with --strict: no errors and no warnings), 65 otherwise \
+        (a truncated file is an error), 66 when the file is missing.
         """)
 
     @Argument(help: "The file to check (default: --data, $STORES_DATA, or the bundled data).")
@@ -21,6 +31,13 @@ extension StoresCommand {
 
     @Flag(help: "Stricter than the default: warnings fail validation too (errors always do).")
     var strict = false
+
+    @Option(
+      name: .long,
+      help: ArgumentHelp(
+        "The least severe diagnostics to list: error, warning or note (default: warning; all are counted).",
+        valueName: "severity"))
+    var severity: Diagnostic.Severity = .warning
 
     @Option(name: .long, help: "Output format: text, json or ndjson.")
     var format: ReportFormat = .text
@@ -55,6 +72,9 @@ extension StoresCommand {
       let errors = diagnostics.count { $0.severity == .error } + (fatal == nil || fatalIsListed ? 0 : 1)
       let warnings = diagnostics.count { $0.severity == .warning }
       let notes = diagnostics.count { $0.severity == .note }
+      // Severity orders error < warning < note: list those at least as severe as asked.
+      let listed = diagnostics.filter { $0.severity <= severity }
+      let groups = diagnostics.groupedByCode
       switch format {
       case .json:
         var object = JSONObject()
@@ -66,13 +86,15 @@ extension StoresCommand {
         object["notes"] = JSONValue(notes)
         object["valid"] = .bool(errors == 0 && !(strict && warnings > 0))
         object["fatal"] = fatal.map(JSONValue.string) ?? .null
-        object["diagnostics"] = .array(diagnostics.map { .object($0.jsonObject) })
+        object["severity"] = .string(severity.rawValue)
+        object["codes"] = .array(groups.map { .object($0.jsonObject) })
+        object["diagnostics"] = .array(listed.map { .object($0.jsonObject) })
         standardOutput(JSONValue.object(object).jsonText + "\n")
       case .ndjson:
-        standardOutput(diagnostics.map { JSONValue.object($0.jsonObject).jsonText + "\n" }.joined())
+        standardOutput(listed.map { JSONValue.object($0.jsonObject).jsonText + "\n" }.joined())
       default:
         var text = ""
-        for diagnostic in diagnostics {
+        for diagnostic in listed {
           let place = diagnostic.position.map { "\(source):\($0.line):\($0.column)" } ?? source
           var line = "\(place): \(diagnostic.severity.rawValue)[\(diagnostic.code)]"
           if let position = diagnostic.position { line += " feature \(position.featureIndex)" }
@@ -80,12 +102,29 @@ extension StoresCommand {
           text += line + ": " + diagnostic.message + "\n"
         }
         if let fatal, !fatalIsListed { text += "\(source): error: \(fatal)\n" }
+        let unlisted = diagnostics.count - listed.count
         text +=
-          "\(source): \(records) record\(records == 1 ? "" : "s"), \(indexed) searchable; "
-          + "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s"), "
-          + "\(notes) note\(notes == 1 ? "" : "s")\n"
+          "\(source): \(counted(records, "record")), \(indexed) searchable; "
+          + "\(counted(errors, "error")), \(counted(warnings, "warning")), \(counted(notes, "note"))"
+          + (unlisted > 0 ? " (\(unlisted) not listed; --severity note lists all)" : "")
+          + "\n"
+        let countWidth = groups.map { String($0.count).count }.max() ?? 0
+        for group in groups {
+          let count = String(group.count)
+          let severity = group.severity.rawValue
+          text +=
+            "  " + String(repeating: " ", count: countWidth - count.count) + count + "  " + severity
+            + String(repeating: " ", count: 9 - severity.count) + group.code.rawValue + "\n"
+        }
         standardOutput(text)
       }
     }
+
+    /// `1 error`, `2 errors`.
+    private func counted(_ count: Int, _ noun: String) -> String {
+      "\(count) \(noun)\(count == 1 ? "" : "s")"
+    }
   }
 }
+
+extension Diagnostic.Severity: ExpressibleByArgument {}

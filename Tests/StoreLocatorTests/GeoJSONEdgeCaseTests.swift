@@ -152,14 +152,14 @@ struct EdgeCaseTests {
     let catalog = try load(try text("truncated_file"))
     let truncated = try #require(catalog.diagnostics("truncated").first)
     #expect(truncated.severity == .error)
-    #expect(truncated.message.contains("ends early at line 3:1"))
+    #expect(truncated.message.contains("ends early at byte offset 134 (line 3:1)"))
     #expect(catalog.stores.map(\.id) == ["1"])
   }
 
   @Test func emptyFileSaysSo() {
     let error = loadError("")
     #expect(error?.kind == .badData)
-    #expect(error?.message.contains("is empty: no GeoJSON") == true)
+    #expect(error?.message.contains("empty file") == true)
   }
 
   @Test func legacyCRSIsANote() throws {

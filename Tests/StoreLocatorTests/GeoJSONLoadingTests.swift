@@ -169,7 +169,7 @@ struct GeoJSONRecoveryTests {
   @Test func whitespaceOnlyIsEmpty() {
     let error = loadError(" \n\t\n")
     #expect(error?.kind == .badData)
-    #expect(error?.message.contains("is empty: no GeoJSON") == true)
+    #expect(error?.message.contains("empty file") == true)
   }
 
   @Test func brokenCollectionHeaderIsBadData() {
@@ -575,7 +575,9 @@ struct GeoJSONReviewFixTests {
     let truncated = try #require(catalog.diagnostics("truncated").first)
     #expect(!truncated.message.contains("the the"), "\(truncated.message)")
     #expect(
-      truncated.message.hasSuffix("; the 1 complete feature before it was loaded"), "\(truncated.message)")
+      truncated.message.contains(
+        "; the 1 complete feature before it was loaded; the last record loaded is id"),
+      "\(truncated.message)")
     let none = loadError(#"{"type":"FeatureCollection","features":[{"type":"Feature""#)
     #expect(
       none?.diagnostics.first?.message.contains("; the 0 complete features before it were loaded") == true)
@@ -585,12 +587,12 @@ struct GeoJSONReviewFixTests {
   @Test func byteOrderMarkOnlyIsEmpty() {
     let error = loadErrorBytes([0xEF, 0xBB, 0xBF])
     #expect(error?.kind == .badData)
-    #expect(error?.message == "bom.geojson is empty: no GeoJSON (only a byte-order mark)")
+    #expect(error?.message == "empty file (only a byte-order mark): no GeoJSON to read")
     let spaced = loadErrorBytes([0xEF, 0xBB, 0xBF, 0x0A, 0x20])
     #expect(
-      spaced?.message == "bom.geojson is empty: no GeoJSON (a byte-order mark and 2 bytes of whitespace)")
+      spaced?.message == "empty file (a byte-order mark and 2 bytes of whitespace): no GeoJSON to read")
     #expect(
-      loadErrorBytes([0x20, 0x0A])?.message == "bom.geojson is empty: no GeoJSON (2 bytes of whitespace only)"
+      loadErrorBytes([0x20, 0x0A])?.message == "empty file (2 bytes of whitespace only): no GeoJSON to read"
     )
   }
 

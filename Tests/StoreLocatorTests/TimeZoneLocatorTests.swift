@@ -169,7 +169,11 @@ import Testing
   /// Opt-in: with `STORES_TZ_REPORT=path` set, writes the inferred zone of every store of the
   /// corpus file (`STORES_TZ_CORPUS`, default ../shared/corpus/geojson/starbucks_worldwide_2017.geojson)
   /// to `path` for scripts/measure_timezone_inference.py to compare with polygon lookups.
-  @Test(.enabled(if: ProcessInfo.processInfo.environment["STORES_TZ_REPORT"] != nil))
+  @Test(
+    .enabled(
+      if: ProcessInfo.processInfo.environment["STORES_TZ_REPORT"] != nil,
+      "a measurement, not a check: set STORES_TZ_REPORT=PATH to write the report that scripts/measure_timezone_inference.py reads"
+    ))
   func writeInferenceReport() throws {
     let environment = ProcessInfo.processInfo.environment
     let output = try #require(environment["STORES_TZ_REPORT"])

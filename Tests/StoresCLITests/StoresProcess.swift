@@ -51,9 +51,9 @@ struct StoresProcess {
     let outputURL = scratch.appendingPathComponent("stdout")
     let errorURL = scratch.appendingPathComponent("stderr")
     let inputURL = scratch.appendingPathComponent("stdin")
-    FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-    FileManager.default.createFile(atPath: errorURL.path, contents: nil)
-    FileManager.default.createFile(atPath: inputURL.path, contents: Data((input ?? "").utf8))
+    try Data().write(to: outputURL)
+    try Data().write(to: errorURL)
+    try Data((input ?? "").utf8).write(to: inputURL)
 
     let process = Process()
     process.executableURL = executable
