@@ -44,6 +44,15 @@ struct GeoJSONReader {
       return .failure(
         CatalogError(.badData, source: source, "\(displayName(source)) is empty: no GeoJSON (0 bytes)"))
     }
+    // Compressed, UTF-16, a damaged snapshot: name what it is from the first bytes, once.
+    if let kind = InputKind.unreadable(buffer) {
+      let snapshotSource =
+        kind == .damagedSnapshot || kind == .binary ? SnapshotCatalog.sourceHint(UnsafeRawBufferPointer(buffer)) : nil
+      return .failure(
+        CatalogError(
+          .badData, source: source,
+          kind.message(name: displayName(source), path: source, snapshotSource: snapshotSource)))
+    }
     var reader = GeoJSONReader(source: source, base: base, count: buffer.count, readAhead: readAhead)
     do throws(CatalogError) {
       return .success(try reader.read())

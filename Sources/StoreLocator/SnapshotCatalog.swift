@@ -111,7 +111,9 @@ final class SnapshotCatalog: @unchecked Sendable {
       switch error {
       case let error as CatalogError: throw error
       case let error as SnapshotDecodingError:
-        throw refusal(path, source: nil, "it is corrupted: \(error.reason)")
+        // Name the GeoJSON to rebuild from when the meta section says it.
+        let hint = sourceHint(UnsafeRawBufferPointer(start: file.base, count: file.size))
+        throw refusal(path, source: hint, "it is corrupted: \(error.reason)")
       default: throw CatalogError(.badData, source: path, "\(error)")
       }
     }
@@ -328,7 +330,7 @@ final class SnapshotCatalog: @unchecked Sendable {
     for section in sections.sorted(by: { $0.lowerBound < $1.lowerBound }) {
       guard section.lowerBound >= end else { return "its sections overlap at byte \(section.lowerBound)" }
       guard section.lowerBound - end < 8, buffer[end..<section.lowerBound].allSatisfy({ $0 == 0 }) else {
-        return "its padding at bytes \(end)..<\(section.lowerBound) is not zero padding"
+        return "its padding at bytes \(end)..<\(section.lowerBound) is not zero"
       }
       end = section.upperBound
     }
@@ -336,8 +338,9 @@ final class SnapshotCatalog: @unchecked Sendable {
     return nil
   }
 
-  /// The source path in the meta section, when the section table and the meta section are intact.
-  private static func sourceHint(_ buffer: UnsafeRawBufferPointer) -> String? {
+  /// The source path in the meta section, when the section table and the meta section are intact
+  /// (whatever the magic and version: a damaged file is named by what rebuilds it).
+  static func sourceHint(_ buffer: UnsafeRawBufferPointer) -> String? {
     var table = SnapshotReader(buffer, from: 12)
     guard let count = try? table.read(UInt32.self), count <= 64 else { return nil }
     table.offset = SnapshotFormat.headerSize

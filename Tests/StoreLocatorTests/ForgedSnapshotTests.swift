@@ -259,7 +259,7 @@ struct SnapshotForgery {
     }
     #expect(!gaps.isEmpty, "the bundled snapshot has no padding to forge")
     for gap in gaps {
-      try SnapshotTests.expectRefused(Self.forgery.bytes { $0[gap] = 1 }, "is not zero padding")
+      try SnapshotTests.expectRefused(Self.forgery.bytes { $0[gap] = 1 }, "is not zero")
     }
     try SnapshotTests.expectRefused(Self.forgery.bytes { $0[40] = 7 }, "its header's reserved bytes are not zero")
     let longer = Self.forgery.bytes { bytes in
