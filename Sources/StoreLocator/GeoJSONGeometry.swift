@@ -365,7 +365,9 @@ extension GeoJSONReader {
     let inBox =
       centroidX >= minX - slack && centroidX <= maxX + slack && centroid.y >= minY - slack
       && centroid.y <= maxY + slack
-    if inBox && contains(points, x: centroidX, y: centroid.y) { return result(centroidX, centroid.y, .centroid) }
+    if inBox && contains(points, x: centroidX, y: centroid.y) {
+      return result(centroidX, centroid.y, .centroid)
+    }
     let placement: RingPoint.Placement = inBox ? .inside : .fallback
     let lineY = inBox && centroid.y > minY && centroid.y < maxY ? centroid.y : (minY + maxY) / 2
     if let x = widestInsideStretch(points, y: lineY) { return result(x, lineY, placement) }

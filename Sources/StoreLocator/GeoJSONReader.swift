@@ -47,7 +47,8 @@ struct GeoJSONReader {
     // Compressed, UTF-16, a damaged snapshot: name what it is from the first bytes, once.
     if let kind = InputKind.unreadable(buffer) {
       let snapshotSource =
-        kind == .damagedSnapshot || kind == .binary ? SnapshotCatalog.sourceHint(UnsafeRawBufferPointer(buffer)) : nil
+        kind == .damagedSnapshot || kind == .binary
+        ? SnapshotCatalog.sourceHint(UnsafeRawBufferPointer(buffer)) : nil
       return .failure(
         CatalogError(
           .badData, source: source,

@@ -41,7 +41,9 @@ enum InputKind: Equatable {
     }
     if looksLikeSnapshot(head) { return .damagedSnapshot }
     // 0x1E starts the records of an RFC 8142 text sequence; other controls are never JSON text.
-    let isControl = { (byte: UInt8) in byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D && byte != 0x1E }
+    let isControl = { (byte: UInt8) in
+      byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D && byte != 0x1E
+    }
     if head.contains(where: isControl) { return .binary }
     return nil
   }

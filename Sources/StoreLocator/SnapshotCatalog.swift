@@ -185,7 +185,8 @@ final class SnapshotCatalog: @unchecked Sendable {
         guard reserved == 0, sections[section] == nil else {
           throw SnapshotDecodingError(reason: "the \(section.name) section is listed twice or oddly")
         }
-        guard offset % 8 == 0, offset >= UInt64(tableEnd), offset <= UInt64(size), length <= UInt64(size) - offset
+        guard offset % 8 == 0, offset >= UInt64(tableEnd), offset <= UInt64(size),
+          length <= UInt64(size) - offset
         else {
           throw SnapshotDecodingError(
             reason: "the \(section.name) section (offset \(offset), length \(length)) lies outside the "
@@ -233,7 +234,9 @@ final class SnapshotCatalog: @unchecked Sendable {
         reasons.append(try meta.readString())
       }
       var countries = Set<String>()
-      for _ in 0..<(try meta.readCount(atMost: 1_000, of: "countries")) { countries.insert(try meta.readString()) }
+      for _ in 0..<(try meta.readCount(atMost: 1_000, of: "countries")) {
+        countries.insert(try meta.readString())
+      }
       func check(_ section: SnapshotFormat.Section, elements: Int, of size: Int) throws(CatalogError) {
         try verify(section, sections, checksums, buffer, path: path, source: sourcePath)
         guard sections[section]!.count == elements * size else {
@@ -637,7 +640,8 @@ final class SnapshotCatalog: @unchecked Sendable {
       throw refuse("its tree point \(point) is not at the coordinate of store \(position)")
     }
     for position in 0..<storeCount {
-      let state = Int(mapping.load(fromByteOffset: sections[.scheduleStates]!.lowerBound + position, as: UInt8.self))
+      let state = Int(
+        mapping.load(fromByteOffset: sections[.scheduleStates]!.lowerBound + position, as: UInt8.self))
       guard state <= reasons.count else {
         throw refuse("its hours state of store \(position) names no known reason")
       }

@@ -61,9 +61,12 @@ struct SnapshotForgery {
 
   /// The header checksum (over the header with the field zeroed, and the section table).
   static func recomputeHeaderChecksum(_ bytes: inout [UInt8]) {
-    let tableEnd = SnapshotFormat.headerSize + Int(word(bytes, at: 12, size: 4)) * SnapshotFormat.sectionEntrySize
+    let tableEnd =
+      SnapshotFormat.headerSize + Int(word(bytes, at: 12, size: 4)) * SnapshotFormat.sectionEntrySize
     store(UInt64(0), in: &bytes, at: 24)
-    let checksum = bytes.withUnsafeBytes { snapshotChecksum(UnsafeRawBufferPointer(rebasing: $0[0..<tableEnd])) }
+    let checksum = bytes.withUnsafeBytes {
+      snapshotChecksum(UnsafeRawBufferPointer(rebasing: $0[0..<tableEnd]))
+    }
     store(checksum, in: &bytes, at: 24)
   }
 
@@ -125,8 +128,9 @@ struct SnapshotForgery {
   @Test func hugeSectionOffsetsAndLengthsAreRefused() throws {
     let size = UInt64(Self.bytes.count)
     for section in [SnapshotFormat.Section.meta, .coordinates, .treeBoxes, .records, .diagnostics] {
-      for (field, value) in [(8, 1 << 63), (8, UInt64.max), (8, size + 8), (16, 1 << 63), (16, UInt64.max), (16, size)]
-      {
+      for (field, value) in [
+        (8, 1 << 63), (8, UInt64.max), (8, size + 8), (16, 1 << 63), (16, UInt64.max), (16, size),
+      ] {
         let forged = Self.forgery.bytes { bytes in
           SnapshotForgery.store(value, in: &bytes, at: SnapshotForgery.entry(of: section, in: bytes) + field)
         }
@@ -158,7 +162,8 @@ struct SnapshotForgery {
       Issue.record("the bundled snapshot has no summaries")
     }
     forgery.sections.removeAll { $0.kind == .maskNodes || $0.kind == .maskPoints }
-    try SnapshotTests.expectRefused(forgery.bytes(), "the tree depth \(tooDeep) does not fit \(points) points")
+    try SnapshotTests.expectRefused(
+      forgery.bytes(), "the tree depth \(tooDeep) does not fit \(points) points")
   }
 
   /// A record-table offset of 2^63 trapped when the record was read; any record outside the
@@ -172,7 +177,8 @@ struct SnapshotForgery {
       let entry = position * SnapshotFormat.recordTableEntrySize
       SnapshotForgery.store(offset, in: &forgery[.recordTable], at: entry)
       SnapshotForgery.store(length, in: &forgery[.recordTable], at: entry + 8)
-      try SnapshotTests.expectRefused(forgery.bytes(), "its record table is corrupted (record \(position) at offset")
+      try SnapshotTests.expectRefused(
+        forgery.bytes(), "its record table is corrupted (record \(position) at offset")
     }
   }
 
@@ -253,7 +259,8 @@ struct SnapshotForgery {
     var gaps: [Int] = []
     var end = SnapshotFormat.headerSize + Self.forgery.sections.count * SnapshotFormat.sectionEntrySize
     for (kind, body) in Self.forgery.sections {
-      let start = Int(SnapshotForgery.word(sized, at: SnapshotForgery.entry(of: kind, in: sized) + 8, size: 8))
+      let start = Int(
+        SnapshotForgery.word(sized, at: SnapshotForgery.entry(of: kind, in: sized) + 8, size: 8))
       gaps += Array(end..<start)
       end = start + body.count
     }
@@ -261,7 +268,8 @@ struct SnapshotForgery {
     for gap in gaps {
       try SnapshotTests.expectRefused(Self.forgery.bytes { $0[gap] = 1 }, "is not zero")
     }
-    try SnapshotTests.expectRefused(Self.forgery.bytes { $0[40] = 7 }, "its header's reserved bytes are not zero")
+    try SnapshotTests.expectRefused(
+      Self.forgery.bytes { $0[40] = 7 }, "its header's reserved bytes are not zero")
     let longer = Self.forgery.bytes { bytes in
       bytes += [UInt8](repeating: 0, count: 16)
       SnapshotForgery.store(UInt64(bytes.count), in: &bytes, at: 16)
@@ -270,7 +278,8 @@ struct SnapshotForgery {
     let overlapping = Self.forgery.bytes { bytes in
       let storePositions = SnapshotForgery.word(
         bytes, at: SnapshotForgery.entry(of: .storePositions, in: bytes) + 8, size: 8)
-      SnapshotForgery.store(storePositions, in: &bytes, at: SnapshotForgery.entry(of: .treeIDs, in: bytes) + 8)
+      SnapshotForgery.store(
+        storePositions, in: &bytes, at: SnapshotForgery.entry(of: .treeIDs, in: bytes) + 8)
     }
     try SnapshotTests.expectRefused(overlapping, "its sections overlap")
   }

@@ -6,7 +6,8 @@ import Testing
 /// Input that is not GeoJSON text is named by what it looks like, with what to do about it:
 /// compressed data, UTF-16 text, a snapshot whose magic is damaged, binary data.
 @Suite struct InputKindTests {
-  static let geoJSON = #"{"type":"Feature","id":"a","properties":{},"geometry":{"type":"Point","coordinates":[13.4,52.5]}}"#
+  static let geoJSON =
+    #"{"type":"Feature","id":"a","properties":{},"geometry":{"type":"Point","coordinates":[13.4,52.5]}}"#
 
   /// The message of loading `bytes` as GeoJSON from a file named `source`.
   static func message(_ bytes: [UInt8], source: String = "input.geojson") -> String? {
@@ -24,7 +25,9 @@ import Testing
     #expect(
       Self.message(gzip)
         == "input.geojson is not GeoJSON: this looks like gzip-compressed data: decompress it first (gunzip)")
-    #expect(Self.message(Array("PK\u{3}\u{4}rest".utf8))?.contains("a zip archive: decompress it first (unzip)") == true)
+    #expect(
+      Self.message(Array("PK\u{3}\u{4}rest".utf8))?.contains("a zip archive: decompress it first (unzip)")
+        == true)
   }
 
   @Test func utf16IsNamedWithOrWithoutAByteOrderMark() {
@@ -37,7 +40,9 @@ import Testing
       #expect(message?.contains(advice) == true, "\(message ?? "loaded")")
       #expect(message?.contains(conversion) == true)
     }
-    #expect(Self.message(bigEndian, source: "-")?.hasPrefix("standard input is not GeoJSON: this file is UTF-16") == true)
+    #expect(
+      Self.message(bigEndian, source: "-")?.hasPrefix("standard input is not GeoJSON: this file is UTF-16")
+        == true)
   }
 
   /// A snapshot whose magic is damaged was called "not GeoJSON: expected '{'"; it is named as a
@@ -56,7 +61,8 @@ import Testing
         #expect(
           error.message
             == "\(path) is not GeoJSON: this looks like a damaged stores snapshot (its first bytes are not the "
-            + "magic STORESNP); rebuild it with 'stores snapshot build \(DefaultData.bundledPath) -o \(path)'")
+            + "magic STORESNP); rebuild it with 'stores snapshot build \(DefaultData.bundledPath) -o \(path)'"
+        )
       }
     }
   }
@@ -64,14 +70,17 @@ import Testing
   @Test func otherBinaryDataIsNamed() {
     let message = Self.message([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D])
     #expect(message?.contains("input.geojson is not GeoJSON: it holds binary data, not text") == true)
-    #expect(message?.contains("rebuild it with 'stores snapshot build STORES.geojson -o input.geojson'") == true)
+    #expect(
+      message?.contains("rebuild it with 'stores snapshot build STORES.geojson -o input.geojson'") == true)
   }
 
   /// Text GeoJSON, a UTF-8 byte-order mark, an RFC 8142 sequence and other text are not sniffed
   /// as anything else: they reach the reader as before.
   @Test func textIsLeftToTheReader() throws {
     let feature = Array(Self.geoJSON.utf8)
-    for bytes in [feature, [0xEF, 0xBB, 0xBF] + feature, [0x1E] + feature + [0x0A], Array("\t\r\n ".utf8) + feature] {
+    for bytes in [
+      feature, [0xEF, 0xBB, 0xBF] + feature, [0x1E] + feature + [0x0A], Array("\t\r\n ".utf8) + feature,
+    ] {
       #expect(try Catalog(geoJSON: bytes, source: "input.geojson", options: .loaderOnly).stores.count == 1)
     }
     #expect(Self.message(Array("hello".utf8))?.contains("not GeoJSON: expected '{'") == true)

@@ -11,7 +11,8 @@ import Testing
   static func polygonStore(_ ring: [(Double, Double)]) throws -> Catalog {
     let positions = ring.map { "[\($0.0),\($0.1)]" }.joined(separator: ",")
     return try load(
-      #"{"type":"Feature","id":"p","properties":{},"geometry":{"type":"Polygon","coordinates":[[\#(positions)]]}}"#)
+      #"{"type":"Feature","id":"p","properties":{},"geometry":{"type":"Polygon","coordinates":[[\#(positions)]]}}"#
+    )
   }
 
   static func expectInsideBox(
@@ -68,9 +69,15 @@ import Testing
   /// Ordinary outlines answer as before: the same point, to the last digit, and only the note.
   @Test func ordinaryPolygonsAreUnchanged() throws {
     for (ring, longitude, latitude) in [
-      ([(13.3777, 52.5163), (13.3783, 52.5163), (13.3783, 52.5167), (13.3777, 52.5167), (13.3777, 52.5163)], 13.378, 52.5165),
+      (
+        [(13.3777, 52.5163), (13.3783, 52.5163), (13.3783, 52.5167), (13.3777, 52.5167), (13.3777, 52.5163)],
+        13.378, 52.5165
+      ),
       ([(2.29, 48.85), (2.30, 48.85), (2.295, 48.86), (2.29, 48.85)], 2.295, 48.85333333333333),
-      ([(0.5, 0.5), (4.5, 0.5), (4.5, 2.5), (2.5, 2.5), (2.5, 4.5), (0.5, 4.5), (0.5, 0.5)], 2.1666666666666665, 2.1666666666666665),
+      (
+        [(0.5, 0.5), (4.5, 0.5), (4.5, 2.5), (2.5, 2.5), (2.5, 4.5), (0.5, 4.5), (0.5, 0.5)],
+        2.1666666666666665, 2.1666666666666665
+      ),
     ] {
       let catalog = try Self.polygonStore(ring)
       let point = try #require(catalog.stores.first?.coordinate)
@@ -88,7 +95,10 @@ import Testing
   /// A U-shaped outline's centroid lies in the notch, outside the building: a point inside it is
   /// used, and the note says so (no warning: the outline is sound).
   @Test func aConcaveOutlineGetsAPointInside() throws {
-    let ring = [(0.0, 0.0), (3.0, 0.0), (3.0, 3.0), (2.0, 3.0), (2.0, 1.0), (1.0, 1.0), (1.0, 3.0), (0.0, 3.0), (0.0, 0.0)]
+    let ring = [
+      (0.0, 0.0), (3.0, 0.0), (3.0, 3.0), (2.0, 3.0), (2.0, 1.0), (1.0, 1.0), (1.0, 3.0), (0.0, 3.0),
+      (0.0, 0.0),
+    ]
     let catalog = try Self.polygonStore(ring.map { ($0.0 + 10, $0.1 + 10) })
     let point = try #require(catalog.stores.first?.coordinate)
     #expect(catalog.codes == ["polygon-representative-point"])
