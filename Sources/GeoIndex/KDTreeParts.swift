@@ -119,7 +119,10 @@ extension KDTree {
     guard xs.count == n, ys.count == n, zs.count == n, ids.count == n else {
       throw KDTreePartsError(description: "the tree holds a different number of points than the coordinates")
     }
-    guard (0..<40).contains(depth) else {
+    // The builder never makes more leaves than points (at most one leaf level past 2^depth ≥ n),
+    // and the searches compute leaf bounds as `leaf * n >> depth`: a depth this bounds cannot
+    // overflow that product, nor ask for an absurd number of node boxes.
+    guard Self.fits(depth: depth, count: n) else {
       throw KDTreePartsError(description: "the tree depth \(depth) does not fit \(n) points")
     }
     let nodeCount = n == 0 ? 1 : (2 << depth) - 1
@@ -131,6 +134,71 @@ extension KDTree {
     }
     self.init(
       memory: memory, coordinates: coordinates, depth: depth, xs: xs, ys: ys, zs: zs, ids: ids, boxes: boxes)
+  }
+}
+
+extension KDTree {
+  /// Whether `depth` is one the builder can give `count` points: 0 for no points, else at most
+  /// the depth at which every leaf holds one point (`2^depth < 2 * count`).
+  static func fits(depth: Int, count: Int) -> Bool {
+    guard depth >= 0, depth < 32 else { return false }
+    return count == 0 ? depth == 0 : (1 << depth) < 2 * count
+  }
+
+  /// Checks what a search relies on beyond what opening checks (array sizes, depth, ids in
+  /// range), for a tree whose arrays came from a file: the coordinates are valid, the ids are a
+  /// permutation of the points, each unit vector is its point's, each leaf's box holds its points
+  /// and each node's box holds its children's. A tree that passes answers as the one saved.
+  ///
+  /// - Throws: `KDTreePartsError` naming the first inconsistency.
+  /// - Complexity: O(n) time, n bits of memory.
+  public func validateStructure() throws(KDTreePartsError) {
+    let n = count
+    var seen = [Bool](repeating: false, count: n)
+    for p in 0..<n {
+      let id = Int(ids[p])
+      guard !seen[id] else { throw KDTreePartsError(description: "the tree holds point \(id) twice") }
+      seen[id] = true
+      let coordinate = coordinateBuffer[id]
+      guard (-90...90).contains(coordinate.latitude), (-180...180).contains(coordinate.longitude) else {
+        throw KDTreePartsError(description: "point \(id) has no valid coordinate")
+      }
+      // The unit vectors were computed with the platform's sin and cos: allow their last bits.
+      let v = coordinate.unitVector
+      guard abs(xs[p] - v.x) <= 1e-12, abs(ys[p] - v.y) <= 1e-12, abs(zs[p] - v.z) <= 1e-12 else {
+        throw KDTreePartsError(description: "the unit vector of point \(id) is not its coordinate's")
+      }
+    }
+    let nodeCount = boxes.count / 6
+    guard n > 0 else { return }
+    let firstLeaf = (1 << depth) - 1
+    for node in firstLeaf..<nodeCount {
+      let leaf = node - firstLeaf
+      for p in (leaf * n) >> depth..<((leaf + 1) * n) >> depth
+      where !boxContains(node, x: xs[p], y: ys[p], z: zs[p]) {
+        throw KDTreePartsError(description: "the box of node \(node) does not hold its point \(ids[p])")
+      }
+    }
+    for node in 0..<firstLeaf {
+      for child in [2 * node + 1, 2 * node + 2] where !boxContains(node, child: child) {
+        throw KDTreePartsError(description: "the box of node \(node) does not hold its child \(child)")
+      }
+    }
+  }
+
+  /// Written so that a NaN bound fails.
+  private func boxContains(_ node: Int, x: Double, y: Double, z: Double) -> Bool {
+    let b = 6 * node
+    return Double(boxes[b]) <= x && Double(boxes[b + 1]) <= y && Double(boxes[b + 2]) <= z
+      && x <= Double(boxes[b + 3]) && y <= Double(boxes[b + 4]) && z <= Double(boxes[b + 5])
+  }
+
+  /// An empty child (min +∞, max -∞) is held by any box; NaN bounds fail.
+  private func boxContains(_ node: Int, child: Int) -> Bool {
+    let b = 6 * node
+    let c = 6 * child
+    if boxes[c] == .infinity && boxes[c + 3] == -.infinity { return !boxes[b].isNaN && !boxes[b + 3].isNaN }
+    return (0..<3).allSatisfy { boxes[b + $0] <= boxes[c + $0] && boxes[c + 3 + $0] <= boxes[b + 3 + $0] }
   }
 }
 
@@ -156,5 +224,14 @@ extension SubtreeMasks {
       throw KDTreePartsError(description: "the masks do not fit the tree")
     }
     self.init(uncheckedPoints: parts.points, nodes: parts.nodes)
+  }
+
+  /// Whether every node's mask is the union of its subtree's point masks, as searches that skip
+  /// subtrees assume (`stores snapshot verify` checks it; opening only checks sizes).
+  ///
+  /// - Complexity: O(n).
+  public func isConsistent(with tree: KDTree) -> Bool {
+    guard points.count == tree.count, nodes.count == tree.boxes.count / 6 else { return false }
+    return SubtreeMasks(tree: tree, points: points).nodes == nodes
   }
 }

@@ -40,7 +40,7 @@ public struct SubtreeMasks: Sendable {
   }
 
   /// Masks with the point masks `points` (in tree order) and their unions per node.
-  private init(tree: KDTree, points: [Mask]) {
+  init(tree: KDTree, points: [Mask]) {
     let nodeCount = tree.boxes.count / 6
     var nodes = [Mask](repeating: .zero, count: nodeCount)
     if !points.isEmpty {

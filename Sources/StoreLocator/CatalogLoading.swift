@@ -88,7 +88,9 @@ extension Catalog {
   ///
   /// - Throws: `CatalogError` (`.badData`) naming the first bad record and how to rebuild.
   public func verifySnapshotRecords() throws(CatalogError) {
-    if case .snapshot(let snapshot) = storage { try snapshot.verifyAllRecords() }
+    if case .snapshot(let snapshot) = storage {
+      try snapshot.verifyEverything(tree: tree, storePositions: storePositions)
+    }
   }
 
   /// True when this catalog was read from a snapshot.

@@ -126,7 +126,7 @@ extension GeoJSONReader {
             + "kept out of the index")
         return nil
       }
-      var best: (x: Double, y: Double, area: Double)?
+      var best: RingPoint?
       for (polygonIndex, polygon) in polygons.enumerated() {
         guard case .array(let rings) = polygon else {
           context.report(
@@ -154,8 +154,15 @@ extension GeoJSONReader {
             return nil
           }
         }
-        let centroid = ringCentroid(vertices.map { (x: $0.longitude, y: $0.latitude) })
-        if best == nil || centroid.area > best!.area { best = centroid }
+        let point = ringPoint(vertices.map { (x: $0.longitude, y: $0.latitude) })
+        if point.placement == .fallback {
+          context.report(
+            "geometry-self-intersecting", .warning,
+            "\(ringName) crosses itself: its centroid, [\(format(point.centroid.x)), \(format(point.centroid.y))], "
+              + "lies outside the ring's bounding box; [\(format(point.x)), \(format(point.y))], inside the ring's "
+              + "bounding box, is used instead — fix the geometry")
+        }
+        if best == nil || point.area > best!.area { best = point }
       }
       guard let best else {
         context.report(
@@ -165,11 +172,14 @@ extension GeoJSONReader {
       }
       let longitude = format(best.x)
       let latitude = format(best.y)
+      let ring = type == "Polygon" ? "its outer ring" : "its largest polygon's outer ring"
       context.report(
         "polygon-representative-point", .note,
-        "the store is mapped as a \(type) (a building outline); the centroid of "
-          + (type == "Polygon" ? "its outer ring" : "its largest polygon's outer ring")
-          + ", [\(longitude), \(latitude)], is used as its location")
+        "the store is mapped as a \(type) (a building outline); "
+          + (best.placement == .centroid
+            ? "the centroid of \(ring), [\(longitude), \(latitude)], is used as its location"
+            : "the centroid of \(ring) lies outside it, so a point inside it, [\(longitude), \(latitude)], is "
+              + "used as its location"))
       return GeoJSONPoint(
         longitude: best.x, latitude: best.y, longitudeText: longitude, latitudeText: latitude)
 
@@ -303,6 +313,112 @@ extension GeoJSONReader {
     return ring
   }
 
+  /// Where a ring's store is placed, and how that point was found.
+  struct RingPoint {
+    enum Placement: Equatable {
+      /// The area centroid, inside the ring (or the vertex average of a ring without area).
+      case centroid
+      /// The centroid lies outside the ring (a concave outline, or one that crosses itself) but
+      /// inside its bounding box: a point inside the ring is used instead.
+      case inside
+      /// The centroid lies outside the ring's bounding box, which only a ring that crosses
+      /// itself can do (a simple ring's centroid lies in its convex hull): a point inside the ring
+      /// is used when one is found, else the centre of the bounding box.
+      case fallback
+    }
+
+    var x: Double
+    var y: Double
+    var area: Double
+    var placement: Placement
+    /// The area centroid, for messages.
+    var centroid: (x: Double, y: Double)
+  }
+
+  /// A point for a store mapped as a ring: its area centroid when that lies inside it, else a
+  /// point inside it (the middle of the widest stretch of a horizontal line through it), else the
+  /// centre of its bounding box. Always inside the ring's bounding box: a bow-tie or zig-zag ring
+  /// (whose signed areas nearly cancel) once put a store near Berlin in Vancouver.
+  ///
+  /// - Complexity: O(n) in the vertices, plus O(k log k) for k crossings of the line.
+  static func ringPoint(_ ring: [(x: Double, y: Double)]) -> RingPoint {
+    let centroid = ringCentroid(ring)
+    var points = ring
+    if points.count > 1, points.first! == points.last! { points.removeLast() }
+    unwrapLongitudes(&points)
+    // The centroid in the ring's unwrapped longitudes (it was put back into -180...180).
+    let anchor = points[0].x
+    let centroidX = anchor + (centroid.x - anchor).remainder(dividingBy: 360)
+    let minX = points.map(\.x).min()!
+    let maxX = points.map(\.x).max()!
+    let minY = points.map(\.y).min()!
+    let maxY = points.map(\.y).max()!
+    func result(_ x: Double, _ y: Double, _ placement: RingPoint.Placement) -> RingPoint {
+      RingPoint(
+        x: x.remainder(dividingBy: 360), y: min(max(y, -90), 90), area: centroid.area, placement: placement,
+        centroid: (centroid.x, centroid.y))
+    }
+    // A ring without area has no inside: its vertex average is inside its bounding box anyway.
+    guard centroid.area > 0, points.count >= 3 else { return result(centroidX, centroid.y, .centroid) }
+    // Rounding can put the centroid of a thin ring a hair outside its box.
+    let slack = 1e-9 * max(1, maxX - minX, maxY - minY)
+    let inBox =
+      centroidX >= minX - slack && centroidX <= maxX + slack && centroid.y >= minY - slack
+      && centroid.y <= maxY + slack
+    if inBox && contains(points, x: centroidX, y: centroid.y) {
+      return result(centroidX, centroid.y, .centroid)
+    }
+    let placement: RingPoint.Placement = inBox ? .inside : .fallback
+    let lineY = inBox && centroid.y > minY && centroid.y < maxY ? centroid.y : (minY + maxY) / 2
+    if let x = widestInsideStretch(points, y: lineY) { return result(x, lineY, placement) }
+    return result((minX + maxX) / 2, (minY + maxY) / 2, .fallback)
+  }
+
+  /// Each longitude within 180° of the previous one, so a ring across the antimeridian is one
+  /// piece (IEEE remainder: one operation a vertex, no loop).
+  private static func unwrapLongitudes(_ points: inout [(x: Double, y: Double)]) {
+    for index in points.indices.dropFirst() {
+      let previous = points[index - 1].x
+      points[index].x = previous + (points[index].x - previous).remainder(dividingBy: 360)
+    }
+  }
+
+  /// Even–odd point-in-polygon test (a closed ring without its repeated last vertex).
+  private static func contains(_ ring: [(x: Double, y: Double)], x: Double, y: Double) -> Bool {
+    var inside = false
+    var previous = ring[ring.count - 1]
+    for point in ring {
+      if (point.y > y) != (previous.y > y) {
+        let crossing = point.x + (y - point.y) * (previous.x - point.x) / (previous.y - point.y)
+        if x < crossing { inside.toggle() }
+      }
+      previous = point
+    }
+    return inside
+  }
+
+  /// The middle of the widest stretch of the line at latitude `y` that lies inside the ring
+  /// (even–odd), or `nil` when the line meets no inside.
+  private static func widestInsideStretch(_ ring: [(x: Double, y: Double)], y: Double) -> Double? {
+    var crossings: [Double] = []
+    var previous = ring[ring.count - 1]
+    for point in ring {
+      if (point.y > y) != (previous.y > y) {
+        crossings.append(point.x + (y - point.y) * (previous.x - point.x) / (previous.y - point.y))
+      }
+      previous = point
+    }
+    crossings.sort()
+    var best: (width: Double, middle: Double)?
+    for pair in stride(from: 0, to: crossings.count - 1, by: 2) {
+      let width = crossings[pair + 1] - crossings[pair]
+      if width > 0, width.isFinite, best == nil || width > best!.width {
+        best = (width, (crossings[pair] + crossings[pair + 1]) / 2)
+      }
+    }
+    return best?.middle
+  }
+
   /// The area centroid of a ring (planar, in degrees), with its area; the vertex average when the
   /// area is zero.
   ///
@@ -313,11 +429,7 @@ extension GeoJSONReader {
   static func ringCentroid(_ ring: [(x: Double, y: Double)]) -> (x: Double, y: Double, area: Double) {
     var points = ring
     if points.count > 1, points.first! == points.last! { points.removeLast() }
-    for index in points.indices.dropFirst() {
-      let previous = points[index - 1].x
-      // The step to this vertex, brought into -180...180 (IEEE remainder: one operation, no loop).
-      points[index].x = previous + (points[index].x - previous).remainder(dividingBy: 360)
-    }
+    unwrapLongitudes(&points)
     let origin = points[0]
     var doubleArea = 0.0
     var sumX = 0.0

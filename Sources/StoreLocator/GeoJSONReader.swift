@@ -44,6 +44,16 @@ struct GeoJSONReader {
       return .failure(
         CatalogError(.badData, source: source, "empty file (0 bytes): no GeoJSON to read"))
     }
+    // Compressed, UTF-16, a damaged snapshot: name what it is from the first bytes, once.
+    if let kind = InputKind.unreadable(buffer) {
+      let snapshotSource =
+        kind == .damagedSnapshot || kind == .binary
+        ? SnapshotCatalog.sourceHint(UnsafeRawBufferPointer(buffer)) : nil
+      return .failure(
+        CatalogError(
+          .badData, source: source,
+          kind.message(path: source, snapshotSource: snapshotSource)))
+    }
     var reader = GeoJSONReader(source: source, base: base, count: buffer.count, readAhead: readAhead)
     do throws(CatalogError) {
       return .success(try reader.read())

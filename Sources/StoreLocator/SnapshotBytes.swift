@@ -103,6 +103,16 @@ struct SnapshotReader {
     }
   }
 
+  /// A varint that counts something, checked to lie in `0...limit` so a loop over it can
+  /// neither trap (a negative count) nor run for ever.
+  mutating func readCount(atMost limit: Int, of what: String) throws(SnapshotDecodingError) -> Int {
+    let count = try readVarint()
+    guard count >= 0, count <= limit else {
+      throw SnapshotDecodingError(reason: "\(count) \(what) is not a count in 0...\(limit)")
+    }
+    return count
+  }
+
   mutating func readString() throws(SnapshotDecodingError) -> String {
     let count = try readVarint()
     guard count >= 0, end - offset >= count else {

@@ -111,7 +111,9 @@ final class SnapshotCatalog: @unchecked Sendable {
       switch error {
       case let error as CatalogError: throw error
       case let error as SnapshotDecodingError:
-        throw refusal(path, source: nil, "it is corrupted: \(error.reason)")
+        // Name the GeoJSON to rebuild from when the meta section says it.
+        let hint = sourceHint(UnsafeRawBufferPointer(start: file.base, count: file.size))
+        throw refusal(path, source: hint, "it is corrupted: \(error.reason)")
       default: throw CatalogError(.badData, source: path, "\(error)")
       }
     }
@@ -171,18 +173,33 @@ final class SnapshotCatalog: @unchecked Sendable {
     for _ in 0..<sectionCount {
       do {
         let kind = try table.read(UInt32.self)
-        _ = try table.read(UInt32.self)
-        let offset = Int(try table.read(UInt64.self))
-        let length = Int(try table.read(UInt64.self))
+        let reserved = try table.read(UInt32.self)
+        // Offsets and lengths are compared with the file size as UInt64 before they become Ints:
+        // a forged 2^63 must be refused, not trap in the conversion.
+        let offset = try table.read(UInt64.self)
+        let length = try table.read(UInt64.self)
         let checksum = try table.read(UInt64.self)
-        guard let section = SnapshotFormat.Section(rawValue: kind), offset % 8 == 0, offset >= tableEnd,
-          length >= 0, offset <= size - length
-        else { throw SnapshotDecodingError(reason: "section \(kind) is out of bounds") }
-        sections[section] = offset..<offset + length
+        guard let section = SnapshotFormat.Section(rawValue: kind) else {
+          throw SnapshotDecodingError(reason: "unknown section kind \(kind)")
+        }
+        guard reserved == 0, sections[section] == nil else {
+          throw SnapshotDecodingError(reason: "the \(section.name) section is listed twice or oddly")
+        }
+        guard offset % 8 == 0, offset >= UInt64(tableEnd), offset <= UInt64(size),
+          length <= UInt64(size) - offset
+        else {
+          throw SnapshotDecodingError(
+            reason: "the \(section.name) section (offset \(offset), length \(length)) lies outside the "
+              + "\(size)-byte file")
+        }
+        sections[section] = Int(offset)..<Int(offset + length)
         checksums[section] = checksum
       } catch let error as SnapshotDecodingError {
         throw refusal(path, source: hint, "its section table is corrupted (\(error.reason))")
       }
+    }
+    if let reason = uncoveredBytesProblem(buffer, tableEnd: tableEnd, sections: Array(sections.values)) {
+      throw refusal(path, source: hint, reason)
     }
     for section in SnapshotFormat.Section.allCases where section != .maskPoints && section != .maskNodes {
       guard sections[section] != nil else {
@@ -205,15 +222,21 @@ final class SnapshotCatalog: @unchecked Sendable {
       }
       let hasMasks = try meta.read(UInt8.self) == 1
       var conditions: [StoreFilter.Condition] = []
-      for _ in 0..<min(try meta.readVarint(), SearchMasks.conditionCapacity) {
+      for _ in 0..<(try meta.readCount(atMost: SearchMasks.conditionCapacity, of: "indexed conditions")) {
         conditions.append(try SnapshotFormat.decodeCondition(&meta))
       }
       var counts: [Diagnostic.Severity: Int] = [:]
-      for severity in Diagnostic.Severity.allCases { counts[severity] = try meta.readVarint() }
+      for severity in Diagnostic.Severity.allCases {
+        counts[severity] = try meta.readCount(atMost: Int(Int32.max), of: "\(severity) diagnostics")
+      }
       var reasons: [String] = []
-      for _ in 0..<min(try meta.readVarint(), 255) { reasons.append(try meta.readString()) }
+      for _ in 0..<(try meta.readCount(atMost: 255, of: "reasons for missing hours")) {
+        reasons.append(try meta.readString())
+      }
       var countries = Set<String>()
-      for _ in 0..<min(try meta.readVarint(), 1_000) { countries.insert(try meta.readString()) }
+      for _ in 0..<(try meta.readCount(atMost: 1_000, of: "countries")) {
+        countries.insert(try meta.readString())
+      }
       func check(_ section: SnapshotFormat.Section, elements: Int, of size: Int) throws(CatalogError) {
         try verify(section, sections, checksums, buffer, path: path, source: sourcePath)
         guard sections[section]!.count == elements * size else {
@@ -236,13 +259,33 @@ final class SnapshotCatalog: @unchecked Sendable {
       if sections[.records]!.count <= SnapshotFormat.recordsVerifiedOnOpen {
         try verify(.records, sections, checksums, buffer, path: path, source: sourcePath)
       }
+      // Every record of any size lies inside the records (a pass over 16 bytes a store), so a
+      // record read later can fail its checksum but never point outside the file.
+      let recordsLength = UInt64(sections[.records]!.count)
+      var recordTable = SnapshotReader(base: base, range: sections[.recordTable]!)
+      for position in 0..<storeCount {
+        let offset = try recordTable.read(UInt64.self)
+        let length = UInt64(try recordTable.read(UInt32.self))
+        _ = try recordTable.read(UInt32.self)
+        guard offset <= recordsLength, length <= recordsLength - offset else {
+          throw refusal(
+            path, source: sourcePath,
+            "its record table is corrupted (record \(position) at offset \(offset), length \(length) "
+              + "lies outside the \(recordsLength)-byte records section)")
+        }
+      }
 
       let storePositions: [Int32] = Self.array(base, sections[.storePositions]!)
       guard storePositions.allSatisfy({ $0 >= 0 && Int($0) < storeCount }) else {
         throw SnapshotDecodingError(reason: "a tree point refers to a store that is not there")
       }
       var boxesReader = SnapshotReader(base: base, range: sections[.treeBoxes]!)
-      let depth = Int(try boxesReader.read(UInt64.self))
+      let storedDepth = try boxesReader.read(UInt64.self)
+      // The tree checks the depth against its points; here only that it is an Int at all.
+      guard storedDepth < 64 else {
+        throw SnapshotDecodingError(reason: "the tree depth \(storedDepth) is out of range")
+      }
+      let depth = Int(storedDepth)
       let boxesRange = sections[.treeBoxes]!.lowerBound + 8..<sections[.treeBoxes]!.upperBound
       // The tree reads its arrays in place: nothing is copied, the mapping stays while it lives.
       let layout = KDTreeLayout(
@@ -276,8 +319,31 @@ final class SnapshotCatalog: @unchecked Sendable {
     }
   }
 
-  /// The source path in the meta section, when the section table and the meta section are intact.
-  private static func sourceHint(_ buffer: UnsafeRawBufferPointer) -> String? {
+  /// What is wrong with the bytes no checksum covers, or `nil`: the reserved end of the header
+  /// and the padding between sections must be zero, the sections must not overlap, and nothing
+  /// may follow the last one. So every byte of a sound snapshot is either checked by a checksum
+  /// or known to be zero.
+  private static func uncoveredBytesProblem(
+    _ buffer: UnsafeRawBufferPointer, tableEnd: Int, sections: [Range<Int>]
+  ) -> String? {
+    if buffer[32..<SnapshotFormat.headerSize].contains(where: { $0 != 0 }) {
+      return "its header's reserved bytes are not zero"
+    }
+    var end = tableEnd
+    for section in sections.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+      guard section.lowerBound >= end else { return "its sections overlap at byte \(section.lowerBound)" }
+      guard section.lowerBound - end < 8, buffer[end..<section.lowerBound].allSatisfy({ $0 == 0 }) else {
+        return "its padding at bytes \(end)..<\(section.lowerBound) is not zero"
+      }
+      end = section.upperBound
+    }
+    guard end == buffer.count else { return "it has \(buffer.count - end) bytes after its last section" }
+    return nil
+  }
+
+  /// The source path in the meta section, when the section table and the meta section are intact
+  /// (whatever the magic and version: a damaged file is named by what rebuilds it).
+  static func sourceHint(_ buffer: UnsafeRawBufferPointer) -> String? {
     var table = SnapshotReader(buffer, from: 12)
     guard let count = try? table.read(UInt32.self), count <= 64 else { return nil }
     table.offset = SnapshotFormat.headerSize
@@ -344,15 +410,23 @@ final class SnapshotCatalog: @unchecked Sendable {
 
   /// The bytes of record `position`, checked against its checksum.
   private func recordReader(_ position: Int) throws(SnapshotDecodingError) -> SnapshotReader {
+    guard position >= 0, position < storeCount else {
+      throw SnapshotDecodingError(reason: "store \(position) of \(storeCount) is not there")
+    }
     let table = sections[.recordTable]!.lowerBound + position * SnapshotFormat.recordTableEntrySize
-    let offset = Int(UInt64(littleEndian: mapping.loadUnaligned(fromByteOffset: table, as: UInt64.self)))
-    let length = Int(UInt32(littleEndian: mapping.loadUnaligned(fromByteOffset: table + 8, as: UInt32.self)))
+    let offset = UInt64(littleEndian: mapping.loadUnaligned(fromByteOffset: table, as: UInt64.self))
+    let storedLength = UInt64(
+      UInt32(littleEndian: mapping.loadUnaligned(fromByteOffset: table + 8, as: UInt32.self)))
     let checksum = UInt32(littleEndian: mapping.loadUnaligned(fromByteOffset: table + 12, as: UInt32.self))
     let records = sections[.records]!
-    guard offset <= records.count, length <= records.count - offset else {
-      throw SnapshotDecodingError(reason: "record \(position) lies outside the records")
+    // Compared as UInt64 first: a forged offset of 2^63 or more must not reach Int(_:).
+    guard offset <= UInt64(records.count), storedLength <= UInt64(records.count) - offset else {
+      throw SnapshotDecodingError(
+        reason: "record \(position) (offset \(offset), length \(storedLength)) lies outside the "
+          + "\(records.count)-byte records section")
     }
-    let start = records.lowerBound + offset
+    let length = Int(storedLength)
+    let start = records.lowerBound + Int(offset)
     let bytes = UnsafeRawBufferPointer(start: mapping + start, count: length)
     guard UInt32(truncatingIfNeeded: snapshotChecksum(bytes)) == checksum else {
       throw SnapshotDecodingError(reason: "record \(position) fails its checksum")
@@ -513,12 +587,9 @@ final class SnapshotCatalog: @unchecked Sendable {
   /// and how to rebuild.
   var diagnostics: [Diagnostic] {
     if let cached = cache.withLock({ $0.diagnostics }) { return cached }
-    var decoded: [Diagnostic] = []
+    var decoded: [Diagnostic]
     do throws(SnapshotDecodingError) {
-      guard isIntact(.diagnostics) else { throw SnapshotDecodingError(reason: "checksum mismatch") }
-      var reader = SnapshotReader(base: mapping, range: sections[.diagnostics]!)
-      let count = try reader.readVarint()
-      for _ in 0..<max(0, count) { decoded.append(try SnapshotFormat.decodeDiagnostic(&reader)) }
+      decoded = try decodeDiagnostics()
     } catch {
       let refusal = Self.refusal(
         path, source: source, "its diagnostics section is corrupted (\(error.reason))")
@@ -528,22 +599,88 @@ final class SnapshotCatalog: @unchecked Sendable {
     return decoded
   }
 
+  /// The diagnostics section, checked and decoded. Every count is bounded by the bytes left
+  /// (a diagnostic takes at least one byte), so a forged count ends in an error, not a loop.
+  private func decodeDiagnostics() throws(SnapshotDecodingError) -> [Diagnostic] {
+    guard isIntact(.diagnostics) else { throw SnapshotDecodingError(reason: "checksum mismatch") }
+    var reader = SnapshotReader(base: mapping, range: sections[.diagnostics]!)
+    let count = try reader.readCount(atMost: reader.end - reader.offset, of: "diagnostics")
+    var decoded: [Diagnostic] = []
+    for _ in 0..<count { decoded.append(try SnapshotFormat.decodeDiagnostic(&reader)) }
+    return decoded
+  }
+
   // MARK: - Verification
 
-  /// Checks every record against its checksum and decodes it, and the sections read on first use:
-  /// what `stores snapshot verify` does beyond the checks of every open.
-  func verifyAllRecords() throws(CatalogError) {
+  /// Everything `stores snapshot verify` checks beyond the checks of every open: the checksums of
+  /// the sections read later (records, diagnostics, summaries), every record (its checksum, that it
+  /// decodes), and every invariant the reader relies on without checking it on each use: the id
+  /// order is sorted (binary search), the tree's points are the records' coordinates and its
+  /// shape holds them (`KDTree.validateStructure()`), the summaries are the unions of their
+  /// subtrees, and each store's hours state names a known reason.
+  ///
+  /// - Throws: `CatalogError` (`.badData`) naming the first problem, with the rebuild command.
+  func verifyEverything(tree: KDTree, storePositions: [Int32]) throws(CatalogError) {
+    func refuse(_ reason: String) -> CatalogError { Self.refusal(path, source: source, reason) }
     for section in [SnapshotFormat.Section.records, .diagnostics, .maskPoints, .maskNodes]
     where sections[section] != nil && !isIntact(section) {
-      throw Self.refusal(path, source: source, "its \(section.name) section is corrupted (checksum mismatch)")
+      throw refuse("its \(section.name) section is corrupted (checksum mismatch)")
     }
+    // Only what the checks below need is kept, not the stores (a million of them is a lot).
+    var ids: [[UInt8]] = []
+    var coordinates: [Coordinate?] = []
+    ids.reserveCapacity(storeCount)
+    coordinates.reserveCapacity(storeCount)
     for position in 0..<storeCount {
       do {
         var reader = try recordReader(position)
-        _ = try SnapshotFormat.decodeStore(&reader)
+        let store = try SnapshotFormat.decodeStore(&reader)
+        ids.append(Array(store.id.utf8))
+        coordinates.append(store.coordinate)
       } catch {
-        throw Self.refusal(path, source: source, "it is corrupted: \(error.reason)")
+        throw refuse("it is corrupted: \(error.reason)")
       }
+    }
+    // The id order: a permutation sorted by (id bytes, position), as `position(ofID:)` assumes.
+    var previous: (id: [UInt8], position: Int)?
+    for rank in 0..<storeCount {
+      let position = Int(Int32(bitPattern: uint32(.idOrder, at: 4 * rank)))
+      guard position >= 0, position < storeCount else {
+        throw refuse("its id order refers to store \(position) of \(storeCount)")
+      }
+      let id = ids[position]
+      if let previous,
+        !(previous.id.lexicographicallyPrecedes(id) || (previous.id == id && previous.position < position))
+      {
+        throw refuse("its id order is not sorted at entry \(rank)")
+      }
+      previous = (id, position)
+    }
+    // The tree: its points are the coordinates of the stores it names, one point a located store.
+    do throws(KDTreePartsError) { try tree.validateStructure() } catch {
+      throw refuse("its tree is inconsistent: \(error.description)")
+    }
+    let located = coordinates.indices.filter { coordinates[$0] != nil }
+    guard storePositions.map(Int.init) == located else {
+      throw refuse("its store positions are not the \(located.count) stores that have a coordinate")
+    }
+    for (point, position) in located.enumerated() where coordinates[position] != tree.coordinates[point] {
+      throw refuse("its tree point \(point) is not at the coordinate of store \(position)")
+    }
+    for position in 0..<storeCount {
+      let state = Int(
+        mapping.load(fromByteOffset: sections[.scheduleStates]!.lowerBound + position, as: UInt8.self))
+      guard state <= reasons.count else {
+        throw refuse("its hours state of store \(position) names no known reason")
+      }
+    }
+    if masksInfo != nil {
+      guard let masks = searchMasks(for: tree), masks.masks.isConsistent(with: tree) else {
+        throw refuse("its subtree summaries are not the unions of their subtrees")
+      }
+    }
+    do { _ = try decodeDiagnostics() } catch {
+      throw refuse("its diagnostics section is corrupted (\(error.reason))")
     }
   }
 }
