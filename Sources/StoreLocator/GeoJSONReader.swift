@@ -242,13 +242,21 @@ struct GeoJSONReader {
             scanner.offset += 1
             scanner.skipWhitespace()
             if key == "features", !scanner.isAtEnd, scanner.current == UInt8(ascii: "[") {
+              if featuresSeen {
+                // JSON readers that keep the last of repeated members would see only this array;
+                // the stores of both are loaded, so nothing is lost, and the file is flagged.
+                report(
+                  "duplicate-key", .warning, order: scanner.offset, at: nil,
+                  "the FeatureCollection has a second \"features\" member at \(lineColumn(scanner.offset)); "
+                    + "the features of both are loaded (other readers may keep only the last)")
+              }
               featuresSeen = true
               arrayComplete = readCollectionFeatures(members: members)
               featuresRead = true
               guard arrayComplete else { break reading }
             } else {
               let value = try scanner.parseValue()
-              if let existing = members.firstIndex(where: { $0.key == key }) {
+              if let existing = members.firstIndex(where: { $0.key.hasSameBytes(as: key) }) {
                 members[existing].value = value
                 report(
                   "duplicate-key", .warning, order: start, at: nil,

@@ -47,8 +47,12 @@ struct DataOptions: ParsableArguments {
       return catalog
     } catch {
       standardError("stores: \(error.description)")
-      for diagnostic in error.diagnostics.filter({ $0.severity == .error }).prefix(20) {
+      let errors = error.diagnostics.filter { $0.severity == .error }
+      for diagnostic in errors.prefix(20) {
         standardError("  \(diagnostic)")
+      }
+      if errors.count > 20 {
+        standardError("  … and \(errors.count - 20) more errors; 'stores validate \(path)' lists them all")
       }
       throw error.kind == .inputMissing ? ExitCode.inputMissing : ExitCode.badData
     }

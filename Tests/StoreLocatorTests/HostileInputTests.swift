@@ -199,3 +199,50 @@ private func objectText(members count: Int, extra: [String] = []) -> String {
     #expect(text.contains("line 12 is 1000000 bytes long"))
   }
 }
+
+@Suite struct HostileFileTests {
+  private func load(_ text: String) throws -> Catalog {
+    try Catalog(geoJSON: Array(text.utf8), source: "test.geojson", options: .loaderOnly)
+  }
+
+  private func feature(id: String, longitude: String = "13.4") -> String {
+    #"{"type":"Feature","id":"\#(id)","geometry":{"type":"Point","coordinates":[\#(longitude),52.5]},"properties":{}}"#
+  }
+
+  @Test func idsInOtherNormalizationFormsAreTwoStoresAndSaidToLookAlike() throws {
+    let catalog = try load(
+      #"{"type":"FeatureCollection","features":[\#(feature(id: "caf\u{E9}")),\#(feature(id: "cafe\u{301}"))]}"#
+    )
+    #expect(catalog.stores.count == 2)
+    #expect(!catalog.diagnostics.contains { $0.code.rawValue == "duplicate-id" })
+    let lookalike = try #require(
+      catalog.diagnostics.first { $0.code.rawValue == "duplicate-id-normalization" })
+    #expect(lookalike.severity == .warning)
+    #expect(lookalike.storeID?.hasSameBytes(as: "cafe\u{301}") == true)
+  }
+
+  @Test func aSecondFeaturesArrayIsLoadedAndFlagged() throws {
+    let catalog = try load(
+      #"{"type":"FeatureCollection","features":[\#(feature(id: "a"))],"features":[\#(feature(id: "b"))]}"#)
+    #expect(catalog.stores.map(\.id) == ["a", "b"])
+    let warning = try #require(catalog.diagnostics.first { $0.code.rawValue == "duplicate-key" })
+    #expect(warning.message.contains("second \"features\" member"))
+  }
+
+  @Test func aMillionDigitCoordinateIsNotEchoedInFull() throws {
+    let digits = String(repeating: "1", count: 1_000_000)
+    let catalog = try load(
+      #"{"type":"FeatureCollection","features":[\#(feature(id: "a", longitude: digits))]}"#)
+    let error = try #require(catalog.diagnostics.first { $0.severity == .error })
+    #expect(error.message.utf8.count < 300)
+    #expect(error.message.contains("1000000 characters"))
+  }
+
+  @Test func hugeDayOffsetsAreToleratedWithAWarning() throws {
+    let hours = try OpeningHours(parsing: "easter +999999999 days 10:00-12:00")
+    #expect(hours.warnings.map(\.code) == ["large-day-offset"])
+    let truncated = try OpeningHours(parsing: "Dec 25 +12345678901 days off")
+    #expect(truncated.warnings.first?.message.contains("11 digits") == true)
+    #expect(try OpeningHours(parsing: "easter -2 days off").warnings.isEmpty)
+  }
+}

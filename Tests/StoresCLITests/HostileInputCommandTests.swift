@@ -81,3 +81,21 @@ extension StoresProcess {
       standardError: String(decoding: errorData, as: UTF8.self))
   }
 }
+
+@Suite struct ManyErrorsCommandTests {
+  @Test func aStrictLoadSaysHowManyErrorsItDidNotPrint() throws {
+    var features: [String] = []
+    for index in 0..<45 {
+      features.append(
+        #"{"type":"Feature","id":"s\#(index)","geometry":{"type":"Point","coordinates":[200,10]},"properties":{}}"#
+      )
+    }
+    let path = try StoresProcess.temporaryFile(
+      #"{"type":"FeatureCollection","features":[\#(features.joined(separator: ","))]}"#)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let outcome = try StoresProcess.run(["nearest", "--near", "1,1", "--data", path, "--strict"])
+    #expect(outcome.status == 65)
+    #expect(outcome.standardError.split(separator: "\n").count { $0.hasPrefix("  error[") } == 20)
+    #expect(outcome.standardError.contains("… and 25 more errors"))
+  }
+}
