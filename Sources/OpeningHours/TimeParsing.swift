@@ -6,16 +6,22 @@ public enum TimeQuery: Hashable, Sendable, CustomStringConvertible {
   case wallTime(LocalDateTime)
 
   /// Parses `2026-11-22T07:45:00Z`, `2026-11-22T07:45+09:00`, `2026-11-22T07:45` (wall time),
-  /// `2026-11-22` (midnight, wall time), or a space instead of `T`. Seconds are optional.
-  /// `now` is resolved by the caller, who knows the clock.
+  /// or a space instead of `T`. Seconds are optional. `now` is resolved by the caller, who knows
+  /// the clock.
   ///
-  /// - Throws: `TimeParseError` naming what was expected where.
+  /// A date alone (`2026-11-22`) is refused: read as midnight at each store, it would answer
+  /// "open at 2026-12-24" with the 24-hour stores only, which nobody asking means.
+  ///
+  /// - Throws: `TimeParseError` naming what was expected where; for a date alone, a message that
+  ///   shows the full times it could have been.
   public init(parsing text: String) throws(TimeParseError) {
     var scanner = TimeScanner(text)
     let date = try scanner.date()
     guard !scanner.isAtEnd else {
-      self = .wallTime(LocalDateTime(date: date, secondsIntoDay: 0))
-      return
+      throw TimeParseError(
+        text: text, position: scanner.position, expected: "a time after the date",
+        message: "\(text) is a date; give a time too, such as \(text)T09:00 (wall time at each store) "
+          + "or \(text)T09:00:00Z")
     }
     guard scanner.take("T") || scanner.take("t") || scanner.take(" ") else {
       throw scanner.error(expected: "'T' between the date and the time")
@@ -72,8 +78,12 @@ public func formattedOffset(_ seconds: Int) -> String {
 /// The longest duration `parseDuration` accepts: 366 days.
 public let maximumDurationSeconds: Int64 = 366 * 86_400
 
-/// Parses a duration: `90s`, `15m`, `1h30m`, `2h`, `1d`, ISO 8601 `PT15M` / `PT1H30M` / `P1D`;
-/// a bare number is minutes. Returns seconds.
+/// Parses a duration: `90s`, `15m`, `1h30m`, `1h 30m`, `2h`, `1d`, ISO 8601 `PT15M` / `PT1H30M` /
+/// `P1D`. Returns seconds.
+///
+/// Every number needs its unit: a bare `90` is refused (with a message suggesting `90s` and
+/// `90m`) because a bare number as a distance means metres, and nobody should have to remember
+/// which unit each option assumes.
 ///
 /// - Throws: `TimeParseError` when the text is not a non-negative duration of at most 366 days.
 public func parseDuration(_ text: String) throws(TimeParseError) -> Int64 {
@@ -131,10 +141,7 @@ private func parseDurationUnbounded(_ text: String) throws(TimeParseError) -> In
     return total
   }
   var number: Int64? = nil
-  var sawUnit = false
-  // A trailing bare number counts in the unit below the last one: `1h30` is 1 h 30 min, `1m30`
-  // is 1 min 30 s; alone, a number is minutes.
-  var trailingUnit: Int64 = 60
+  var lastUnit: Character? = nil
   for character in characters {
     if let digit = character.wholeNumberValue {
       number = (number ?? 0) * 10 + Int64(digit)
@@ -145,30 +152,36 @@ private func parseDurationUnbounded(_ text: String) throws(TimeParseError) -> In
       // "1h 30m"
     } else if let value = number {
       switch character {
-      case "d":
-        total += value * 86_400
-        trailingUnit = 3600
-      case "h":
-        total += value * 3600
-        trailingUnit = 60
-      case "m":
-        total += value * 60
-        trailingUnit = 1
-      case "s":
-        total += value
-        trailingUnit = 1
+      case "d": total += value * 86_400
+      case "h": total += value * 3600
+      case "m": total += value * 60
+      case "s": total += value
       default: throw TimeParseError(text: text, position: position, expected: "a unit d, h, m or s")
       }
       number = nil
-      sawUnit = true
+      lastUnit = character
     } else {
       throw TimeParseError(text: text, position: position, expected: "a number")
     }
     position += 1
   }
   if let number {
-    total += number * trailingUnit
-  } else if !sawUnit {
+    // A number without a unit is a guess either way (seconds? minutes? the unit below the last
+    // one, as in `1h30`?), so it is refused with the readings spelled out.
+    guard let lastUnit else {
+      throw TimeParseError(
+        text: text, position: position, expected: "a unit after the number",
+        message: "'\(text)' has no unit; write \(number)s for seconds or \(number)m for minutes "
+          + "(durations are 90s, 15m, 1h30m, 1d or PT15M)")
+    }
+    let below: Character = lastUnit == "d" ? "h" : lastUnit == "h" ? "m" : "s"
+    let written = String(text.reversed().drop { $0 == " " }.reversed())
+    throw TimeParseError(
+      text: text, position: position, expected: "a unit after \(number)",
+      message: "'\(text)' ends in a number without a unit; write \(written)\(below) "
+        + "(every number in a duration needs its unit: 1h30m, 1m30s)")
+  }
+  guard lastUnit != nil else {
     throw TimeParseError(text: text, position: 0, expected: "a duration such as 15m")
   }
   return total
@@ -180,9 +193,19 @@ public struct TimeParseError: Error, Hashable, Sendable, CustomStringConvertible
   /// Character offset of the problem.
   public let position: Int
   public let expected: String
+  /// A whole sentence for mistakes common enough to deserve one (a date without a time, a
+  /// duration without a unit); `nil` for the generic "expected … at character N".
+  public let message: String?
+
+  public init(text: String, position: Int, expected: String, message: String? = nil) {
+    self.text = text
+    self.position = position
+    self.expected = expected
+    self.message = message
+  }
 
   public var description: String {
-    "'\(text)' at character \(position + 1): expected \(expected)"
+    message ?? "'\(text)' at character \(position + 1): expected \(expected)"
   }
 }
 

@@ -126,7 +126,9 @@ extension Catalog {
         warnings.append(
           PickupNotice(
             .noOpeningFound,
-            "no store can serve the order, and none of the nearest opens for pickup within "
+            PickupPlan.unknownHoursExplanation(
+              passedOver: passedOver, allowsUnknownHours: request.allowsUnknownHours)
+              ?? "no store can serve the order, and none of the nearest opens for pickup within "
               + "\(PickupPlan.earliestHorizonDays) days"))
       }
     }

@@ -47,7 +47,8 @@ extension StoresCommand {
 
     @Option(
       help: ArgumentHelp(
-        "The time to evaluate at (ISO 8601; without an offset it is the store's wall time); default: now.",
+        "The time to evaluate at (ISO 8601 with a time of day; without an offset it is the store's "
+          + "wall time); the days listed start on its date; default: now.",
         valueName: "time"),
       transform: parsed(TimeQuery.init(parsing:)))
     var at: TimeQuery?

@@ -11,6 +11,12 @@ extension StoresCommand {
         Distances are great-circle (haversine) metres on a sphere of radius 6,371,008.8 m; the \
         search is exact anywhere on Earth, across the antimeridian and at the poles.
 
+        When nothing matches, the answer repeats the question and standard error says why when \
+        the data can tell: no stores in the file, a --where key or value no store has (with the \
+        closest ones), no opening hours in reach (add --allow-unknown). A --near whose nearest \
+        store is over 100 km away, while the point read as LON,LAT has stores close by, gets a \
+        warning naming that reading.
+
         Examples:
           stores nearest --near 47.6062,-122.3321
           stores nearest --near -33.8688,151.2093 -k 3 --within 2km
@@ -47,9 +53,10 @@ extension StoresCommand {
 
     func run() throws {
       let catalog = try dataOptions.loadCatalog()
+      catalog.warnIfSwapped(near)
+      let open = openOptions.requirement(clock: clock)
       let matches = catalog.withStatus(
-        catalog.nearest(
-          k, to: near, within: within, where: filters.filter, open: openOptions.requirement(clock: clock)),
+        catalog.nearest(k, to: near, within: within, where: filters.filter, open: open),
         at: openOptions.time(clock: clock))
       var query = JSONObject()
       query["near"] = .object(near.jsonObject)
@@ -57,13 +64,9 @@ extension StoresCommand {
       query["within_m"] = within.map { JSONValue($0.meters) } ?? .null
       query["where"] = .array(filters.conditions.map { .string($0.description) })
       openOptions.describe(into: &query, clock: clock)
-      let limit =
-        within.map { " within \(ResultWriter(format: .text, units: output.units).formatted($0))" } ?? ""
-      let empty =
-        "No stores\(limit) of \(near)"
-        + (filters.filter.isEmpty
-          ? "" : " match \(filters.conditions.map(\.description).joined(separator: " "))")
-        + "."
+      let empty = catalog.reportEmptyAnswer(
+        matches, in: .nearest(to: near, within: within), where: filters.filter, open: open,
+        format: output.format, units: output.units)
       standardOutput(
         ResultWriter(format: output.format, units: output.units).render(
           matches, query: query, emptyMessage: empty))

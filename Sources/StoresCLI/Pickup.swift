@@ -120,6 +120,8 @@ extension StoresCommand {
       request.alternativeCount = alternatives
 
       let catalog = try dataOptions.loadCatalog()
+      // An order document names latitude and longitude; only a typed --near can be swapped.
+      if let near { catalog.warnIfSwapped(near) }
       let plan: PickupPlan
       do { plan = try catalog.planPickup(request) } catch {
         standardError("stores: \(error.description)")

@@ -90,14 +90,15 @@ struct OpenOptions: ParsableArguments {
   @Option(
     help: ArgumentHelp(
       "Only stores open at this time: ISO 8601 with an offset is one instant; without one "
-        + "(2026-12-24T23:30) it is that wall time at each store.",
+        + "(2026-12-24T23:30) it is that wall time at each store. A date alone is refused.",
       valueName: "time"),
     transform: parsed(TimeQuery.init(parsing:)))
   var openAt: TimeQuery?
 
   @Option(
     help: ArgumentHelp(
-      "…and staying open at least this long (90s, 15m, 1h30m, PT15M); implies --open-now without --open-at.",
+      "…and staying open at least this long (90s, 15m, 1h30m, PT15M; a unit is required); implies "
+        + "--open-now without --open-at.",
       valueName: "duration"),
     transform: parsed(parseDuration))
   var openFor: Int64?

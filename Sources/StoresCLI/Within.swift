@@ -12,6 +12,12 @@ extension StoresCommand {
         east, north in degrees, as GeoJSON writes a bbox) they come in file order; a box whose \
         west is greater than its east crosses the antimeridian (--bbox 177,-20,-178,-16).
 
+        When nothing matches, the answer repeats the question and standard error says why when \
+        the data can tell: no stores in the file, a --where key or value no store has (with the \
+        closest ones), no opening hours in reach (add --allow-unknown). A --near whose nearest \
+        store is over 100 km away, while the point read as LON,LAT has stores close by, gets a \
+        warning naming that reading.
+
         Examples:
           stores within --near 51.5074,-0.1278 --radius 1km
           stores within --bbox 177,-20,-178,-16 --format csv
@@ -53,23 +59,25 @@ extension StoresCommand {
 
     func run() throws {
       let catalog = try dataOptions.loadCatalog()
+      let open = openOptions.requirement(clock: clock)
       var query = JSONObject()
       let matches: [StoreMatch]
-      let empty: String
+      let area: SearchArea
       if let bbox {
-        matches = catalog.stores(in: bbox, where: filters.filter, open: openOptions.requirement(clock: clock))
+        matches = catalog.stores(in: bbox, where: filters.filter, open: open)
         query["bbox"] = .array([bbox.west, bbox.south, bbox.east, bbox.north].map { JSONValue($0) })
-        empty = "No stores inside \(bbox.west),\(bbox.south),\(bbox.east),\(bbox.north)."
+        area = .box(bbox)
       } else if let near, let radius {
-        matches = catalog.stores(
-          within: radius, of: near, where: filters.filter, open: openOptions.requirement(clock: clock))
+        catalog.warnIfSwapped(near)
+        matches = catalog.stores(within: radius, of: near, where: filters.filter, open: open)
         query["near"] = .object(near.jsonObject)
         query["radius_m"] = JSONValue(radius.meters)
-        empty =
-          "No stores within \(ResultWriter(format: .text, units: output.units).formatted(radius)) of \(near)."
+        area = .circle(center: near, radius: radius)
       } else {
         throw ExitCode.usage
       }
+      let empty = catalog.reportEmptyAnswer(
+        matches, in: area, where: filters.filter, open: open, format: output.format, units: output.units)
       query["where"] = .array(filters.conditions.map { .string($0.description) })
       openOptions.describe(into: &query, clock: clock)
       standardOutput(
