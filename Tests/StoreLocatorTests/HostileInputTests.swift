@@ -246,3 +246,45 @@ private func objectText(members count: Int, extra: [String] = []) -> String {
     #expect(try OpeningHours(parsing: "easter -2 days off").warnings.isEmpty)
   }
 }
+
+@Suite struct TimeBoundTests {
+  private let now = Instant(secondsSinceEpoch: 1_798_127_400)  // 2026-12-24T15:50:00Z
+  private let london = try! Coordinate(latitude: 51.5074, longitude: -0.1278)
+
+  @Test(arguments: [
+    "9999-12-31T23:59:59-18:00", "2200-01-01T00:00", "1899-12-31T23:59:59Z", "0000-01-01T00:00Z",
+  ])
+  func timesOutsideTheSupportedYearsAreRefused(text: String) {
+    #expect {
+      try TimeQuery(parsing: text)
+    } throws: { error in
+      "\(error)".contains("outside the years 1900–2199")
+    }
+  }
+
+  @Test func theSupportedYearsStillParse() throws {
+    #expect(try TimeQuery(parsing: "2199-12-31T23:59:59Z") != TimeQuery(parsing: "1900-01-01T00:00Z"))
+  }
+
+  @Test func everyWayOfGivingTheReadyTimeHasTheSameBound() throws {
+    let tooMany = OrderItem(name: "Flat white", quantity: 999_999_999, preparationMinutes: 4)
+    let far = try TimeQuery(parsing: "2027-03-01T10:00:00Z")
+    let refused: [ReadyTime] = [
+      .after(seconds: 31 * 86_400), .at(far), .preparing([tooMany]),
+      .preparing([OrderItem(name: "Tea", preparationMinutes: 2)], notBefore: far),
+    ]
+    for ready in refused {
+      let request = PickupRequest(customer: london, orderedAt: now, ready: ready)
+      #expect(throws: PickupError.self, "\(ready)") { try request.checkLeadTime() }
+    }
+    let fine: [ReadyTime] = [
+      .after(seconds: 30 * 86_400), .at(try TimeQuery(parsing: "2027-01-20T10:00")),
+      .preparing([OrderItem(name: "Flat white", quantity: 2, preparationMinutes: 4)]),
+    ]
+    for ready in fine {
+      #expect(throws: Never.self) {
+        try PickupRequest(customer: london, orderedAt: now, ready: ready).checkLeadTime()
+      }
+    }
+  }
+}

@@ -99,3 +99,23 @@ extension StoresProcess {
     #expect(outcome.standardError.contains("… and 25 more errors"))
   }
 }
+
+@Suite struct TimeBoundCommandTests {
+  @Test func anOrderOfAMillionYearsIsRefused() throws {
+    let order = try StoresProcess.temporaryFile(
+      #"{"id": "o1", "customer": {"latitude": 51.5074, "longitude": -0.1278}, "#
+        + #""items": [{"name": "Flat white", "quantity": 999999999, "prep_minutes": 4}]}"#, suffix: ".json")
+    defer { try? FileManager.default.removeItem(atPath: order) }
+    let outcome = try StoresProcess.run(["pickup", "--order", order, "--now", "2026-12-24T15:50:00Z"])
+    #expect(outcome.status == 64)
+    #expect(outcome.standardError.contains("the items take 1902 years to prepare"))
+  }
+
+  @Test func aReadyTimeInTheYear9999IsRefused() throws {
+    let outcome = try StoresProcess.run([
+      "pickup", "--near", "51.5074,-0.1278", "--ready-at", "9999-12-31T23:59:59-18:00",
+    ])
+    #expect(outcome.status == 64)
+    #expect(outcome.standardError.contains("outside the years 1900–2199"))
+  }
+}
