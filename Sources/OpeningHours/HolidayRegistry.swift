@@ -153,6 +153,16 @@ public struct HolidayRegistry: Sendable {
   }
 
   mutating func add(json bytes: [UInt8], file: String) throws(HolidayDataError) {
+    if let offset = HolidayFile.firstInvalidUTF8(in: bytes) {
+      let before = bytes[..<offset]
+      let line = before.count { $0 == UInt8(ascii: "\n") } + 1
+      let column = offset - (before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0) + 1
+      throw HolidayDataError(
+        file: file, line: line, column: column,
+        message:
+          "the file is not valid UTF-8 (byte 0x\(String(bytes[offset], radix: 16, uppercase: true)) at "
+          + "offset \(offset)); holiday files are UTF-8 JSON")
+    }
     var parser = MiniJSON(bytes: bytes, file: file)
     let root = try parser.parseDocument()
     let update = try HolidayFile.interpret(root, parser: parser)
@@ -314,7 +324,25 @@ enum HolidayFile {
     return "errno \(code)"
   }
 
-  /// The whole file, with POSIX `open`/`read`.
+  /// The most a holiday file may hold: 16 MiB. The bundled files are a few kB each; the limit
+  /// keeps `--holidays /dev/zero` an error rather than a process that fills memory.
+  static let maximumFileBytes = 16 << 20
+
+  /// The offset of the first byte that is not part of well-formed UTF-8, or `nil`.
+  static func firstInvalidUTF8(in bytes: [UInt8]) -> Int? {
+    var parser = Unicode.UTF8.ForwardParser()
+    var iterator = bytes.makeIterator()
+    var offset = 0
+    while true {
+      switch parser.parseScalar(from: &iterator) {
+      case .valid(let scalar): offset += scalar.count
+      case .emptyInput: return nil
+      case .error: return offset
+      }
+    }
+  }
+
+  /// The whole file, with POSIX `open`/`read`, refusing more than `maximumFileBytes`.
   static func readAll(_ path: String) throws(HolidayDataError) -> [UInt8] {
     let fd = open(path, O_RDONLY)
     guard fd >= 0 else {
@@ -327,6 +355,11 @@ enum HolidayFile {
       let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
       if count > 0 {
         result.append(contentsOf: buffer[0..<count])
+        if result.count > maximumFileBytes {
+          throw HolidayDataError(
+            file: path, line: 0, column: 0,
+            message: "the file is larger than 16 MiB, the limit for holiday files (docs/limits.md)")
+        }
       } else if count == 0 {
         return result
       } else if errno != EINTR {

@@ -449,12 +449,21 @@ struct OpeningHoursParser {
   mutating func parseDayOffset() -> Int {
     var sign = 0
     if case .plus = token.kind { sign = 1 } else if case .dash = token.kind { sign = -1 }
-    guard sign != 0, case .number(let v, _) = peek().kind, let w = peek(2).lowercasedWord,
+    guard sign != 0, case .number(let v, let digits) = peek().kind, let w = peek(2).lowercasedWord,
       w == "day" || w == "days"
     else { return 0 }
+    let start = token.range.lowerBound
+    let end = peek(2).range.upperBound
     advance()
     advance()
     _ = takeKeyword(w)
+    // The lexer keeps nine digits of a number; a longer offset would silently mean another one.
+    if digits > 9 || v > 366 {
+      warn(
+        "large-day-offset", start..<end,
+        "a day offset of \(digits > 9 ? "\(digits) digits" : "\(v) days") moves the date by more than a year, "
+          + "so the rule is unlikely to mean what it says; it is read as \(sign * v) days")
+    }
     return sign * v
   }
 

@@ -17,6 +17,14 @@ public enum TimeQuery: Hashable, Sendable, CustomStringConvertible {
   public init(parsing text: String) throws(TimeParseError) {
     var scanner = TimeScanner(text)
     let date = try scanner.date()
+    // One bound on every time given (options, orders, batch lines): answers then stay in years
+    // that ISO 8601 writes with four digits and that can be read back, however far they look ahead.
+    guard TimeQuery.supportedYears.contains(date.year) else {
+      throw TimeParseError(
+        text: text, position: 0, expected: "a year",
+        message: "\(text) is outside the years \(TimeQuery.supportedYears.lowerBound)–"
+          + "\(TimeQuery.supportedYears.upperBound) that times are accepted in")
+    }
     guard !scanner.isAtEnd else {
       throw TimeParseError(
         text: text, position: scanner.position, expected: "a time after the date",
@@ -36,6 +44,10 @@ public enum TimeQuery: Hashable, Sendable, CustomStringConvertible {
     guard scanner.isAtEnd else { throw scanner.error(expected: "the end of the time") }
     self = .instant(Instant(secondsSinceEpoch: local.secondsSinceEpochAtUTC - Int64(offset)))
   }
+
+  /// The years a time may name (of its date as written): 1900–2199. Time-zone rules, holiday
+  /// data and a year of look-ahead all fit, and no answer reaches the year 10000.
+  public static let supportedYears = 1900...2199
 
   /// The instant this names in `zone`: an instant as it is; a wall time resolved by the DST
   /// policy (a skipped wall time means the moment the clocks jumped; a repeated one, its first

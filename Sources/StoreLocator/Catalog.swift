@@ -27,10 +27,11 @@ public struct Catalog: Sendable {
   /// What a catalog built from records keeps beside them.
   struct MemoryStorage: Sendable {
     var diagnostics: [Diagnostic]
-    /// The position of the first store with each id.
-    var positionsByID: [String: Int]
+    /// The position of the first store with each id. Ids match byte for byte, as in a
+    /// snapshot's sorted id order: "café" in NFC and in NFD are two ids.
+    var positionsByID: [ExactText: Int]
     /// Every position of each id that more than one store has, in input order.
-    var repeatedIDs: [String: [Int]]
+    var repeatedIDs: [ExactText: [Int]]
     /// Each store's compiled opening hours, parallel to `stores`; `nil` when it has none usable.
     var schedules: [Schedule?]
     /// Why a store has no schedule, parallel to `stores`.
@@ -66,14 +67,15 @@ public struct Catalog: Sendable {
     var positions: [Int32] = []
     coordinates.reserveCapacity(stores.count)
     positions.reserveCapacity(stores.count)
-    var byID: [String: Int] = [:]
+    var byID: [ExactText: Int] = [:]
     byID.reserveCapacity(stores.count)
-    var repeated: [String: [Int]] = [:]
+    var repeated: [ExactText: [Int]] = [:]
     for (position, store) in stores.enumerated() {
-      if let first = byID[store.id] {
-        repeated[store.id, default: [first]].append(position)
+      let id = ExactText(store.id)
+      if let first = byID[id] {
+        repeated[id, default: [first]].append(position)
       } else {
-        byID[store.id] = position
+        byID[id] = position
       }
       guard let coordinate = store.coordinate else { continue }
       coordinates.append(coordinate)
@@ -135,7 +137,7 @@ public struct Catalog: Sendable {
   /// The position in `stores` of the first store with `id`.
   func position(ofID id: String) -> Int? {
     switch storage {
-    case .memory(let memory): memory.positionsByID[id]
+    case .memory(let memory): memory.positionsByID[ExactText(id)]
     case .snapshot(let snapshot): snapshot.position(ofID: id)
     }
   }
@@ -143,7 +145,8 @@ public struct Catalog: Sendable {
   /// The positions in `stores` of every store with `id`, in input order.
   func positions(ofID id: String) -> [Int] {
     switch storage {
-    case .memory(let memory): memory.repeatedIDs[id] ?? memory.positionsByID[id].map { [$0] } ?? []
+    case .memory(let memory):
+      memory.repeatedIDs[ExactText(id)] ?? memory.positionsByID[ExactText(id)].map { [$0] } ?? []
     case .snapshot(let snapshot): snapshot.positions(ofID: id)
     }
   }

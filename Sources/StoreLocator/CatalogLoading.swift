@@ -24,7 +24,7 @@ extension Catalog {
     -> Catalog
   {
     if SnapshotCatalog.isSnapshot(at: path) { return try Catalog(snapshotAt: path, options: options) }
-    let bytes = try FileBytes.read(path)
+    let bytes = try FileBytes.read(path, maximumBytes: InputLimits.storeFileBytes, what: "store file")
     return try Catalog(geoJSON: bytes, source: path, options: options)
   }
 
@@ -103,11 +103,19 @@ extension Catalog {
 /// Reads whole files with POSIX calls.
 enum FileBytes {
   /// The bytes of the file at `path`, or of standard input for `-`.
-  static func read(_ path: String) throws(CatalogError) -> [UInt8] {
-    if path == "-" { return try read(descriptor: STDIN_FILENO, source: path) }
+  ///
+  /// - Parameters:
+  ///   - maximumBytes: The most the input may hold; larger input is refused while reading (a
+  ///     device such as /dev/zero or an endless pipe never fills memory).
+  ///   - what: What the input is, for the error: "store file", "order".
+  /// - Throws: `.inputMissing` when it cannot be opened or read; `.badData` when it is too large.
+  static func read(_ path: String, maximumBytes: Int, what: String) throws(CatalogError) -> [UInt8] {
+    if path == "-" {
+      return try read(descriptor: STDIN_FILENO, source: path, maximumBytes: maximumBytes, what: what)
+    }
     let descriptor = try openForReading(path)
     defer { close(descriptor) }
-    return try read(descriptor: descriptor, source: path)
+    return try read(descriptor: descriptor, source: path, maximumBytes: maximumBytes, what: what)
   }
 
   /// A descriptor of the file at `path`, or the error every loader reports for it.
@@ -121,8 +129,11 @@ enum FileBytes {
     return descriptor
   }
 
-  /// Everything left to read from `descriptor` (a file, a pipe or a terminal), until end of file.
-  static func read(descriptor: Int32, source: String) throws(CatalogError) -> [UInt8] {
+  /// Everything left to read from `descriptor` (a file, a pipe or a terminal), until end of file,
+  /// refusing more than `maximumBytes`.
+  static func read(descriptor: Int32, source: String, maximumBytes: Int, what: String) throws(CatalogError)
+    -> [UInt8]
+  {
     var status = stat()
     guard fstat(descriptor, &status) == 0 else {
       throw CatalogError(
@@ -133,9 +144,15 @@ enum FileBytes {
         .inputMissing, source: source, "a directory, not a GeoJSON file")
     }
     let isRegular = (status.st_mode & S_IFMT) == S_IFREG
+    func tooLarge() -> CatalogError {
+      CatalogError(
+        .badData, source: source,
+        "larger than \(InputLimits.describe(bytes: maximumBytes)), the limit for \(what)s (docs/limits.md)")
+    }
+    if isRegular, status.st_size > maximumBytes { throw tooLarge() }
     // A regular file is read into one buffer of its size (plus one byte to see the end); anything
-    // else in growing chunks.
-    var capacity = isRegular ? max(Int(status.st_size) + 1, 4096) : 1 << 16
+    // else in growing chunks, never past the limit (plus one byte to tell "at" from "over").
+    var capacity = isRegular ? max(Int(status.st_size) + 1, 4096) : min(1 << 16, maximumBytes + 1)
     var bytes: [UInt8] = []
     var failure: Int32 = 0
     while true {
@@ -168,13 +185,14 @@ enum FileBytes {
       } else {
         bytes.append(contentsOf: next)
       }
+      if bytes.count > maximumBytes { throw tooLarge() }
       if reachedEnd { return bytes }
-      capacity = max(capacity, bytes.count)
+      capacity = min(max(capacity, bytes.count), maximumBytes + 1 - bytes.count)
     }
   }
 }
 
 @inline(__always)
-private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutablePointer<UInt8>, _ count: Int) -> Int {
+func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
   read(descriptor, buffer, count)
 }

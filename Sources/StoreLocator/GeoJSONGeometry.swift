@@ -44,8 +44,22 @@ enum GeoJSONGeometryType: String, CaseIterable, Sendable {
 struct GeoJSONPoint {
   var longitude: Double
   var latitude: Double
+  /// The numbers as written, for messages; cut when long, so a number of a million digits is
+  /// never echoed in full.
   var longitudeText: String
   var latitudeText: String
+
+  init(longitude: Double, latitude: Double, longitudeText: String, latitudeText: String) {
+    self.longitude = longitude
+    self.latitude = latitude
+    self.longitudeText = Self.shortened(longitudeText)
+    self.latitudeText = Self.shortened(latitudeText)
+  }
+
+  private static func shortened(_ literal: String) -> String {
+    // Literals are ASCII digits, signs, dots and exponents: bytes and characters agree.
+    literal.utf8.count <= 32 ? literal : "\(literal.prefix(24))…(\(literal.utf8.count) characters)"
+  }
 }
 
 extension GeoJSONReader {

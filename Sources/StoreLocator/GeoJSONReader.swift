@@ -253,13 +253,21 @@ struct GeoJSONReader {
             scanner.offset += 1
             scanner.skipWhitespace()
             if key == "features", !scanner.isAtEnd, scanner.current == UInt8(ascii: "[") {
+              if featuresSeen {
+                // JSON readers that keep the last of repeated members would see only this array;
+                // the stores of both are loaded, so nothing is lost, and the file is flagged.
+                report(
+                  "duplicate-key", .warning, order: scanner.offset, at: nil,
+                  "the FeatureCollection has a second \"features\" member at \(lineColumn(scanner.offset)); "
+                    + "the features of both are loaded (other readers may keep only the last)")
+              }
               featuresSeen = true
               arrayComplete = readCollectionFeatures(members: members)
               featuresRead = true
               guard arrayComplete else { break reading }
             } else {
               let value = try scanner.parseValue()
-              if let existing = members.firstIndex(where: { $0.key == key }) {
+              if let existing = members.firstIndex(where: { $0.key.hasSameBytes(as: key) }) {
                 members[existing].value = value
                 report(
                   "duplicate-key", .warning, order: start, at: nil,
@@ -944,23 +952,37 @@ struct GeoJSONReader {
     // Open addressing over precomputed hashes: no store's properties are read again, and a probe
     // touches one table slot rather than a dictionary's separate hash, key and value storage.
     var ids = FirstOccurrences(count: stores.count)
+    // Ids are told apart byte by byte; this second table only finds ids that look the same to a
+    // person (canonically equivalent Unicode) but are written with other bytes.
+    var lookalikeIDs = FirstOccurrences(count: stores.count)
     var refs = FirstOccurrences(count: stores.count)
     for position in stores.indices {
       let keys = storeKeys[position]
       let id = stores[position].id
-      if let first = ids.first(position, hash: keys.idHash, where: { stores[$0].id == id }) {
+      if let first = ids.first(position, hash: keys.idHash, where: { stores[$0].id.hasSameBytes(as: id) }) {
         let store = stores[position]
         let other = stores[first]
         report(
           "duplicate-id", .error, order: keys.offset, at: store.position, storeID: store.id,
           "the id \"\(store.id)\" is also the id of \(other.position); ids must be unique — lookups by id find "
             + "the first")
-      }
-      guard let ref = keys.ref else { continue }
-      if let first = refs.first(position, hash: keys.refHash, where: { storeKeys[$0].ref == ref }) {
+      } else if !id.utf8.allSatisfy({ $0 < 0x80 }),
+        let first = lookalikeIDs.first(position, hash: id.hashValue, where: { stores[$0].id == id })
+      {
         let store = stores[position]
         let other = stores[first]
-        if other.id != store.id {
+        report(
+          "duplicate-id-normalization", .warning, order: keys.offset, at: store.position, storeID: store.id,
+          "the id \"\(store.id)\" looks the same as the id of \(other.position) but is written with other "
+            + "bytes (another Unicode normalization); ids are compared byte by byte, so these are two stores")
+      }
+      guard let ref = keys.ref else { continue }
+      if let first = refs.first(
+        position, hash: keys.refHash, where: { storeKeys[$0].ref!.hasSameBytes(as: ref) })
+      {
+        let store = stores[position]
+        let other = stores[first]
+        if !other.id.hasSameBytes(as: store.id) {
           report(
             "duplicate-ref", .warning, order: keys.offset, at: store.position, storeID: store.id,
             "the ref \"\(ref)\" is also the ref of \(other.position) (id \"\(other.id)\"); the same store may be "
@@ -1072,16 +1094,16 @@ struct StoreKeys {
   init(offset: Int, id: String, ref: String?, aliases: PropertyAliases = []) {
     self.offset = offset
     self.aliases = aliases
-    self.idHash = id.hashValue
+    self.idHash = ExactText(id).hashValue
     self.ref = ref?.isEmpty == false ? ref : nil
-    self.refHash = self.ref?.hashValue ?? 0
+    self.refHash = self.ref.map { ExactText($0).hashValue } ?? 0
   }
 }
 
 /// The first of equal keys, by hash: a set of positions in open addressing.
 ///
-/// Keys are compared by the caller (`String` equality, which `hashValue` agrees with), so strings
-/// that are canonically equivalent count as the same, as in a `Dictionary`.
+/// Keys are compared by the caller, with whichever equality the hash agrees with: bytes
+/// (`ExactText`) for ids and refs, canonical equivalence (`String`) to find look-alikes.
 struct FirstOccurrences {
   /// Each slot: the hash's upper half in the upper 32 bits, the position plus one in the lower (0
   /// is an empty slot).

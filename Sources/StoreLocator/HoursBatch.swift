@@ -1,3 +1,4 @@
+import GeoIndex
 import OpeningHours
 
 /// Answers `stores hours --batch` requests: one JSON object a line in, one a line out. The same
@@ -8,17 +9,35 @@ import OpeningHours
 /// (`DE-BY`), `lat`/`lon` place sunrise and sunset, `ops` defaults to both operations.
 /// Answer: `{"id": 1, "state": "open|closed|unknown", "comment": "…"|null, "next_change": "…"|null}`,
 /// or `{"id": 1, "error": "…"}`.
+///
+/// Memory stays bounded however many distinct lines come: parsed expressions and compiled
+/// schedules are kept in caches of `cacheCapacity` entries that drop the least recently used.
 public struct HoursBatch {
   let holidays: HolidayRegistry
   /// How far `next_change` looks ahead.
   public var horizonDays: Int
+  /// The operations a request may ask for; each at most once.
+  public static let operations = ["state", "next_change"]
+  /// How many parsed expressions, and how many compiled schedules, are kept for reuse.
+  public static let cacheCapacity = 4096
   private var zones: [String: TimeZoneRules] = [:]
-  private var parsed: [String: Result<OpeningHours, OpeningHoursParseError>] = [:]
-  private var schedules: [[String]: Schedule] = [:]
+  private var parsed = LRUCache<String, Result<OpeningHours, OpeningHoursParseError>>(capacity: cacheCapacity)
+  private var schedules = LRUCache<[String], Schedule>(capacity: cacheCapacity)
 
   public init(holidays: HolidayRegistry, horizonDays: Int = 400) {
     self.holidays = holidays
     self.horizonDays = horizonDays
+  }
+
+  /// The answer line for a line of input: a request, or a line too long to read.
+  public mutating func answer(_ line: InputLines.Line, number: Int) -> String {
+    switch line {
+    case .text(let text): answer(text)
+    case .tooLong(let byteCount):
+      HoursBatch.error(
+        "line \(number) is \(byteCount) bytes long, over \(InputLimits.describe(bytes: InputLimits.batchLineBytes)), "
+          + "the limit for a batch line (docs/limits.md)", id: nil)
+    }
   }
 
   /// The answer line (without newline) for one request line.
@@ -64,11 +83,15 @@ public struct HoursBatch {
         return HoursBatch.error(error.description, id: id)
       }
     }
-    if parsed[text] == nil {
-      parsed[text] = Result { () throws(OpeningHoursParseError) in try OpeningHours(parsing: text) }
+    let parsedText: Result<OpeningHours, OpeningHoursParseError>
+    if let known = parsed.value(for: text) {
+      parsedText = known
+    } else {
+      parsedText = Result { () throws(OpeningHoursParseError) in try OpeningHours(parsing: text) }
+      parsed.insert(parsedText, for: text)
     }
     let hours: OpeningHours
-    switch parsed[text]! {
+    switch parsedText {
     case .success(let value): hours = value
     case .failure(let error): return HoursBatch.error("opening_hours \(error.description)", id: id)
     }
@@ -76,21 +99,57 @@ public struct HoursBatch {
     if let country = request["country"]?.stringValue, !country.isEmpty {
       calendar = holidays.calendar(isoCode: country)
     }
-    let latitude = request["lat"]?.scalarText.flatMap(Double.init)
-    let longitude = request["lon"]?.scalarText.flatMap(Double.init)
+    var place: Coordinate?
+    switch (request["lat"], request["lon"]) {
+    case (nil, nil), (.null?, .null?): break
+    case (let latitude?, let longitude?):
+      guard let latitude = latitude.scalarText.flatMap(Double.init),
+        let longitude = longitude.scalarText.flatMap(Double.init)
+      else {
+        return HoursBatch.error("\"lat\" and \"lon\" must be numbers (degrees)", id: id)
+      }
+      do {
+        place = try Coordinate(latitude: latitude, longitude: longitude)
+      } catch {
+        return HoursBatch.error("\"lat\"/\"lon\": \(error)", id: id)
+      }
+    default:
+      return HoursBatch.error("give both \"lat\" and \"lon\", or neither", id: id)
+    }
+    var operations = HoursBatch.operations
+    if let listed = request["ops"] {
+      guard case .array(let elements) = listed, !elements.isEmpty,
+        elements.count <= HoursBatch.operations.count
+      else {
+        return HoursBatch.error(
+          "\"ops\" is a list of 1 to \(HoursBatch.operations.count) operations: "
+            + HoursBatch.operations.joined(separator: ", "), id: id)
+      }
+      operations = []
+      for element in elements {
+        guard let operation = element.stringValue, HoursBatch.operations.contains(operation) else {
+          return HoursBatch.error(
+            "unknown op \(MessageText.quoted(element.jsonText)): expected state or next_change", id: id)
+        }
+        guard !operations.contains(operation) else {
+          return HoursBatch.error("\"ops\" lists '\(operation)' twice", id: id)
+        }
+        operations.append(operation)
+      }
+    }
     // Compile once per expression, zone, holidays and place: differential runs repeat them.
     let key = [
-      text, zoneName, request["country"]?.stringValue ?? "", "\(latitude ?? .nan)", "\(longitude ?? .nan)",
+      text, zoneName, request["country"]?.stringValue ?? "", "\(place?.latitude ?? .nan)",
+      "\(place?.longitude ?? .nan)",
     ]
     let schedule: Schedule
-    if let compiled = schedules[key] {
+    if let compiled = schedules.value(for: key) {
       schedule = compiled
     } else {
-      schedule = Schedule(hours, timeZone: zone, holidays: calendar, latitude: latitude, longitude: longitude)
-      schedules[key] = schedule
+      schedule = Schedule(
+        hours, timeZone: zone, holidays: calendar, latitude: place?.latitude, longitude: place?.longitude)
+      schedules.insert(schedule, for: key)
     }
-    var operations = ["state", "next_change"]
-    if case .array(let listed) = request["ops"] { operations = listed.compactMap(\.stringValue) }
     for operation in operations {
       switch operation {
       case "state":

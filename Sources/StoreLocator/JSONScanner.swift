@@ -28,10 +28,19 @@ struct JSONSyntaxError: Error, Sendable {
 ///
 /// It reads from memory the caller keeps alive (`base` must stay valid while the scanner is used).
 /// Numbers are kept as their literal text; strings are validated as UTF-8; object members keep
-/// their order, and a repeated key keeps the last value at the first key's place (and is recorded in
-/// `duplicateKeys`). Nesting deeper than `maximumDepth` is an error, so hostile input cannot
-/// exhaust the stack.
+/// their order, and a repeated key (the same bytes: keys are not compared by Unicode equivalence)
+/// keeps the last value at the first key's place (and is recorded in `duplicateKeys`). Nesting
+/// deeper than `maximumDepth` and objects of more than `maximumMembers` members are errors, so
+/// hostile input can neither exhaust the stack nor make the duplicate check slow.
 struct JSONScanner {
+  /// The most members one object may have. Store records have tens; the cap keeps an object that
+  /// is all keys (an attack, or a generator gone wrong) an error rather than a memory sink.
+  static let maximumMembers = 10_000
+  /// Up to this many members, a repeated key is found by comparing with each earlier one (faster
+  /// than hashing for the small objects of store records); beyond it, by a hash table, so the check
+  /// stays linear in the object's size.
+  static let linearKeySearchLimit = 16
+
   let base: UnsafePointer<UInt8>
   /// One past the last byte this scanner may read.
   var end: Int
@@ -113,11 +122,20 @@ struct JSONScanner {
       return JSONObject()
     }
     let first = memberStack.count
+    // Built once the object outgrows `linearKeySearchLimit`: member key to position in memberStack.
+    var positionsByKey: [ExactText: Int] = [:]
     while true {
       skipWhitespace()
       guard offset < end else {
         throw endOfInput(
           expecting: memberStack.count == first ? "a member name or '}'" : "a member name after ','")
+      }
+      if memberStack.count - first >= Self.maximumMembers {
+        throw JSONSyntaxError(
+          offset: offset, expected: nil,
+          problem:
+            "an object has more than \(Self.maximumMembers) members (the limit for any JSON object here)",
+          hint: nil, isEndOfInput: false)
       }
       guard base[offset] == UInt8(ascii: "\"") else {
         throw unexpected(
@@ -134,7 +152,21 @@ struct JSONScanner {
       }
       offset &+= 1
       let value = try parseValue()
-      if let existing = index(of: key, from: first) {
+      let existing: Int?
+      let members = memberStack.count - first
+      if members < Self.linearKeySearchLimit {
+        existing = index(of: key, from: first)
+      } else {
+        if members == Self.linearKeySearchLimit {
+          positionsByKey.reserveCapacity(4 * Self.linearKeySearchLimit)
+          for position in first..<memberStack.count {
+            positionsByKey[ExactText(memberStack.pointer[position].key)] = position
+          }
+        }
+        existing = positionsByKey[ExactText(key)]
+        if existing == nil { positionsByKey[ExactText(key)] = memberStack.count }
+      }
+      if let existing {
         memberStack.pointer[existing].value = value
         duplicateKeys.append((keyOffset, key))
       } else {
@@ -156,12 +188,10 @@ struct JSONScanner {
   /// Where `key` already is among the members of the object being read (from `first` on).
   @inline(__always)
   private func index(of key: String, from first: Int) -> Int? {
-    // Objects are small; a linear scan beats hashing. Compare the cheap parts first.
-    let count = key.utf8.count
+    // Small objects: a linear scan beats hashing. Bytes, not canonical equivalence.
     var position = first
     while position < memberStack.count {
-      let other = memberStack.pointer[position].key
-      if other.utf8.count == count, other == key { return position }
+      if memberStack.pointer[position].key.hasSameBytes(as: key) { return position }
       position &+= 1
     }
     return nil

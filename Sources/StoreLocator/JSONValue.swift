@@ -47,13 +47,14 @@ public struct JSONObject: Hashable, Sendable, RandomAccessCollection {
   public var endIndex: Int { members.endIndex }
   public subscript(position: Int) -> Member { members[position] }
 
-  /// The value for `key`, or `nil` when absent.
+  /// The value for `key`, or `nil` when absent. Keys match byte for byte, as in JSON: a key
+  /// written in another Unicode normalization form is another key.
   ///
   /// - Complexity: O(n) in the number of members; objects here are small.
   public subscript(key: String) -> JSONValue? {
-    get { members.first { $0.key == key }?.value }
+    get { members.first { $0.key.hasSameBytes(as: key) }?.value }
     set {
-      if let position = members.firstIndex(where: { $0.key == key }) {
+      if let position = members.firstIndex(where: { $0.key.hasSameBytes(as: key) }) {
         if let newValue { members[position].value = newValue } else { members.remove(at: position) }
       } else if let newValue {
         members.append(Member(key: key, value: newValue))

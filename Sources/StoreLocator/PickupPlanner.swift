@@ -37,10 +37,7 @@ extension Catalog {
       throw PickupError(
         .invalidRequest, "the close buffer must be at most a day (it is \(request.closeBuffer) s)")
     }
-    if case .after(let seconds) = request.ready, seconds > PickupRequest.maximumLeadTime {
-      throw PickupError(
-        .invalidRequest, "the order must be ready within 30 days (it is \(seconds / 86_400) days)")
-    }
+    try request.checkLeadTime()
     var chosen: StoreMatch?
     if let id = request.chosenStoreID {
       let found = stores(withID: id)

@@ -70,6 +70,43 @@ public struct PickupRequest: Hashable, Sendable {
   }
 }
 
+extension PickupRequest {
+  /// Refuses a request whose order would be ready more than `maximumLeadTime` after the order
+  /// time, however the ready time is given: a delay, a time, or items whose quantities add up to
+  /// years of preparation. One bound, so no way of giving a time can reach a pickup years away.
+  ///
+  /// A wall time is checked as if in UTC; the few hours a time zone moves it do not matter here.
+  /// - Throws: `PickupError.invalidRequest` naming how far away the ready time is.
+  public func checkLeadTime() throws(PickupError) {
+    func check(_ seconds: Int64, _ what: String, _ after: String = "") throws(PickupError) {
+      guard seconds > PickupRequest.maximumLeadTime else { return }
+      throw PickupError(
+        .invalidRequest,
+        "the order must be ready within 30 days of the order time; \(what) \(PickupRequest.describe(seconds))"
+          + after)
+    }
+    switch ready {
+    case .after(let seconds): try check(seconds, "it would be ready in")
+    case .at(let time):
+      try check(
+        time.instant(in: .utc).secondsSinceEpoch - orderedAt.secondsSinceEpoch, "the ready time is", " ahead")
+    case .preparing(let items, let notBefore):
+      try check(PreparationTime.seconds(for: items), "the items take", " to prepare")
+      if let notBefore {
+        try check(
+          notBefore.instant(in: .utc).secondsSinceEpoch - orderedAt.secondsSinceEpoch,
+          "the pickup time asked for is", " ahead")
+      }
+    }
+  }
+
+  /// `45 days`, `1902 years`: a long span in the unit a person would use.
+  static func describe(_ seconds: Int64) -> String {
+    let days = seconds / 86_400
+    return days < 3 * 365 ? "\(days) days" : "\(days / 365) years"
+  }
+}
+
 /// Why a pickup could not be planned at all. A plan with no eligible store is not an error.
 public struct PickupError: Error, Hashable, Sendable, CustomStringConvertible {
   public enum Kind: Hashable, Sendable {

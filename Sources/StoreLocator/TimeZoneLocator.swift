@@ -79,7 +79,9 @@ public struct TimeZoneLocator: Sendable {
   ///   the line number) when a line is not a place.
   /// - Complexity: O(n log n) for n places (about 50 ms in a release build for the bundled 69,472).
   public init(contentsOf path: String) throws(CatalogError) {
-    try self.init(bytes: FileBytes.read(path), source: path)
+    try self.init(
+      bytes: FileBytes.read(path, maximumBytes: InputLimits.storeFileBytes, what: "places file"), source: path
+    )
   }
 
   /// Builds a locator from the text of a places file.

@@ -8,4 +8,6 @@ extension ExitCode {
   static let badData = ExitCode(65)
   /// EX_NOINPUT: the input file, or the store asked for, does not exist.
   static let inputMissing = ExitCode(66)
+  /// EX_IOERR: the output could not be written.
+  static let ioError = ExitCode(74)
 }

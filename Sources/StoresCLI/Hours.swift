@@ -216,6 +216,16 @@ extension StoresCommand {
         hours, timeZone: zone, holidays: calendar, latitude: near?.latitude, longitude: near?.longitude)
     }
 
+    /// The next line of standard input; a read error exits 66.
+    func readBatchLine(_ lines: inout InputLines) throws -> InputLines.Line? {
+      do {
+        return try lines.next()
+      } catch {
+        standardError("stores: \(error.message)")
+        throw ExitCode.inputMissing
+      }
+    }
+
     func loadHolidays(countries: Set<String>?) throws -> HolidayRegistry {
       do {
         return try HoursResources.holidayRegistry(countries: countries, extraFiles: dataOptions.holidayFiles)
@@ -228,9 +238,12 @@ extension StoresCommand {
     func runBatch() throws {
       var answers = HoursBatch(holidays: try loadHolidays(countries: nil))
       var output = ""
-      while let line = readLine(strippingNewline: true) {
-        if line.allSatisfy(\.isWhitespace) { continue }
-        output += answers.answer(line) + "\n"
+      var lines = InputLines(descriptor: 0)
+      var number = 0
+      while let line = try readBatchLine(&lines) {
+        number += 1
+        if case .text(let text) = line, text.allSatisfy(\.isWhitespace) { continue }
+        output += answers.answer(line, number: number) + "\n"
         if output.utf8.count > 1 << 16 {
           standardOutput(output)
           output = ""

@@ -159,7 +159,9 @@ extension StoresCommand {
 /// The order document's text; a file that cannot be read exits 66.
 private func readOrder(_ path: String) throws -> String {
   do {
-    return String(decoding: try InputFile.bytes(at: path), as: UTF8.self)
+    return String(
+      decoding: try InputFile.bytes(at: path, maximumBytes: InputLimits.orderBytes, what: "order"),
+      as: UTF8.self)
   } catch {
     standardError("stores: \(error.description)")
     throw error.kind == .inputMissing ? ExitCode.inputMissing : ExitCode.badData

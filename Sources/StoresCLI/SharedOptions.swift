@@ -51,8 +51,12 @@ struct DataOptions: ParsableArguments {
       return catalog
     } catch {
       standardError("stores: \(error.description)")
-      for diagnostic in error.diagnostics.filter({ $0.severity == .error }).prefix(20) {
+      let errors = error.diagnostics.filter { $0.severity == .error }
+      for diagnostic in errors.prefix(20) {
         standardError("  \(diagnostic)")
+      }
+      if errors.count > 20 {
+        standardError("  … and \(errors.count - 20) more errors; 'stores validate \(path)' lists them all")
       }
       throw error.kind == .inputMissing ? ExitCode.inputMissing : ExitCode.badData
     }
@@ -173,30 +177,4 @@ func currentEnvironment() -> [String: String] {
     pointer += 1
   }
   return environment
-}
-
-func standardError(_ line: String) {
-  write(line + "\n", toDescriptor: 2)
-}
-
-/// Writes `text` to standard output.
-func standardOutput(_ text: String) {
-  write(text, toDescriptor: 1)
-}
-
-/// Writes all of `text`, retrying short writes; the process's streams are plain descriptors here,
-/// so output and diagnostics never interleave inside one call.
-private func write(_ text: String, toDescriptor descriptor: Int32) {
-  var text = text
-  text.withUTF8 { bytes in
-    var offset = 0
-    while offset < bytes.count {
-      let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-      if written <= 0 {
-        if written < 0, errno == EINTR { continue }
-        return
-      }
-      offset += written
-    }
-  }
 }

@@ -91,10 +91,10 @@ extension StoresCommand.Snapshot {
         throw ExitCode.inputMissing
       }
       let errors = catalog.diagnosticCount(.error)
-      print(
+      standardOutput(
         "wrote \(output): \(catalog.stores.count) stores (\(catalog.indexedCount) indexed), "
           + "\(catalog.indexedConditions.count) indexed conditions"
-          + (errors > 0 ? ", \(errors) data errors (see 'stores validate \(input)')" : ""))
+          + (errors > 0 ? ", \(errors) data errors (see 'stores validate \(input)')" : "") + "\n")
     }
   }
 
@@ -111,8 +111,8 @@ extension StoresCommand.Snapshot {
       do {
         let catalog = try Catalog(snapshotAt: path)
         try catalog.verifySnapshotRecords()
-        print(
-          "\(path): sound; \(catalog.stores.count) stores (\(catalog.indexedCount) indexed) from \(catalog.source)"
+        standardOutput(
+          "\(path): sound; \(catalog.stores.count) stores (\(catalog.indexedCount) indexed) from \(catalog.source)\n"
         )
       } catch {
         standardError("stores: \(error.description)")

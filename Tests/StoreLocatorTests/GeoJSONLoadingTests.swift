@@ -232,7 +232,8 @@ struct GeoJSONRecoveryTests {
       close(writeEnd)
     }
     writer.start()
-    let bytes = try FileBytes.read(descriptor: descriptors[0], source: "-")
+    let bytes = try FileBytes.read(
+      descriptor: descriptors[0], source: "-", maximumBytes: InputLimits.storeFileBytes, what: "store file")
     close(descriptors[0])
     #expect(bytes == Array(payload))
     let catalog = try Catalog(geoJSON: bytes, source: "-", options: .loaderOnly)
