@@ -15,8 +15,13 @@ func standardError(_ line: String) {
 /// descriptor, a reader that went away), says so on standard error and exits 74 (EX_IOERR) at
 /// once: a result that was not delivered must not end in "success", and a batch must not keep
 /// computing answers nobody reads.
+///
+/// Control characters from the data (a NUL or an ESC in a store's name) are written as visible
+/// escapes (`\u{0}` becomes `\u0000`), so a record can neither corrupt a line-based reader nor
+/// drive the terminal; tab, line feed and carriage return (CSV's line ends) pass. JSON output
+/// never holds raw control characters, so it passes unchanged.
 func standardOutput(_ text: String) {
-  if let failure = write(text, toDescriptor: 1) {
+  if let failure = write(visibleControlCharacters(text), toDescriptor: 1) {
     write("stores: cannot write the output: \(String(cString: strerror(failure)))\n", toDescriptor: 2)
     exit(ExitCode.ioError.rawValue)
   }
@@ -40,4 +45,26 @@ private func write(_ text: String, toDescriptor descriptor: Int32) -> Int32? {
     }
     return nil
   }
+}
+
+/// `text` with C0 controls other than tab, line feed and carriage return, DEL and C1 controls
+/// written as `\u0000`-style escapes.
+func visibleControlCharacters(_ text: String) -> String {
+  func isHidden(_ scalar: Unicode.Scalar) -> Bool {
+    let value = scalar.value
+    return (value < 0x20 && value != 0x09 && value != 0x0A && value != 0x0D) || (0x7F...0x9F).contains(value)
+  }
+  // Nearly all output has none: look before building anything.
+  guard text.unicodeScalars.contains(where: isHidden) else { return text }
+  var escaped = ""
+  escaped.reserveCapacity(text.utf8.count + 16)
+  for scalar in text.unicodeScalars {
+    if isHidden(scalar) {
+      let hex = String(scalar.value, radix: 16, uppercase: true)
+      escaped += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+    } else {
+      escaped.unicodeScalars.append(scalar)
+    }
+  }
+  return escaped
 }

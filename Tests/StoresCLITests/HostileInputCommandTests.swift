@@ -119,3 +119,20 @@ extension StoresProcess {
     #expect(outcome.standardError.contains("outside the years 1900–2199"))
   }
 }
+
+@Suite struct ControlCharacterCommandTests {
+  @Test func controlCharactersInTheDataAreShownNotSentToTheTerminal() throws {
+    let path = try StoresProcess.temporaryFile(
+      #"{"type":"Feature","id":"a\u0000b\u001b[31m","geometry":{"type":"Point","coordinates":[13.4,52.5]},"#
+        + #""properties":{"name":"Bad\u0007name"}}"#)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let text = try StoresProcess.run(["nearest", "--near", "52.5,13.4", "--data", path])
+    #expect(text.status == 0)
+    #expect(text.standardOutput.contains(#"a\u0000b\u001B[31m"#))
+    #expect(text.standardOutput.contains(#"Bad\u0007name"#))
+    #expect(!text.standardOutput.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+    let json = try StoresProcess.run(["nearest", "--near", "52.5,13.4", "--data", path, "--format", "json"])
+    let stores = try #require((try json.json() as? [String: Any])?["stores"] as? [[String: Any]])
+    #expect(stores.first?["id"] as? String == "a\u{0}b\u{1B}[31m")
+  }
+}
