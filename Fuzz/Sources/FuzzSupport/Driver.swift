@@ -36,9 +36,22 @@ public func fuzzCheck(
   line: UInt = #line
 ) {
   if condition() { return }
-  let text = "fuzz invariant failed at \(file):\(line): \(message())\n"
-  fputs(text, stderr)
+  printError("fuzz invariant failed at \(file):\(line): \(message())")
   abort()
+}
+
+/// Writes a line to standard error (descriptor 2: the C `stderr` global is not concurrency-safe).
+public func printError(_ message: String) {
+  let line = message + "\n"
+  var written = 0
+  line.utf8CString.withUnsafeBytes { bytes in
+    let count = bytes.count - 1  // without the terminating NUL
+    while written < count {
+      let result = write(2, bytes.baseAddress! + written, count - written)
+      if result <= 0 { return }
+      written += result
+    }
+  }
 }
 
 /// The input as text when it is valid UTF-8 (the readers take `String`s, and a `String` made from
@@ -57,7 +70,7 @@ public func firstDifference<Element: Equatable>(_ found: [Element], _ expected: 
 
 /// A file of this process's own under the temporary directory, rewritten for each input: the
 /// snapshot reader maps files, it does not read bytes from memory.
-public struct ScratchFile {
+public struct ScratchFile: Sendable {
   public let path: String
 
   public init(_ name: String) {

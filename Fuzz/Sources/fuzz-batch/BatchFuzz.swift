@@ -11,7 +11,7 @@ import StoreLocator
   static func main() {
     holidays = (try? HoursResources.holidayRegistry(countries: nil)) ?? HolidayRegistry()
     runFuzzer { data, count in
-      check(fuzzInput(data, count))
+      BatchFuzz.check(fuzzInput(data, count))
       return 0
     }
   }

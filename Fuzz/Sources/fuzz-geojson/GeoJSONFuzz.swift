@@ -16,7 +16,7 @@ import GeoIndex
   static func main() {
     resources = try? HoursResources.bundled(for: [], extraHolidayFiles: [])
     runFuzzer { data, count in
-      check(Array(fuzzInput(data, count)))
+      GeoJSONFuzz.check(Array(fuzzInput(data, count)))
       return 0
     }
   }

@@ -13,7 +13,7 @@ import StoreLocator
     bundled = (try? HoursResources.holidayRegistry(countries: nil)) ?? HolidayRegistry()
     utc = try? TimeZoneRules(identifier: "UTC")
     runFuzzer { data, count in
-      if let text = utf8Text(fuzzInput(data, count)) { check(text) }
+      if let text = utf8Text(fuzzInput(data, count)) { HolidaysFuzz.check(text) }
       return 0
     }
   }

@@ -19,7 +19,7 @@ import StoreLocator
     runFuzzer { data, count in
       let input = fuzzInput(data, count)
       if let text = utf8Text(input) {
-        check(text, now: Instant(secondsSinceEpoch: 1_781_517_600 + Int64(count) * 977))
+        OrderFuzz.check(text, now: Instant(secondsSinceEpoch: 1_781_517_600 + Int64(count) * 977))
       }
       return 0
     }

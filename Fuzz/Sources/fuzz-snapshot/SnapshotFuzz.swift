@@ -25,15 +25,15 @@ import OpeningHours
     }
     runFuzzer { data, count in
       let input = fuzzInput(data, count)
-      open(input)
+      SnapshotFuzz.examine(input)
       var resealed = Array(input)
       resealSnapshot(&resealed)
-      resealed.withUnsafeBytes { open($0) }
+      resealed.withUnsafeBytes { SnapshotFuzz.examine($0) }
       return 0
     }
   }
 
-  static func open(_ bytes: UnsafeRawBufferPointer) {
+  static func examine(_ bytes: UnsafeRawBufferPointer) {
     scratch.write(bytes)
     guard let catalog = try? Catalog(snapshotAt: scratch.path), (try? catalog.verifySnapshotRecords()) != nil
     else { return }
@@ -60,7 +60,7 @@ import OpeningHours
         let path = "\(directory)/seed-\(index).snap"
         try catalog.writeSnapshot(to: path)
       } catch {
-        fputs("fuzz-snapshot: no seed from \(file): \(error)\n", stderr)
+        printError("fuzz-snapshot: no seed from \(file): \(error)")
       }
     }
   }
