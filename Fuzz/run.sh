@@ -4,6 +4,8 @@
 #
 #   Fuzz/run.sh [TARGET|all] [SECONDS]      default: all, 60 seconds each
 #   FUZZ_JOBS=N  runs N fuzzing processes per target (libFuzzer -fork) instead of one
+#   FUZZ_KEEP_GOING=1  with FUZZ_JOBS, goes on after a crash, OOM or timeout to find more (the run
+#                      still fails when there was one)
 #
 # Work files go under Fuzz/.build-work/ (ignored by git): corpus/TARGET grows from run to run,
 # seeds/TARGET is rebuilt each run from ../shared/corpus and the project's fixtures (nothing is
@@ -86,20 +88,26 @@ for target in "${targets[@]}"; do
   make_seeds "$target"
   echo "== fuzz-$target for ${seconds}s (log: ${log#"$root/"})"
   fork=()
-  if [ -n "${FUZZ_JOBS:-}" ]; then fork=(-fork="$FUZZ_JOBS" -ignore_crashes=0); fi
+  if [ -n "${FUZZ_JOBS:-}" ]; then
+    fork=(-fork="$FUZZ_JOBS")
+    if [ -n "${FUZZ_KEEP_GOING:-}" ]; then fork+=(-ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1); fi
+  fi
+  before=$(find "$crashes" -type f | wc -l)
   # Swift's runtime keeps metadata caches for the life of the process, which LeakSanitizer would
-  # report at exit; leaks are not what these targets look for.
+  # report at exit; leaks are not what these targets look for. Swift's own crash handler is off:
+  # its memory server trips ASan and hides libFuzzer's report of the trap.
   set +e
-  ASAN_OPTIONS=detect_leaks=0 "$bin/fuzz-$target" "$corpus" "$work/seeds/$target" \
+  SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 "$bin/fuzz-$target" "$corpus" "$work/seeds/$target" \
     -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -max_len="$(max_len "$target")" \
     -detect_leaks=0 -print_final_stats=1 -artifact_prefix="$crashes" "${fork[@]}" >"$log" 2>&1
   result=$?
   set -e
-  runs=$(grep -E "stat::number_of_executed_units" "$log" | tail -1 | awk '{print $2}')
-  if [ $result -ne 0 ]; then
+  runs=$(grep -E "stat::number_of_executed_units" "$log" | awk '{sum += $2} END {print sum}')
+  found=$(($(find "$crashes" -type f | wc -l) - before))
+  if [ $result -ne 0 ] || [ "$found" -gt 0 ]; then
     status=1
-    summary+=("fuzz-$target: FAILED (exit $result) after ${runs:-?} executions; see $log")
-    grep -E "ERROR: libFuzzer|ERROR: AddressSanitizer|fuzz invariant failed|Fatal error|Test unit written" "$log" | head -5 || true
+    summary+=("fuzz-$target: FAILED (exit $result, $found new inputs in ${crashes#"$root/"}) after ${runs:-?} executions; see ${log#"$root/"}")
+    grep -E "ERROR: libFuzzer|ERROR: AddressSanitizer|fuzz invariant failed|Fatal error|Swift runtime failure|Test unit written" "$log" | sort | uniq -c | head -10 || true
   else
     summary+=("fuzz-$target: clean, ${runs:-?} executions in ${seconds}s")
   fi
