@@ -102,12 +102,14 @@ for target in "${targets[@]}"; do
     -detect_leaks=0 -print_final_stats=1 -artifact_prefix="$crashes" "${fork[@]}" >"$log" 2>&1
   result=$?
   set -e
-  runs=$(grep -E "stat::number_of_executed_units" "$log" | awk '{sum += $2} END {print sum}')
+  # Executions: libFuzzer's final statistics, or in fork mode the parent's last "#N:" status line.
+  runs=$(grep -E "stat::number_of_executed_units" "$log" | tail -1 | awk '{print $2}' || true)
+  if [ -z "$runs" ]; then runs=$(grep -oE "^#[0-9]+" "$log" | tail -1 | tr -d '#' || true); fi
   found=$(($(find "$crashes" -type f | wc -l) - before))
   if [ $result -ne 0 ] || [ "$found" -gt 0 ]; then
     status=1
     summary+=("fuzz-$target: FAILED (exit $result, $found new inputs in ${crashes#"$root/"}) after ${runs:-?} executions; see ${log#"$root/"}")
-    grep -E "ERROR: libFuzzer|ERROR: AddressSanitizer|fuzz invariant failed|Fatal error|Swift runtime failure|Test unit written" "$log" | sort | uniq -c | head -10 || true
+    grep -E "ERROR: libFuzzer|ERROR: AddressSanitizer|fuzz invariant failed|Fatal error|Swift runtime failure|Test unit written" "$log" | sed -E "s/^==[0-9]+== ?//" | sort | uniq -c | head -10 || true
   else
     summary+=("fuzz-$target: clean, ${runs:-?} executions in ${seconds}s")
   fi
