@@ -14,7 +14,15 @@ import GeoIndex
   static let scratch = ScratchFile("geojson.snap")
 
   static func main() {
-    resources = try? HoursResources.bundled(for: [], extraHolidayFiles: [])
+    // Every bundled country's holidays and the places for inferring zones, whatever the input
+    // names (`HoursResources.bundled(for:)` would pick them per input, reading files each time).
+    do {
+      resources = HoursResources(
+        holidays: try HoursResources.holidayRegistry(countries: nil),
+        timeZoneLocator: try TimeZoneLocator(contentsOf: TimeZoneLocator.bundledPath))
+    } catch {
+      fatalError("cannot load the bundled holidays or zone places: \(error)")
+    }
     runFuzzer { data, count in
       GeoJSONFuzz.check(Array(fuzzInput(data, count)))
       return 0
