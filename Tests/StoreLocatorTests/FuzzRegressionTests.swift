@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+
+@testable import StoreLocator
+
+/// Every input the fuzzers of `Fuzz/` ever crashed on, as a test: the input, made here from a small
+/// catalog rather than kept as bytes when it is a snapshot (checksums and offsets would go stale
+/// with any change of the format), and what must happen instead of the crash.
+@Suite("Fuzzing regressions")
+struct FuzzRegressionTests {
+  /// Two stores, enough for a record table with entries to forge.
+  static let geoJSON = """
+    {"type": "FeatureCollection", "features": [
+    {"type": "Feature", "id": "a", "geometry": {"type": "Point", "coordinates": [13.4, 52.5]},
+     "properties": {"name": "A", "opening_hours": "Mo-Fr 08:00-18:00"}},
+    {"type": "Feature", "id": "b", "geometry": {"type": "Point", "coordinates": [13.5, 52.6]},
+     "properties": {"name": "B"}}
+    ]}
+    """
+
+  /// fuzz-snapshot, resealed mode (crash-aa436abe…, 2,371 bytes, found in the first seconds): a
+  /// record-table offset of 2^63 with every checksum recomputed traps in
+  /// `SnapshotCatalog.recordReader` (SnapshotCatalog.swift:348, "Not enough bits to represent the
+  /// passed value", from `verifySnapshotRecords`), before issue 10 item 7 (forged snapshots).
+  @Test func forgedRecordOffsetIsRefused() throws {
+    let catalog = try Catalog(geoJSON: Array(Self.geoJSON.utf8), source: "two.geojson")
+    var bytes = catalog.snapshotBytes()
+    let table = try #require(Self.section(SnapshotFormat.Section.recordTable.rawValue, in: bytes))
+    Self.store(UInt64(1) << 63, in: &bytes, at: table.lowerBound)
+    Self.reseal(&bytes)
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "stores-fuzz-regression-\(UUID().uuidString).snap"
+    ).path
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    #expect(throws: CatalogError.self) {
+      let opened = try Catalog(snapshotAt: path)
+      try opened.verifySnapshotRecords()
+    }
+  }
+
+  /// fuzz-snapshot, resealed mode (crash-105c87dc…, crash-03e19057… and 8 more): a section-table
+  /// offset (field at +8) or length (+16) of 2^63 with the header checksum recomputed traps in
+  /// `SnapshotCatalog.map` (SnapshotCatalog.swift:175 and :176, "Not enough bits to represent the
+  /// passed value") while opening, before issue 10 item 7.
+  @Test(arguments: [8, 16])
+  func forgedSectionBoundIsRefused(field: Int) throws {
+    let catalog = try Catalog(geoJSON: Array(Self.geoJSON.utf8), source: "two.geojson")
+    var bytes = catalog.snapshotBytes()
+    Self.store(UInt64(1) << 63, in: &bytes, at: SnapshotFormat.headerSize + field)
+    Self.reseal(&bytes)
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "stores-fuzz-regression-\(UUID().uuidString).snap"
+    ).path
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    #expect(throws: CatalogError.self) { try Catalog(snapshotAt: path) }
+  }
+
+  // MARK: - Forging snapshots (the layout of SnapshotFormat.swift; Fuzz/…/SnapshotSeal.swift)
+
+  static func load(_ bytes: [UInt8], at offset: Int) -> UInt64 {
+    (0..<8).reduce(0) { $0 | UInt64(bytes[offset + $1]) << (8 * UInt64($1)) }
+  }
+
+  static func store(_ value: UInt64, in bytes: inout [UInt8], at offset: Int) {
+    for index in 0..<8 { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * UInt64(index))) }
+  }
+
+  static func section(_ kind: UInt32, in bytes: [UInt8]) -> Range<Int>? {
+    let count = Int(load(bytes, at: 8) >> 32)
+    for index in 0..<count {
+      let entry = SnapshotFormat.headerSize + index * SnapshotFormat.sectionEntrySize
+      if UInt32(truncatingIfNeeded: load(bytes, at: entry)) == kind {
+        let offset = Int(load(bytes, at: entry + 8))
+        return offset..<offset + Int(load(bytes, at: entry + 16))
+      }
+    }
+    return nil
+  }
+
+  /// Recomputes the section checksums and the header's, so the forged bytes pass them.
+  static func reseal(_ bytes: inout [UInt8]) {
+    let count = Int(load(bytes, at: 8) >> 32)
+    for index in 0..<count {
+      let entry = SnapshotFormat.headerSize + index * SnapshotFormat.sectionEntrySize
+      let offset = load(bytes, at: entry + 8)
+      let length = load(bytes, at: entry + 16)
+      guard offset <= UInt64(bytes.count), length <= UInt64(bytes.count) - offset else { continue }
+      let range = Int(offset)..<Int(offset + length)
+      store(
+        bytes.withUnsafeBytes { snapshotChecksum(UnsafeRawBufferPointer(rebasing: $0[range])) }, in: &bytes,
+        at: entry + 24)
+    }
+    store(0, in: &bytes, at: 24)
+    let tableEnd = SnapshotFormat.headerSize + count * SnapshotFormat.sectionEntrySize
+    store(
+      bytes.withUnsafeBytes { snapshotChecksum(UnsafeRawBufferPointer(rebasing: $0[0..<tableEnd])) },
+      in: &bytes, at: 24)
+  }
+}
