@@ -446,7 +446,15 @@ final class SnapshotCatalog: @unchecked Sendable {
       store.catalogIndex = position
       return store
     } catch {
-      fatalError(Self.refusal(path, source: source, "it is corrupted: \(error.reason)").message)
+      // Only a snapshot over the eager-check size whose record was forged together with its own
+      // checksum gets here (`verify` finds it first). There is no honest store to return, and
+      // queries cannot fail, so the process ends as any refused input does: a message with the
+      // rebuild command on standard error and exit 65, never a trap. A long-running reader
+      // (a service) calls `verifySnapshotRecords()` once before serving, so it never gets here.
+      let refusal = Self.refusal(path, source: source, "it is corrupted: \(error.reason)")
+      var line = "stores: \(refusal.description)\n"
+      line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+      exit(65)
     }
   }
 
