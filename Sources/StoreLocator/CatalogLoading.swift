@@ -144,6 +144,11 @@ enum FileBytes {
         .inputMissing, source: source, "a directory, not a GeoJSON file")
     }
     let isRegular = (status.st_mode & S_IFMT) == S_IFREG
+    // A device (/dev/zero, /dev/urandom) never ends and never holds a file; a terminal does
+    // (standard input typed or pasted), and pipes and sockets are read up to the limit.
+    if (status.st_mode & S_IFMT) == S_IFCHR || (status.st_mode & S_IFMT) == S_IFBLK, isatty(descriptor) == 0 {
+      throw CatalogError(.badData, source: source, "a device, not a file: no \(what) to read")
+    }
     func tooLarge() -> CatalogError {
       CatalogError(
         .badData, source: source,

@@ -4,7 +4,11 @@ import Testing
 /// Inputs that never end, outputs that cannot be written: the commands stop with a clear error.
 @Suite struct HostileInputCommandTests {
   @Test(arguments: [
-    (["pickup", "--order", "/dev/zero"], "larger than 1 MiB, the limit for orders"),
+    (["pickup", "--order", "/dev/zero"], "/dev/zero: a device, not a file: no order to read"),
+    (
+      ["nearest", "--near", "1,1", "--data", "/dev/zero"],
+      "/dev/zero: a device, not a file: no store file to read"
+    ),
     (
       [
         "hours", "--expression", "Mo-Fr 09:00-17:00", "--timezone", "Europe/Berlin", "--country", "DE",
