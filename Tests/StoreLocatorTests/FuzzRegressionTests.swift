@@ -98,4 +98,21 @@ struct FuzzRegressionTests {
       bytes.withUnsafeBytes { snapshotChecksum(UnsafeRawBufferPointer(rebasing: $0[0..<tableEnd])) },
       in: &bytes, at: 24)
   }
+
+  /// fuzz-geojson (crash-9062212a…, 286 bytes): a file whose only good record has no location
+  /// wrote a snapshot that did not open ("its sections overlap"): its empty tree sections start
+  /// where the next section does.
+  @Test func aSnapshotWithoutLocatedStoresOpensAndVerifies() throws {
+    let text = #"{"type":"Feature","id":"r1","properties":{},"geometry":null}"#
+    let catalog = try Catalog(geoJSON: Array(text.utf8), source: "no-location.geojson")
+    #expect(catalog.indexedCount == 0)
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "stores-fuzz-regression-\(UUID().uuidString).snap"
+    ).path
+    try catalog.writeSnapshot(to: path)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let opened = try Catalog(snapshotAt: path)
+    try opened.verifySnapshotRecords()
+    #expect(opened.stores.map(\.id) == ["r1"])
+  }
 }
