@@ -129,6 +129,18 @@ enum FileBytes {
     return descriptor
   }
 
+  /// Refuses a device other than a terminal (/dev/zero, /dev/urandom): it never ends and never
+  /// holds a file. A terminal does (standard input typed or pasted); pipes and sockets are read up
+  /// to their limit.
+  static func refuseDevice(_ descriptor: Int32, source: String, what: String) throws(CatalogError) {
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else { return }
+    let kind = status.st_mode & S_IFMT
+    if kind == S_IFCHR || kind == S_IFBLK, isatty(descriptor) == 0 {
+      throw CatalogError(.badData, source: source, "a device, not a file: no \(what) to read")
+    }
+  }
+
   /// Everything left to read from `descriptor` (a file, a pipe or a terminal), until end of file,
   /// refusing more than `maximumBytes`.
   static func read(descriptor: Int32, source: String, maximumBytes: Int, what: String) throws(CatalogError)
@@ -140,15 +152,10 @@ enum FileBytes {
         .inputMissing, source: source, "cannot read: \(String(cString: strerror(errno)))")
     }
     if (status.st_mode & S_IFMT) == S_IFDIR {
-      throw CatalogError(
-        .inputMissing, source: source, "a directory, not a GeoJSON file")
+      throw CatalogError(.inputMissing, source: source, "a directory, not a file: no \(what) to read")
     }
     let isRegular = (status.st_mode & S_IFMT) == S_IFREG
-    // A device (/dev/zero, /dev/urandom) never ends and never holds a file; a terminal does
-    // (standard input typed or pasted), and pipes and sockets are read up to the limit.
-    if (status.st_mode & S_IFMT) == S_IFCHR || (status.st_mode & S_IFMT) == S_IFBLK, isatty(descriptor) == 0 {
-      throw CatalogError(.badData, source: source, "a device, not a file: no \(what) to read")
-    }
+    try refuseDevice(descriptor, source: source, what: what)
     func tooLarge() -> CatalogError {
       CatalogError(
         .badData, source: source,

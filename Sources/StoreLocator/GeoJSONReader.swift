@@ -214,6 +214,8 @@ struct GeoJSONReader {
     var members: [JSONObject.Member] = []
     var featuresRead = false
     var featuresSeen = false
+    // The positions of the collection's members by key, once there are too many to search.
+    var memberPositions: [ExactText: Int] = [:]
     var arrayComplete = true
     coordinatesUnusable = false
     scanner.offset += 1
@@ -266,8 +268,28 @@ struct GeoJSONReader {
               featuresRead = true
               guard arrayComplete else { break reading }
             } else {
+              // The collection's own members get the same bounds as any object the scanner reads:
+              // a cap on their number, and a hashed repeat check once there are many.
+              guard members.count < JSONScanner.maximumMembers else {
+                throw JSONSyntaxError(
+                  offset: scanner.offset, expected: nil,
+                  problem: "the top-level object has more than \(JSONScanner.maximumMembers) members "
+                    + "(the limit for any JSON object here)", hint: nil, isEndOfInput: false)
+              }
               let value = try scanner.parseValue()
-              if let existing = members.firstIndex(where: { $0.key.hasSameBytes(as: key) }) {
+              let existing: Int?
+              if members.count < JSONScanner.linearKeySearchLimit {
+                existing = members.firstIndex { $0.key.hasSameBytes(as: key) }
+              } else {
+                if memberPositions.isEmpty {
+                  for (position, member) in members.enumerated() {
+                    memberPositions[ExactText(member.key)] = position
+                  }
+                }
+                existing = memberPositions[ExactText(key)]
+                if existing == nil { memberPositions[ExactText(key)] = members.count }
+              }
+              if let existing {
                 members[existing].value = value
                 report(
                   "duplicate-key", .warning, order: start, at: nil,

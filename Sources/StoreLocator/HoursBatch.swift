@@ -33,9 +33,9 @@ public struct HoursBatch {
   public mutating func answer(_ line: InputLines.Line, number: Int) -> String {
     switch line {
     case .text(let text): answer(text)
-    case .tooLong(let byteCount):
+    case .tooLong:
       HoursBatch.error(
-        "line \(number) is \(byteCount) bytes long, over \(InputLimits.describe(bytes: InputLimits.batchLineBytes)), "
+        "line \(number) is longer than \(InputLimits.describe(bytes: InputLimits.batchLineBytes)), "
           + "the limit for a batch line (docs/limits.md)", id: nil)
     }
   }

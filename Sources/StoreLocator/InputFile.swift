@@ -43,27 +43,36 @@ public enum InputLimits {
 }
 
 /// The lines of a descriptor (standard input for `stores hours --batch`), each cut at a newline
-/// and at most `maximumLength` bytes long: a longer line is reported as such and its bytes are
-/// dropped while reading, so an endless line cannot fill memory.
+/// and at most `maximumLength` bytes long. A longer line is reported as soon as it passes the
+/// limit and its remaining bytes are dropped while reading, so an endless line can neither fill
+/// memory nor keep the reader from answering; one that goes on for `maximumSkip` bytes without
+/// a line break ends the input with an error.
 public struct InputLines {
   public enum Line: Equatable, Sendable {
     /// A line without its `\n` (or `\r\n`); invalid UTF-8 is repaired with U+FFFD.
     case text(String)
-    /// A line longer than the limit; `byteCount` is its length in bytes.
-    case tooLong(byteCount: Int)
+    /// A line longer than the limit; the rest of it is skipped.
+    case tooLong
   }
 
   let descriptor: Int32
   public let maximumLength: Int
+  /// How far past the limit a line is skipped looking for its end: 64 times the limit.
+  public var maximumSkip: Int { maximumLength * 64 }
   private var buffer: [UInt8]
   private var position = 0
   private var filled = 0
   private var reachedEnd = false
+  /// Set after a line was reported too long: its rest is still to be skipped.
+  private var skippingLine = false
 
   /// - Parameters:
   ///   - descriptor: Where to read; the caller keeps it open.
   ///   - maximumLength: The longest line accepted, in bytes.
-  public init(descriptor: Int32, maximumLength: Int = InputLimits.batchLineBytes) {
+  /// - Throws: `CatalogError` with `.badData` when the descriptor is a device other than a terminal
+  ///   (`/dev/zero`): it never ends and never holds lines.
+  public init(descriptor: Int32, maximumLength: Int = InputLimits.batchLineBytes) throws(CatalogError) {
+    try FileBytes.refuseDevice(descriptor, source: "-", what: "batch")
     self.descriptor = descriptor
     self.maximumLength = maximumLength
     self.buffer = [UInt8](repeating: 0, count: 1 << 16)
@@ -71,29 +80,58 @@ public struct InputLines {
 
   /// The next line, or `nil` at the end of the input.
   ///
-  /// - Throws: `CatalogError` with `.inputMissing` when reading fails.
+  /// - Throws: `CatalogError` with `.inputMissing` when reading fails, `.badData` when a line goes
+  ///   on for `maximumSkip` bytes past the limit without a line break.
   public mutating func next() throws(CatalogError) -> Line? {
+    if skippingLine { try skipRestOfLine() }
     var line: [UInt8] = []
-    var length = 0
     var started = false
     while true {
       if position == filled {
         try refill()
-        if filled == 0 { return started ? finish(line, length: length) : nil }
+        if filled == 0 { return started ? finish(line) : nil }
       }
       started = true
       let newline = buffer[position..<filled].firstIndex(of: UInt8(ascii: "\n"))
       let stop = newline ?? filled
-      let piece = stop - position
-      if length + piece <= maximumLength { line.append(contentsOf: buffer[position..<stop]) }
-      length += piece
+      guard line.count + (stop - position) <= maximumLength else {
+        // Report it now: the line may never end.
+        position = stop
+        skippingLine = newline == nil
+        if let newline { position = newline + 1 }
+        return .tooLong
+      }
+      line.append(contentsOf: buffer[position..<stop])
       position = newline.map { $0 + 1 } ?? filled
-      if newline != nil { return finish(line, length: length) }
+      if newline != nil { return finish(line) }
     }
   }
 
-  private func finish(_ line: [UInt8], length: Int) -> Line {
-    guard length <= maximumLength else { return .tooLong(byteCount: length) }
+  /// Drops bytes up to and including the next line break (or the end of the input).
+  private mutating func skipRestOfLine() throws(CatalogError) {
+    var skipped = 0
+    while true {
+      if position == filled {
+        try refill()
+        if filled == 0 { break }
+      }
+      if let newline = buffer[position..<filled].firstIndex(of: UInt8(ascii: "\n")) {
+        position = newline + 1
+        break
+      }
+      skipped += filled - position
+      position = filled
+      if skipped > maximumSkip {
+        throw CatalogError(
+          .badData, source: "-",
+          "a line goes on for more than \(InputLimits.describe(bytes: maximumSkip)) without a line break; "
+            + "the input stops there")
+      }
+    }
+    skippingLine = false
+  }
+
+  private func finish(_ line: [UInt8]) -> Line {
     let end = line.last == UInt8(ascii: "\r") ? line.count - 1 : line.count
     return .text(String(decoding: line[..<end], as: UTF8.self))
   }
@@ -113,8 +151,7 @@ public struct InputLines {
         return
       }
       if errno == EINTR { continue }
-      throw CatalogError(
-        .inputMissing, source: "-", "cannot read standard input: \(String(cString: strerror(errno)))")
+      throw CatalogError(.inputMissing, source: "-", "cannot read: \(String(cString: strerror(errno)))")
     }
   }
 }

@@ -216,13 +216,23 @@ extension StoresCommand {
         hours, timeZone: zone, holidays: calendar, latitude: near?.latitude, longitude: near?.longitude)
     }
 
-    /// The next line of standard input; a read error exits 66.
+    /// The next line of standard input; a line with no end exits 65, a read error 66.
     func readBatchLine(_ lines: inout InputLines) throws -> InputLines.Line? {
       do {
         return try lines.next()
       } catch {
-        standardError("stores: \(error.message)")
-        throw ExitCode.inputMissing
+        standardError("stores: \(error.description)")
+        throw error.kind == .inputMissing ? ExitCode.inputMissing : ExitCode.badData
+      }
+    }
+
+    /// Standard input as lines; a device such as /dev/zero exits 65.
+    func batchLines() throws -> InputLines {
+      do {
+        return try InputLines(descriptor: 0)
+      } catch {
+        standardError("stores: \(error.description)")
+        throw ExitCode.badData
       }
     }
 
@@ -238,9 +248,17 @@ extension StoresCommand {
     func runBatch() throws {
       var answers = HoursBatch(holidays: try loadHolidays(countries: nil))
       var output = ""
-      var lines = InputLines(descriptor: 0)
+      var lines = try batchLines()
       var number = 0
-      while let line = try readBatchLine(&lines) {
+      while true {
+        let next: InputLines.Line?
+        do {
+          next = try readBatchLine(&lines)
+        } catch {
+          standardOutput(output)  // the answers so far, before the error ends the batch
+          throw error
+        }
+        guard let line = next else { break }
         number += 1
         if case .text(let text) = line, text.allSatisfy(\.isWhitespace) { continue }
         output += answers.answer(line, number: number) + "\n"

@@ -187,11 +187,41 @@ private func objectText(members count: Int, extra: [String] = []) -> String {
     #expect(written == text.utf8.count)
     close(descriptors[1])
     defer { close(descriptors[0]) }
-    var lines = InputLines(descriptor: descriptors[0], maximumLength: 100)
+    var lines = try InputLines(descriptor: descriptors[0], maximumLength: 100)
     #expect(try lines.next() == .text("short"))
-    #expect(try lines.next() == .tooLong(byteCount: 300))
+    #expect(try lines.next() == .tooLong)
     #expect(try lines.next() == .text("last"))
     #expect(try lines.next() == nil)
+  }
+
+  /// A line that never ends is reported as soon as it passes the limit (an answer can go out),
+  /// and the reader gives up after skipping 64 times the limit: it neither hangs nor grows.
+  @Test func aLineWithoutEndIsReportedAtOnceAndEndsTheInputLater() throws {
+    var descriptors: [Int32] = [0, 0]
+    #expect(pipe(&descriptors) == 0)
+    let writeEnd = descriptors[1]
+    let writer = Thread {
+      let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: 4096)
+      // Far more than the skip allowance; stops when the reader closes its end.
+      for _ in 0..<1000 where chunk.withUnsafeBytes({ write(writeEnd, $0.baseAddress!, $0.count) }) > 0 {}
+      close(writeEnd)
+    }
+    signal(SIGPIPE, SIG_IGN)
+    writer.start()
+    var lines = try InputLines(descriptor: descriptors[0], maximumLength: 1000)
+    #expect(try lines.next() == .tooLong)
+    #expect {
+      try lines.next()
+    } throws: { error in
+      (error as? CatalogError)?.message.contains("without a line break") == true
+    }
+    close(descriptors[0])
+  }
+
+  @Test func aDeviceIsNoBatch() {
+    let descriptor = open("/dev/zero", O_RDONLY)
+    defer { close(descriptor) }
+    #expect(throws: CatalogError.self) { try InputLines(descriptor: descriptor) }
   }
 }
 
@@ -229,9 +259,9 @@ private func objectText(members count: Int, extra: [String] = []) -> String {
 
   @Test func tooLongLinesGetAnErrorAnswerWithTheirLineNumber() {
     var batch = HoursBatch(holidays: HolidayRegistry())
-    let text = batch.answer(.tooLong(byteCount: 1_000_000), number: 12)
+    let text = batch.answer(.tooLong, number: 12)
     #expect(text.contains("\"id\":null"))
-    #expect(text.contains("line 12 is 1000000 bytes long"))
+    #expect(text.contains("line 12 is longer than 64 KiB"))
   }
 }
 
@@ -262,6 +292,26 @@ private func objectText(members count: Int, extra: [String] = []) -> String {
     #expect(catalog.stores.map(\.id) == ["a", "b"])
     let warning = try #require(catalog.diagnostics.first { $0.code.rawValue == "duplicate-key" })
     #expect(warning.message.contains("second \"features\" member"))
+  }
+
+  /// The collection's own members are read by the loader, not the scanner: they get the same cap
+  /// and the same hashed repeat check (20,000 of them took 35 s, with no error).
+  @Test func theCollectionsOwnMembersAreBoundedToo() throws {
+    func collection(members count: Int, repeating: Int? = nil) -> String {
+      var text = #"{"type":"FeatureCollection","#
+      for index in 0..<count { text += "\"k\(index)\":\(index)," }
+      if let repeating { text += "\"k\(repeating)\":\"again\"," }
+      return text + #""features":[\#(feature(id: "a"))]}"#
+    }
+    let repeated = try load(collection(members: 100, repeating: 40))
+    #expect(repeated.stores.map(\.id) == ["a"])
+    #expect(
+      repeated.diagnostics.contains { $0.code.rawValue == "duplicate-key" && $0.message.contains("k40") })
+    let tooMany = try load(collection(members: JSONScanner.maximumMembers + 5))
+    #expect(tooMany.stores.map(\.id) == ["a"])
+    #expect(
+      tooMany.diagnostics.contains { $0.severity == .error && $0.message.contains("more than 10000 members") }
+    )
   }
 
   @Test func aMillionDigitCoordinateIsNotEchoedInFull() throws {

@@ -140,3 +140,22 @@ extension StoresProcess {
     #expect(stores.first?["id"] as? String == "a\u{0}b\u{1B}[31m")
   }
 }
+
+@Suite struct EndlessBatchCommandTests {
+  @Test func aDeviceAsBatchInputIsRefused() throws {
+    let outcome = try StoresProcess.runShell(
+      #""$0" hours --batch < /dev/zero"#, arguments: [StoresProcess.executable.path])
+    #expect(outcome.status == 65)
+    #expect(outcome.standardError.contains("a device, not a file"))
+  }
+
+  @Test func aLineWithoutEndIsAnsweredThenEndsTheBatch() throws {
+    // 8 MiB without a line break, through a pipe: answered at once, then refused, never hung.
+    let outcome = try StoresProcess.runShell(
+      #"head -c 8388608 /dev/zero | tr '\0' x | "$0" hours --batch"#,
+      arguments: [StoresProcess.executable.path])
+    #expect(outcome.status == 65)
+    #expect(outcome.standardOutput.contains("line 1 is longer than 64 KiB"))
+    #expect(outcome.standardError.contains("without a line break"))
+  }
+}
