@@ -53,7 +53,7 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
   public var description: String {
     var text = "\(severity.rawValue)[\(code)]"
     if let position { text += " \(position)" }
-    if let storeID { text += " id \"\(storeID)\"" }
+    if let storeID { text += " id \"\(MessageText.shortened(storeID))\"" }
     return text + ": " + message
   }
 }

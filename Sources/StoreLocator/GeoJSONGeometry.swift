@@ -52,13 +52,8 @@ struct GeoJSONPoint {
   init(longitude: Double, latitude: Double, longitudeText: String, latitudeText: String) {
     self.longitude = longitude
     self.latitude = latitude
-    self.longitudeText = Self.shortened(longitudeText)
-    self.latitudeText = Self.shortened(latitudeText)
-  }
-
-  private static func shortened(_ literal: String) -> String {
-    // Literals are ASCII digits, signs, dots and exponents: bytes and characters agree.
-    literal.utf8.count <= 32 ? literal : "\(literal.prefix(24))…(\(literal.utf8.count) characters)"
+    self.longitudeText = MessageText.shortened(longitudeText, limit: 24)
+    self.latitudeText = MessageText.shortened(latitudeText, limit: 24)
   }
 }
 
@@ -290,7 +285,7 @@ extension GeoJSONReader {
       case .string(let text):
         context.report(
           "invalid-coordinates", .error,
-          "the \(type)'s coordinates are strings (\"\(text)\"); GeoJSON positions are numbers, so write "
+          "the \(type)'s coordinates are strings (\"\(MessageText.shortened(text))\"); GeoJSON positions are numbers, so write "
             + "\(text) without quotes; the store is kept out of the index")
         return nil
       default:

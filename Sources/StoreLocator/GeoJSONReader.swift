@@ -676,7 +676,7 @@ struct GeoJSONReader {
     if let expected { text += " (expected \(expected))" }
     text += ": it was probably cut off while being written or copied; " + outcome
     if let last = stores.last {
-      text += "; the last record loaded is id \"\(last.id)\" at \(last.position)"
+      text += "; the last record loaded is id \"\(MessageText.shortened(last.id))\" at \(last.position)"
     } else {
       text += "; no record before the cut could be loaded"
     }
@@ -986,8 +986,9 @@ struct GeoJSONReader {
         let other = stores[first]
         report(
           "duplicate-id", .error, order: keys.offset, at: store.position, storeID: store.id,
-          "the id \"\(store.id)\" is also the id of \(other.position); ids must be unique — lookups by id find "
-            + "the first")
+          "the id \"\(MessageText.shortened(store.id))\" is also the id of \(other.position); ids must be unique "
+            + "— answers follow each store's own record, and a command given this id lists the stores instead of "
+            + "picking one")
       } else if !id.utf8.allSatisfy({ $0 < 0x80 }),
         let first = lookalikeIDs.first(position, hash: id.hashValue, where: { stores[$0].id == id })
       {
@@ -1007,7 +1008,8 @@ struct GeoJSONReader {
         if !other.id.hasSameBytes(as: store.id) {
           report(
             "duplicate-ref", .warning, order: keys.offset, at: store.position, storeID: store.id,
-            "the ref \"\(ref)\" is also the ref of \(other.position) (id \"\(other.id)\"); the same store may be "
+            "the ref \"\(MessageText.shortened(ref))\" is also the ref of \(other.position) (id "
+              + "\"\(MessageText.shortened(other.id))\"); the same store may be "
               + "listed twice")
         }
       }

@@ -6,9 +6,10 @@ import ArgumentParser
   import Darwin
 #endif
 
-/// Writes one line of diagnostics to standard error.
+/// Writes one line of diagnostics to standard error, control characters from the data made
+/// visible as on standard output (an id or a name quoted in a message cannot drive the terminal).
 func standardError(_ line: String) {
-  write(line + "\n", toDescriptor: 2)
+  write(visibleControlCharacters(line) + "\n", toDescriptor: 2)
 }
 
 /// Writes `text` to standard output. When the output cannot be written (a full disk, a closed

@@ -320,7 +320,7 @@ private func objectText(members count: Int, extra: [String] = []) -> String {
       #"{"type":"FeatureCollection","features":[\#(feature(id: "a", longitude: digits))]}"#)
     let error = try #require(catalog.diagnostics.first { $0.severity == .error })
     #expect(error.message.utf8.count < 300)
-    #expect(error.message.contains("1000000 characters"))
+    #expect(error.message.contains("1000000 bytes"))
   }
 
   @Test func hugeDayOffsetsAreToleratedWithAWarning() throws {
