@@ -32,7 +32,7 @@ bin=$(swift build "${build_flags[@]}" --show-bin-path)
 work="$fuzz_dir/.build-work"
 
 # The longest input per target: long enough for several records or lines, short enough to keep
-# executions fast. Larger inputs only find the known quadratic duplicate-key check (issue 10).
+# executions fast; the readers' own size limits (docs/limits.md) are tested in the normal suite.
 max_len() {
   case $1 in
     geojson) echo 65536 ;;

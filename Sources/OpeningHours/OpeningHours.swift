@@ -53,6 +53,10 @@ public struct OpeningHoursWarning: Hashable, Sendable, CustomStringConvertible {
   /// A sentence for people.
   public let message: String
 
+  /// Whether the text, though readable, is unlikely to mean what it says (`large-day-offset`):
+  /// worth a warning, where other tolerated deviations have a clear meaning and are notes.
+  public var isDoubtful: Bool { code == "large-day-offset" }
+
   public init(code: String, range: Range<Int>, message: String) {
     self.code = code
     self.range = range

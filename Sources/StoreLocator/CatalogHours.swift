@@ -115,8 +115,10 @@ extension Catalog {
         continue
       }
       for warning in hours.warnings {
+        // Most deviations have a clear meaning (a note); a doubtful one may not mean what it says.
         note(
-          "opening-hours-tolerated", .note, store,
+          warning.isDoubtful ? "opening-hours-doubtful" : "opening-hours-tolerated",
+          warning.isDoubtful ? .warning : .note, store,
           "opening_hours \"\(text)\" \(Catalog.characters(warning.range)): "
             + "\(warning.message) [\(warning.code)]")
       }

@@ -66,6 +66,12 @@ extension Catalog {
   /// Holidays come from the bundled data (and `options.holidayFiles`) at the time of use, so the
   /// snapshot follows updates of Data/holidays. `options.strict` fails when the snapshot's data had
   /// errors; `options.evaluatesHours` is the snapshot's own choice, made when it was built.
+  ///
+  /// Records are checked whole on open when they take at most 64 MB; in a larger snapshot each
+  /// record's checksum is checked when it is read, and a record forged together with its checksum
+  /// so that it does not decode ends the process (exit 65, with the rebuild command on standard
+  /// error), since queries cannot fail. A long-running reader of snapshots it does not trust (a
+  /// service) calls `verifySnapshotRecords()` once after opening, which finds every such record.
   /// - Throws: `CatalogError`: `.inputMissing` when the file cannot be read, `.badData` when it
   ///   is truncated, corrupted or of another format version (the message says how to rebuild it),
   ///   `.strictFailure` in strict mode when the data had errors.

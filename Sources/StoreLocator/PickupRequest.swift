@@ -85,6 +85,15 @@ extension PickupRequest {
         "the order must be ready within 30 days of the order time; \(what) \(PickupRequest.describe(seconds))"
           + after)
     }
+    // However far ahead, the pickup must stay in the years a time can be given in, so every time
+    // of the answer can be read back.
+    let latest = orderedAt.secondsSinceEpoch + PickupRequest.maximumLeadTime + max(0, maximumTravel)
+    guard latest < TimeQuery.supportedInstants.upperBound.secondsSinceEpoch else {
+      throw PickupError(
+        .invalidRequest,
+        "the order time is too close to the end of \(TimeQuery.supportedYears.upperBound), the last year times "
+          + "are accepted in: a pickup could fall after it")
+    }
     switch ready {
     case .after(let seconds): try check(seconds, "it would be ready in")
     case .at(let time):

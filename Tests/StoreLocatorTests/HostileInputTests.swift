@@ -329,6 +329,13 @@ private func objectText(members count: Int, extra: [String] = []) -> String {
     let truncated = try OpeningHours(parsing: "Dec 25 +12345678901 days off")
     #expect(truncated.warnings.first?.message.contains("11 digits") == true)
     #expect(try OpeningHours(parsing: "easter -2 days off").warnings.isEmpty)
+    // In a store file it is a warning, listed by `validate` by default, not a note among thousands.
+    let text =
+      #"{"type":"Feature","id":"e","geometry":{"type":"Point","coordinates":[13.4,52.5]},"#
+      + #""properties":{"opening_hours":"easter +999999999 days 10:00-12:00"}}"#
+    let catalog = try Catalog(geoJSON: Array(text.utf8), source: "easter.geojson")
+    let doubtful = try #require(catalog.diagnostics.first { $0.code.rawValue == "opening-hours-doubtful" })
+    #expect(doubtful.severity == .warning)
   }
 }
 
@@ -338,6 +345,7 @@ private func objectText(members count: Int, extra: [String] = []) -> String {
 
   @Test(arguments: [
     "9999-12-31T23:59:59-18:00", "2200-01-01T00:00", "1899-12-31T23:59:59Z", "0000-01-01T00:00Z",
+    "2199-12-31T23:59-18:00", "1900-01-01T00:00+01:00",
   ])
   func timesOutsideTheSupportedYearsAreRefused(text: String) {
     #expect {
@@ -366,6 +374,11 @@ private func objectText(members count: Int, extra: [String] = []) -> String {
       .after(seconds: 30 * 86_400), .at(try TimeQuery(parsing: "2027-01-20T10:00")),
       .preparing([OrderItem(name: "Flat white", quantity: 2, preparationMinutes: 4)]),
     ]
+    // An order so close to the end of 2199 that its pickup could fall in 2200 cannot be read back.
+    let late = Instant(secondsSinceEpoch: 7_258_118_400 - 120)
+    #expect(throws: PickupError.self) {
+      try PickupRequest(customer: london, orderedAt: late, ready: .after(seconds: 300)).checkLeadTime()
+    }
     for ready in fine {
       #expect(throws: Never.self) {
         try PickupRequest(customer: london, orderedAt: now, ready: ready).checkLeadTime()
