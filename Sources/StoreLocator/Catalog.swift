@@ -261,7 +261,7 @@ public struct Catalog: Sendable {
       // (A tie in edits may still win on the prefix.)
       let worst = best.count == limit ? best[limit - 1].edits + 1 : Int.max
       let bound = related ? worst : min(worst, closeEnough + 1)
-      guard let edits = Self.editDistance(candidate, wanted, below: bound) else { continue }
+      guard let edits = EditDistance.between(candidate, wanted, below: bound) else { continue }
       guard related || edits <= closeEnough else { continue }
       seen.insert(candidateID)
       best.append((edits, prefix, position, candidateID))
@@ -269,27 +269,6 @@ public struct Catalog: Sendable {
       if best.count > limit { best.removeLast() }
     }
     return best.map(\.id)
-  }
-
-  /// The Levenshtein distance between `a` and `b`, or `nil` when it is `bound` or more: rows
-  /// stop as soon as every entry reaches the bound.
-  static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar], below bound: Int) -> Int? {
-    if abs(a.count - b.count) >= bound { return nil }
-    guard !a.isEmpty else { return b.count }
-    var previous = Array(0...b.count)
-    var current = Array(repeating: 0, count: b.count + 1)
-    for i in 1...a.count {
-      current[0] = i
-      var rowMinimum = i
-      for j in stride(from: 1, through: b.count, by: 1) {
-        let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
-        current[j] = min(substitution, previous[j] + 1, current[j - 1] + 1)
-        rowMinimum = min(rowMinimum, current[j])
-      }
-      if rowMinimum >= bound { return nil }
-      swap(&previous, &current)
-    }
-    return previous[b.count] < bound ? previous[b.count] : nil
   }
 
   /// True when the data has no errors, and no warnings either when `warningsAreErrors`:

@@ -220,26 +220,11 @@ extension Catalog {
     let target = Array(wanted.lowercased())
     let allowed = max(2, target.count / 3)
     return candidates.compactMap { candidate, count -> (String, Int, Int)? in
-      let distance = editDistance(target, Array(candidate.lowercased()), limit: allowed)
+      let distance = EditDistance.between(target, Array(candidate.lowercased()), below: allowed + 1)
       return distance.map { (candidate, $0, count) }
     }
     .sorted { ($0.1, $1.2, $0.0) < ($1.1, $0.2, $1.0) }
     .prefix(3).map(\.0)
-  }
-
-  /// The Levenshtein distance between `a` and `b`, or `nil` when it exceeds `limit`.
-  static func editDistance(_ a: [Character], _ b: [Character], limit: Int) -> Int? {
-    guard abs(a.count - b.count) <= limit else { return nil }
-    var previous = Array(0...b.count)
-    for (i, x) in a.enumerated() {
-      var current = [i + 1] + Array(repeating: 0, count: b.count)
-      for (j, y) in b.enumerated() {
-        current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1))
-      }
-      guard current.min()! <= limit else { return nil }
-      previous = current
-    }
-    return previous[b.count] <= limit ? previous[b.count] : nil
   }
 
   // MARK: Opening hours

@@ -44,13 +44,22 @@ extension Catalog {
   /// `SwappedCoordinateHint.suspiciousDistance` (100 km), the exchanged reading is a valid
   /// location, and its nearest store is within `plausibleDistance` (50 km) and at most a tenth
   /// of the first distance. Two nearest-neighbour searches and a count within 1 km: cheap enough
-  /// to run on every query.
+  /// to run on every query; the first is skipped when the caller gives its answer, and the others
+  /// run only when the nearest store is that far away.
+  /// - Parameters:
+  ///   - point: The location as given.
+  ///   - nearestDistance: The distance from `point` to the nearest located store, when the caller
+  ///     already has it: the first match of a `nearest` or `stores(within:of:)` query with no
+  ///     filter and no opening requirement. (With either, the first match need not be the
+  ///     nearest store: pass `nil`, and the search runs.)
   /// - Complexity: O(log n) for well-spread stores.
-  public func swappedCoordinateHint(for point: Coordinate) -> SwappedCoordinateHint? {
+  public func swappedCoordinateHint(
+    for point: Coordinate, nearestDistance: Distance? = nil
+  ) -> SwappedCoordinateHint? {
     guard point.latitude != point.longitude,
-      let swapped = try? Coordinate(latitude: point.longitude, longitude: point.latitude),
-      let nearest = tree.nearest(1, to: point).first?.distance,
+      let nearest = nearestDistance ?? tree.nearest(1, to: point).first?.distance,
       nearest.meters > SwappedCoordinateHint.suspiciousDistance.meters,
+      let swapped = try? Coordinate(latitude: point.longitude, longitude: point.latitude),
       let swappedNearest = tree.nearest(1, to: swapped).first?.distance,
       swappedNearest.meters <= SwappedCoordinateHint.plausibleDistance.meters,
       swappedNearest.meters * 10 <= nearest.meters

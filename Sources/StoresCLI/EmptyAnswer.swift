@@ -23,7 +23,21 @@ extension Catalog {
   }
 
   /// Warns on standard error when `point` looks typed as LON,LAT (see `swappedCoordinateHint`).
-  func warnIfSwapped(_ point: Coordinate) {
-    if let hint = swappedCoordinateHint(for: point) { standardError("stores: warning: \(hint)") }
+  /// `nearestDistance` is the distance to the nearest store when the caller already knows it,
+  /// which spares a search.
+  func warnIfSwapped(_ point: Coordinate, nearestDistance: Distance? = nil) {
+    if let hint = swappedCoordinateHint(for: point, nearestDistance: nearestDistance) {
+      standardError("stores: warning: \(hint)")
+    }
+  }
+
+  /// The distance to the store nearest `point`, when `matches` (nearest first, around `point`)
+  /// are sure to begin with it: some came back, and no filter or opening requirement could have
+  /// passed it over. A distance bound cannot: it leaves out the nearest store only by leaving
+  /// out every store.
+  static func nearestDistance(
+    in matches: [StoreMatch], where filter: StoreFilter, open: OpeningRequirement?
+  ) -> Distance? {
+    filter.isEmpty && open == nil ? matches.first?.distance : nil
   }
 }

@@ -55,11 +55,11 @@ extension StoresCommand {
 
     func run() throws {
       let catalog = try dataOptions.loadCatalog()
-      catalog.warnIfSwapped(near)
       let open = openOptions.requirement(clock: clock)
-      let matches = catalog.withStatus(
-        catalog.nearest(k, to: near, within: within, where: filters.filter, open: open),
-        at: openOptions.time(clock: clock))
+      let found = catalog.nearest(k, to: near, within: within, where: filters.filter, open: open)
+      catalog.warnIfSwapped(
+        near, nearestDistance: Catalog.nearestDistance(in: found, where: filters.filter, open: open))
+      let matches = catalog.withStatus(found, at: openOptions.time(clock: clock))
       var query = JSONObject()
       query["near"] = .object(near.jsonObject)
       query["k"] = JSONValue(k)

@@ -136,12 +136,17 @@ extension StoresCommand {
       let catalog = try dataOptions.loadCatalog()
       // An order document names latitude and longitude; only a typed --near can be swapped.
       if let near { catalog.warnIfSwapped(near) }
-      // An unknown id gets "did you mean", a repeated one the list of its stores.
-      if let id = request.chosenStoreID { _ = try catalog.uniqueStore(withID: id) }
       let plan: PickupPlan
       do { plan = try catalog.planPickup(request) } catch {
-        standardError("stores: \(error.description)")
-        throw error.kind == .unknownStore ? ExitCode.inputMissing : ExitCode.usage
+        // An unknown id gets "did you mean", a repeated one the list of its stores, as in `show`.
+        let id = request.chosenStoreID ?? ""
+        switch error.kind {
+        case .unknownStore: throw catalog.reportUnknownID(id, suggestions: error.suggestions)
+        case .ambiguousStore: throw catalog.reportRepeatedID(id, stores: error.candidates)
+        case .invalidRequest:
+          standardError("stores: \(error.description)")
+          throw ExitCode.usage
+        }
       }
       switch outputFormat {
       case .json:

@@ -83,11 +83,12 @@ struct ResultWriter {
 
 /// The width of the line standard output writes to.
 enum Terminal {
-  /// How many columns a line of standard output may use: `$COLUMNS` when it is a positive number,
-  /// else the terminal's width when standard output is a terminal, else `nil`.
+  /// How many columns a line of standard output may use: `$COLUMNS` when it is a positive number
+  /// (wherever the output goes, a file or pipe too), else the terminal's width when standard
+  /// output is a terminal, else `nil`.
   ///
-  /// `nil` means output goes to a file or a pipe, where a cut would lose data that `grep` or a
-  /// script wants; text tables then keep every character.
+  /// `nil` means neither is known: output goes to a file or a pipe without `$COLUMNS`, where a
+  /// cut would lose data that `grep` or a script wants; text tables then keep every character.
   static func lineWidth(environment: [String: String] = currentEnvironment()) -> Int? {
     if let columns = environment["COLUMNS"].flatMap({ Int($0) }), columns > 0 { return columns }
     guard isatty(1) == 1 else { return nil }
@@ -193,11 +194,13 @@ struct TextTable {
 
   static func displayWidth(of character: Character) -> Int {
     guard let scalar = character.unicodeScalars.first?.value, scalar >= 0x1100 else { return 1 }
-    let wideRanges: [ClosedRange<UInt32>] = [
-      0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
-      0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
-      0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD,
-    ]
     return wideRanges.contains { $0.contains(scalar) } ? 2 : 1
   }
+
+  /// The scalars `displayWidth(of:)` counts as two columns (by the first scalar of a character).
+  private static let wideRanges: [ClosedRange<UInt32>] = [
+    0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+    0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
+    0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD,
+  ]
 }

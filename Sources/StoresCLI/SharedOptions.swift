@@ -140,7 +140,8 @@ struct OutputOptions: ParsableArguments {
       "Output format: text, json, ndjson, geojson or csv.",
       discussion:
         "Every format carries the same store members (README, JSON output). Text never cuts an id; "
-        + "it cuts names and addresses to fit $COLUMNS or the terminal, and nothing in a file or pipe."))
+        + "it cuts names and addresses to fit $COLUMNS, else the terminal; when neither is known "
+        + "(a file or pipe without $COLUMNS), nothing is cut."))
   var format: OutputFormat = .text
 }
 

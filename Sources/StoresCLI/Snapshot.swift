@@ -94,13 +94,15 @@ extension StoresCommand.Snapshot {
       standardOutput(
         "wrote \(output): \(catalog.stores.count) stores (\(catalog.indexedCount) indexed), "
           + "\(catalog.indexedConditions.count) indexed conditions"
-          + (errors > 0 ? ", \(errors) data errors (see 'stores validate \(input)')" : "") + "\n")
+          + (errors > 0
+            ? ", \(errors) data error\(errors == 1 ? "" : "s") (see 'stores validate \(input)')" : "")
+          + "\n")
     }
   }
 
   struct Verify: ParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Check every byte of a snapshot: header, index and each record's checksum.",
+      abstract: "Check every byte of a snapshot: checksums, id order, tree, summaries and diagnostics.",
       discussion: "Exits 0 when the snapshot is sound, 65 when it is not (with the command that rebuilds it)."
     )
 

@@ -11,14 +11,23 @@ extension Catalog {
   func uniqueStore(withID id: String) throws -> Store {
     let found = stores(withID: id)
     if found.count == 1 { return found[0] }
-    guard !found.isEmpty else {
-      let suggestions = ids(resembling: id, limit: 3)
-      standardError(
-        "stores: no store with id '\(id)' in \(source)"
-          + (suggestions.isEmpty
-            ? "" : "; did you mean \(suggestions.map { "'\($0)'" }.joined(separator: ", "))?"))
-      throw ExitCode.inputMissing
-    }
+    guard !found.isEmpty else { throw reportUnknownID(id, suggestions: ids(resembling: id, limit: 3)) }
+    throw reportRepeatedID(id, stores: found)
+  }
+
+  /// Says on standard error that no store has `id`, naming `suggestions` (the most similar ids),
+  /// and returns the exit code for it (66).
+  func reportUnknownID(_ id: String, suggestions: [String]) -> ExitCode {
+    standardError(
+      "stores: no store with id '\(id)' in \(source)"
+        + (suggestions.isEmpty
+          ? "" : "; did you mean \(suggestions.map { "'\($0)'" }.joined(separator: ", "))?"))
+    return ExitCode.inputMissing
+  }
+
+  /// Says on standard error that `id` names all of `found`, listing where each is in the file,
+  /// and returns the exit code for it (64).
+  func reportRepeatedID(_ id: String, stores found: [Store]) -> ExitCode {
     standardError(
       "stores: the id '\(id)' names \(found.count) stores in \(source), so it does not say which one; "
         + "ids must be unique ('stores validate' lists the repeats):")
@@ -36,6 +45,6 @@ extension Catalog {
     for line in TextTable(columns: columns, rows: rows).rendered.split(separator: "\n") {
       standardError("  " + line)
     }
-    throw ExitCode.usage
+    return ExitCode.usage
   }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import StoreLocator
 
 /// The `stores` command: finds stores near a place, checks a chain's store file.
 @main
@@ -70,26 +71,7 @@ extension StoresCommand {
     let word = word.lowercased()
     if let prefixed = names.first(where: { $0.hasPrefix(word) }), word.count >= 2 { return prefixed }
     let limit = max(2, word.count / 3)
-    return names.map { ($0, editDistance(word, $0)) }.filter { $0.1 <= limit }
+    return names.compactMap { name in EditDistance.between(word, name, below: limit + 1).map { (name, $0) } }
       .min { $0.1 < $1.1 }?.0
-  }
-
-  /// Levenshtein distance: the fewest insertions, deletions and substitutions from `a` to `b`.
-  /// - Complexity: O(`a.count` × `b.count`).
-  static func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a)
-    let b = Array(b)
-    guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
-    // One row of the table at a time: previous[j] is the distance from a[..<i-1] to b[..<j].
-    var previous = Array(0...b.count)
-    for i in 1...a.count {
-      var current = [i] + Array(repeating: 0, count: b.count)
-      for j in 1...b.count {
-        let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
-        current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
-      }
-      previous = current
-    }
-    return previous[b.count]
   }
 }

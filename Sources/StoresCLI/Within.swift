@@ -69,8 +69,9 @@ extension StoresCommand {
         query["bbox"] = .array([bbox.west, bbox.south, bbox.east, bbox.north].map { JSONValue($0) })
         area = .box(bbox)
       } else if let near, let radius {
-        catalog.warnIfSwapped(near)
         matches = catalog.stores(within: radius, of: near, where: filters.filter, open: open)
+        catalog.warnIfSwapped(
+          near, nearestDistance: Catalog.nearestDistance(in: matches, where: filters.filter, open: open))
         query["near"] = .object(near.jsonObject)
         query["radius_m"] = JSONValue(radius.meters)
         area = .circle(center: near, radius: radius)

@@ -150,6 +150,21 @@ import Testing
     #expect(catalog.swappedCoordinateHint(for: Self.customer) == nil)
   }
 
+  /// A caller that knows the distance to the nearest store (an unfiltered query's first match)
+  /// passes it, and gets the same answer without the search.
+  @Test func aKnownNearestDistanceIsTheSameAnswer() throws {
+    let catalog = try Self.catalog(
+      Self.feature("a", north: 0.001, hours: nil), Self.feature("b", north: 0.002, hours: nil))
+    let typed = try Coordinate(latitude: 13.40, longitude: 52.52)
+    let nearest = try #require(catalog.nearest(1, to: typed).first?.distance)
+    let hint = try #require(catalog.swappedCoordinateHint(for: typed))
+    #expect(catalog.swappedCoordinateHint(for: typed, nearestDistance: nearest) == hint)
+    // The distance given is the one used: a store 1 km away is no reason to suspect a swap.
+    #expect(catalog.swappedCoordinateHint(for: typed, nearestDistance: .kilometers(1)) == nil)
+    let close = try #require(catalog.nearest(1, to: Self.customer).first?.distance)
+    #expect(catalog.swappedCoordinateHint(for: Self.customer, nearestDistance: close) == nil)
+  }
+
   @Test func aFarAwayCustomerIsNotTakenForASwap() throws {
     let catalog = try Self.catalog(Self.feature("a", north: 0.001, hours: nil))
     // 600 km from the store, and the swapped reading (Kazakhstan) is no closer.

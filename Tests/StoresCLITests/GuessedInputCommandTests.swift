@@ -97,4 +97,28 @@ import Testing
     #expect(outcome.status == 0)
     #expect(outcome.standardError.isEmpty, "\(outcome.standardError)")
   }
+
+  /// With a condition the first match need not be the nearest store: here it is 1,500 km away
+  /// while an unmatched store stands at the point itself, so the point is no swap, although the
+  /// matching store sits at the swapped reading. Without one, the first match is the nearest.
+  @Test(arguments: [
+    ["nearest", "--near", "10,20", "--where", "brand=b"],
+    ["within", "--near", "10,20", "--radius", "2000km", "--where", "brand=b"],
+    ["nearest", "--near", "10,20"], ["nearest", "--near", "10,20", "--within", "1km"],
+  ])
+  func aConditionDoesNotHideTheNearestStore(_ arguments: [String]) throws {
+    func store(_ id: String, _ brand: String, latitude: Double, longitude: Double) -> String {
+      #"{"type":"Feature","id":"\#(id)","geometry":{"type":"Point","coordinates":[\#(longitude),\#(latitude)]},"#
+        + #""properties":{"brand":"\#(brand)","timezone":"UTC"}}"#
+    }
+    let path = try StoresProcess.temporaryFile(
+      #"{"type":"FeatureCollection","features":["#
+        + store("a", "a", latitude: 10, longitude: 20) + ","
+        + store("b", "b", latitude: 20, longitude: 10.0001)
+        + "]}")
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let outcome = try StoresProcess.run(arguments + ["--data", path])
+    #expect(outcome.status == 0)
+    #expect(!outcome.standardError.contains("did you mean"), "\(outcome.standardError)")
+  }
 }

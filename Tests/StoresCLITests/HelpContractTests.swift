@@ -72,6 +72,30 @@ import Testing
     #expect(!outcome.standardError.contains("Unknown option"))
   }
 
+  /// The overview and discussion read as wrapped sentences: a run of spaces inside a line is a
+  /// lost `\` continuation in the source.
+  @Test(arguments: [
+    ["info"], ["nearest"], ["within"], ["show"], ["hours"], ["open"], ["pickup"], ["validate"],
+    ["snapshot"], ["snapshot", "build"], ["snapshot", "verify"],
+  ])
+  func helpTextHasNoRunsOfSpaces(_ command: [String]) throws {
+    let help = try StoresProcess.run(command + ["--help"]).standardOutput
+    let discussion = help[..<(help.range(of: "USAGE:")?.lowerBound ?? help.endIndex)]
+    for line in discussion.split(separator: "\n") {
+      let text = line.drop { $0 == " " }
+      #expect(!text.contains("  "), "\(command) --help: \(line)")
+    }
+  }
+
+  /// Text output is cut to $COLUMNS wherever it goes, a pipe too; the help says so.
+  @Test func formatHelpSaysWhenTextIsCut() throws {
+    let help = try StoresProcess.run(["nearest", "--help"]).standardOutput
+      .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    #expect(
+      help.contains("it cuts names and addresses to fit $COLUMNS, else the terminal; when neither is known"))
+    #expect(help.contains("(a file or pipe without $COLUMNS), nothing is cut."))
+  }
+
   @Test func helpAndVersionStillWork() throws {
     #expect(try StoresProcess.run(["help", "nearest"]).standardOutput.contains("--near"))
     #expect(try StoresProcess.run(["--version"]).status == 0)

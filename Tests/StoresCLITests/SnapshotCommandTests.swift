@@ -37,6 +37,31 @@ import Testing
     #expect(info.standardOutput.contains("\(snapshot) (snapshot of \(StoresProcess.bundledData))"))
   }
 
+  @Test func buildCountsTheDataErrors() throws {
+    let record =
+      #"{"type":"Feature","id":"ID","properties":{},"geometry":{"type":"Point","coordinates":COORDINATES}}"#
+    func collection(_ records: [(String, String)]) throws -> String {
+      try StoresProcess.temporaryFile(
+        #"{"type":"FeatureCollection","features":["#
+          + records.map {
+            record.replacingOccurrences(of: "ID", with: $0.0).replacingOccurrences(
+              of: "COORDINATES", with: $0.1)
+          }.joined(separator: ",") + "]}")
+    }
+    let one = try collection([("good", "[1,2]"), ("swapped", "[39.7,-465.3]")])
+    let two = try collection([("good", "[1,2]"), ("bad1", "[39.7,-465.3]"), ("bad2", "[39.7,-465.3]")])
+    let snapshot = Self.temporaryPath(".snap")
+    defer { for path in [one, two, snapshot] { try? FileManager.default.removeItem(atPath: path) } }
+    let singular = try StoresProcess.run(["snapshot", "build", one, "-o", snapshot])
+    #expect(
+      singular.standardOutput.contains(", 1 data error (see 'stores validate \(one)')"),
+      "\(singular.standardOutput)\(singular.standardError)")
+    let plural = try StoresProcess.run(["snapshot", "build", two, "-o", snapshot])
+    #expect(
+      plural.standardOutput.contains(", 2 data errors (see 'stores validate \(two)')"),
+      "\(plural.standardOutput)\(plural.standardError)")
+  }
+
   @Test func badSnapshotsAreRefusedWithTheRebuildCommand() throws {
     let snapshot = Self.temporaryPath(".snap")
     defer { try? FileManager.default.removeItem(atPath: snapshot) }
