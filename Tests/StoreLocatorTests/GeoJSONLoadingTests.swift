@@ -214,27 +214,12 @@ struct GeoJSONRecoveryTests {
 
   @Test func standardInputReadsAPipe() throws {
     // `load(contentsOf: "-")` reads descriptor 0 the same way; a pipe stands in for it here.
-    var descriptors: [Int32] = [0, 0]
-    #expect(pipe(&descriptors) == 0)
     let text = Array((feature("a", 1, 2) + "\n" + feature("b", 3, 4) + "\n").utf8)
-    // Bigger than a pipe buffer would block the writer, so write from another thread.
     let payload = Array(Array(repeating: text, count: 2000).joined())
-    let writeEnd = descriptors[1]
-    let writer = Thread {
-      payload.withUnsafeBytes { raw in
-        var written = 0
-        while written < raw.count {
-          let n = write(writeEnd, raw.baseAddress! + written, raw.count - written)
-          if n <= 0 { break }
-          written += n
-        }
-      }
-      close(writeEnd)
-    }
-    writer.start()
+    let readEnd = pipeFed(with: payload)
     let bytes = try FileBytes.read(
-      descriptor: descriptors[0], source: "-", maximumBytes: InputLimits.storeFileBytes, what: "store file")
-    close(descriptors[0])
+      descriptor: readEnd, source: "-", maximumBytes: InputLimits.storeFileBytes, what: "store file")
+    close(readEnd)
     #expect(bytes == Array(payload))
     let catalog = try Catalog(geoJSON: bytes, source: "-", options: .loaderOnly)
     #expect(catalog.stores.count == 4000)

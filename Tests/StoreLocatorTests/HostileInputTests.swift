@@ -116,37 +116,20 @@ private func objectText(members count: Int, extra: [String] = []) -> String {
   }
 
   @Test func aPipeIsReadUpToTheLimitAndRefusedThere() throws {
-    var descriptors: [Int32] = [0, 0]
-    #expect(pipe(&descriptors) == 0)
     // A little more than the limit: what the reader leaves fits in the pipe, so the writer ends.
     let limit = 1 << 20
-    let payload = [UInt8](repeating: UInt8(ascii: " "), count: limit + 100)
-    let writeEnd = descriptors[1]
-    let writer = Thread {
-      payload.withUnsafeBytes { raw in
-        var written = 0
-        while written < raw.count {
-          let count = write(writeEnd, raw.baseAddress! + written, raw.count - written)
-          if count <= 0 { break }
-          written += count
-        }
-      }
-      close(writeEnd)
-    }
-    writer.start()
-    defer { close(descriptors[0]) }
+    let overLimit = pipeFed(with: [UInt8](repeating: UInt8(ascii: " "), count: limit + 100))
+    defer { close(overLimit) }
     #expect {
-      try FileBytes.read(descriptor: descriptors[0], source: "-", maximumBytes: limit, what: "order")
+      try FileBytes.read(descriptor: overLimit, source: "-", maximumBytes: limit, what: "order")
     } throws: { error in
       (error as? CatalogError)?.description
         == "standard input: larger than 1 MiB, the limit for orders (docs/limits.md)"
     }
     let exact = [UInt8](repeating: UInt8(ascii: " "), count: 4096)
-    #expect(pipe(&descriptors) == 0)
-    #expect(exact.withUnsafeBytes { write(descriptors[1], $0.baseAddress!, $0.count) } == 4096)
-    close(descriptors[1])
-    #expect(
-      try FileBytes.read(descriptor: descriptors[0], source: "-", maximumBytes: 4096, what: "order") == exact)
+    let atLimit = pipeFed(with: exact)
+    defer { close(atLimit) }
+    #expect(try FileBytes.read(descriptor: atLimit, source: "-", maximumBytes: 4096, what: "order") == exact)
   }
 
   @Test func aRegularFileOverTheLimitIsRefusedBeforeReading() throws {
