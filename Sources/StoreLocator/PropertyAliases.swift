@@ -30,40 +30,20 @@ struct PropertyAliases: OptionSet, Hashable, Sendable {
     PropertyAliases(rawValue: 1 << (24 + position))
   }
 
-  /// The address aliases a store's properties are read through: an `addr_*` key that
-  /// `Store.address`, `country` or `region` reads because its `addr:*` key is absent or empty, and
-  /// `address` (else `full_address`) when no address key of either spelling has a value.
+  /// The address aliases a store's properties are read through: those `Store.address`,
+  /// `country` and `region` read (an `addr_*` key whose `addr:*` key is absent or empty, and
+  /// `address`, else `full_address`, when no address key of either spelling has a value).
   ///
   /// - Complexity: O(m) in the number of properties, one or two byte comparisons a key; the
-  ///   properties are searched by name only when an alias key is present.
+  ///   address is read only when an alias key is present.
   static func addressAliases(in properties: JSONObject) -> PropertyAliases {
     // A first pass that looks at bytes only: in a file of the All The Places schema no key passes
     // it, so the cost per record is a byte or two a key.
-    var candidates = false
-    for member in properties.members where isCandidate(member.key) {
-      candidates = true
-      break
-    }
-    guard candidates else { return [] }
-    let own = underscoreKeys.map { nonEmpty(properties[$0.key]) }
-    let alias = underscoreKeys.map { nonEmpty(properties[$0.alias]) }
-    func hasValue(_ position: Int) -> Bool { own[position] || alias[position] }
-    // The keys `Store.address` reads, in its order (it stops at the full address, and at the street
-    // address before the house number and street); the state and the country are read for holidays.
-    var read: [Int] = [5, 7]
-    if hasValue(0) {
-      read.append(0)
-    } else {
-      read += hasValue(1) ? [1] : [2, 3]
-      read += [4, 6]
-    }
+    guard properties.members.contains(where: { isCandidate($0.key) }) else { return [] }
     var found: PropertyAliases = []
-    for position in read where !own[position] && alias[position] { found.insert(underscore(position)) }
-    if !(0..<Store.addressPartCount).contains(where: hasValue),
-      let position = wholeAddressKeys.firstIndex(where: { nonEmpty(properties[$0]) })
-    {
-      found.insert(wholeAddress(position))
-    }
+    _ = Store.address(in: properties, aliasesRead: &found)
+    _ = Store.addressValue(Store.statePosition, in: properties, aliasesRead: &found)
+    _ = Store.addressValue(Store.countryPosition, in: properties, aliasesRead: &found)
     return found
   }
 
@@ -79,11 +59,6 @@ struct PropertyAliases: OptionSet, Hashable, Sendable {
     case UInt8(ascii: "f"): return key == "full_address"
     default: return false
     }
-  }
-
-  private static func nonEmpty(_ value: JSONValue?) -> Bool {
-    guard let text = value?.scalarText else { return false }
-    return text.contains { !$0.isWhitespace }
   }
 
   /// One `property-alias` note per alias the file's stores were read through, with how many

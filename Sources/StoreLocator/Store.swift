@@ -64,40 +64,70 @@ public struct Store: Hashable, Sendable, Identifiable {
   /// Each `addr:*` key absent or empty is read in ogr2ogr's spelling (`addr_street`) when that has
   /// a value; `address` and `full_address` only when no address key of either spelling has one.
   public var address: String? {
-    if let full = addressValue(0) { return full }
-    let street =
-      addressValue(1) ?? [addressValue(2), addressValue(3)].compactMap { $0 }.joined(separator: " ")
-    let locality = [
-      addressValue(4), [addressValue(5), addressValue(6)].compactMap { $0 }.joined(separator: " "),
-    ]
-    .compactMap { $0 }.filter { !$0.isEmpty }
-    let parts = ([street] + locality).filter { !$0.isEmpty }
-    if !parts.isEmpty { return parts.joined(separator: ", ") }
-    return PropertyAliases.wholeAddressKeys.lazy.compactMap { nonEmpty($0) }.first
+    var unused: PropertyAliases = []
+    return Self.address(in: properties, aliasesRead: &unused)
   }
 
   /// The `addr:country` property (else `addr_country`): the country whose public holidays `PH`
   /// means, and a hint for inferring the time zone.
-  public var country: String? { nonEmpty("addr:country") ?? nonEmpty("addr_country") }
+  public var country: String? {
+    var unused: PropertyAliases = []
+    return Self.addressValue(Self.countryPosition, in: properties, aliasesRead: &unused)
+  }
 
   /// The `addr:state` property (else `addr_state`): the region of the country's holidays.
-  public var region: String? { nonEmpty("addr:state") ?? nonEmpty("addr_state") }
+  public var region: String? {
+    var unused: PropertyAliases = []
+    return Self.addressValue(Self.statePosition, in: properties, aliasesRead: &unused)
+  }
 
-  /// The All The Places address keys, in the order `address` reads them; the first
-  /// `addressPartCount` make up the address line, `addr:country` follows.
+  /// The All The Places address keys, in the order `address` reads them; `addr:country` follows
+  /// the keys of the address line.
   static let addressKeys = [
     "addr:full", "addr:street_address", "addr:housenumber", "addr:street", "addr:city", "addr:state",
     "addr:postcode", "addr:country",
   ]
-  static let addressPartCount = 7
+  static let statePosition = 5
+  static let countryPosition = 7
 
-  /// `addressKeys[position]`, else its ogr2ogr spelling, when either has a value.
-  private func addressValue(_ position: Int) -> String? {
-    nonEmpty(Self.addressKeys[position]) ?? nonEmpty(PropertyAliases.underscoreKeys[position].alias)
+  /// The address line of `properties` (the rule of `address`), adding to `aliasesRead` every
+  /// alias it was read through: the one place that rule is written, so the loader's
+  /// `property-alias` notes name exactly the keys the answers use.
+  static func address(in properties: JSONObject, aliasesRead: inout PropertyAliases) -> String? {
+    func value(_ position: Int) -> String? {
+      addressValue(position, in: properties, aliasesRead: &aliasesRead)
+    }
+    if let full = value(0) { return full }
+    let street = value(1) ?? [value(2), value(3)].compactMap { $0 }.joined(separator: " ")
+    let locality = [value(4), [value(5), value(6)].compactMap { $0 }.joined(separator: " ")]
+      .compactMap { $0 }.filter { !$0.isEmpty }
+    let parts = ([street] + locality).filter { !$0.isEmpty }
+    if !parts.isEmpty { return parts.joined(separator: ", ") }
+    for (position, key) in PropertyAliases.wholeAddressKeys.enumerated() {
+      if let whole = nonEmpty(properties[key]) {
+        aliasesRead.insert(.wholeAddress(position))
+        return whole
+      }
+    }
+    return nil
   }
 
-  private func nonEmpty(_ key: String) -> String? {
-    guard let text = self[property: key]?.trimmingWhitespaceAndNewlines, !text.isEmpty else { return nil }
+  /// `addressKeys[position]`, else its ogr2ogr spelling (then added to `aliasesRead`), when
+  /// either has a value.
+  static func addressValue(_ position: Int, in properties: JSONObject, aliasesRead: inout PropertyAliases)
+    -> String?
+  {
+    if let own = nonEmpty(properties[addressKeys[position]]) { return own }
+    guard let alias = nonEmpty(properties[PropertyAliases.underscoreKeys[position].alias]) else { return nil }
+    aliasesRead.insert(.underscore(position))
+    return alias
+  }
+
+  private func nonEmpty(_ key: String) -> String? { Self.nonEmpty(properties[key]) }
+
+  /// The value as text with whitespace runs made one space, or `nil` when there is none.
+  private static func nonEmpty(_ value: JSONValue?) -> String? {
+    guard let text = value?.scalarText?.trimmingWhitespaceAndNewlines, !text.isEmpty else { return nil }
     return text
   }
 }
