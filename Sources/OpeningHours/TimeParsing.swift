@@ -43,7 +43,7 @@ public enum TimeQuery: Hashable, Sendable, CustomStringConvertible {
     let offset = try scanner.offset()
     guard scanner.isAtEnd else { throw scanner.error(expected: "the end of the time") }
     let instant = Instant(secondsSinceEpoch: local.secondsSinceEpochAtUTC - Int64(offset))
-    // The date as written may be in range while the instant is not (2199-12-31T23:59-18:00).
+    // The date as written may be in range while the instant is not (9997-12-31T23:59-18:00).
     guard TimeQuery.supportedInstants.contains(instant) else {
       throw TimeParseError(
         text: text, position: 0, expected: "a year",
@@ -53,13 +53,14 @@ public enum TimeQuery: Hashable, Sendable, CustomStringConvertible {
     self = .instant(instant)
   }
 
-  /// The years a time may name (of its date as written): 1900–2199. Time-zone rules, holiday
-  /// data and a year of look-ahead all fit, and no answer reaches the year 10000.
-  public static let supportedYears = 1900...2199
+  /// The years a time may name (of its date as written): 1900–9997. Every answer then stays in
+  /// years ISO 8601 writes with four digits and that can be read back, however far it looks ahead
+  /// (`next_change` at most 400 days), as the reference engines' suites evaluate far-off years.
+  public static let supportedYears = 1900...9997
 
-  /// The instants of `supportedYears` in UTC: 1900-01-01T00:00:00Z up to 2200-01-01T00:00:00Z.
+  /// The instants of `supportedYears` in UTC: 1900-01-01T00:00:00Z up to 9998-01-01T00:00:00Z.
   public static let supportedInstants =
-    Instant(secondsSinceEpoch: -2_208_988_800)..<Instant(secondsSinceEpoch: 7_258_118_400)
+    Instant(secondsSinceEpoch: -2_208_988_800)..<Instant(secondsSinceEpoch: 253_339_228_800)
 
   /// The instant this names in `zone`: an instant as it is; a wall time resolved by the DST
   /// policy (a skipped wall time means the moment the clocks jumped; a repeated one, its first

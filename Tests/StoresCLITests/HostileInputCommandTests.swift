@@ -120,7 +120,7 @@ extension StoresProcess {
       "pickup", "--near", "51.5074,-0.1278", "--ready-at", "9999-12-31T23:59:59-18:00",
     ])
     #expect(outcome.status == 64)
-    #expect(outcome.standardError.contains("outside the years 1900–2199"))
+    #expect(outcome.standardError.contains("outside the years 1900–9997"))
   }
 }
 
