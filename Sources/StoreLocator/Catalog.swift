@@ -10,6 +10,10 @@ public struct Catalog: Sendable {
   public let stores: StoreList
   /// The file the stores came from, or `-` for standard input.
   public let source: String
+  /// Names this exact data: 16 hex digits of a checksum of the GeoJSON file's bytes, or of a
+  /// snapshot's sections, so every replica that serves the same file says the same version; for a
+  /// catalog built from records, a checksum of their ids.
+  public internal(set) var dataVersion: String
 
   /// The index over the stores that have a coordinate; its point `i` is `stores[storePositions[i]]`.
   let tree: KDTree
@@ -63,6 +67,7 @@ public struct Catalog: Sendable {
     for position in stores.indices { stores[position].catalogIndex = position }
     self.stores = StoreList(stores)
     self.source = source
+    self.dataVersion = Catalog.version(of: Array(stores.map(\.id).joined(separator: "\n").utf8))
     var coordinates: [Coordinate] = []
     var positions: [Int32] = []
     coordinates.reserveCapacity(stores.count)
@@ -102,9 +107,20 @@ public struct Catalog: Sendable {
   init(snapshot: SnapshotCatalog, tree: KDTree, storePositions: [Int32]) {
     self.stores = StoreList(snapshot)
     self.source = snapshot.source
+    self.dataVersion = Catalog.hexadecimal(snapshot.contentChecksum)
     self.tree = tree
     self.storePositions = storePositions
     self.storage = .snapshot(snapshot)
+  }
+
+  /// The version of data whose bytes are `bytes`: their checksum in 16 hex digits.
+  static func version(of bytes: [UInt8]) -> String {
+    hexadecimal(bytes.withUnsafeBytes { snapshotChecksum($0) })
+  }
+
+  static func hexadecimal(_ value: UInt64) -> String {
+    let digits = String(value, radix: 16)
+    return String(repeating: "0", count: 16 - digits.count) + digits
   }
 
   /// Per-subtree summaries of opening hours and indexed conditions; `nil` when there is nothing

@@ -55,6 +55,7 @@ extension Catalog {
       options.evaluatesHours
       ? try HoursResources.bundled(for: output.stores, extraHolidayFiles: options.holidayFiles) : nil
     self.init(stores: output.stores, diagnostics: output.diagnostics, source: source, hours: hours)
+    dataVersion = Catalog.version(of: bytes)
   }
 }
 

@@ -44,6 +44,13 @@ final class SnapshotCatalog: @unchecked Sendable {
     var searchMasks: SearchMasks??
   }
 
+  /// One checksum for the whole snapshot: its sections' checksums folded in section order (each
+  /// section's checksum covers its bytes, and the record table covers every record's).
+  var contentChecksum: UInt64 {
+    var words = checksums.sorted { $0.key.rawValue < $1.key.rawValue }.map(\.value)
+    return words.withUnsafeMutableBytes { snapshotChecksum(UnsafeRawBufferPointer($0)) }
+  }
+
   /// Everything `Catalog` copies out of the file on open.
   struct Opened {
     var catalog: SnapshotCatalog

@@ -1,0 +1,201 @@
+import GeoIndex
+import OpeningHours
+
+/// "Which store can take this order, and when": `stores pickup` and `POST /v1/pickup`.
+///
+/// Either a plain request (`near` with `ready_in` or `ready_at`) or an order document
+/// (docs/schemas/order.schema.json), whose customer, items and pickup time say the same; the
+/// other parameters (`store`, `within`, `travel`, …) apply to both and override the order's.
+public struct PickupSubmission: Sendable {
+  public static let parameterNames = [
+    "near", "ready_in", "ready_at", "store", "within", "close_buffer", "travel", "max_travel",
+    "allow_unknown", "alternatives", "where", "now",
+  ]
+  /// The most alternatives one answer lists.
+  public static let maximumAlternatives = 100
+  /// The widest search for a pickup store: farther than a long drive is never eligible anyway.
+  public static let maximumSearchRadius = Distance.kilometers(1000)
+
+  /// The order, when one was given; the answer is this document with its `pickup` added.
+  public let order: OrderDocument?
+  let near: Coordinate?
+  let ready: ReadyTime?
+  let storeID: String?
+  let conditions: [StoreFilter.Condition]
+  let searchRadius: Distance
+  let closeBuffer: Int64
+  let travel: TravelMode
+  let maximumTravel: Int64
+  let allowsUnknownHours: Bool
+  let alternativeCount: Int
+  let now: Instant?
+
+  /// Reads the parameters of a plain request, or those that go with `order`.
+  /// - Throws: `RequestError` (`.invalid`) naming the parameter that is missing, malformed,
+  ///   out of range or unknown.
+  public init(_ parameters: RequestParameters, order: OrderDocument? = nil) throws(RequestError) {
+    try parameters.checkNames(accepted: Self.parameterNames)
+    let name = parameters.spelling(of:)
+    self.order = order
+    near = try parameters.parse("near", Coordinate.init(parsing:))
+    let readyIn = try parameters.parse("ready_in", parseDuration)
+    let readyAt = try parameters.parse("ready_at", TimeQuery.init(parsing:))
+    let ways = [readyIn != nil, readyAt != nil, order != nil].filter { $0 }.count
+    guard ways == 1 else {
+      let orderSpelling = parameters.style == .commandLine ? "--order" : "an order document as the body"
+      throw RequestError(
+        .invalid, parameter: ways == 0 ? name("ready_in") : nil,
+        "give one of \(name("ready_in")), \(name("ready_at")) or \(orderSpelling)")
+    }
+    ready = readyIn.map { .after(seconds: $0) } ?? readyAt.map { .at($0) }
+    guard order != nil || near != nil else {
+      throw RequestError(
+        .invalid, parameter: name("near"), "\(name("near")) LAT,LON is needed without an order")
+    }
+    storeID = try parameters.value("store")
+    if storeID?.isEmpty == true {
+      throw RequestError(.invalid, parameter: name("store"), "\(name("store")) is empty; give a store id")
+    }
+    conditions = try parameters.conditions()
+    searchRadius = try parameters.parse("within", Distance.init(parsing:)) ?? .kilometers(10)
+    guard searchRadius <= Self.maximumSearchRadius else {
+      throw RequestError(
+        .invalid, parameter: name("within"),
+        "\(name("within")) must be at most 1000 km: no store farther is reached within the travel bound")
+    }
+    closeBuffer = try parameters.parse("close_buffer", parseDuration) ?? 600
+    travel = try parameters.parse("travel", TravelMode.init(parsing:)) ?? .walk
+    maximumTravel = try parameters.parse("max_travel", parseDuration) ?? PickupRequest.defaultMaximumTravel
+    guard maximumTravel > 0 else {
+      throw RequestError(
+        .invalid, parameter: name("max_travel"), "\(name("max_travel")) must be longer than 0 (such as 30m)")
+    }
+    allowsUnknownHours = try parameters.flag("allow_unknown")
+    alternativeCount = try parameters.integer("alternatives", in: 0...Self.maximumAlternatives) ?? 3
+    now = try parameters.now()
+  }
+
+  /// Reads a `POST /v1/pickup` body: an order document (a JSON object with `items`), or a plain
+  /// request whose members are the parameters (`{"near": "51.5,-0.12", "ready_in": "12m"}`;
+  /// `near` may also be `{"latitude": …, "longitude": …}`, `where` an array, numbers and
+  /// booleans as JSON writes them). `parameters` (the query string) go with an order document.
+  /// - Throws: `RequestError` (`.invalid`) for a body that is not such JSON, naming the member.
+  public init(body: [UInt8], parameters: RequestParameters = RequestParameters([], style: .queryString))
+    throws(RequestError)
+  {
+    guard body.count <= InputLimits.orderBytes else {
+      throw RequestError(
+        .invalid, parameter: nil, "the body is \(body.count) bytes, over 1 MiB, the limit for orders")
+    }
+    let value: JSONValue
+    do { value = try JSONValue(parsing: String(decoding: body, as: UTF8.self)) } catch {
+      throw RequestError(.invalid, parameter: nil, "the body is not JSON: \(error.description)")
+    }
+    guard case .object(let object) = value else {
+      throw RequestError(
+        .invalid, parameter: nil, "the body must be a JSON object: an order document or a pickup request")
+    }
+    if object["items"] != nil {
+      let order: OrderDocument
+      do { order = try OrderDocument(json: value) } catch {
+        throw RequestError(.invalid, parameter: error.member, "order: \(error.description)")
+      }
+      try self.init(parameters, order: order)
+      return
+    }
+    guard parameters.pairs.isEmpty else {
+      throw RequestError(
+        .invalid, parameter: parameters.pairs[0].name,
+        "a pickup request gives its parameters in the body, not in the query string")
+    }
+    try self.init(RequestParameters(try Self.pairs(of: object), style: .queryString))
+  }
+
+  /// The members of a request object as parameters.
+  private static func pairs(of object: JSONObject) throws(RequestError) -> [(name: String, value: String)] {
+    var pairs: [(name: String, value: String)] = []
+    for member in object {
+      let (name, value) = (member.key, member.value)
+      switch value {
+      case .null: continue
+      case .string(let text): pairs.append((name, text))
+      case .number(let literal): pairs.append((name, literal))
+      case .bool(let flag): pairs.append((name, flag ? "true" : "false"))
+      case .array(let elements) where name == "where":
+        for element in elements {
+          guard case .string(let text) = element else {
+            throw RequestError(
+              .invalid, parameter: name, "where: each condition is a string such as \"drive_through=yes\"")
+          }
+          pairs.append((name, text))
+        }
+      case .object(let point) where name == "near":
+        guard case .number(let latitude) = point["latitude"], case .number(let longitude) = point["longitude"]
+        else {
+          throw RequestError(
+            .invalid, parameter: name, "near: an object needs numbers \"latitude\" and \"longitude\"")
+        }
+        pairs.append((name, "\(latitude),\(longitude)"))
+      default:
+        throw RequestError(
+          .invalid, parameter: MessageText.shortened(name),
+          "\(MessageText.quoted(name)) must be a string, a number or a boolean")
+      }
+    }
+    return pairs
+  }
+}
+
+/// A pickup plan, and the order document it goes back into when there was one.
+public struct PickupAnswer: Sendable {
+  public let plan: PickupPlan
+  public let order: OrderDocument?
+
+  /// The order with its `pickup` member, or the plan alone, ending in a newline.
+  public var jsonText: String {
+    JSONValue.object(order.map { $0.writingBack(plan) } ?? plan.jsonObject).jsonText + "\n"
+  }
+}
+
+extension Catalog {
+  /// Plans the pickup `submission` asks for.
+  /// - Parameter now: The order time, unless the submission gives `now`.
+  /// - Throws: `RequestError`: `.unknownStore` / `.ambiguousStore` for a chosen store id that
+  ///   names no store or several, `.refused` when the planner refuses the request as a whole
+  ///   (an order ready beyond 30 days). A plan with no eligible store is an answer, not an error.
+  public func answer(_ submission: PickupSubmission, now clock: Instant) throws(RequestError) -> PickupAnswer
+  {
+    let now = submission.now ?? clock
+    var request: PickupRequest
+    if let order = submission.order {
+      request = order.pickupRequest(orderedAt: now)
+      if let near = submission.near { request.customer = near }
+      if let store = submission.storeID { request.chosenStoreID = store }
+      if !submission.conditions.isEmpty { request.filter = StoreFilter(submission.conditions) }
+    } else if let near = submission.near, let ready = submission.ready {
+      request = PickupRequest(
+        customer: near, orderedAt: now, ready: ready, chosenStoreID: submission.storeID,
+        filter: StoreFilter(submission.conditions))
+    } else {
+      preconditionFailure("a submission has an order, or a location and a ready time")
+    }
+    request.searchRadius = submission.searchRadius
+    request.closeBuffer = submission.closeBuffer
+    request.travel = submission.travel
+    request.maximumTravel = submission.maximumTravel
+    request.allowsUnknownHours = submission.allowsUnknownHours
+    request.alternativeCount = submission.alternativeCount
+    do {
+      return PickupAnswer(plan: try planPickup(request), order: submission.order)
+    } catch {
+      switch error.kind {
+      case .unknownStore:
+        throw RequestError(.unknownStore, parameter: "store", error.message, suggestions: error.suggestions)
+      case .ambiguousStore:
+        throw RequestError(.ambiguousStore, parameter: "store", error.message, candidates: error.candidates)
+      case .invalidRequest:
+        throw RequestError(.refused, parameter: nil, error.message)
+      }
+    }
+  }
+}

@@ -1,0 +1,259 @@
+import GeoIndex
+import OpeningHours
+
+/// "The stores nearest to a point": `stores nearest` and `GET /v1/stores/nearest`.
+public struct NearestRequest: Sendable {
+  /// The parameters it reads, in their query-string spelling.
+  public static let parameterNames =
+    ["near", "k", "within", "where"] + OpeningConditions.names + ["now"]
+  /// How many stores when `k` is not given.
+  public static let defaultCount = 5
+  /// The most stores one answer lists; a bigger `k` is refused (`within` pages through more).
+  public static let maximumCount = 1000
+
+  public let near: Coordinate
+  public let count: Int
+  public let maximumDistance: Distance?
+  public let conditions: [StoreFilter.Condition]
+  let opening: OpeningConditions
+  let now: Instant?
+
+  /// Reads `near` (required), `k`, `within`, `where` (repeatable), `open_now`, `open_at`,
+  /// `open_for`, `allow_unknown` and `now`.
+  /// - Throws: `RequestError` (`.invalid`) naming the first parameter that is missing, malformed,
+  ///   out of range or unknown.
+  public init(_ parameters: RequestParameters) throws(RequestError) {
+    try parameters.checkNames(accepted: Self.parameterNames)
+    guard let near = try parameters.parse("near", Coordinate.init(parsing:)) else {
+      throw RequestError(
+        .invalid, parameter: parameters.spelling(of: "near"),
+        "\(parameters.spelling(of: "near")) is required: where the customer is, LAT,LON in degrees")
+    }
+    self.near = near
+    count = try parameters.integer("k", in: 1...Self.maximumCount) ?? Self.defaultCount
+    maximumDistance = try parameters.parse("within", Distance.init(parsing:))
+    conditions = try parameters.conditions()
+    opening = try OpeningConditions(parameters)
+    now = try parameters.now()
+  }
+}
+
+/// "Every store in a circle or a box": `stores within` and `GET /v1/stores/within`, paged by
+/// `limit` and `cursor`.
+public struct WithinRequest: Sendable {
+  public static let parameterNames =
+    ["near", "radius", "bbox", "where"] + OpeningConditions.names + ["limit", "cursor", "now"]
+  /// The page size of the service when `limit` is not given (the command line lists every store).
+  public static let defaultPageSize = 100
+  /// The largest page.
+  public static let maximumPageSize = 1000
+  /// A radius larger than half the Earth's circumference covers every point already.
+  public static let maximumRadius = Distance.meters(earthMeanRadiusMeters * Double.pi)
+
+  public let area: SearchArea
+  public let conditions: [StoreFilter.Condition]
+  /// Stores a page; `nil` for all of them.
+  public let limit: Int?
+  /// Where this page starts; `nil` for the first page.
+  public let cursor: String?
+  let opening: OpeningConditions
+  let now: Instant?
+  let style: ParameterStyle
+
+  /// Reads `near` with `radius`, or `bbox`; `where`, `open_now`, `open_at`, `open_for`,
+  /// `allow_unknown`, `limit`, `cursor` and `now`. Without `limit`, a query string gets pages of
+  /// `defaultPageSize`; the command line lists every store.
+  /// - Throws: `RequestError` (`.invalid`) naming the parameter.
+  public init(_ parameters: RequestParameters) throws(RequestError) {
+    try parameters.checkNames(accepted: Self.parameterNames)
+    let near = try parameters.parse("near", Coordinate.init(parsing:))
+    let radius = try parameters.parse("radius", Distance.init(parsing:))
+    let box = try parameters.parse("bbox", GeoBox.init(parsing:))
+    let name = parameters.spelling(of:)
+    switch (near, radius, box) {
+    case (.some(let near), .some(let radius), nil):
+      guard radius <= Self.maximumRadius else {
+        throw RequestError(
+          .invalid, parameter: name("radius"),
+          "\(name("radius")) must be at most 20015 km, half the Earth's circumference, which already "
+            + "reaches every point (got \(Int(radius.meters / 1000)) km)")
+      }
+      area = .circle(center: near, radius: radius)
+    case (nil, nil, .some(let box)): area = .box(box)
+    case (_, _, .some):
+      throw RequestError(
+        .invalid, parameter: name("bbox"),
+        "give either \(name("near")) with \(name("radius")), or \(name("bbox")), not both")
+    case (.some, nil, nil):
+      throw RequestError(
+        .invalid, parameter: name("radius"),
+        "\(name("near")) needs \(name("radius")) (such as \(parameters.style == .commandLine ? "--radius 2km" : "radius=2km"))"
+      )
+    case (nil, .some, nil):
+      throw RequestError(.invalid, parameter: name("near"), "\(name("radius")) needs \(name("near")) LAT,LON")
+    case (nil, nil, nil):
+      throw RequestError(
+        .invalid, parameter: nil,
+        "give \(name("near")) LAT,LON with \(name("radius")) DIST, or \(name("bbox")) W,S,E,N")
+    }
+    conditions = try parameters.conditions()
+    opening = try OpeningConditions(parameters)
+    limit =
+      try parameters.integer("limit", in: 1...Self.maximumPageSize)
+      ?? (parameters.style == .queryString ? Self.defaultPageSize : nil)
+    cursor = try parameters.value("cursor")
+    now = try parameters.now()
+    style = parameters.style
+  }
+}
+
+extension RequestParameters {
+  /// The `where` conditions, each read as `StoreFilter.Condition` reads one.
+  func conditions() throws(RequestError) -> [StoreFilter.Condition] {
+    var conditions: [StoreFilter.Condition] = []
+    for text in values("where") {
+      do { conditions.append(try StoreFilter.Condition(parsing: text)) } catch {
+        throw RequestError(
+          .invalid, parameter: spelling(of: "where"), "\(spelling(of: "where")): \(error.description)")
+      }
+    }
+    return conditions
+  }
+
+  /// The `now` parameter, when given.
+  func now() throws(RequestError) -> Instant? {
+    guard try value("now") != nil else { return nil }
+    return try now(default: Instant(secondsSinceEpoch: 0))
+  }
+}
+
+/// The stores a search found, with the question it answered, as every output writes them.
+public struct SearchAnswer: Sendable {
+  /// The stores, nearest first (box: input order), each with its status at the query's time.
+  public let matches: [StoreMatch]
+  /// The question as the JSON `query` member repeats it.
+  public let query: JSONObject
+  /// Where the next page starts, for a paged `within`; `nil` on the last page.
+  public let nextCursor: String?
+  /// True for a `within` answer, whose JSON carries `next_cursor`.
+  public let isPaged: Bool
+  /// A `near` point that looks typed as LON,LAT, when the data says so.
+  public let swappedHint: SwappedCoordinateHint?
+  let catalog: Catalog
+  let area: SearchArea
+  let filter: StoreFilter
+  let open: OpeningRequirement?
+
+  /// The JSON document of `--format json`: `query`, `count`, `stores` (and `next_cursor` for
+  /// `within`), ending in a newline.
+  public var jsonText: String {
+    var document = JSONObject()
+    document["query"] = .object(query)
+    document["count"] = JSONValue(matches.count)
+    document["stores"] = .array(matches.map { .object($0.jsonObject) })
+    if isPaged { document["next_cursor"] = nextCursor.map(JSONValue.string) ?? .null }
+    return JSONValue.object(document).jsonText + "\n"
+  }
+
+  /// The stores as a GeoJSON FeatureCollection with the `query` as a foreign member.
+  public var geoJSONText: String { StoreMatch.geoJSONText(matches, query: query) }
+
+  /// Why nothing matched, when nothing did: the sentence and the causes the catalog can tell.
+  /// - Parameter distanceText: How to write distances (the CLI passes its `--units`).
+  public func emptyExplanation(distanceText: ((Distance) -> String)? = nil) -> EmptyResultExplanation? {
+    guard matches.isEmpty else { return nil }
+    return catalog.explainEmptyResult(in: area, where: filter, open: open, distanceText: distanceText)
+  }
+
+  /// What the command line says on standard error beside the answer: a LON,LAT hint, and why an
+  /// empty answer is empty.
+  public var notes: [String] {
+    (swappedHint.map { ["warning: \($0)"] } ?? []) + (emptyExplanation()?.reasons.map(\.message) ?? [])
+  }
+}
+
+extension Catalog {
+  /// Answers `request`: the stores nearest its point that meet its conditions.
+  /// - Parameter now: The current instant, unless the request gives `now`.
+  /// - Complexity: as `nearest(_:to:within:where:open:)`.
+  public func answer(_ request: NearestRequest, now clock: Instant) -> SearchAnswer {
+    let now = request.now ?? clock
+    let filter = StoreFilter(request.conditions)
+    let open = request.opening.requirement(now: now)
+    let found = nearest(
+      request.count, to: request.near, within: request.maximumDistance, where: filter, open: open)
+    var query = JSONObject()
+    query["near"] = .object(request.near.jsonObject)
+    query["k"] = JSONValue(request.count)
+    query["within_m"] = request.maximumDistance.map { JSONValue($0.meters) } ?? .null
+    query["where"] = .array(request.conditions.map { .string($0.description) })
+    request.opening.describe(into: &query, now: now)
+    // A filter or an opening condition may pass the nearest store over; then a search tells.
+    let nearestDistance = filter.isEmpty && open == nil ? found.first?.distance : nil
+    return SearchAnswer(
+      matches: withStatus(found, at: request.opening.time(now: now)), query: query, nextCursor: nil,
+      isPaged: false,
+      swappedHint: swappedCoordinateHint(for: request.near, nearestDistance: nearestDistance), catalog: self,
+      area: .nearest(to: request.near, within: request.maximumDistance), filter: filter, open: open)
+  }
+
+  /// Answers `request`: one page of the stores in its circle (nearest first) or box (input
+  /// order) that meet its conditions.
+  /// - Parameter now: The current instant, unless the request gives `now`.
+  /// - Throws: `RequestError` (`.invalid`) for a cursor this catalog did not write, or one written
+  ///   for another version of the data.
+  /// - Complexity: O(log n + m) for the m stores in the area, whatever the page.
+  public func answer(_ request: WithinRequest, now clock: Instant) throws(RequestError) -> SearchAnswer {
+    let now = request.now ?? clock
+    let filter = StoreFilter(request.conditions)
+    let open = request.opening.requirement(now: now)
+    let start =
+      try request.cursor.map { cursor throws(RequestError) in
+        try pageStart(of: cursor, parameter: request.style.spelling(of: "cursor"))
+      } ?? 0
+    var query = JSONObject()
+    let found: [StoreMatch]
+    var hint: SwappedCoordinateHint?
+    switch request.area {
+    case .box(let box):
+      found = stores(in: box, where: filter, open: open)
+      query["bbox"] = .array([box.west, box.south, box.east, box.north].map { JSONValue($0) })
+    case .circle(let center, let radius), .nearest(let center, .some(let radius)):
+      found = stores(within: radius, of: center, where: filter, open: open)
+      hint = swappedCoordinateHint(
+        for: center, nearestDistance: filter.isEmpty && open == nil ? found.first?.distance : nil)
+      query["near"] = .object(center.jsonObject)
+      query["radius_m"] = JSONValue(radius.meters)
+    case .nearest(_, nil):
+      preconditionFailure("a within request always has a radius or a box")
+    }
+    query["where"] = .array(request.conditions.map { .string($0.description) })
+    request.opening.describe(into: &query, now: now)
+    query["limit"] = request.limit.map { JSONValue($0) } ?? .null
+    query["cursor"] = request.cursor.map { .string(MessageText.shortened($0)) } ?? .null
+    let end = request.limit.map { min(found.count, start + $0) } ?? found.count
+    let page = start < end ? Array(found[start..<end]) : []
+    return SearchAnswer(
+      matches: withStatus(page, at: request.opening.time(now: now)), query: query,
+      nextCursor: end < found.count ? "\(dataVersion).\(end)" : nil, isPaged: true, swappedHint: hint,
+      catalog: self, area: request.area, filter: filter, open: open)
+  }
+
+  /// The position a cursor of `answer(_: WithinRequest, now:)` stands for: `VERSION.OFFSET`.
+  private func pageStart(of cursor: String, parameter: String) throws(RequestError) -> Int {
+    let parts = cursor.split(separator: ".", omittingEmptySubsequences: false)
+    guard parts.count == 2, let offset = Int(parts[1]), offset >= 0, offset <= stores.count else {
+      throw RequestError(
+        .invalid, parameter: parameter,
+        "\(parameter) \(MessageText.quoted(cursor)) is not a cursor this service wrote; pass the "
+          + "next_cursor of the previous page as it came")
+    }
+    guard parts[0] == dataVersion else {
+      throw RequestError(
+        .invalid, parameter: parameter,
+        "\(parameter) belongs to another version of the data (\(MessageText.shortened(String(parts[0])))); "
+          + "the data is now \(dataVersion): start again without a cursor")
+    }
+    return offset
+  }
+}
