@@ -52,13 +52,12 @@ extension StoresCommand {
       help: ArgumentHelp(
         "The time to evaluate at (ISO 8601 with a time of day; without an offset it is the store's "
           + "wall time); the days listed start on its date; default: now.",
-        valueName: "time"),
-      transform: parsed(TimeQuery.init(parsing:)))
-    var at: TimeQuery?
+        valueName: "time"))
+    var at: String?
 
-    // Unconditional, so '--days -1' reaches validate() and hears the range, not "Missing value".
-    @Option(parsing: .unconditional, help: "How many days ahead to list (1...366).")
-    var days: Int = 7
+    // Unconditional, so '--days -1' reaches the library's check and hears the range.
+    @Option(parsing: .unconditional, help: "How many days ahead to list (1...366; default 7).")
+    var days: String?
 
     @OptionGroup var clock: ClockOptions
     @OptionGroup var dataOptions: DataOptions
@@ -73,81 +72,66 @@ extension StoresCommand {
       if expression != nil, timezone == nil {
         throw ValidationError("--expression needs --timezone (such as Europe/Berlin)")
       }
-      guard (1...366).contains(days) else { throw ValidationError("--days must be 1...366 (got \(days))") }
       guard [.text, .json].contains(format) else { throw ValidationError("hours writes text or json") }
+      if id != nil { _ = try parameters.read(HoursRequest.init) }
+    }
+
+    /// The options as the library reads them (HoursRequest, as the service's path and query).
+    var parameters: CommandParameters {
+      var parameters = CommandParameters()
+      parameters.add("id", id)
+      parameters.add("at", at)
+      parameters.add("days", days)
+      clock.add(to: &parameters)
+      return parameters
     }
 
     func run() throws {
       if batch { return try runBatch() }
-      let time = at ?? .instant(clock.current)
-      guard let (title, schedule, status) = try scheduleToShow(at: time) else { return }
-      let start = status.instant
-      let week = Self.days(of: schedule, from: start, count: days)
-      if format == .json {
-        var object = JSONObject()
-        object["opening_hours"] = .string(schedule.hours.text)
-        object["timezone"] = .string(schedule.timeZone.identifier)
-        object["at"] = .string(status.formatted(start))
-        object["state"] = .string(status.state.rawValue)
-        object["comment"] = status.status.comment.map(JSONValue.string) ?? .null
-        object["next_change"] = status.nextChange.map { .string(status.formatted($0)) } ?? .null
-        object["status_text"] = .string(status.summary)
-        object["warnings"] = .array(
-          (schedule.hours.warnings + schedule.warnings).map { .string($0.description) })
-        object["days"] = .array(week.map { .object(Self.jsonObject(of: $0)) })
-        standardOutput(JSONValue.object(object).jsonText + "\n")
+      let (title, answer) = try hoursToShow()
+      guard let schedule = answer.schedule else {
+        // A store without usable hours: its status says why.
+        let name = answer.store.map { $0.name ?? $0.id } ?? ""
+        standardOutput(format == .json ? answer.jsonText : "\(name): \(answer.status.summary)\n")
         return
       }
+      if format == .json { return standardOutput(answer.jsonText) }
       var text = title + "\n" + "Hours  " + schedule.hours.text + "\n"
       for warning in schedule.hours.warnings + schedule.warnings { text += "       note: \(warning)\n" }
-      text += "At     \(Self.moment(start, in: schedule.timeZone)): \(status.summary)\n\n"
-      text += week.map(Self.line).joined()
+      text +=
+        "At     \(Self.moment(answer.status.instant, in: schedule.timeZone)): \(answer.status.summary)\n\n"
+      text += answer.days.map(Self.line).joined()
       standardOutput(text)
     }
 
-    /// What to list: a title, the schedule and its status at `time`; `nil` when the store has no
-    /// usable hours (then its status has been printed).
-    func scheduleToShow(at time: TimeQuery) throws -> (String, Schedule, StoreStatus)? {
-      guard let id else {
+    /// What to list: a title, and the hours answered by the library (a store's, or the
+    /// expression's evaluated at the time asked).
+    func hoursToShow() throws -> (String, HoursAnswer) {
+      guard id != nil else {
+        // The expression has no store: the same time and day parameters, read by the library.
+        let (time, dayCount, now) = try parameters.read { parameters throws(RequestError) in
+          (
+            try parameters.parse("at", TimeQuery.init(parsing:)),
+            try parameters.integer("days", in: HoursRequest.dayRange) ?? HoursRequest.defaultDays,
+            try parameters.now(default: .now())
+          )
+        }
         let schedule = try expressionSchedule()
-        let status = StoreStatus(of: schedule, at: time.instant(in: schedule.timeZone))
-        return (
-          schedule.timeZone.identifier + (country.map { ", public holidays of \($0)" } ?? ""), schedule,
-          status
-        )
+        let answer = HoursAnswer(
+          store: nil, schedule: schedule, at: (time ?? .instant(now)).instant(in: schedule.timeZone),
+          days: dayCount)
+        return (schedule.timeZone.identifier + (country.map { ", public holidays of \($0)" } ?? ""), answer)
       }
+      let request = try parameters.read(HoursRequest.init)
       let catalog = try dataOptions.loadCatalog()
-      let store = try catalog.uniqueStore(withID: id)
-      let status = catalog.status(of: store, at: time)
-      guard let schedule = catalog.schedule(for: store) else {
-        standardOutput(
-          format == .json
-            ? JSONValue.object(StoreMatch(store: store, distance: nil, status: status).jsonObject).jsonText
-              + "\n"
-            : "\(store.name ?? store.id): \(status.summary)\n")
-        return nil
+      let answer = try catalog.answering { catalog throws(RequestError) in
+        try catalog.answer(request, now: .now())
       }
+      let store = answer.store!
       let title =
-        "\(store.name ?? store.id) (\(store.id)), \(schedule.timeZone.identifier)"
+        "\(store.name ?? store.id) (\(store.id)), \(answer.schedule?.timeZone.identifier ?? "")"
         + (store.inferredTimezone.map { " [\($0.note)]" } ?? "")
-      return (title, schedule, status)
-    }
-
-    /// `{"date", "spans": [{"start", "end", "state", "comment"}]}`: wall-clock times, `null` for a
-    /// span running in from the day before or on beyond the listed days.
-    static func jsonObject(of day: ScheduleDay) -> JSONObject {
-      var object = JSONObject()
-      object["date"] = .string(day.date.description)
-      object["spans"] = .array(
-        day.spans.map { span in
-          var entry = JSONObject()
-          entry["start"] = span.start.map { .string($0.description) } ?? .null
-          entry["end"] = span.end.map { .string($0.description) } ?? .null
-          entry["state"] = .string(span.status.state.rawValue)
-          entry["comment"] = span.status.comment.map(JSONValue.string) ?? .null
-          return .object(entry)
-        })
-      return object
+      return (title, answer)
     }
 
     /// `count` whole local days of `schedule`, from the start of the local day of `instant` (the

@@ -28,19 +28,17 @@ extension StoresCommand {
 
     @Option(
       name: .long, parsing: .unconditional,
-      help: ArgumentHelp("Where the customer is, in degrees.", valueName: "lat,lon"),
-      transform: parsed(Coordinate.init(parsing:)))
-    var near: Coordinate
+      help: ArgumentHelp("Where the customer is, in degrees.", valueName: "lat,lon"))
+    var near: String
 
-    // Unconditional, so '-k -1' reaches validate() and hears what -k needs, not "Missing value".
-    @Option(name: .short, parsing: .unconditional, help: "How many stores to list (at least 1).")
-    var k: Int = 5
+    // Unconditional, so '-k -1' reaches the library's check and hears what -k needs.
+    @Option(name: .short, parsing: .unconditional, help: "How many stores to list (1...1000; default 5).")
+    var k: String?
 
     @Option(
       parsing: .unconditional,
-      help: ArgumentHelp("Leave out stores farther than this (500m, 2km, 1.5mi).", valueName: "distance"),
-      transform: parsed(Distance.init(parsing:)))
-    var within: Distance?
+      help: ArgumentHelp("Leave out stores farther than this (500m, 2km, 1.5mi).", valueName: "distance"))
+    var within: String?
 
     @OptionGroup var filters: FilterOptions
     @OptionGroup var openOptions: OpenOptions
@@ -49,29 +47,25 @@ extension StoresCommand {
     @OptionGroup var output: OutputOptions
     @OptionGroup var unitOptions: UnitOptions
 
-    func validate() throws {
-      guard k > 0 else { throw ValidationError("-k must be at least 1 (got \(k))") }
+    /// The options as the library reads them (NearestRequest, as the service's query string).
+    var parameters: CommandParameters {
+      var parameters = CommandParameters()
+      parameters.add("near", near)
+      parameters.add("k", k)
+      parameters.add("within", within)
+      filters.add(to: &parameters)
+      openOptions.add(to: &parameters)
+      clock.add(to: &parameters)
+      return parameters
     }
 
+    func validate() throws { _ = try parameters.read(NearestRequest.init) }
+
     func run() throws {
+      let request = try parameters.read(NearestRequest.init)
       let catalog = try dataOptions.loadCatalog()
-      let open = openOptions.requirement(clock: clock)
-      let found = catalog.nearest(k, to: near, within: within, where: filters.filter, open: open)
-      catalog.warnIfSwapped(
-        near, nearestDistance: Catalog.nearestDistance(in: found, where: filters.filter, open: open))
-      let matches = catalog.withStatus(found, at: openOptions.time(clock: clock))
-      var query = JSONObject()
-      query["near"] = .object(near.jsonObject)
-      query["k"] = JSONValue(k)
-      query["within_m"] = within.map { JSONValue($0.meters) } ?? .null
-      query["where"] = .array(filters.conditions.map { .string($0.description) })
-      openOptions.describe(into: &query, clock: clock)
-      let empty = catalog.reportEmptyAnswer(
-        matches, in: .nearest(to: near, within: within), where: filters.filter, open: open,
-        format: output.format, units: unitOptions.units)
-      standardOutput(
-        ResultWriter(format: output.format, units: unitOptions.units).render(
-          matches, query: query, emptyMessage: empty))
+      let answer = catalog.answer(request, now: .now())
+      writeSearchAnswer(answer, format: output.format, units: unitOptions.units)
     }
   }
 }

@@ -35,21 +35,17 @@ extension StoresCommand {
     @Option(
       name: .long, parsing: .unconditional,
       help: ArgumentHelp(
-        "Where the customer is (default with --order: the order's customer).", valueName: "lat,lon"),
-      transform: parsed(Coordinate.init(parsing:)))
-    var near: Coordinate?
+        "Where the customer is (default with --order: the order's customer).", valueName: "lat,lon"))
+    var near: String?
 
-    @Option(
-      help: ArgumentHelp("The order is ready this long after now (12m, PT15M).", valueName: "duration"),
-      transform: parsed(parseDuration))
-    var readyIn: Int64?
+    @Option(help: ArgumentHelp("The order is ready this long after now (12m, PT15M).", valueName: "duration"))
+    var readyIn: String?
 
     @Option(
       help: ArgumentHelp(
         "The order is ready at this time (ISO 8601; without an offset, the store's wall time).",
-        valueName: "time"),
-      transform: parsed(TimeQuery.init(parsing:)))
-    var readyAt: TimeQuery?
+        valueName: "time"))
+    var readyAt: String?
 
     @Option(help: ArgumentHelp("An order document (JSON; '-' reads standard input).", valueName: "file"))
     var order: String?
@@ -59,33 +55,30 @@ extension StoresCommand {
 
     @Option(
       parsing: .unconditional,
-      help: ArgumentHelp("Consider stores within this distance (default 10km).", valueName: "distance"),
-      transform: parsed(Distance.init(parsing:)))
-    var within: Distance = .kilometers(10)
+      help: ArgumentHelp(
+        "Consider stores within this distance (default 10km, at most 1000km).", valueName: "distance"))
+    var within: String?
 
     @Option(
       help: ArgumentHelp(
-        "A store stops taking pickups this long before it closes (default 10m).", valueName: "duration"),
-      transform: parsed(parseDuration))
-    var closeBuffer: Int64 = 600
+        "A store stops taking pickups this long before it closes (default 10m).", valueName: "duration"))
+    var closeBuffer: String?
 
     @Option(
-      help: ArgumentHelp("walk, bike, drive, or a speed (12km/h, 3m/s); default walk.", valueName: "mode"),
-      transform: parsed(TravelMode.init(parsing:)))
-    var travel: TravelMode = .walk
+      help: ArgumentHelp("walk, bike, drive, or a speed (12km/h, 3m/s); default walk.", valueName: "mode"))
+    var travel: String?
 
     @Option(
       help: ArgumentHelp(
         "Pass over stores that take longer than this to reach (default 2h), the chosen one too.",
-        valueName: "duration"),
-      transform: parsed(parseDuration))
-    var maxTravel: Int64 = PickupRequest.defaultMaximumTravel
+        valueName: "duration"))
+    var maxTravel: String?
 
     @Flag(help: "Let stores whose hours are unknown at pickup be assigned.")
     var allowUnknown = false
 
-    @Option(help: "How many alternatives to list.")
-    var alternatives: Int = 3
+    @Option(help: "How many alternatives to list (0...100; default 3).")
+    var alternatives: String?
 
     @OptionGroup var filters: FilterOptions
     @OptionGroup var clock: ClockOptions
@@ -96,17 +89,36 @@ extension StoresCommand {
     /// An order document goes back into the order flow, so it comes back as JSON unless asked.
     var outputFormat: DocumentFormat { format ?? (order == nil ? .text : .json) }
 
+    /// The options as the library reads them (PickupSubmission, as the service's body).
+    var parameters: CommandParameters {
+      var parameters = CommandParameters()
+      parameters.add("near", near)
+      parameters.add("ready_in", readyIn)
+      parameters.add("ready_at", readyAt)
+      parameters.add("store", store)
+      parameters.add("within", within)
+      parameters.add("close_buffer", closeBuffer)
+      parameters.add("travel", travel)
+      parameters.add("max_travel", maxTravel)
+      parameters.add("allow_unknown", allowUnknown)
+      parameters.add("alternatives", alternatives)
+      filters.add(to: &parameters)
+      clock.add(to: &parameters)
+      return parameters
+    }
+
     func validate() throws {
-      let ways = [readyIn != nil, readyAt != nil, order != nil].filter { $0 }.count
-      guard ways == 1 else { throw ValidationError("give one of --ready-in, --ready-at or --order") }
-      if order == nil, near == nil { throw ValidationError("--near LAT,LON is needed without --order") }
       guard [.text, .json].contains(outputFormat) else { throw ValidationError("pickup writes text or json") }
-      guard alternatives >= 0 else { throw ValidationError("--alternatives must be 0 or more") }
-      guard maxTravel > 0 else { throw ValidationError("--max-travel must be longer than 0 (such as 30m)") }
+      if order != nil, readyIn != nil || readyAt != nil {
+        throw ValidationError("give one of --ready-in, --ready-at or --order")
+      }
+      // Without an order the options are the whole request; with one, checked once it is read.
+      if order == nil {
+        _ = try parameters.read { parameters throws(RequestError) in try PickupSubmission(parameters) }
+      }
     }
 
     func run() throws {
-      let now = clock.current
       var document: OrderDocument?
       if let order {
         let text = try readOrder(order)
@@ -115,47 +127,19 @@ extension StoresCommand {
           throw ExitCode.badData
         }
       }
-      var request: PickupRequest
-      if let document {
-        request = document.pickupRequest(orderedAt: now)
-        if let near { request.customer = near }
-        if let store { request.chosenStoreID = store }
-        if !filters.conditions.isEmpty { request.filter = filters.filter }
-      } else {
-        let ready: ReadyTime = readyIn.map { .after(seconds: $0) } ?? .at(readyAt!)
-        request = PickupRequest(
-          customer: near!, orderedAt: now, ready: ready, chosenStoreID: store, filter: filters.filter)
+      let submission = try parameters.read { parameters throws(RequestError) in
+        try PickupSubmission(parameters, order: document)
       }
-      request.searchRadius = within
-      request.closeBuffer = closeBuffer
-      request.travel = travel
-      request.maximumTravel = maxTravel
-      request.allowsUnknownHours = allowUnknown
-      request.alternativeCount = alternatives
-
       let catalog = try dataOptions.loadCatalog()
-      // An order document names latitude and longitude; only a typed --near can be swapped.
-      if let near { catalog.warnIfSwapped(near) }
-      let plan: PickupPlan
-      do { plan = try catalog.planPickup(request) } catch {
-        // An unknown id gets "did you mean", a repeated one the list of its stores, as in `show`.
-        let id = request.chosenStoreID ?? ""
-        switch error.kind {
-        case .unknownStore: throw catalog.reportUnknownID(id, suggestions: error.suggestions)
-        case .ambiguousStore: throw catalog.reportRepeatedID(id, stores: error.candidates)
-        case .invalidRequest:
-          standardError("stores: \(error.description)")
-          throw ExitCode.usage
-        }
+      let answer = try catalog.answering { catalog throws(RequestError) in
+        try catalog.answer(submission, now: .now())
       }
+      if let hint = answer.swappedHint { standardError("stores: warning: \(hint)") }
       switch outputFormat {
-      case .json:
-        let object = document.map { $0.writingBack(plan) } ?? plan.jsonObject
-        standardOutput(JSONValue.object(object).jsonText + "\n")
-      default:
-        standardOutput(PickupText(plan: plan, units: .km).rendered)
+      case .json: standardOutput(answer.jsonText)
+      default: standardOutput(PickupText(plan: answer.plan, units: .km).rendered)
       }
-      if plan.status == .none { throw ExitCode(3) }
+      if answer.plan.status == .none { throw ExitCode(3) }
     }
 
   }
@@ -179,7 +163,7 @@ struct PickupText {
   let units: DisplayUnit
 
   var rendered: String {
-    let writer = ResultWriter(format: .text, units: units)
+    let writer = ResultWriter(units: units)
     var text = ""
     if let option = plan.assignment {
       let store = option.store.store

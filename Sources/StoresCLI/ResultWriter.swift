@@ -7,36 +7,13 @@ import StoreLocator
   import Darwin
 #endif
 
-/// Turns query results into the text of each output format. Decisions live in the library; this
-/// only lays them out.
+/// Lays query results out for people: aligned columns, distances in the units asked. Decisions
+/// live in the library; this only lays them out.
 struct ResultWriter {
-  let format: OutputFormat
   /// Distance units in text output.
   var units: DisplayUnit = .km
   /// How wide a text line may be; `nil` when not known (nothing is cut then).
   var lineWidth: Int? = Terminal.lineWidth()
-
-  /// The whole output for `matches`, answering the query described by `query`.
-  ///
-  /// - Parameters:
-  ///   - emptyMessage: What text output says when nothing matched.
-  func render(_ matches: [StoreMatch], query: JSONObject, emptyMessage: @autoclosure () -> String) -> String {
-    switch format {
-    case .text: return matches.isEmpty ? emptyMessage() + "\n" : table(matches)
-    case .json:
-      var document = JSONObject()
-      document["query"] = .object(query)
-      document["count"] = JSONValue(matches.count)
-      document["stores"] = .array(matches.map { .object($0.jsonObject) })
-      return JSONValue.object(document).jsonText + "\n"
-    case .ndjson:
-      return matches.map { JSONValue.object($0.jsonObject).jsonText + "\n" }.joined()
-    case .geojson:
-      return StoreMatch.geoJSONText(matches, query: query)
-    case .csv:
-      return StoreMatch.csvText(matches)
-    }
-  }
 
   // MARK: Text
 

@@ -68,22 +68,10 @@ struct ClockOptions: ParsableArguments {
   @Option(
     help: ArgumentHelp(
       "Take this as the current time (ISO 8601 with Z or an offset); default: the system clock.",
-      valueName: "time"),
-    transform: parsed(TimeQuery.init(parsing:)))
-  var now: TimeQuery?
+      valueName: "time"))
+  var now: String?
 
-  func validate() throws {
-    if case .wallTime = now {
-      throw ValidationError(
-        "--now needs an offset or Z (such as 2026-11-22T07:45:00Z): it is one instant everywhere")
-    }
-  }
-
-  /// The current instant: `--now`, else the system clock.
-  var current: Instant {
-    if case .instant(let instant) = now { return instant }
-    return Instant.now()
-  }
+  func add(to parameters: inout CommandParameters) { parameters.add("now", now) }
 }
 
 /// Conditions on opening hours, checked inside the search.
@@ -95,39 +83,24 @@ struct OpenOptions: ParsableArguments {
     help: ArgumentHelp(
       "Only stores open at this time: ISO 8601 with an offset is one instant; without one "
         + "(2026-12-24T23:30) it is that wall time at each store. A date alone is refused.",
-      valueName: "time"),
-    transform: parsed(TimeQuery.init(parsing:)))
-  var openAt: TimeQuery?
+      valueName: "time"))
+  var openAt: String?
 
   @Option(
     help: ArgumentHelp(
       "…and staying open at least this long (90s, 15m, 1h30m, PT15M; a unit is required); implies "
         + "--open-now without --open-at.",
-      valueName: "duration"),
-    transform: parsed(parseDuration))
-  var openFor: Int64?
+      valueName: "duration"))
+  var openFor: String?
 
   @Flag(help: "Let stores whose hours are unknown pass the opening-hours conditions.")
   var allowUnknown = false
 
-  func validate() throws {
-    if openNow, openAt != nil { throw ValidationError("give --open-now or --open-at, not both") }
-  }
-
-  /// The time results describe: --open-at, else now.
-  func time(clock: ClockOptions) -> TimeQuery { openAt ?? .instant(clock.current) }
-
-  /// The requirement, or `nil` when no opening-hours condition was given.
-  func requirement(clock: ClockOptions) -> OpeningRequirement? {
-    guard openNow || openAt != nil || openFor != nil else { return nil }
-    return OpeningRequirement(time: time(clock: clock), seconds: openFor ?? 0, allowsUnknown: allowUnknown)
-  }
-
-  /// The conditions as the JSON `query` echoes them.
-  func describe(into query: inout JSONObject, clock: ClockOptions) {
-    query["at"] = .string(time(clock: clock).description)
-    query["open"] = .bool(requirement(clock: clock) != nil)
-    query["open_for_s"] = openFor.map { JSONValue(Int($0)) } ?? .null
+  func add(to parameters: inout CommandParameters) {
+    parameters.add("open_now", openNow)
+    parameters.add("open_at", openAt)
+    parameters.add("open_for", openFor)
+    parameters.add("allow_unknown", allowUnknown)
   }
 }
 
@@ -160,11 +133,10 @@ struct FilterOptions: ParsableArguments {
       discussion:
         "KEY=VALUE matches the value, an array element or a part of a ';' list; KEY alone means "
         + "present and not 'no'; KEY!=VALUE excludes.",
-      valueName: "KEY=VALUE"),
-    transform: parsed(StoreFilter.Condition.init(parsing:)))
-  var conditions: [StoreFilter.Condition] = []
+      valueName: "KEY=VALUE"))
+  var conditions: [String] = []
 
-  var filter: StoreFilter { StoreFilter(conditions) }
+  func add(to parameters: inout CommandParameters) { parameters.add("where", conditions) }
 }
 
 func currentEnvironment() -> [String: String] {

@@ -23,30 +23,37 @@ extension StoresCommand {
       help: ArgumentHelp(
         "The time to give the open state for (ISO 8601; without an offset it is the store's wall "
           + "time); default: now.",
-        valueName: "time"),
-      transform: parsed(TimeQuery.init(parsing:)))
-    var at: TimeQuery?
+        valueName: "time"))
+    var at: String?
 
     @OptionGroup var clock: ClockOptions
     @OptionGroup var dataOptions: DataOptions
     @OptionGroup var output: OutputOptions
 
-    func validate() throws {
-      guard !id.isEmpty else { throw ValidationError("the store id is empty") }
+    /// The options as the library reads them (StoreRequest, as the service's path and query).
+    var parameters: CommandParameters {
+      var parameters = CommandParameters()
+      parameters.add("id", id)
+      parameters.add("at", at)
+      clock.add(to: &parameters)
+      return parameters
     }
 
+    func validate() throws { _ = try parameters.read(StoreRequest.init) }
+
     func run() throws {
+      let request = try parameters.read(StoreRequest.init)
       let catalog = try dataOptions.loadCatalog()
-      let store = try catalog.uniqueStore(withID: id)
-      let status = catalog.status(of: store, at: at ?? .instant(clock.current))
-      let match = StoreMatch(store: store, distance: nil, status: status)
+      let answer = try catalog.answering { catalog throws(RequestError) in
+        try catalog.answer(request, now: .now())
+      }
       switch output.format {
       case .text:
         standardOutput(
-          details(of: store, status: status, schedule: catalog.schedule(for: store), source: catalog.source))
-      case .json, .ndjson: standardOutput(JSONValue.object(match.jsonObject).jsonText + "\n")
-      case .geojson: standardOutput(StoreMatch.geoJSONText([match], query: nil))
-      case .csv: standardOutput(StoreMatch.csvText([match]))
+          details(of: answer.store, status: answer.status, schedule: answer.schedule, source: catalog.source))
+      case .json, .ndjson: standardOutput(answer.jsonText)
+      case .geojson: standardOutput(answer.geoJSONText)
+      case .csv: standardOutput(StoreMatch.csvText([answer.match]))
       }
     }
 

@@ -25,21 +25,27 @@ extension StoresCommand {
 
     @Option(
       name: .long, parsing: .unconditional,
-      help: ArgumentHelp("Centre of the circle, in degrees.", valueName: "lat,lon"),
-      transform: parsed(Coordinate.init(parsing:)))
-    var near: Coordinate?
+      help: ArgumentHelp("Centre of the circle, in degrees.", valueName: "lat,lon"))
+    var near: String?
 
     @Option(
       parsing: .unconditional,
-      help: ArgumentHelp("Radius of the circle (500m, 2km, 1.5mi).", valueName: "distance"),
-      transform: parsed(Distance.init(parsing:)))
-    var radius: Distance?
+      help: ArgumentHelp("Radius of the circle (500m, 2km, 1.5mi).", valueName: "distance"))
+    var radius: String?
 
     @Option(
       name: .long, parsing: .unconditional,
-      help: ArgumentHelp("A box: west,south,east,north in degrees.", valueName: "w,s,e,n"),
-      transform: parsed(GeoBox.init(parsing:)))
-    var bbox: GeoBox?
+      help: ArgumentHelp("A box: west,south,east,north in degrees.", valueName: "w,s,e,n"))
+    var bbox: String?
+
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp(
+        "List at most this many stores (1...1000); the JSON answer's next_cursor continues.", valueName: "n"))
+    var limit: String?
+
+    @Option(help: ArgumentHelp("Continue from the next_cursor of an earlier answer.", valueName: "cursor"))
+    var cursor: String?
 
     @OptionGroup var filters: FilterOptions
     @OptionGroup var openOptions: OpenOptions
@@ -48,43 +54,29 @@ extension StoresCommand {
     @OptionGroup var output: OutputOptions
     @OptionGroup var unitOptions: UnitOptions
 
-    func validate() throws {
-      switch (near, radius, bbox) {
-      case (.some, .some, nil), (nil, nil, .some): return
-      case (_, _, .some): throw ValidationError("give either --near with --radius, or --bbox, not both")
-      case (.some, nil, nil): throw ValidationError("--near needs --radius (such as --radius 2km)")
-      case (nil, .some, nil): throw ValidationError("--radius needs --near LAT,LON")
-      case (nil, nil, nil): throw ValidationError("give --near LAT,LON with --radius DIST, or --bbox W,S,E,N")
-      }
+    /// The options as the library reads them (WithinRequest, as the service's query string).
+    var parameters: CommandParameters {
+      var parameters = CommandParameters()
+      parameters.add("near", near)
+      parameters.add("radius", radius)
+      parameters.add("bbox", bbox)
+      filters.add(to: &parameters)
+      openOptions.add(to: &parameters)
+      parameters.add("limit", limit)
+      parameters.add("cursor", cursor)
+      clock.add(to: &parameters)
+      return parameters
     }
 
+    func validate() throws { _ = try parameters.read(WithinRequest.init) }
+
     func run() throws {
+      let request = try parameters.read(WithinRequest.init)
       let catalog = try dataOptions.loadCatalog()
-      let open = openOptions.requirement(clock: clock)
-      var query = JSONObject()
-      let matches: [StoreMatch]
-      let area: SearchArea
-      if let bbox {
-        matches = catalog.stores(in: bbox, where: filters.filter, open: open)
-        query["bbox"] = .array([bbox.west, bbox.south, bbox.east, bbox.north].map { JSONValue($0) })
-        area = .box(bbox)
-      } else if let near, let radius {
-        matches = catalog.stores(within: radius, of: near, where: filters.filter, open: open)
-        catalog.warnIfSwapped(
-          near, nearestDistance: Catalog.nearestDistance(in: matches, where: filters.filter, open: open))
-        query["near"] = .object(near.jsonObject)
-        query["radius_m"] = JSONValue(radius.meters)
-        area = .circle(center: near, radius: radius)
-      } else {
-        throw ExitCode.usage
+      let answer = try catalog.answering { catalog throws(RequestError) in
+        try catalog.answer(request, now: .now())
       }
-      let empty = catalog.reportEmptyAnswer(
-        matches, in: area, where: filters.filter, open: open, format: output.format, units: unitOptions.units)
-      query["where"] = .array(filters.conditions.map { .string($0.description) })
-      openOptions.describe(into: &query, clock: clock)
-      standardOutput(
-        ResultWriter(format: output.format, units: unitOptions.units).render(
-          catalog.withStatus(matches, at: openOptions.time(clock: clock)), query: query, emptyMessage: empty))
+      writeSearchAnswer(answer, format: output.format, units: unitOptions.units)
     }
   }
 }

@@ -45,11 +45,11 @@ import Testing
     #expect(try StoresProcess.run([command, "--help"]).standardOutput.contains("--units <units>"))
   }
 
-  @Test(arguments: ["-1", "0", "-100"])
-  func kBelowOneSaysWhatKNeeds(_ k: String) throws {
+  @Test(arguments: ["-1", "0", "-100", "1001"])
+  func kOutOfRangeSaysWhatKNeeds(_ k: String) throws {
     let outcome = try StoresProcess.run(["nearest", "--near", "1,2", "-k", k])
     #expect(outcome.status == 64)
-    #expect(outcome.standardError.contains("-k must be at least 1 (got \(k))"), "\(outcome.standardError)")
+    #expect(outcome.standardError.contains("-k must be 1...1000 (got \(k))"), "\(outcome.standardError)")
   }
 
   @Test func negativeDaysSayTheRange() throws {

@@ -150,6 +150,9 @@ public struct PickupSubmission: Sendable {
 public struct PickupAnswer: Sendable {
   public let plan: PickupPlan
   public let order: OrderDocument?
+  /// A `near` given with the request that looks typed as LON,LAT (an order document names
+  /// latitude and longitude, so only a typed location is checked).
+  public let swappedHint: SwappedCoordinateHint?
 
   /// The order with its `pickup` member, or the plan alone, ending in a newline.
   public var jsonText: String {
@@ -179,6 +182,10 @@ extension Catalog {
     } else {
       preconditionFailure("a submission has an order, or a location and a ready time")
     }
+    if let id = request.chosenStoreID {
+      // The same sentences as `show` and the other commands that take an id.
+      _ = try uniqueStore(withID: id, parameter: "store")
+    }
     request.searchRadius = submission.searchRadius
     request.closeBuffer = submission.closeBuffer
     request.travel = submission.travel
@@ -186,7 +193,9 @@ extension Catalog {
     request.allowsUnknownHours = submission.allowsUnknownHours
     request.alternativeCount = submission.alternativeCount
     do {
-      return PickupAnswer(plan: try planPickup(request), order: submission.order)
+      return PickupAnswer(
+        plan: try planPickup(request), order: submission.order,
+        swappedHint: submission.near.flatMap { swappedCoordinateHint(for: $0) })
     } catch {
       switch error.kind {
       case .unknownStore:

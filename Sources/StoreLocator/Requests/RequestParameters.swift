@@ -125,7 +125,7 @@ public struct RequestParameters: Sendable {
 
   /// The instant `now` stands for: the `now` parameter (an instant, for answers that can be
   /// reproduced), else `clock`.
-  func now(default clock: Instant) throws(RequestError) -> Instant {
+  public func now(default clock: Instant) throws(RequestError) -> Instant {
     guard let time = try parse("now", TimeQuery.init(parsing:)) else { return clock }
     guard case .instant(let instant) = time else {
       throw RequestError(

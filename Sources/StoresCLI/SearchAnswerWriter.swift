@@ -1,0 +1,25 @@
+import GeoIndex
+import StoreLocator
+
+/// Writes a search's answer in `format`, and on standard error what the library says beside it:
+/// a location that looks typed as LON,LAT, and why an empty answer is empty (text output shows
+/// the sentence; a reason it already states is not repeated beside it).
+func writeSearchAnswer(_ answer: SearchAnswer, format: OutputFormat, units: DisplayUnit) {
+  if let hint = answer.swappedHint { standardError("stores: warning: \(hint)") }
+  let writer = ResultWriter(units: units)
+  let explanation = answer.emptyExplanation { writer.formatted($0) }
+  for reason in explanation?.reasons ?? []
+  where format != .text || !(explanation?.sentence.contains(reason.message) ?? false) {
+    standardError("stores: \(reason)")
+  }
+  switch format {
+  case .text:
+    standardOutput(
+      answer.matches.isEmpty ? (explanation?.sentence ?? "") + "\n" : writer.table(answer.matches))
+  case .json: standardOutput(answer.jsonText)
+  case .ndjson:
+    standardOutput(answer.matches.map { JSONValue.object($0.jsonObject).jsonText + "\n" }.joined())
+  case .geojson: standardOutput(answer.geoJSONText)
+  case .csv: standardOutput(StoreMatch.csvText(answer.matches))
+  }
+}
