@@ -242,17 +242,20 @@ extension Catalog {
   /// The position a cursor of `answer(_: WithinRequest, now:)` stands for: `VERSION.OFFSET`.
   private func pageStart(of cursor: String, parameter: String) throws(RequestError) -> Int {
     let parts = cursor.split(separator: ".", omittingEmptySubsequences: false)
-    guard parts.count == 2, let offset = Int(parts[1]), offset >= 0, offset <= stores.count else {
-      throw RequestError(
-        .invalid, parameter: parameter,
-        "\(parameter) \(MessageText.quoted(cursor)) is not a cursor this service wrote; pass the "
-          + "next_cursor of the previous page as it came")
-    }
-    guard parts[0] == dataVersion else {
+    // A well-formed cursor of other data is stale, not made up: say so before checking its offset.
+    if parts.count == 2, parts[0].count == 16, parts[0] != dataVersion {
       throw RequestError(
         .invalid, parameter: parameter,
         "\(parameter) belongs to another version of the data (\(MessageText.shortened(String(parts[0])))); "
           + "the data is now \(dataVersion): start again without a cursor")
+    }
+    guard parts.count == 2, parts[0] == dataVersion, let offset = Int(parts[1]), offset >= 0,
+      offset <= stores.count
+    else {
+      throw RequestError(
+        .invalid, parameter: parameter,
+        "\(parameter) \(MessageText.quoted(cursor)) is not a cursor this service wrote; pass the "
+          + "next_cursor of the previous page as it came")
     }
     return offset
   }
