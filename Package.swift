@@ -9,9 +9,20 @@ let package = Package(
     .library(name: "OpeningHours", targets: ["OpeningHours"]),
     .library(name: "StoreLocator", targets: ["StoreLocator"]),
     .executable(name: "stores", targets: ["StoresCLI"]),
+    // The web stack is a product of its own: `swift run stores` never builds Hummingbird.
+    .library(name: "StoresAPI", targets: ["StoresAPI"]),
+    .executable(name: "stores-server", targets: ["StoresServer"]),
   ],
   dependencies: [
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    // Traits off: the service needs neither swift-configuration nor Foundation-backed extras.
+    .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.0", traits: []),
+    .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+    .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+    .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
+    .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+    .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.0"),
   ],
   targets: [
     .target(name: "GeoIndex"),
@@ -24,6 +35,33 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
+    .target(
+      name: "StoresAPI",
+      dependencies: [
+        "StoreLocator",
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "Metrics", package: "swift-metrics"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "Prometheus", package: "swift-prometheus"),
+      ]
+    ),
+    .executableTarget(
+      name: "StoresServer",
+      dependencies: [
+        "StoresAPI",
+        "StoreLocator",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "Metrics", package: "swift-metrics"),
+        .product(name: "Prometheus", package: "swift-prometheus"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+      ]
+    ),
     .testTarget(name: "GeoIndexTests", dependencies: ["GeoIndex"]),
     .testTarget(name: "OpeningHoursTests", dependencies: ["OpeningHours"]),
     .testTarget(
@@ -32,6 +70,18 @@ let package = Package(
       resources: [.copy("Fixtures")]
     ),
     .testTarget(name: "StoresCLITests", dependencies: ["StoresCLI", "StoreLocator"]),
+    .testTarget(
+      name: "StoresAPITests",
+      dependencies: [
+        "StoresAPI",
+        "StoreLocator",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdTesting", package: "hummingbird"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "Metrics", package: "swift-metrics"),
+        .product(name: "Prometheus", package: "swift-prometheus"),
+      ]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,44 @@
+import OpeningHours
+import StoreLocator
+import Synchronization
+
+/// One loaded, verified catalog and what the service says about it: the unit a reload swaps.
+///
+/// Immutable once built, so a request that took it keeps a consistent view of the data for its
+/// whole life, whatever reloads happen meanwhile.
+public final class LoadedCatalog: Sendable {
+  /// The stores.
+  public let catalog: Catalog
+  /// The library's name for this exact data (`Catalog.dataVersion`): the `X-Stores-Data-Version`
+  /// header, and the prefix of every `within` cursor.
+  public let version: String
+  /// When the load finished.
+  public let loadedAt: Instant
+  /// How long reading and verifying took, in seconds.
+  public let loadSeconds: Double
+
+  /// `stores info --format json`, computed on first use: a summary walks every store, which a
+  /// service that never answers `/v1/info` should not pay for at startup.
+  private let infoCache = Mutex<String?>(nil)
+
+  /// - Parameters:
+  ///   - catalog: The stores, already verified (`verifySnapshotRecords()` for a snapshot).
+  ///   - loadedAt: When the load finished.
+  ///   - loadSeconds: How long it took.
+  public init(catalog: Catalog, loadedAt: Instant, loadSeconds: Double) {
+    self.catalog = catalog
+    self.version = catalog.dataVersion
+    self.loadedAt = loadedAt
+    self.loadSeconds = loadSeconds
+  }
+
+  /// The body of `GET /v1/info`: exactly what `stores info --format json` prints.
+  /// - Complexity: O(n log n) the first time, O(1) after.
+  public var infoJSONText: String {
+    if let text = infoCache.withLock({ $0 }) { return text }
+    // Computed outside the lock: two first requests may both compute it, neither waits.
+    let text = JSONValue.object(catalog.summary.jsonObject).jsonText + "\n"
+    infoCache.withLock { $0 = text }
+    return text
+  }
+}

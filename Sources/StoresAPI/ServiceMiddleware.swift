@@ -1,0 +1,92 @@
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+
+extension HTTPField.Name {
+  /// The version of the data an answer was computed from (`Catalog.dataVersion`).
+  public static let storesDataVersion = HTTPField.Name("X-Stores-Data-Version")!
+  /// The id a request is logged under, echoed back.
+  public static let requestID = HTTPField.Name("X-Request-Id")!
+}
+
+/// What every request goes through: it gets an id (the caller's `X-Request-Id` when sane) and the
+/// catalog it is answered from, read once; whatever it throws
+/// becomes an RFC 9457 problem; its response names the request id and the data version.
+struct ServiceMiddleware: RouterMiddleware {
+  typealias Context = StoresRequestContext
+
+  let store: CatalogStore
+  let configuration: APIConfiguration
+
+  func handle(
+    _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+  ) async throws -> Response {
+    var context = context
+    let requestID = Self.requestID(from: request)
+    context.requestID = requestID
+    context.logger[metadataKey: "request_id"] = .string(requestID)
+    // The one read of the reference: the route, the version header and the ETag all use this
+    // catalog, whatever a reload swaps in meanwhile.
+    context.loaded = store.current
+    let start = ContinuousClock.now
+    var response: Response
+    do {
+      // The routes run under the deadline themselves (`StoresRoutes.add`): `next` cannot leave
+      // this call, and a timed-out answer must.
+      response = try await next(request, context)
+    } catch {
+      response = problem(for: error, request: request, context: context).response
+    }
+    response.headers[.requestID] = requestID
+    if response.headers[.storesDataVersion] == nil, let loaded = context.loaded {
+      response.headers[.storesDataVersion] = loaded.version
+    }
+    context.logger.debug(
+      "\(request.method) \(EchoedText.shortened(request.uri.path, limit: 200)) \(response.status.code)",
+      metadata: ["duration": "\(ContinuousClock.now - start)"])
+    return response
+  }
+
+  /// The problem to answer for `error`, logged when it is the service's fault.
+  func problem(for error: any Error, request: Request, context: Context) -> Problem {
+    switch error {
+    case let problem as Problem:
+      return problem
+    case is DeadlineExceeded:
+      context.logger.warning(
+        "request timed out",
+        metadata: ["path": "\(EchoedText.shortened(request.uri.path, limit: 200))"])
+      return .timedOut(after: configuration.requestTimeout)
+    case is NIOTooManyBytesError:
+      return .bodyTooLarge(limit: configuration.maximumBodyBytes)
+    case let error as any HTTPResponseError where error.status == .notFound:
+      // The router found no route for the path and method: tell a wrong method from a wrong path.
+      let path = request.uri.path
+      let allowed = APIRoute.methods(forRequestPath: path)
+      return allowed.isEmpty
+        ? .unknownRoute(path) : .methodNotAllowed(request.method, path: path, allowed: allowed)
+    case let error as any HTTPResponseError:
+      return Problem(
+        "http-\(error.status.code)", status: error.status, title: error.status.reasonPhrase,
+        detail: error.status.reasonPhrase)
+    default:
+      context.logger.error("unexpected error", metadata: ["error": "\(String(reflecting: error))"])
+      return .internalError(requestID: context.requestID)
+    }
+  }
+
+  /// The caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters (so it can go
+  /// into a log line and a header as it is), else a new random one.
+  static func requestID(from request: Request) -> String {
+    if let given = request.headers[.requestID], (1...128).contains(given.utf8.count),
+      given.utf8.allSatisfy({ (0x21...0x7E).contains($0) })
+    {
+      return given
+    }
+    var generator = SystemRandomNumberGenerator()
+    let value = generator.next() as UInt64
+    let digits = String(value, radix: 16)
+    return String(repeating: "0", count: 16 - digits.count) + digits
+  }
+}

@@ -1,0 +1,185 @@
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import OpeningHours
+import StoreLocator
+
+/// The routes about stores. They hold no logic: each turns the path, query string or body into
+/// the library's `RequestParameters`, asks the catalog, and writes the answer as `stores … --format
+/// json` prints it; every refusal is the library's sentence.
+struct StoreRoutes: Sendable {
+  let configuration: APIConfiguration
+
+  /// `Cache-Control` of an answer about stores.
+  var cacheControl: String { "public, max-age=\(configuration.cacheMaxAge)" }
+
+  /// `GET /v1/stores/nearest`: `stores nearest`.
+  func nearest(_ request: Request, _ context: StoresRequestContext) throws(Problem) -> Response {
+    let loaded = try Self.loaded(context)
+    var pairs = try QueryString.pairs(request.uri.query)
+    let format = try AnswerFormat.take(from: &pairs, geoJSON: true)
+    let query = try Self.reading { () throws(RequestError) in
+      try NearestRequest(RequestParameters(pairs, style: .queryString))
+    }
+    let answer = loaded.catalog.answer(query, now: .now())
+    return search(answer, format: format, request: request)
+  }
+
+  /// `GET /v1/stores/within`: `stores within`, a page at a time.
+  func within(_ request: Request, _ context: StoresRequestContext) throws(Problem) -> Response {
+    let loaded = try Self.loaded(context)
+    var pairs = try QueryString.pairs(request.uri.query)
+    let format = try AnswerFormat.take(from: &pairs, geoJSON: true)
+    let answer = try Self.reading { () throws(RequestError) in
+      let query = try WithinRequest(RequestParameters(pairs, style: .queryString))
+      return try loaded.catalog.answer(query, now: .now())
+    }
+    return search(answer, format: format, request: request)
+  }
+
+  /// `GET /v1/stores/{id}`: `stores show ID`.
+  func store(_ request: Request, _ context: StoresRequestContext) throws(Problem) -> Response {
+    let loaded = try Self.loaded(context)
+    var pairs = try Self.pathID(context) + QueryString.pairs(request.uri.query)
+    let format = try AnswerFormat.take(from: &pairs, geoJSON: true)
+    let answer = try Self.reading { () throws(RequestError) in
+      try loaded.catalog.answer(StoreRequest(RequestParameters(pairs, style: .queryString)), now: .now())
+    }
+    return format == .geoJSON
+      ? document(answer.geoJSONText, DocumentResponse.geoJSON, request)
+      : document(answer.jsonText, DocumentResponse.json, request)
+  }
+
+  /// `GET /v1/stores/{id}/hours`: `stores hours ID --format json`.
+  func hours(_ request: Request, _ context: StoresRequestContext) throws(Problem) -> Response {
+    let loaded = try Self.loaded(context)
+    var pairs = try Self.pathID(context) + QueryString.pairs(request.uri.query)
+    _ = try AnswerFormat.take(from: &pairs, geoJSON: false)
+    let answer = try Self.reading { () throws(RequestError) in
+      try loaded.catalog.answer(HoursRequest(RequestParameters(pairs, style: .queryString)), now: .now())
+    }
+    return document(answer.jsonText, DocumentResponse.json, request)
+  }
+
+  /// `GET /v1/stores/{id}/open`: `stores open ID --format json`.
+  func open(_ request: Request, _ context: StoresRequestContext) throws(Problem) -> Response {
+    let loaded = try Self.loaded(context)
+    var pairs = try Self.pathID(context) + QueryString.pairs(request.uri.query)
+    _ = try AnswerFormat.take(from: &pairs, geoJSON: false)
+    let answer = try Self.reading { () throws(RequestError) in
+      try loaded.catalog.answer(OpenRequest(RequestParameters(pairs, style: .queryString)), now: .now())
+    }
+    return document(answer.jsonText, DocumentResponse.json, request)
+  }
+
+  /// `POST /v1/pickup`: `stores pickup`, the body an order document or a pickup request.
+  func pickup(_ request: Request, _ context: StoresRequestContext) async throws -> Response {
+    let loaded = try Self.loaded(context)
+    if let length = request.headers[.contentLength].flatMap({ Int($0) }),
+      length > configuration.maximumBodyBytes
+    {
+      throw Problem.bodyTooLarge(limit: configuration.maximumBodyBytes)
+    }
+    try Self.requireJSON(request)
+    let pairs = try QueryString.pairs(request.uri.query)
+    // Read to the limit and no further: a larger body is refused as it arrives (413).
+    let body = try await request.body.collect(upTo: configuration.maximumBodyBytes)
+    let bytes = Array(body.readableBytesView)
+    let answer = try Self.reading { () throws(RequestError) in
+      let submission = try PickupSubmission(
+        body: bytes, parameters: RequestParameters(pairs, style: .queryString))
+      return try loaded.catalog.answer(submission, now: .now())
+    }
+    return DocumentResponse.make(
+      answer.jsonText, contentType: DocumentResponse.json, cacheControl: nil, request: request)
+  }
+
+  /// `GET /v1/info`: `stores info --format json`.
+  func info(_ request: Request, _ context: StoresRequestContext) throws(Problem) -> Response {
+    let loaded = try Self.loaded(context)
+    let pairs = try QueryString.pairs(request.uri.query)
+    if let first = pairs.first {
+      throw Problem(
+        "invalid-request", status: .badRequest, title: "The request is not valid",
+        detail: "unknown parameter \(EchoedText.quoted(first.name)) (info takes no parameters)",
+        parameter: EchoedText.shortened(first.name))
+    }
+    return document(loaded.infoJSONText, DocumentResponse.json, request)
+  }
+
+  // MARK: Pieces
+
+  private func search(_ answer: SearchAnswer, format: AnswerFormat, request: Request) -> Response {
+    format == .geoJSON
+      ? document(answer.geoJSONText, DocumentResponse.geoJSON, request)
+      : document(answer.jsonText, DocumentResponse.json, request)
+  }
+
+  private func document(_ text: String, _ contentType: String, _ request: Request) -> Response {
+    DocumentResponse.make(text, contentType: contentType, cacheControl: cacheControl, request: request)
+  }
+
+  /// The catalog the request was given, or 503 before the first load.
+  static func loaded(_ context: StoresRequestContext) throws(Problem) -> LoadedCatalog {
+    guard let loaded = context.loaded else { throw Problem.notReady }
+    return loaded
+  }
+
+  /// The `{id}` of the path, percent-decoded, as the first parameter.
+  static func pathID(_ context: StoresRequestContext) throws(Problem) -> [(name: String, value: String)] {
+    [("id", try QueryString.pathSegment(context.parameters.get("id") ?? ""))]
+  }
+
+  /// `read()`, with a refusal of the library as its problem.
+  static func reading<T>(_ read: () throws(RequestError) -> T) throws(Problem) -> T {
+    do throws(RequestError) { return try read() } catch { throw Problem(error) }
+  }
+
+  /// 415 unless the body is declared JSON (`application/json`, or any `+json` type).
+  static func requireJSON(_ request: Request) throws(Problem) {
+    let declared = request.headers[.contentType] ?? ""
+    let mediaType = String(declared.prefix { $0 != ";" }).lowercased().filter { !$0.isWhitespace }
+    if mediaType == "application/json"
+      || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json"))
+    {
+      return
+    }
+    throw Problem(
+      "unsupported-media-type", status: .unsupportedMediaType, title: "The body is not JSON",
+      detail: declared.isEmpty
+        ? "the body needs Content-Type: application/json (an order document or a pickup request)"
+        : "the body is \(EchoedText.quoted(declared)); send application/json (an order document or a pickup request)"
+    )
+  }
+}
+
+/// The body format a GET asks for with `format=`: the CLI's `--format json` or `geojson`.
+enum AnswerFormat {
+  case json
+  case geoJSON
+
+  /// Removes `format` from `pairs` and reads it; JSON when absent.
+  /// - Parameter geoJSON: Whether the route also writes GeoJSON.
+  /// - Throws: `Problem` (400) for another value, or `format` given twice.
+  static func take(from pairs: inout [(name: String, value: String)], geoJSON: Bool) throws(Problem)
+    -> AnswerFormat
+  {
+    let values = pairs.filter { $0.name == "format" }.map(\.value)
+    pairs.removeAll { $0.name == "format" }
+    let accepted = geoJSON ? ["json", "geojson"] : ["json"]
+    guard values.count <= 1 else {
+      throw Problem(
+        "invalid-request", status: .badRequest, title: "The request is not valid",
+        detail: "format is given \(values.count) times; give it once", parameter: "format")
+    }
+    switch values.first {
+    case nil, "json": return .json
+    case "geojson" where geoJSON: return .geoJSON
+    case let other?:
+      throw Problem(
+        "invalid-request", status: .badRequest, title: "The request is not valid",
+        detail: "format must be \(accepted.joined(separator: " or ")) (got \(EchoedText.quoted(other)))",
+        parameter: "format")
+    }
+  }
+}

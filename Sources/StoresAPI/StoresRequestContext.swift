@@ -1,0 +1,16 @@
+import Hummingbird
+
+/// What the service keeps for one request beside Hummingbird's own: its id and the catalog it
+/// answers from, both chosen once by `ServiceMiddleware` before the route runs.
+public struct StoresRequestContext: RequestContext {
+  public var coreContext: CoreRequestContextStorage
+  /// The `X-Request-Id` this request is logged and answered with.
+  public var requestID: String = ""
+  /// The data this request is answered from, read once from the `CatalogStore`; `nil` when none
+  /// is loaded yet.
+  public var loaded: LoadedCatalog?
+
+  public init(source: ApplicationRequestContextSource) {
+    coreContext = .init(source: source)
+  }
+}

@@ -1,0 +1,65 @@
+import Hummingbird
+import Logging
+
+/// The service's state, shared by every request: the data being served, how to reload it, the
+/// metrics and the configuration.
+public struct StoresService: Sendable {
+  public let store: CatalogStore
+  public let reloader: Reloader
+  public let metrics: ServiceMetrics
+  public let configuration: APIConfiguration
+
+  /// - Parameters:
+  ///   - source: Where the data comes from; read again on every reload.
+  ///   - initial: The data loaded at startup; `nil` for a service not ready yet.
+  public init(
+    source: CatalogSource, initial: LoadedCatalog?, configuration: APIConfiguration = APIConfiguration(),
+    metrics: ServiceMetrics = ServiceMetrics(), logger: Logger = Logger(label: "stores-server")
+  ) {
+    store = CatalogStore(initial)
+    self.metrics = metrics
+    self.configuration = configuration
+    reloader = Reloader(source: source, store: store, metrics: metrics, logger: logger)
+    if let initial { metrics.recordServing(initial) }
+  }
+
+  /// The router with every route of `APIRoute.all`, behind the per-route metrics, CORS (when
+  /// origins are configured) and the `ServiceMiddleware`.
+  public func buildRouter() -> Router<StoresRequestContext> {
+    let router = Router(context: StoresRequestContext.self, options: .autoGenerateHeadEndpoints)
+    router.add(middleware: MetricsMiddleware())
+    if !configuration.corsOrigins.isEmpty {
+      router.add(middleware: OriginsMiddleware(origins: configuration.corsOrigins))
+    }
+    router.add(middleware: ServiceMiddleware(store: store, configuration: configuration))
+
+    let stores = StoreRoutes(configuration: configuration)
+    let operations = OperationsRoutes(
+      store: store, metrics: metrics, reloader: reloader, configuration: configuration)
+    add(.nearest, to: router) { try stores.nearest($0, $1) }
+    add(.within, to: router) { try stores.within($0, $1) }
+    add(.store, to: router) { try stores.store($0, $1) }
+    add(.hours, to: router) { try stores.hours($0, $1) }
+    add(.open, to: router) { try stores.open($0, $1) }
+    add(.pickup, to: router) { try await stores.pickup($0, $1) }
+    add(.info, to: router) { try stores.info($0, $1) }
+    add(.health, to: router) { operations.health($0, $1) }
+    add(.readiness, to: router) { try operations.readiness($0, $1) }
+    add(.metrics, to: router) { operations.metricsText($0, $1) }
+    add(.openAPI, to: router) { operations.openAPI($0, $1) }
+    // A reload may take longer than a query's deadline, and ends on its own.
+    add(.reload, to: router, deadline: false) { try await operations.reload($0, $1) }
+    return router
+  }
+
+  /// Adds `route`, answered by `handler` under the request deadline.
+  private func add(
+    _ route: APIRoute, to router: Router<StoresRequestContext>, deadline: Bool = true,
+    _ handler: @escaping @Sendable (Request, StoresRequestContext) async throws -> Response
+  ) {
+    let seconds = deadline ? configuration.requestTimeout : 0
+    router.on(route.routerPath, method: route.method) { request, context in
+      try await withDeadline(seconds: seconds) { try await handler(request, context) }
+    }
+  }
+}

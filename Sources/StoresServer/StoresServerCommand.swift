@@ -1,0 +1,193 @@
+import ArgumentParser
+import Hummingbird
+import Logging
+import Metrics
+import ServiceLifecycle
+import StoreLocator
+import StoresAPI
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `stores-server`: the HTTP service over the store data.
+@main
+struct StoresServerCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "stores-server",
+    abstract: "Serve the store locator over HTTP: nearest, within, a store, its hours, open, pickup.",
+    discussion: """
+      Loads the data once (a GeoJSON file or a snapshot from 'stores snapshot build'; a snapshot \
+      is mapped, not parsed, so a replica is ready in milliseconds), then answers on \
+      http://HOSTNAME:PORT. Bodies are exactly what 'stores … --format json' prints; errors are \
+      RFC 9457 application/problem+json with the CLI's sentence. GET /openapi.json is the contract.
+
+      Reload without downtime: SIGHUP, or POST /admin/reload with 'Authorization: Bearer TOKEN' \
+      when STORES_ADMIN_TOKEN=TOKEN is set (the route does not exist otherwise), reads --data \
+      again beside the data being served and swaps it in; requests in flight finish on the data \
+      they started with. A reload that fails (a missing file, bad data under --strict, a \
+      corrupted snapshot) keeps the old data, logs why and counts it in /metrics.
+
+      SIGTERM or SIGINT: /readyz turns 503, requests in flight complete, then the process exits.
+
+      The startup line (standard output) says what was loaded and where the service listens, \
+      the real port too with --port 0. Logs go to standard error, each request's with its \
+      X-Request-Id.
+
+      Examples:
+        stores-server                                   # the bundled data on 127.0.0.1:8080
+        stores-server --data stores.snapshot --hostname 0.0.0.0 --port 8080
+        STORES_ADMIN_TOKEN=s3cret stores-server --data stores.geojson --strict
+        curl 'http://127.0.0.1:8080/v1/stores/nearest?near=47.6062,-122.3321&k=3'
+        curl -X POST -H 'Authorization: Bearer s3cret' http://127.0.0.1:8080/admin/reload
+        kill -HUP $(pidof stores-server)                 # reload after replacing the file
+
+      Exits 0 after a graceful shutdown, 64 for bad options, 65 for data it cannot serve, 66 for \
+      a data file that cannot be read, 70 when the port cannot be bound.
+      """)
+
+  @Option(
+    help: ArgumentHelp(
+      "GeoJSON file or snapshot to serve.",
+      discussion: "Default: $STORES_DATA, else the bundled Data/stores.geojson.",
+      valueName: "path"))
+  var data: String?
+
+  @Flag(help: "Refuse data with any error instead of skipping the bad records (at startup and on reload).")
+  var strict = false
+
+  @Option(
+    name: .customLong("holidays"),
+    help: ArgumentHelp("Public-holiday file to add to the bundled ones (repeatable).", valueName: "file"))
+  var holidayFiles: [String] = []
+
+  @Option(help: ArgumentHelp("Address to listen on; 0.0.0.0 for every interface.", valueName: "address"))
+  var hostname = "127.0.0.1"
+
+  @Option(
+    help: ArgumentHelp(
+      "Port to listen on; 0 for any free port (the startup line says which).", valueName: "port"))
+  var port = 8080
+
+  @Option(
+    name: .customLong("cors-origin"),
+    help: ArgumentHelp(
+      "An origin browsers may call the service from, such as https://shop.example (repeatable; * for any).",
+      valueName: "origin"))
+  var corsOrigins: [String] = []
+
+  @Option(help: ArgumentHelp("The largest request body read, in bytes (413 beyond).", valueName: "bytes"))
+  var maxBodyBytes = 1 << 20
+
+  @Option(
+    help: ArgumentHelp(
+      "Seconds a request may take before it is answered 503 (0: no limit).", valueName: "seconds"))
+  var requestTimeout = 10.0
+
+  @Option(help: "trace, debug, info, notice, warning, error or critical (debug logs every request).")
+  var logLevel = "info"
+
+  func validate() throws {
+    guard Logger.Level(rawValue: logLevel) != nil else {
+      throw ValidationError("--log-level must be trace, debug, info, notice, warning, error or critical")
+    }
+    guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535 (got \(port))") }
+    guard (1...(1 << 30)).contains(maxBodyBytes) else {
+      throw ValidationError("--max-body-bytes must be 1...1073741824 (got \(maxBodyBytes))")
+    }
+    guard requestTimeout.isFinite, (0...3600).contains(requestTimeout) else {
+      throw ValidationError("--request-timeout must be 0...3600 seconds (got \(requestTimeout))")
+    }
+    guard !hostname.isEmpty else { throw ValidationError("--hostname is empty") }
+  }
+
+  func run() async throws {
+    let level = Logger.Level(rawValue: logLevel) ?? .info
+    LoggingSystem.bootstrap { label in
+      var handler = StreamLogHandler.standardError(label: label)
+      handler.logLevel = level
+      return handler
+    }
+    let logger = Logger(label: "stores-server")
+    let metrics = ServiceMetrics()
+    MetricsSystem.bootstrap(metrics.makeFactory())
+
+    let path = DefaultData.path(
+      explicit: data, environment: ["STORES_DATA": environment("STORES_DATA") ?? ""])
+    let source = CatalogSource(path: path, options: LoadOptions(strict: strict, holidayFiles: holidayFiles))
+    let loaded: LoadedCatalog
+    do { loaded = try await source.loadOffEventLoops() } catch {
+      standardError("stores-server: \(error.description)")
+      throw ExitCode(error.kind == .inputMissing ? 66 : 65)
+    }
+    let errors = loaded.catalog.diagnosticCount(.error)
+    if errors > 0 {
+      logger.warning(
+        "\(path) has \(errors) data error\(errors == 1 ? "" : "s"); the records with errors are skipped; run 'stores validate \(path)' for the list"
+      )
+    }
+
+    let service = StoresService(
+      source: source, initial: loaded,
+      configuration: APIConfiguration(
+        maximumBodyBytes: maxBodyBytes, requestTimeout: requestTimeout, corsOrigins: corsOrigins,
+        adminToken: environment("STORES_ADMIN_TOKEN").flatMap { $0.isEmpty ? nil : $0 }),
+      metrics: metrics, logger: logger)
+    let hostname = hostname
+    let application = Application(
+      router: service.buildRouter(),
+      configuration: ApplicationConfiguration(address: .hostname(hostname, port: port), serverName: nil),
+      onServerRunning: { channel in
+        let port = channel.localAddress?.port ?? 0
+        let line =
+          "stores-server: serving \(loaded.catalog.stores.count) stores from \(loaded.catalog.source) "
+          + "(version \(loaded.version), loaded in \(Self.milliseconds(loaded.loadSeconds))"
+          + (service.configuration.adminToken == nil ? "" : "; POST /admin/reload enabled")
+          + ") on http://\(hostname.contains(":") ? "[\(hostname)]" : hostname):\(port)"
+        standardOutput(line)
+        logger.notice("listening", metadata: ["port": "\(port)", "version": "\(loaded.version)"])
+      },
+      logger: logger)
+
+    let group = ServiceGroup(
+      configuration: ServiceGroupConfiguration(
+        services: [
+          .init(service: application),
+          .init(
+            service: HangupReloadService(reloader: service.reloader), successTerminationBehavior: .ignore),
+          // Last, so it hears of the shutdown first: /readyz turns 503 while requests drain.
+          .init(service: DrainingService(store: service.store), successTerminationBehavior: .ignore),
+        ],
+        gracefulShutdownSignals: [.sigterm, .sigint],
+        logger: logger))
+    do { try await group.run() } catch {
+      standardError("stores-server: \(error)")
+      throw ExitCode(70)
+    }
+  }
+
+  static func milliseconds(_ seconds: Double) -> String {
+    seconds < 1
+      ? "\(Int((seconds * 1000).rounded())) ms"
+      : "\(Int((seconds * 10).rounded()) / 10).\(Int((seconds * 10).rounded()) % 10) s"
+  }
+}
+
+/// The value of an environment variable.
+func environment(_ name: String) -> String? {
+  getenv(name).map { String(cString: $0) }
+}
+
+/// Writes a line to standard output at once (the startup line is read by scripts and tests).
+func standardOutput(_ line: String) {
+  var text = line + "\n"
+  text.withUTF8 { _ = write(1, $0.baseAddress, $0.count) }
+}
+
+/// Writes a line to standard error.
+func standardError(_ line: String) {
+  var text = line + "\n"
+  text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+}
