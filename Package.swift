@@ -75,7 +75,11 @@ let package = Package(
       dependencies: [
         "StoresAPI",
         "StoreLocator",
+        // Built for the tests that run the binaries: the CLI beside the service, the service itself.
+        "StoresCLI",
+        "StoresServer",
         .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "HummingbirdTesting", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "Metrics", package: "swift-metrics"),

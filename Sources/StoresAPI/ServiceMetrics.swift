@@ -43,12 +43,12 @@ public final class ServiceMetrics: Sendable {
 
   /// A swift-metrics backend writing into `registry`, for `MetricsSystem.bootstrap`: metric and
   /// label names become valid Prometheus names (Hummingbird's `http.server.request.duration`
-  /// becomes `http_server_request_duration`), and latencies get buckets from 0.5 ms, since most
+  /// becomes `http_server_request_duration`, its `hb.requests` `http_server_requests_total`), and latencies get buckets from 0.5 ms, since most
   /// answers take well under 5 ms.
   public func makeFactory() -> PrometheusMetricsFactory {
     var factory = PrometheusMetricsFactory(registry: registry)
     factory.nameAndLabelSanitizer = { name, labels in
-      (Self.prometheusName(name), labels.map { (Self.prometheusName($0.0), $0.1) })
+      (Self.renamed[name] ?? Self.prometheusName(name), labels.map { (Self.prometheusName($0.0), $0.1) })
     }
     factory.defaultDurationHistogramBuckets = [
       .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10),
@@ -57,6 +57,11 @@ public final class ServiceMetrics: Sendable {
     ]
     return factory
   }
+
+  /// Hummingbird's counters under the names Prometheus gives counters (`…_total`).
+  static let renamed = [
+    "hb.requests": "http_server_requests_total", "hb.request.errors": "http_server_request_errors_total",
+  ]
 
   /// `name` with every character outside `[A-Za-z0-9_]` made `_`.
   static func prometheusName(_ name: String) -> String {

@@ -1,0 +1,100 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Metrics
+import NIOCore
+import StoreLocator
+import Testing
+
+@testable import StoresAPI
+
+/// The pieces the service tests share: the data, an application over it, and requests.
+enum TestService {
+  /// The repository root, found from this file's location.
+  static let repositoryRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+  static let bundledData = repositoryRoot.appendingPathComponent("Data/stores.geojson").path
+
+  /// A fixed "now", so answers (open states, `at`) are the same on every run.
+  static let now = "2026-11-25T18:00:00Z"
+
+  /// The metrics every test application records into. swift-metrics is bootstrapped once per
+  /// process, so Hummingbird's per-route metrics of every test land in this registry.
+  static let metrics: ServiceMetrics = {
+    let metrics = ServiceMetrics()
+    MetricsSystem.bootstrap(metrics.makeFactory())
+    return metrics
+  }()
+
+  /// The bundled data, loaded once for all the tests that only read it.
+  static let bundled: LoadedCatalog = {
+    do throws(CatalogError) { return try CatalogSource(path: bundledData).load() } catch {
+      fatalError("the bundled data does not load: \(error)")
+    }
+  }()
+
+  /// A service over `loaded` (the bundled data unless told), reading `source` on reload.
+  static func service(
+    _ loaded: LoadedCatalog? = bundled, source: String = bundledData,
+    configuration: APIConfiguration = APIConfiguration(), metrics: ServiceMetrics = metrics
+  ) -> StoresService {
+    StoresService(
+      source: CatalogSource(path: source), initial: loaded, configuration: configuration, metrics: metrics)
+  }
+
+  /// An application for `app.test(.router)` or `.live`.
+  static func application(_ service: StoresService) -> some ApplicationProtocol {
+    Application(
+      router: service.buildRouter(),
+      configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)))
+  }
+
+  /// Writes `text` to a new temporary file and returns its path.
+  static func temporaryFile(_ text: String, suffix: String = ".geojson") throws -> String {
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("stores-api-\(UUID().uuidString)\(suffix)").path
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    return path
+  }
+
+  /// A FeatureCollection of stores `(id, latitude, longitude)`, open every day 08:00-20:00 in
+  /// Berlin time.
+  static func geoJSON(_ stores: [(id: String, latitude: Double, longitude: Double)]) -> String {
+    let features = stores.map { store in
+      """
+      {"type": "Feature", "id": "\(store.id)", "geometry": {"type": "Point", "coordinates": [\(store.longitude), \(store.latitude)]},
+       "properties": {"name": "Store \(store.id)", "opening_hours": "Mo-Su 08:00-20:00", "timezone": "Europe/Berlin"}}
+      """
+    }
+    return "{\"type\": \"FeatureCollection\", \"features\": [\n" + features.joined(separator: ",\n")
+      + "\n]}\n"
+  }
+}
+
+extension TestResponse {
+  /// The body as text.
+  var text: String { String(buffer: body) }
+
+  /// The body parsed as a JSON object.
+  func json() throws -> [String: Any] {
+    try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+  }
+}
+
+extension TestClientProtocol {
+  /// GET `uri`, with `headers`.
+  func get(_ uri: String, headers: HTTPFields = [:]) async throws -> TestResponse {
+    try await execute(uri: uri, method: .get, headers: headers)
+  }
+
+  /// POST `body` as JSON (or as `contentType`) to `uri`.
+  func post(
+    _ uri: String, json body: String, contentType: String? = "application/json", headers: HTTPFields = [:]
+  ) async throws -> TestResponse {
+    var headers = headers
+    if let contentType { headers[.contentType] = contentType }
+    return try await execute(uri: uri, method: .post, headers: headers, body: ByteBuffer(string: body))
+  }
+}
