@@ -16,7 +16,7 @@ struct OriginsMiddleware: RouterMiddleware {
       allowOrigin: origins.contains("*") ? .all : .originBased,
       allowHeaders: [.accept, .contentType, .authorization, .requestID, .ifNoneMatch],
       allowMethods: [.get, .head, .post, .options],
-      exposedHeaders: ["X-Stores-Data-Version", "X-Request-Id", "ETag"], maxAge: .seconds(600))
+      exposedHeaders: [Self.exposed], maxAge: .seconds(600))
   }
 
   func handle(
@@ -25,6 +25,13 @@ struct OriginsMiddleware: RouterMiddleware {
     guard let origin = request.headers[.origin], origins.contains("*") || origins.contains(origin) else {
       return try await next(request, context)
     }
-    return try await cors.handle(request, context: context, next: next)
+    var response = try await cors.handle(request, context: context, next: next)
+    // Hummingbird names the exposed headers on the preflight only; the browser reads them from
+    // the actual response (Fetch standard, CORS protocol).
+    if request.method != .options { response.headers[.accessControlExposeHeaders] = Self.exposed }
+    return response
   }
+
+  /// The headers a page's script may read: which data answered, which request it was, the tag.
+  static let exposed = "X-Stores-Data-Version, X-Request-Id, ETag"
 }
