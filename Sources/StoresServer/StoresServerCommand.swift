@@ -37,12 +37,17 @@ struct StoresServerCommand: AsyncParsableCommand {
       X-Request-Id.
 
       Examples:
-        stores-server                                   # the bundled data on 127.0.0.1:8080
-        stores-server --data stores.snapshot --hostname 0.0.0.0 --port 8080
+        # the bundled data on 127.0.0.1:8080
+        stores-server
+        # a snapshot, on every interface
+        stores-server --data stores.snapshot --hostname 0.0.0.0
+        # reload by HTTP too, refusing data with errors
         STORES_ADMIN_TOKEN=s3cret stores-server --data stores.geojson --strict
         curl 'http://127.0.0.1:8080/v1/stores/nearest?near=47.6062,-122.3321&k=3'
-        curl -X POST -H 'Authorization: Bearer s3cret' http://127.0.0.1:8080/admin/reload
-        kill -HUP $(pidof stores-server)                 # reload after replacing the file
+        curl -X POST -H 'Authorization: Bearer s3cret' \\
+          http://127.0.0.1:8080/admin/reload
+        # reload after renaming a new file over the old one
+        kill -HUP "$(pidof stores-server)"
 
       Exits 0 after a graceful shutdown, 64 for bad options, 65 for data it cannot serve, 66 for \
       a data file that cannot be read, 70 when the port cannot be bound.
