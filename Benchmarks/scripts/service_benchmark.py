@@ -489,15 +489,21 @@ def table(figures, smoke):
         return "pass" if ok else "FAIL"
 
     ready = figures.get("server.ready_ms")
-    rows.append(["stores-server ready (exec → /readyz 200)", "–", fmt_ms(ready), "–", "–", "–",
+    runs = figures.get("server.ready_ms_runs", [])
+    label = "stores-server ready (exec → /readyz 200)"
+    if len(runs) > 1:
+        label += f", median of {', '.join(f'{x:.1f}' for x in runs)} ms"
+    rows.append([label, "–", fmt_ms(ready), "–", "–", "–", "–",
                  f"≤ {READY_TARGET_MS:.0f} ms", verdict(None if ready is None else ready <= READY_TARGET_MS)])
     for route, key in (("GET /v1/stores/nearest k=10", "nearest"), ("POST /v1/pickup", "pickup")):
         rps = figures.get(f"{key}.rps")
         p50, p99 = figures.get(f"{key}.p50_ms"), figures.get(f"{key}.p99_ms")
         errors = figures.get(f"{key}.non_2xx", 0) + figures.get(f"{key}.socket_errors", 0)
+        shown = "–" if rps is None else f"{errors:,}"
         if key == "pickup" and f"{key}.status_other" in figures:
             errors = figures[f"{key}.status_other"] + figures.get(f"{key}.socket_errors", 0)
             route += f" ({figures[f'{key}.refused_share']:.0%} refused: 422)"
+            shown = f"{errors:,} (+{figures[f'{key}.status_422']:,} 422)"
         if key == "nearest":
             target = (f"≥ {NEAREST_CEILING_SHARE:.0%} of ceiling, p99 ≤ {NEAREST_P99_MS:.0f} ms, "
                       f"≥ {NEAREST_POSTGIS_RATIO:.0f}× PostGIS, 0 non-2xx")
@@ -511,16 +517,19 @@ def table(figures, smoke):
         else:
             target = f"≥ {PICKUP_RPS:,.0f} req/s, only 2xx or 422"
             ok = None if rps is None else (errors == 0 and rps >= PICKUP_RPS)
-        rows.append([route, fmt_rps(rps), fmt_ms(p50), fmt_ms(p99), fmt_ratio(ratio(rps, ceiling)),
+        rows.append([route, fmt_rps(rps), fmt_ms(p50), fmt_ms(p99), shown, fmt_ratio(ratio(rps, ceiling)),
                      fmt_ratio(ratio(rps, pg)), target, verdict(ok)])
     rows.append(["ceiling: Hummingbird constant 64-byte JSON", fmt_rps(ceiling),
-                 fmt_ms(figures.get("ceiling.p50_ms")), fmt_ms(figures.get("ceiling.p99_ms")), "1×",
+                 fmt_ms(figures.get("ceiling.p50_ms")), fmt_ms(figures.get("ceiling.p99_ms")),
+                 "–" if ceiling is None else f"{figures['ceiling.non_2xx'] + figures['ceiling.socket_errors']:,}",
+                 "1×" if ceiling else "–",
                  fmt_ratio(ratio(ceiling, pg)), "anchor", "–"])
     rows.append(["PostGIS k-NN k=10, pgbench -M prepared -c 2 (queries/s; mean "
                  + fmt_ms(figures.get("postgis.mean_ms")) + ")", fmt_rps(pg),
                  fmt_ms(figures.get("postgis.p50_ms")), fmt_ms(figures.get("postgis.p99_ms")),
+                 "–" if pg is None else f"{figures.get('postgis.failed', 0):,}",
                  fmt_ratio(ratio(pg, ceiling)), "1×" if pg else "–", "anchor", "–"])
-    header = ["route", "req/s", "p50", "p99", "÷ ceiling", "÷ PostGIS", "target", "pass/fail"]
+    header = ["route", "req/s", "p50", "p99", "errors", "÷ ceiling", "÷ PostGIS", "target", "pass/fail"]
     if smoke:
         header[-1] = "pass/fail (smoke data: targets not meaningful)"
     widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
