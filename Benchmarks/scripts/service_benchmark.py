@@ -266,7 +266,7 @@ def cleanup():
             log(f"stopping PostgreSQL: {error}")
         PG["running"] = False
     if PG.get("dir"):
-        shutil.rmtree(PG["dir"], ignore_errors=True)  # the cluster is throwaway (about 250 MB at 1M)
+        shutil.rmtree(PG["dir"], ignore_errors=True)  # the cluster is throwaway
 
 
 # --- wrk ---------------------------------------------------------------------------------------
