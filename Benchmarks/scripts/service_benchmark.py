@@ -30,12 +30,15 @@ on an error or Ctrl-C):
    geography(Point))`, a GiST index, then `pgbench -M prepared -c 2 -j 2 -T DURATION` on
    `SELECT id FROM stores ORDER BY geog <-> ST_MakePoint(lon, lat)::geography LIMIT 10` with
    points uniform on the sphere (pgbench's random(); latitude degrees(asin(2u - 1)) in SQL).
+   Then the same on the rows rewritten in geohash order (--no-postgis-sorted skips it): the GiST
+   build depends on insertion order, and that row shows how much (README, "Service").
 8. One table: route, req/s, p50, p99, ratio to the ceiling, ratio to PostGIS, target, pass/fail;
    --json FILE keeps every figure.
 
-Exit status: 0 when every route answered only 2xx with no socket errors (targets are reported,
-not enforced: this is a benchmark, not a timed test); 1 when a route answered an error or a
-server did not become ready; 2 on a usage or setup error.
+Exit status: 0 when every route answered only 2xx (pickup: 2xx or 422, the planner's refusal)
+with no socket errors (targets are reported, not enforced: this is a benchmark, not a timed
+test); 1 when a route answered an error or a server did not become ready; 2 on a usage or setup
+error.
 """
 import argparse
 import json
