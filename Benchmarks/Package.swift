@@ -8,7 +8,10 @@ let package = Package(
   name: "stores-benchmarks",
   platforms: [.macOS(.v15)],
   dependencies: [
-    .package(name: "stores", path: "..")
+    .package(name: "stores", path: ".."),
+    // Only for `hummingbird-ceiling`, the framework anchor of scripts/service_benchmark.py;
+    // `swift build -c release --product stores-benchmarks` does not compile it.
+    .package(url: "https://github.com/hummingbird-project/hummingbird.git", "2.28.0"..<"2.29.0"),
   ],
   targets: [
     .executableTarget(
@@ -18,7 +21,11 @@ let package = Package(
         .product(name: "StoreLocator", package: "stores"),
         .product(name: "OpeningHours", package: "stores"),
       ]
-    )
+    ),
+    .executableTarget(
+      name: "hummingbird-ceiling",
+      dependencies: [.product(name: "Hummingbird", package: "hummingbird")]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -13,7 +13,7 @@ The full run also builds a snapshot of 1,000,000 stores for the whole-process ro
 4 GB of memory the first time; kept in --workdir for the next run); --no-process skips that row.
 
 What it does:
-1. `swift build -c release` in Benchmarks/ (skip with --no-build).
+1. `swift build -c release --product stores-benchmarks` in Benchmarks/ (skip with --no-build).
 2. `stores-benchmarks export-points` writes the points (seed 42), queries (seed 4242), the 10% and
    1% flags and the opening-hours instants and expressions as little-endian binary files (format in
    Benchmarks/README.md), and `generate` writes the GeoJSON file; the anchors read exactly these.
@@ -492,7 +492,7 @@ def main():
     load_start = loadavg()
     os.makedirs(a.workdir, exist_ok=True)
     if not a.no_build:
-        run(["swift", "build", "-c", "release"], cwd=BENCHMARKS)
+        run(["swift", "build", "-c", "release", "--product", "stores-benchmarks"], cwd=BENCHMARKS)
     data = os.path.join(a.workdir, f"data-{a.points}")
     geojson = os.path.join(a.workdir, f"stores-{a.stores}-42.geojson")
     run([BINARY, "export-points", "--points", str(a.points), "--queries", str(a.queries),

@@ -8,8 +8,8 @@ From the repository root (standard library only):
     python3 Benchmarks/scripts/whole_process.py --stores 20000     # a try-out, seconds
 
 What it does:
-1. `swift build -c release --product stores` in the repository root, and `swift build -c release`
-   in Benchmarks/ (skip both with --no-build).
+1. `swift build -c release --product stores` in the repository root, and `swift build -c release
+   --product stores-benchmarks` in Benchmarks/ (skip both with --no-build).
 2. `stores-benchmarks generate --points N --seed 42` (454 MB for 1,000,000 stores) unless the file
    is already there, then `stores snapshot build FILE -o FILE.snap` (indexes the suggested
    conditions; about 80 s and 4 GB of memory for 1,000,000 stores) unless the snapshot is newer
@@ -69,7 +69,7 @@ def measure(stores, workdir, runs=10, build=True, geojson_run=True, seed=42):
     """Every figure under `process.*` keys (see Benchmarks/README.md)."""
     os.makedirs(workdir, exist_ok=True)
     if build:
-        run(["swift", "build", "-c", "release"], cwd=BENCHMARKS)
+        run(["swift", "build", "-c", "release", "--product", "stores-benchmarks"], cwd=BENCHMARKS)
     binary = stores_binary(build)
     geojson = os.path.join(workdir, f"stores-benchmarks-{stores}-{seed}.geojson")
     snapshot = geojson[: -len(".geojson")] + ".snap"

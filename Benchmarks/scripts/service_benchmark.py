@@ -1,0 +1,723 @@
+#!/usr/bin/env python3
+"""The service benchmark of issue 11: `stores-server` under wrk, beside its two anchors, in one run.
+
+From the repository root (standard library only; run as root or with sudo for apt-get and for
+starting PostgreSQL as the `postgres` user):
+
+    python3 Benchmarks/scripts/service_benchmark.py                 # 1,000,000 stores, 20 s runs
+    python3 Benchmarks/scripts/service_benchmark.py --smoke         # 2,000 stores, 2 s, no PostGIS
+
+What one run does (every server on 127.0.0.1 only; everything it starts is stopped on exit, also
+on an error or Ctrl-C):
+
+1. Installs what is missing with apt-get (`wrk`; with PostGIS, `postgresql-15-postgis-3`), timed.
+2. Builds, timed: `stores` and `stores-server` in the repository root, `stores-benchmarks` and
+   `hummingbird-ceiling` in Benchmarks/ (`swift build -c release --product ...`; --no-build skips).
+3. Data in --work-dir (default /tmp): `stores-benchmarks generate --points N --seed 42` and its
+   snapshot (`stores snapshot build FILE -o FILE.snap`) unless present (the same files as
+   whole_process.py; 454 MB and 636 MB for 1,000,000 stores, about a minute to build the snapshot).
+4. Readiness: starts `stores-server --data SNAP --hostname 127.0.0.1 --port P` (P a free port) and
+   times exec to the first 200 from GET /readyz (polled every millisecond), --ready-runs times
+   (default 3; the median is reported); the last one stays up for the load.
+5. wrk, 1 thread, 64 connections, --duration seconds (default 20), --latency: GET
+   /v1/stores/nearest?near=LAT,LON&k=10 and POST /v1/pickup ({"near": "LAT,LON", "ready_in":
+   "12m"}), query points uniform on the sphere from scripts/service_wrk.lua (seeded, --query-seed).
+6. The framework ceiling: `hummingbird-ceiling` (a Hummingbird 2 route answering a constant 64-byte
+   JSON body), the same wrk settings.
+7. PostGIS (unless --no-postgis; off in --smoke unless --postgis): a throwaway cluster in
+   WORK/service-bench/pg (initdb as `postgres` when run as root; Unix socket only, no TCP), the
+   same N points (`stores-benchmarks export-points`) COPYed into `stores(id int, geog
+   geography(Point))`, a GiST index, then `pgbench -M prepared -c 2 -j 2 -T DURATION` on
+   `SELECT id FROM stores ORDER BY geog <-> ST_MakePoint(lon, lat)::geography LIMIT 10` with
+   points uniform on the sphere (pgbench's random(); latitude degrees(asin(2u - 1)) in SQL).
+   Then the same on the rows rewritten in geohash order (--no-postgis-sorted skips it): the GiST
+   build depends on insertion order, and that row shows how much (README, "Service").
+8. One table: route, req/s, p50, p99, ratio to the ceiling, ratio to PostGIS, target, pass/fail;
+   --json FILE keeps every figure.
+
+Exit status: 0 when every route answered only 2xx (pickup: 2xx or 422, the planner's refusal)
+with no socket errors (targets are reported, not enforced: this is a benchmark, not a timed
+test); 1 when a route answered an error or a server did not become ready; 2 on a usage or setup
+error.
+"""
+import argparse
+import json
+import math
+import os
+import re
+import shutil
+import signal
+import socket
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BENCHMARKS = os.path.dirname(HERE)
+ROOT = os.path.dirname(BENCHMARKS)
+LUA = os.path.join(HERE, "service_wrk.lua")
+HOST = "127.0.0.1"
+
+# Targets of issue 11 / DESIGN §10.
+READY_TARGET_MS = 100.0
+NEAREST_CEILING_SHARE = 0.5       # >= 50% of the framework ceiling (about 15,000 req/s here)
+NEAREST_P99_MS = 5.0
+NEAREST_POSTGIS_RATIO = 25.0
+PICKUP_RPS = 5000.0
+
+STARTED = []   # (name, Popen) of every server started, stopped in reverse order by cleanup()
+PG = {}        # data dir, socket dir and owner of a running PostgreSQL cluster
+
+
+def log(message):
+    print(message, file=sys.stderr, flush=True)
+
+
+def run(command, timeout=None, **kwargs):
+    log("$ " + " ".join(command))
+    return subprocess.run(command, check=True, timeout=timeout, **kwargs)
+
+
+def timed(command, timeout=None, **kwargs):
+    start = time.perf_counter()
+    run(command, timeout=timeout, **kwargs)
+    return time.perf_counter() - start
+
+
+class Failure(Exception):
+    pass
+
+
+# --- setup -------------------------------------------------------------------------------------
+
+def apt_install(packages, allowed):
+    """Installs these Debian packages with apt-get (update first); returns the seconds spent."""
+    if not packages:
+        return 0.0
+    if not allowed:
+        raise Failure(f"missing {', '.join(packages)} and --no-install was given")
+    sudo = [] if os.geteuid() == 0 else ["sudo", "-n"]
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    start = time.perf_counter()
+    run(sudo + ["apt-get", "update", "-qq"], timeout=600, env=env, stdout=subprocess.DEVNULL)
+    run(sudo + ["apt-get", "install", "-y", "-qq", "--no-install-recommends"] + packages, timeout=900,
+        env=env, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+def have(command):
+    if command.startswith("/"):
+        return os.path.exists(command)
+    return shutil.which(command) is not None
+
+
+def pg_bin():
+    """The directory of initdb/pg_ctl/postgres (Debian keeps them off PATH)."""
+    base = "/usr/lib/postgresql"
+    if os.path.isdir(base):
+        versions = sorted((v for v in os.listdir(base) if v.isdigit()), key=int, reverse=True)
+        for v in versions:
+            d = os.path.join(base, v, "bin")
+            if os.path.exists(os.path.join(d, "postgres")):
+                return d
+    found = shutil.which("pg_ctl")
+    return os.path.dirname(os.path.realpath(found)) if found else None
+
+
+def postgis_installed():
+    d = pg_bin()
+    if not d:
+        return False
+    share = subprocess.run([os.path.join(d, "pg_config"), "--sharedir"], capture_output=True,
+                           text=True).stdout.strip() if os.path.exists(os.path.join(d, "pg_config")) \
+        else d.replace("/lib/", "/share/").rsplit("/bin", 1)[0]
+    return os.path.exists(os.path.join(share, "extension", "postgis.control"))
+
+
+def bin_path(cwd):
+    return subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=cwd, check=True,
+                          capture_output=True, text=True, timeout=300).stdout.strip()
+
+
+def build(args, figures):
+    """Builds the four products; returns their paths. stores-server may be missing (None)."""
+    root_bin, bench_bin = bin_path(ROOT), bin_path(BENCHMARKS)
+    server = args.server or os.path.join(root_bin, "stores-server")
+    if not args.no_build:
+        figures["setup.build_stores_s"] = timed(
+            ["swift", "build", "-c", "release", "--product", "stores"], cwd=ROOT, timeout=3600)
+        if not args.server:
+            start = time.perf_counter()
+            result = subprocess.run(["swift", "build", "-c", "release", "--product", "stores-server"],
+                                    cwd=ROOT, timeout=3600)
+            if result.returncode == 0:
+                figures["setup.build_stores_server_s"] = time.perf_counter() - start
+            else:
+                log("stores-server did not build (not in this checkout yet?): its rows are skipped")
+                server = None
+        figures["setup.build_stores_benchmarks_s"] = timed(
+            ["swift", "build", "-c", "release", "--product", "stores-benchmarks"], cwd=BENCHMARKS,
+            timeout=3600)
+        figures["setup.build_ceiling_s"] = timed(
+            ["swift", "build", "-c", "release", "--product", "hummingbird-ceiling"], cwd=BENCHMARKS,
+            timeout=3600)
+    if server and not os.path.exists(server):
+        log(f"{server} does not exist: the stores-server rows are skipped")
+        server = None
+    return {
+        "stores": os.path.join(root_bin, "stores"),
+        "server": server,
+        "benchmarks": os.path.join(bench_bin, "stores-benchmarks"),
+        "ceiling": os.path.join(bench_bin, "hummingbird-ceiling"),
+    }
+
+
+def data(args, binaries, figures):
+    """The GeoJSON file and its snapshot in the work dir (made unless already there)."""
+    os.makedirs(args.work_dir, exist_ok=True)
+    geojson = os.path.join(args.work_dir, f"stores-benchmarks-{args.stores}-{args.seed}.geojson")
+    snapshot = geojson[: -len(".geojson")] + ".snap"
+    if not os.path.exists(geojson):
+        figures["setup.generate_s"] = timed(
+            [binaries["benchmarks"], "generate", "--points", str(args.stores), "--seed", str(args.seed),
+             "-o", geojson], stdout=subprocess.DEVNULL, timeout=1800)
+    if not os.path.exists(snapshot) or os.path.getmtime(snapshot) < os.path.getmtime(geojson):
+        figures["setup.snapshot_build_s"] = timed(
+            [binaries["stores"], "snapshot", "build", geojson, "-o", snapshot],
+            stdout=subprocess.DEVNULL, timeout=1800)
+    figures["data.stores"] = args.stores
+    figures["data.snapshot_bytes"] = os.path.getsize(snapshot)
+    return geojson, snapshot
+
+
+# --- servers -----------------------------------------------------------------------------------
+
+def free_port():
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((HOST, 0))
+        return s.getsockname()[1]
+
+
+def http_status(port, path, timeout=1.0):
+    """The status of GET path on 127.0.0.1:port, or None if the connection fails."""
+    try:
+        with socket.create_connection((HOST, port), timeout=timeout) as s:
+            s.sendall(f"GET {path} HTTP/1.1\r\nHost: {HOST}:{port}\r\nConnection: close\r\n\r\n".encode())
+            head = b""
+            while b"\r\n" not in head:
+                chunk = s.recv(4096)
+                if not chunk:
+                    break
+                head += chunk
+        match = re.match(rb"HTTP/1\.[01] (\d{3})", head)
+        return int(match.group(1)) if match else None
+    except OSError:
+        return None
+
+
+def start_server(name, command, port, log_path, ready_path="/readyz", timeout=60.0):
+    """Starts `command`, polls GET ready_path every millisecond; returns (process, seconds from
+    exec to the first 200)."""
+    out = open(log_path, "ab")
+    start = time.perf_counter()
+    process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                               start_new_session=True)
+    STARTED.append((name, process))
+    deadline = start + timeout
+    while True:
+        status = http_status(port, ready_path)
+        if status == 200:
+            return process, time.perf_counter() - start
+        if process.poll() is not None:
+            raise Failure(f"{name} exited with status {process.returncode} before it was ready "
+                          f"(log: {log_path})")
+        if time.perf_counter() > deadline:
+            raise Failure(f"{name} not ready after {timeout:.0f} s (log: {log_path})")
+        time.sleep(0.001)
+
+
+def stop(name, process):
+    if process.poll() is None:
+        try:
+            os.killpg(process.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            log(f"{name} did not stop in 10 s after SIGTERM: SIGKILL")
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=10)
+    if (name, process) in STARTED:
+        STARTED.remove((name, process))
+
+
+def cleanup():
+    for name, process in reversed(list(STARTED)):
+        try:
+            stop(name, process)
+        except Exception as error:  # keep stopping the others
+            log(f"stopping {name}: {error}")
+    if PG.get("running"):
+        try:
+            pg_run(["pg_ctl", "-D", PG["data"], "-m", "immediate", "-w", "-t", "30", "stop"],
+                   timeout=60, stdout=subprocess.DEVNULL)
+        except Exception as error:
+            log(f"stopping PostgreSQL: {error}")
+        PG["running"] = False
+    if PG.get("dir"):
+        shutil.rmtree(PG["dir"], ignore_errors=True)  # the cluster is throwaway
+
+
+# --- wrk ---------------------------------------------------------------------------------------
+
+def wrk(args, port, mode, path="/"):
+    command = ["wrk", "-t", str(args.threads), "-c", str(args.connections), "-d", f"{args.duration}s",
+               "--timeout", "5s", "--latency", "-s", LUA, f"http://{HOST}:{port}{path}", "--",
+               mode, str(args.query_seed), str(args.query_count)]
+    log("$ " + " ".join(command))
+    result = subprocess.run(command, capture_output=True, text=True, timeout=args.duration + 120)
+    if result.returncode != 0:
+        raise Failure(f"wrk exited {result.returncode}: {result.stderr.strip()}")
+    line = next((l for l in result.stdout.splitlines() if l.startswith("WRK_JSON ")), None)
+    if line is None:
+        raise Failure(f"wrk printed no WRK_JSON line:\n{result.stdout}\n{result.stderr}")
+    r = json.loads(line[len("WRK_JSON "):])
+    r["rps"] = r["requests"] / (r["duration_us"] / 1e6)
+    r["socket_errors"] = r["connect_errors"] + r["read_errors"] + r["write_errors"] + r["timeouts"]
+    # wrk counts statuses >= 400; 3xx would show as "Non-2xx or 3xx responses" in its text.
+    m = re.search(r"Non-2xx or 3xx responses: (\d+)", result.stdout)
+    r["non_2xx"] = int(m.group(1)) if m else 0
+    if r["counted"]:
+        # pickup: the Lua callback split the statuses; 422 is the planner's documented refusal.
+        r["non_2xx"] = r["count_422"] + r["count_other"]
+    log(result.stdout.rstrip())
+    return r
+
+
+def probe(port, mode, count=20, seed=4242):
+    """A few requests of the same kind by hand, so a failure shows its status and body."""
+    import random
+    rng = random.Random(seed)
+    bad = []
+    statuses = {}
+    for _ in range(count):
+        lat = math.degrees(math.asin(2 * rng.random() - 1))
+        lon = 360 * rng.random() - 180
+        near = f"{lat:.6f},{lon:.6f}"
+        if mode == "nearest":
+            request = f"GET /v1/stores/nearest?near={near}&k=10 HTTP/1.1\r\nHost: {HOST}\r\nConnection: close\r\n\r\n"
+        else:
+            body = json.dumps({"near": near, "ready_in": "12m"})
+            request = (f"POST /v1/pickup HTTP/1.1\r\nHost: {HOST}\r\nConnection: close\r\n"
+                       f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n{body}")
+        with socket.create_connection((HOST, port), timeout=10) as s:
+            s.sendall(request.encode())
+            response = b""
+            while True:
+                chunk = s.recv(65536)
+                if not chunk:
+                    break
+                response += chunk
+        status = int(response.split(b" ", 2)[1]) if response.startswith(b"HTTP/") else 0
+        statuses[status] = statuses.get(status, 0) + 1
+        if not (200 <= status < 300 or (mode == "pickup" and status == 422)):
+            bad.append((near, status, response.split(b"\r\n\r\n", 1)[-1][:300].decode(errors="replace")))
+    log(f"probe {mode}: statuses {statuses}")
+    return bad
+
+
+# --- PostGIS -----------------------------------------------------------------------------------
+
+def pg_run(command, **kwargs):
+    """Runs a PostgreSQL program from its bin dir, as the cluster's owner."""
+    command = [os.path.join(PG["bin"], command[0])] + command[1:]
+    if PG["as_user"]:
+        command = ["runuser", "-u", PG["as_user"], "--"] + command
+    return run(command, **kwargs)
+
+
+def psql(sql, **kwargs):
+    return pg_run(["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", PG["socket"], "-p", str(PG["port"]),
+                   "-U", "postgres", "-d", "stores", "-c", sql], **kwargs)
+
+
+def postgis(args, binaries, figures, pg_dir):
+    PG["bin"] = pg_bin()
+    PG["as_user"] = "postgres" if os.geteuid() == 0 else None
+    if os.path.exists(pg_dir):
+        shutil.rmtree(pg_dir)
+    os.makedirs(pg_dir)
+    PG["dir"] = pg_dir
+    PG["data"] = os.path.join(pg_dir, "data")
+    PG["socket"] = pg_dir
+    PG["port"] = free_port()  # names the socket file only: listen_addresses is empty
+    if PG["as_user"]:
+        shutil.chown(pg_dir, PG["as_user"], PG["as_user"])
+        os.chmod(pg_dir, 0o700)
+
+    points_dir = os.path.join(args.work_dir, f"stores-benchmarks-points-{args.stores}-{args.seed}")
+    if not os.path.exists(os.path.join(points_dir, "points.f64")):
+        run([binaries["benchmarks"], "export-points", "--points", str(args.stores), "--seed", str(args.seed),
+             "-o", points_dir], stdout=subprocess.DEVNULL, timeout=600)
+
+    start = time.perf_counter()
+    pg_run(["initdb", "-D", PG["data"], "-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-sync",
+            "--locale=C"], timeout=300, stdout=subprocess.DEVNULL)
+    with open(os.path.join(PG["data"], "postgresql.conf"), "a") as conf:
+        # Durability is no part of a read-only benchmark; memory enough to keep 1M rows and their
+        # index cached (they take about 100 MB) and to build the index in one pass.
+        conf.write("\nlisten_addresses = ''\n"
+                   f"unix_socket_directories = '{pg_dir}'\n"
+                   "fsync = off\nsynchronous_commit = off\nfull_page_writes = off\n"
+                   "shared_buffers = 1GB\nmaintenance_work_mem = 1GB\nmax_wal_size = 4GB\n"
+                   "jit = off\n")
+    pg_run(["pg_ctl", "-D", PG["data"], "-l", os.path.join(pg_dir, "postgres.log"), "-o",
+            f"-p {PG['port']}", "-w", "-t", "60", "start"], timeout=120, stdout=subprocess.DEVNULL)
+    PG["running"] = True
+    pg_run(["createdb", "-h", PG["socket"], "-p", str(PG["port"]), "-U", "postgres", "stores"], timeout=60)
+    figures["setup.postgres_start_s"] = time.perf_counter() - start
+
+    psql("CREATE EXTENSION postgis; CREATE TABLE stores (id integer PRIMARY KEY, geog geography(Point, 4326) NOT NULL)",
+         timeout=120, stdout=subprocess.DEVNULL)
+
+    # COPY the same points: id, then EWKT (longitude first).
+    with open(os.path.join(points_dir, "points.f64"), "rb") as f:
+        raw = f.read()
+    count = len(raw) // 16
+    start = time.perf_counter()
+    copy = [os.path.join(PG["bin"], "psql"), "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", PG["socket"],
+            "-p", str(PG["port"]), "-U", "postgres", "-d", "stores", "-c", "COPY stores (id, geog) FROM STDIN"]
+    if PG["as_user"]:
+        copy = ["runuser", "-u", PG["as_user"], "--"] + copy
+    log("$ " + " ".join(copy) + " < points")
+    feeder = subprocess.Popen(copy, stdin=subprocess.PIPE)
+    chunk = []
+    for i, (lat, lon) in enumerate(struct.iter_unpack("<2d", raw)):
+        chunk.append(f"{i}\tSRID=4326;POINT({lon!r} {lat!r})\n")
+        if len(chunk) == 50_000:
+            feeder.stdin.write("".join(chunk).encode())
+            chunk = []
+    feeder.stdin.write("".join(chunk).encode())
+    feeder.stdin.close()
+    if feeder.wait(timeout=1800) != 0:
+        raise Failure("COPY into PostgreSQL failed")
+    figures["postgis.load_s"] = time.perf_counter() - start
+    figures["postgis.index_s"] = timed_sql("CREATE INDEX stores_geog ON stores USING gist (geog)")
+    figures["postgis.analyze_s"] = timed_sql("VACUUM ANALYZE stores")
+    figures["postgis.points"] = count
+
+    plan = pg_run(["psql", "-X", "-h", PG["socket"], "-p", str(PG["port"]), "-U", "postgres", "-d", "stores",
+                   "-At", "-c", "EXPLAIN SELECT id FROM stores ORDER BY geog <-> "
+                   "ST_MakePoint(-122.3321, 47.6062)::geography LIMIT 10"],
+                  timeout=60, capture_output=True, text=True).stdout
+    figures["postgis.plan_uses_index"] = "stores_geog" in plan
+    if "stores_geog" not in plan:
+        log("warning: the k-NN plan does not use the GiST index:\n" + plan)
+    figures["postgis.version"] = pg_run(
+        ["psql", "-X", "-h", PG["socket"], "-p", str(PG["port"]), "-U", "postgres", "-d", "stores", "-At",
+         "-c", "SELECT postgis_lib_version() || ' on PostgreSQL ' || current_setting('server_version')"],
+        timeout=60, capture_output=True, text=True).stdout.strip()
+    pgbench(args, figures, pg_dir, "stores", "postgis")
+
+    if args.postgis_sorted:
+        # The same rows rewritten in geohash order, then indexed the same way: GiST builds by
+        # inserting row by row (with random tie-breaks), and rows that arrive in spatial order
+        # give a far tighter tree. What a DBA would do for a read-only table; reported beside
+        # the plain anchor, which is what issue 11 specifies.
+        figures["postgis_sorted.copy_s"] = timed_sql(
+            "CREATE TABLE stores_sorted AS SELECT * FROM stores ORDER BY ST_GeoHash(geog::geometry, 12)")
+        figures["postgis_sorted.index_s"] = timed_sql(
+            "CREATE INDEX stores_sorted_geog ON stores_sorted USING gist (geog)")
+        timed_sql("VACUUM ANALYZE stores_sorted")
+        pgbench(args, figures, pg_dir, "stores_sorted", "postgis_sorted")
+
+
+def pgbench(args, figures, pg_dir, table, key):
+    """pgbench -M prepared -c 2 -j 2 on k-NN k = 10 over `table`: 5 s of warm-up, then --duration
+    seconds with a per-transaction log for the percentiles; figures under `key.`."""
+    script = os.path.join(pg_dir, f"knn-{table}.sql")
+    with open(script, "w") as f:
+        f.write("\\set u random(0, 1000000000) / 1000000000.0\n"
+                "\\set lon random(-180000000, 180000000) / 1000000.0\n"
+                f"SELECT id FROM {table} ORDER BY geog <-> "
+                "ST_MakePoint(:lon::float8, degrees(asin(2 * :u::float8 - 1)))::geography LIMIT 10;\n")
+    if PG["as_user"]:
+        shutil.chown(script, PG["as_user"], PG["as_user"])
+    bench = ["pgbench", "-n", "-M", "prepared", "-c", "2", "-j", "2", "-f", script, "-h", PG["socket"],
+             "-p", str(PG["port"]), "-U", "postgres"]
+    pg_run(bench + ["-T", str(min(5, args.duration)), "stores"], timeout=120, capture_output=True)
+    log_prefix = os.path.join(pg_dir, f"pgbench_log_{table}")
+    result = pg_run(bench + ["-T", str(args.duration), "-l", "--log-prefix", log_prefix, "stores"],
+                    timeout=args.duration + 120, capture_output=True, text=True)
+    out = result.stdout
+    log(out.rstrip())
+    tps = float(re.search(r"tps = ([\d.]+) \(without initial connection time\)", out).group(1))
+    mean_ms = float(re.search(r"latency average = ([\d.]+) ms", out).group(1))
+    failed = re.search(r"number of failed transactions: (\d+)", out)
+    latencies = []
+    for name in os.listdir(pg_dir):
+        if name.startswith(os.path.basename(log_prefix) + "."):
+            with open(os.path.join(pg_dir, name)) as f:
+                for line in f:
+                    fields = line.split()
+                    latencies.append(int(fields[2]))  # microseconds
+    latencies.sort()
+    figures[f"{key}.qps"] = tps
+    figures[f"{key}.mean_ms"] = mean_ms
+    figures[f"{key}.failed"] = int(failed.group(1)) if failed else 0
+    if latencies:
+        figures[f"{key}.p50_ms"] = latencies[len(latencies) // 2] / 1000
+        figures[f"{key}.p99_ms"] = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] / 1000
+
+
+def timed_sql(sql):
+    start = time.perf_counter()
+    psql(sql, timeout=1800, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+# --- report ------------------------------------------------------------------------------------
+
+def fmt_rps(x):
+    return "–" if x is None else f"{x:,.0f}"
+
+
+def fmt_ms(x):
+    return "–" if x is None else (f"{x:.2f} ms" if x < 10 else f"{x:.1f} ms")
+
+
+def fmt_ratio(x):
+    return "–" if x is None else (f"{x:.2f}×" if x < 10 else f"{x:.1f}×")
+
+
+def table(figures, smoke):
+    ceiling = figures.get("ceiling.rps")
+    pg = figures.get("postgis.qps")
+    rows = []
+
+    def ratio(x, to):
+        return x / to if x is not None and to else None
+
+    def verdict(ok):
+        if ok is None:
+            return "not run"
+        return "pass" if ok else "FAIL"
+
+    ready = figures.get("server.ready_ms")
+    runs = figures.get("server.ready_ms_runs", [])
+    label = "stores-server ready (exec → /readyz 200)"
+    if len(runs) > 1:
+        label += f", median of {', '.join(f'{x:.1f}' for x in runs)} ms"
+    rows.append([label, "–", fmt_ms(ready), "–", "–", "–", "–",
+                 f"≤ {READY_TARGET_MS:.0f} ms", verdict(None if ready is None else ready <= READY_TARGET_MS)])
+    for route, key in (("GET /v1/stores/nearest k=10", "nearest"), ("POST /v1/pickup", "pickup")):
+        rps = figures.get(f"{key}.rps")
+        p50, p99 = figures.get(f"{key}.p50_ms"), figures.get(f"{key}.p99_ms")
+        errors = figures.get(f"{key}.non_2xx", 0) + figures.get(f"{key}.socket_errors", 0)
+        shown = "–" if rps is None else f"{errors:,}"
+        if key == "pickup" and f"{key}.status_other" in figures:
+            errors = figures[f"{key}.status_other"] + figures.get(f"{key}.socket_errors", 0)
+            route += f" ({figures[f'{key}.refused_share']:.0%} refused: 422)"
+            shown = f"{errors:,} (+{figures[f'{key}.status_422']:,} 422)"
+        if key == "nearest":
+            target = (f"≥ {NEAREST_CEILING_SHARE:.0%} of ceiling, p99 ≤ {NEAREST_P99_MS:.0f} ms, "
+                      f"≥ {NEAREST_POSTGIS_RATIO:.0f}× PostGIS, 0 non-2xx")
+            ok = None
+            if rps is not None:
+                ok = errors == 0 and p99 <= NEAREST_P99_MS
+                if ceiling:
+                    ok = ok and rps >= NEAREST_CEILING_SHARE * ceiling
+                if pg:
+                    ok = ok and rps / pg >= NEAREST_POSTGIS_RATIO
+        else:
+            target = f"≥ {PICKUP_RPS:,.0f} req/s, only 2xx or 422"
+            ok = None if rps is None else (errors == 0 and rps >= PICKUP_RPS)
+        rows.append([route, fmt_rps(rps), fmt_ms(p50), fmt_ms(p99), shown, fmt_ratio(ratio(rps, ceiling)),
+                     fmt_ratio(ratio(rps, pg)), target, verdict(ok)])
+    rows.append(["ceiling: Hummingbird constant 64-byte JSON", fmt_rps(ceiling),
+                 fmt_ms(figures.get("ceiling.p50_ms")), fmt_ms(figures.get("ceiling.p99_ms")),
+                 "–" if ceiling is None else f"{figures['ceiling.non_2xx'] + figures['ceiling.socket_errors']:,}",
+                 "1×" if ceiling else "–",
+                 fmt_ratio(ratio(ceiling, pg)), "anchor", "–"])
+    rows.append(["PostGIS k-NN k=10, pgbench -M prepared -c 2 (queries/s; mean "
+                 + fmt_ms(figures.get("postgis.mean_ms")) + ")", fmt_rps(pg),
+                 fmt_ms(figures.get("postgis.p50_ms")), fmt_ms(figures.get("postgis.p99_ms")),
+                 "–" if pg is None else f"{figures.get('postgis.failed', 0):,}",
+                 fmt_ratio(ratio(pg, ceiling)), "1×" if pg else "–", "anchor", "–"])
+    sorted_qps = figures.get("postgis_sorted.qps")
+    if sorted_qps is not None:
+        rows.append(["PostGIS, the same rows rewritten in geohash order (mean "
+                     + fmt_ms(figures.get("postgis_sorted.mean_ms")) + ")", fmt_rps(sorted_qps),
+                     fmt_ms(figures.get("postgis_sorted.p50_ms")), fmt_ms(figures.get("postgis_sorted.p99_ms")),
+                     f"{figures.get('postgis_sorted.failed', 0):,}", fmt_ratio(ratio(sorted_qps, ceiling)),
+                     fmt_ratio(ratio(sorted_qps, pg)), "for comparison", "–"])
+    header = ["route", "req/s", "p50", "p99", "errors", "÷ ceiling", "÷ PostGIS", "target", "pass/fail"]
+    if smoke:
+        header[-1] = "pass/fail (smoke data: targets not meaningful)"
+    widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
+    text = ["  ".join(str(c).ljust(w) for c, w in zip(header, widths)),
+            "  ".join("-" * w for w in widths)]
+    text += ["  ".join(str(c).ljust(w) for c, w in zip(r, widths)) for r in rows]
+    md = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    md += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+    return "\n".join(text), "\n".join(md)
+
+
+def record_wrk(figures, key, r):
+    figures[f"{key}.rps"] = r["rps"]
+    figures[f"{key}.requests"] = r["requests"]
+    figures[f"{key}.p50_ms"] = r["p50_us"] / 1000
+    figures[f"{key}.p90_ms"] = r["p90_us"] / 1000
+    figures[f"{key}.p99_ms"] = r["p99_us"] / 1000
+    figures[f"{key}.p999_ms"] = r["p999_us"] / 1000
+    figures[f"{key}.mean_ms"] = r["latency_mean_us"] / 1000
+    figures[f"{key}.max_ms"] = r["latency_max_us"] / 1000
+    figures[f"{key}.non_2xx"] = r["non_2xx"]
+    if r["counted"]:
+        figures[f"{key}.status_2xx"] = r["count_2xx"]
+        figures[f"{key}.status_422"] = r["count_422"]
+        figures[f"{key}.status_other"] = r["count_other"]
+        figures[f"{key}.refused_share"] = r["count_422"] / max(1, r["requests"])
+        if r["count_other"]:
+            figures[f"{key}.first_other_status"] = r["first_other"]
+    figures[f"{key}.socket_errors"] = r["socket_errors"]
+    figures[f"{key}.bytes_per_response"] = r["bytes"] / max(1, r["requests"])
+
+
+# --- main --------------------------------------------------------------------------------------
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter,
+                                epilog="\n".join(__doc__.split("\n")[1:]))
+    p.add_argument("--smoke", action="store_true",
+                   help="2,000 stores, 2 s runs, 1 readiness run, no PostGIS unless --postgis")
+    p.add_argument("--stores", type=int, help="stores in the data (default 1000000; 2000 with --smoke)")
+    p.add_argument("--seed", type=int, default=42, help="seed of the generated stores (default 42)")
+    p.add_argument("--duration", type=int, help="seconds of each wrk and pgbench run (default 20; 2 with --smoke)")
+    p.add_argument("--connections", type=int, default=64, help="wrk connections (default 64)")
+    p.add_argument("--threads", type=int, default=1, help="wrk threads (default 1)")
+    p.add_argument("--query-seed", type=int, default=4242, help="seed of the query points (default 4242)")
+    p.add_argument("--query-count", type=int, default=10000, help="distinct query points (default 10000)")
+    p.add_argument("--ready-runs", type=int, help="times to start the server for the readiness figure (default 3; 1 with --smoke)")
+    p.add_argument("--work-dir", default="/tmp", help="data and scratch (default /tmp)")
+    p.add_argument("--server", help="a stores-server binary to use instead of building one")
+    p.add_argument("--postgis", dest="postgis", action="store_true", default=None, help="run the PostGIS anchor (default, but off with --smoke)")
+    p.add_argument("--no-postgis", dest="postgis", action="store_false", help="skip the PostGIS anchor")
+    p.add_argument("--postgis-sorted", dest="postgis_sorted", action="store_true", default=None,
+                   help="also PostGIS on the rows rewritten in geohash order (default with PostGIS, but off with --smoke)")
+    p.add_argument("--no-postgis-sorted", dest="postgis_sorted", action="store_false",
+                   help="skip the geohash-ordered PostGIS row")
+    p.add_argument("--no-ceiling", action="store_true", help="skip the Hummingbird ceiling")
+    p.add_argument("--no-build", action="store_true", help="use the existing release binaries")
+    p.add_argument("--no-install", action="store_true", help="never run apt-get; fail if something is missing")
+    p.add_argument("--json", help="also write every figure to this JSON file ('-' for standard output)")
+    args = p.parse_args()
+    args.stores = args.stores or (2000 if args.smoke else 1_000_000)
+    args.duration = args.duration or (2 if args.smoke else 20)
+    args.ready_runs = args.ready_runs or (1 if args.smoke else 3)
+    if args.postgis is None:
+        args.postgis = not args.smoke
+    if args.postgis_sorted is None:
+        args.postgis_sorted = args.postgis and not args.smoke
+    args.work_dir = os.path.abspath(args.work_dir)
+    scratch = os.path.join(args.work_dir, "service-bench")
+    os.makedirs(scratch, exist_ok=True)
+
+    def on_signal(number, _):
+        raise KeyboardInterrupt(f"signal {number}")
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGHUP, on_signal)
+
+    figures = {"run.started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "run.smoke": args.smoke,
+               "run.duration_s": args.duration, "run.connections": args.connections,
+               "run.threads": args.threads, "run.nproc": os.cpu_count()}
+    status = 0
+    wall = time.perf_counter()
+    try:
+        missing = [] if have("wrk") else ["wrk"]
+        if args.postgis and not (pg_bin() and postgis_installed() and have("pgbench")):
+            missing.append("postgresql-15-postgis-3")  # brings postgresql-15 and its client (pgbench)
+        figures["setup.apt_packages"] = " ".join(missing)
+        figures["setup.apt_s"] = apt_install(missing, not args.no_install)
+        binaries = build(args, figures)
+        _, snapshot = data(args, binaries, figures)
+
+        if binaries["server"]:
+            ready = []
+            server = None
+            for i in range(args.ready_runs):
+                if server is not None:
+                    stop("stores-server", server)
+                port = free_port()
+                server, seconds = start_server(
+                    "stores-server", [binaries["server"], "--data", snapshot, "--hostname", HOST, "--port", str(port)],
+                    port, os.path.join(scratch, "stores-server.log"))
+                ready.append(seconds * 1000)
+            figures["server.ready_ms_runs"] = ready
+            figures["server.ready_ms"] = statistics.median(ready)
+            for key in ("nearest", "pickup"):
+                bad = probe(port, key)
+                if bad:
+                    log(f"{key}: {len(bad)} of 20 probe requests failed, e.g. {bad[0]}")
+                record_wrk(figures, key, wrk(args, port, key))
+            stop("stores-server", server)
+
+        if not args.no_ceiling:
+            port = free_port()
+            ceiling, _ = start_server("hummingbird-ceiling", [binaries["ceiling"], "--hostname", HOST, "--port", str(port)],
+                                      port, os.path.join(scratch, "hummingbird-ceiling.log"))
+            record_wrk(figures, "ceiling", wrk(args, port, "constant", "/ceiling"))
+            stop("hummingbird-ceiling", ceiling)
+
+        if args.postgis:
+            postgis(args, binaries, figures, os.path.join(scratch, "pg"))
+            cleanup()
+
+        for key in ("nearest", "pickup", "ceiling"):
+            errors = figures.get(f"{key}.status_other", figures.get(f"{key}.non_2xx", 0))
+            if errors or figures.get(f"{key}.socket_errors", 0):
+                log(f"{key}: {errors} error responses, {figures[f'{key}.socket_errors']} socket errors")
+                status = 1
+        if figures.get("postgis.failed") or figures.get("postgis_sorted.failed"):
+            status = 1
+    except Failure as error:
+        log(f"error: {error}")
+        status = 2 if "missing" in str(error) else 1
+    except subprocess.CalledProcessError as error:
+        log(f"error: {' '.join(map(str, error.cmd))} exited {error.returncode}")
+        status = 2
+    except subprocess.TimeoutExpired as error:
+        log(f"error: {error}")
+        status = 1
+    except KeyboardInterrupt as error:
+        log(f"interrupted ({error}): stopping what was started")
+        status = 130
+    finally:
+        cleanup()
+    figures["run.wall_s"] = time.perf_counter() - wall
+
+    text, md = table(figures, args.smoke)
+    print(text)
+    print()
+    print(md)
+    setup = {k: round(v, 2) for k, v in figures.items() if isinstance(v, float)
+             and k.startswith(("setup.", "postgis.", "postgis_sorted.")) and k.endswith("_s")}
+    print("\nsetup times (s): " + ", ".join(f"{k} {v}" for k, v in setup.items()))
+    print(f"whole run: {figures['run.wall_s']:.1f} s")
+    if args.json:
+        blob = json.dumps(figures, indent=2, sort_keys=True)
+        if args.json == "-":
+            print(blob)
+        else:
+            with open(args.json, "w") as f:
+                f.write(blob + "\n")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
