@@ -129,46 +129,4 @@ import Testing
       #expect(response.status == .ok)
     }
   }
-
-  /// Requests during reloads that alternate two files and a broken one: every answer is
-  /// answered, and wholly from one version (the version header names the file its stores are
-  /// from).
-  @Test func answersDuringReloadsAreEachFromOneVersion() async throws {
-    let path = try TestService.temporaryFile(Self.stores("a"))
-    defer { try? FileManager.default.removeItem(atPath: path) }
-    let service = try Self.service(path: path, metrics: ServiceMetrics())
-    let versionA = try #require(service.store.current).version
-    let dataB = Data(Self.stores("b").utf8)
-    let versionB = try Catalog(geoJSON: Array(dataB), source: path).dataVersion
-    let prefixes = [versionA: "a-", versionB: "b-"]
-
-    try await TestService.application(service).test(.router) { client in
-      try await withThrowingTaskGroup(of: Void.self) { group in
-        group.addTask {
-          for round in 0..<20 {
-            let data =
-              round % 3 == 2 ? Data("not json".utf8) : (round % 3 == 0 ? dataB : Data(Self.stores("a").utf8))
-            try Self.replace(path, with: data)
-            _ = await service.reloader.reload(trigger: "test round \(round)")
-          }
-        }
-        for _ in 0..<4 {
-          group.addTask {
-            for _ in 0..<50 {
-              let response = try await client.get("/v1/stores/nearest?near=52.52,13.405&k=5")
-              #expect(response.status == .ok)
-              let version = try #require(response.headers[.storesDataVersion])
-              let prefix = try #require(prefixes[version], "unknown version \(version)")
-              let ids = (try response.json()["stores"] as? [[String: Any]] ?? []).compactMap {
-                $0["id"] as? String
-              }
-              #expect(ids.count == 5)
-              #expect(ids.allSatisfy { $0.hasPrefix(prefix) }, "\(ids) under version \(version)")
-            }
-          }
-        }
-        try await group.waitForAll()
-      }
-    }
-  }
 }
