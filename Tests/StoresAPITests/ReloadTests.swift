@@ -29,20 +29,21 @@ import Testing
     guard rename(staging, path) == 0 else { throw CocoaError(.fileWriteUnknown) }
   }
 
-  static func service(path: String, options: LoadOptions = LoadOptions(), metrics: ServiceMetrics) throws
-    -> StoresService
-  {
+  static func service(
+    path: String, options: LoadOptions = LoadOptions(), metrics: ServiceMetrics, log: TestLog = TestLog()
+  ) throws -> StoresService {
     let source = CatalogSource(path: path, options: options)
     return StoresService(
       source: source, initial: try source.load(), configuration: APIConfiguration(adminToken: token),
-      metrics: metrics)
+      metrics: metrics, logger: log.logger)
   }
 
   @Test func reloadSwapsInTheNewFileAndAFailureKeepsTheOld() async throws {
     let path = try TestService.temporaryFile(Self.stores("a"))
     defer { try? FileManager.default.removeItem(atPath: path) }
     let metrics = ServiceMetrics()
-    let service = try Self.service(path: path, metrics: metrics)
+    let log = TestLog()
+    let service = try Self.service(path: path, metrics: metrics, log: log)
     let first = try #require(service.store.current).version
     try await TestService.application(service).test(.router) { client in
       #expect(try await client.get("/v1/stores/a-1").status == .ok)
@@ -87,6 +88,20 @@ import Testing
       metrics.text.contains("stores_data_version_info{version=\"\(service.store.current?.version ?? "")\"} 1")
     )
     #expect(!metrics.text.contains("stores_data_version_info{version=\"\(first)\"}"))
+
+    // The log says each reload: the one done at notice level, the failed ones as errors, with why.
+    let reloads = log.all.filter { $0.metadata["trigger"] == "POST /admin/reload" }
+    #expect(reloads.map(\.level) == [.notice, .error, .error])
+    #expect(reloads.first?.metadata["previous_version"]?.description == first)
+    for failure in reloads.dropFirst() {
+      #expect(failure.message == "reload failed; still serving the data loaded before")
+      #expect(failure.metadata["version"]?.description == service.store.current?.version)
+      #expect(failure.metadata["error"]?.description.contains(path) == true)
+    }
+    // Why: the first file was cut off, the second was not there.
+    let reasons = reloads.dropFirst().map { $0.metadata["error"]?.description ?? "" }
+    #expect(reasons.first?.contains("ends early") == true, "\(reasons)")
+    #expect(reasons.last?.hasSuffix("no such file") == true, "\(reasons)")
   }
 
   @Test func strictRefusesAReloadWithBadRecords() async throws {
