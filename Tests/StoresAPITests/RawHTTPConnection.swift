@@ -39,19 +39,25 @@ final class RawHTTPConnection: @unchecked Sendable {
   /// Connects to 127.0.0.1:`port`; a read that waits `timeout` seconds fails rather than hang a
   /// test.
   init(port: Int, timeout: Int = 10) throws {
+    // The descriptor is a local until the connection is made: once `socketDescriptor` is set, a
+    // throw runs `deinit`, and a second `close` could close a descriptor another thread has just
+    // been given the same number for.
+    // Close-on-exec: a process another test starts meanwhile must not inherit the connection and
+    // hold it open after this one closes it.
     #if canImport(Glibc)
-      socketDescriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+      let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     #else
-      socketDescriptor = socket(AF_INET, SOCK_STREAM, 0)
+      let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+      if descriptor >= 0 { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
     #endif
-    guard socketDescriptor >= 0 else { throw Failure(description: "socket: errno \(errno)", code: errno) }
+    guard descriptor >= 0 else { throw Failure(description: "socket: errno \(errno)", code: errno) }
     var time = timeval(tv_sec: timeout, tv_usec: 0)
-    setsockopt(socketDescriptor, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
-    setsockopt(socketDescriptor, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+    setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+    setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
     #if canImport(Darwin)
       // A write to a connection the server closed must fail, not end the test process.
       var one: Int32 = 1
-      setsockopt(socketDescriptor, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+      setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
     #endif
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
@@ -59,14 +65,29 @@ final class RawHTTPConnection: @unchecked Sendable {
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
     let connected = withUnsafePointer(to: &address) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(socketDescriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
       }
     }
-    guard connected == 0 else {
-      let code = errno
-      close(socketDescriptor)
+    // A signal may interrupt the call (EINTR); the connection goes on being made, and is made
+    // once the socket turns writable.
+    let code = connected == 0 ? 0 : errno == EINTR ? Self.connectionError(descriptor, timeout) : errno
+    guard code == 0 else {
+      close(descriptor)
       throw Failure(description: "connect to port \(port): errno \(code)", code: code)
     }
+    socketDescriptor = descriptor
+  }
+
+  /// The outcome of a connection attempt interrupted by a signal: 0 once made, else its `errno`.
+  private static func connectionError(_ descriptor: Int32, _ timeout: Int) -> Int32 {
+    var request = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+    var ready = poll(&request, 1, Int32(timeout * 1000))
+    while ready < 0 && errno == EINTR { ready = poll(&request, 1, Int32(timeout * 1000)) }
+    guard ready > 0 else { return ready == 0 ? ETIMEDOUT : errno }
+    var error: Int32 = 0
+    var length = socklen_t(MemoryLayout<Int32>.size)
+    guard getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &error, &length) == 0 else { return errno }
+    return error
   }
 
   deinit { close(socketDescriptor) }
@@ -92,6 +113,8 @@ final class RawHTTPConnection: @unchecked Sendable {
     var bytes = Array(text.utf8)[...]
     while !bytes.isEmpty {
       let sent = bytes.withUnsafeBytes { sendBytes(socketDescriptor, $0.baseAddress, $0.count, flags) }
+      // Interrupted by a signal before anything was sent: send again.
+      if sent < 0 && errno == EINTR { continue }
       guard sent > 0 else { throw Failure(description: "send: errno \(errno)", code: errno) }
       bytes = bytes.dropFirst(sent)
     }
@@ -100,7 +123,11 @@ final class RawHTTPConnection: @unchecked Sendable {
   /// Reads more bytes into `pending`.
   private func readMore() throws {
     var buffer = [UInt8](repeating: 0, count: 65536)
-    let count = buffer.withUnsafeMutableBytes { read(socketDescriptor, $0.baseAddress, $0.count) }
+    var count = -1
+    repeat {
+      count = buffer.withUnsafeMutableBytes { read(socketDescriptor, $0.baseAddress, $0.count) }
+      // Interrupted by a signal before anything arrived: read again.
+    } while count < 0 && errno == EINTR
     guard count > 0 else {
       let code = count == 0 ? 0 : errno
       throw Failure(
