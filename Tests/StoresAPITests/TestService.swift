@@ -39,14 +39,19 @@ enum TestService {
 
   /// A service over `loaded` (the bundled data unless told), reading `source` on reload, logging
   /// into `log`.
+  ///
+  /// Its metrics are the shared `metrics` when it serves the bundled data (or none yet), else
+  /// metrics of its own: a service records the data it serves in its registry, and tests running
+  /// at the same time read the shared one expecting the bundled data there.
   static func service(
     _ loaded: LoadedCatalog? = bundled, source: String = bundledData,
-    configuration: APIConfiguration = APIConfiguration(), metrics: ServiceMetrics = metrics,
+    configuration: APIConfiguration = APIConfiguration(), metrics: ServiceMetrics? = nil,
     log: TestLog = TestLog()
   ) -> StoresService {
-    StoresService(
-      source: CatalogSource(path: source), initial: loaded, configuration: configuration, metrics: metrics,
-      logger: log.logger)
+    let sharesMetrics = loaded == nil || loaded === bundled
+    return StoresService(
+      source: CatalogSource(path: source), initial: loaded, configuration: configuration,
+      metrics: metrics ?? (sharesMetrics ? Self.metrics : ServiceMetrics()), logger: log.logger)
   }
 
   /// An application for `app.test(.router)` or `.live`, logging (Hummingbird's lines and each
