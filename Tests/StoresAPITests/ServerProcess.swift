@@ -47,9 +47,9 @@ final class RunningServer: @unchecked Sendable {
   }
 
   deinit {
-    if process.isRunning {
+    if endedStatus() == nil {
       kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
+      _ = ServerProcess.eventually(seconds: 5) { endedStatus() != nil }
     }
     try? FileManager.default.removeItem(atPath: logPath)
   }
@@ -78,18 +78,24 @@ final class RunningServer: @unchecked Sendable {
   /// What the server has logged so far.
   var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
-  /// Waits up to `seconds` for the process to end and returns its exit status; a server still
-  /// running then is killed and reported as -1, so a server that does not stop fails the test
-  /// instead of hanging it.
+  /// Waits up to `seconds` for the process to end and returns its exit status (128 + the signal
+  /// when a signal ended it); a server still running then is killed and reported as -1, so a
+  /// server that does not stop fails the test instead of hanging it.
   func exitStatus(within seconds: Double = 10) -> Int32 {
-    guard ServerProcess.eventually(seconds: seconds, { !process.isRunning }) else {
+    var status: Int32?
+    let ended = ServerProcess.eventually(seconds: seconds) {
+      status = endedStatus()
+      return status != nil
+    }
+    guard ended else {
       kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
       return -1
     }
-    process.waitUntilExit()
-    return process.terminationStatus
+    return status ?? -1
   }
+
+  /// The exit status once the process has ended, `nil` while it runs.
+  private func endedStatus() -> Int32? { process.exitStatusLeavingItUnreaped(waiting: false) }
 }
 
 /// What the tests of the `stores-server` process share.
