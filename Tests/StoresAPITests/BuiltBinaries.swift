@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The executables `swift build` puts beside the test bundle: `stores` and `stores-server`.
 enum BuiltBinaries {
   /// The directory holding `name`, found upward from the test bundle.
@@ -35,7 +41,41 @@ enum BuiltBinaries {
     process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
     process.standardError = FileHandle.nullDevice
     try process.run()
-    process.waitUntilExit()
-    return (try String(contentsOfFile: outputPath, encoding: .utf8), process.terminationStatus)
+    let status = process.exitStatusLeavingItUnreaped(waiting: true) ?? -1
+    return (try String(contentsOfFile: outputPath, encoding: .utf8), status)
+  }
+}
+
+extension Process {
+  /// The exit status once the process has ended (128 + the signal when a signal ended it); `nil`
+  /// while it runs, unless `waiting`, which blocks until it ends.
+  ///
+  /// Read with `waitid(WNOWAIT)`, which leaves the process for Foundation to reap, rather than
+  /// `waitUntilExit()`: Foundation learns of an exit when a socket the child inherited closes,
+  /// which can take seconds when another test starts a process at the same moment and that
+  /// child inherits the socket too; meanwhile a test would hold its thread.
+  func exitStatusLeavingItUnreaped(waiting: Bool) -> Int32? {
+    var information = siginfo_t()
+    let options = WEXITED | WNOWAIT | (waiting ? 0 : WNOHANG)
+    var result = waitid(P_PID, id_t(processIdentifier), &information, options)
+    while result != 0 && errno == EINTR {
+      result = waitid(P_PID, id_t(processIdentifier), &information, options)
+    }
+    guard result == 0 else {
+      // Reaped already: Foundation has the status.
+      guard errno == ECHILD else { return nil }
+      waitUntilExit()
+      return terminationReason == .exit ? terminationStatus : 128 + terminationStatus
+    }
+    #if canImport(Glibc)
+      let pid = information._sifields._sigchld.si_pid
+      let status = information._sifields._sigchld.si_status
+    #else
+      let pid = information.si_pid
+      let status = information.si_status
+    #endif
+    // No process has changed state yet: it runs.
+    guard pid != 0 else { return nil }
+    return information.si_code == CLD_EXITED ? status : 128 + status
   }
 }

@@ -29,20 +29,21 @@ import Testing
     guard rename(staging, path) == 0 else { throw CocoaError(.fileWriteUnknown) }
   }
 
-  static func service(path: String, options: LoadOptions = LoadOptions(), metrics: ServiceMetrics) throws
-    -> StoresService
-  {
+  static func service(
+    path: String, options: LoadOptions = LoadOptions(), metrics: ServiceMetrics, log: TestLog = TestLog()
+  ) throws -> StoresService {
     let source = CatalogSource(path: path, options: options)
     return StoresService(
       source: source, initial: try source.load(), configuration: APIConfiguration(adminToken: token),
-      metrics: metrics)
+      metrics: metrics, logger: log.logger)
   }
 
   @Test func reloadSwapsInTheNewFileAndAFailureKeepsTheOld() async throws {
     let path = try TestService.temporaryFile(Self.stores("a"))
     defer { try? FileManager.default.removeItem(atPath: path) }
     let metrics = ServiceMetrics()
-    let service = try Self.service(path: path, metrics: metrics)
+    let log = TestLog()
+    let service = try Self.service(path: path, metrics: metrics, log: log)
     let first = try #require(service.store.current).version
     try await TestService.application(service).test(.router) { client in
       #expect(try await client.get("/v1/stores/a-1").status == .ok)
@@ -87,6 +88,20 @@ import Testing
       metrics.text.contains("stores_data_version_info{version=\"\(service.store.current?.version ?? "")\"} 1")
     )
     #expect(!metrics.text.contains("stores_data_version_info{version=\"\(first)\"}"))
+
+    // The log says each reload: the one done at notice level, the failed ones as errors, with why.
+    let reloads = log.all.filter { $0.metadata["trigger"] == "POST /admin/reload" }
+    #expect(reloads.map(\.level) == [.notice, .error, .error])
+    #expect(reloads.first?.metadata["previous_version"]?.description == first)
+    for failure in reloads.dropFirst() {
+      #expect(failure.message == "reload failed; still serving the data loaded before")
+      #expect(failure.metadata["version"]?.description == service.store.current?.version)
+      #expect(failure.metadata["error"]?.description.contains(path) == true)
+    }
+    // Why: the first file was cut off, the second was not there.
+    let reasons = reloads.dropFirst().map { $0.metadata["error"]?.description ?? "" }
+    #expect(reasons.first?.contains("ends early") == true, "\(reasons)")
+    #expect(reasons.last?.hasSuffix("no such file") == true, "\(reasons)")
   }
 
   @Test func strictRefusesAReloadWithBadRecords() async throws {
@@ -127,48 +142,6 @@ import Testing
     try await TestService.application(service).test(.router) { client in
       let response = try await client.get("/v1/stores/a-3")
       #expect(response.status == .ok)
-    }
-  }
-
-  /// Requests during reloads that alternate two files and a broken one: every answer is
-  /// answered, and wholly from one version (the version header names the file its stores are
-  /// from).
-  @Test func answersDuringReloadsAreEachFromOneVersion() async throws {
-    let path = try TestService.temporaryFile(Self.stores("a"))
-    defer { try? FileManager.default.removeItem(atPath: path) }
-    let service = try Self.service(path: path, metrics: ServiceMetrics())
-    let versionA = try #require(service.store.current).version
-    let dataB = Data(Self.stores("b").utf8)
-    let versionB = try Catalog(geoJSON: Array(dataB), source: path).dataVersion
-    let prefixes = [versionA: "a-", versionB: "b-"]
-
-    try await TestService.application(service).test(.router) { client in
-      try await withThrowingTaskGroup(of: Void.self) { group in
-        group.addTask {
-          for round in 0..<20 {
-            let data =
-              round % 3 == 2 ? Data("not json".utf8) : (round % 3 == 0 ? dataB : Data(Self.stores("a").utf8))
-            try Self.replace(path, with: data)
-            _ = await service.reloader.reload(trigger: "test round \(round)")
-          }
-        }
-        for _ in 0..<4 {
-          group.addTask {
-            for _ in 0..<50 {
-              let response = try await client.get("/v1/stores/nearest?near=52.52,13.405&k=5")
-              #expect(response.status == .ok)
-              let version = try #require(response.headers[.storesDataVersion])
-              let prefix = try #require(prefixes[version], "unknown version \(version)")
-              let ids = (try response.json()["stores"] as? [[String: Any]] ?? []).compactMap {
-                $0["id"] as? String
-              }
-              #expect(ids.count == 5)
-              #expect(ids.allSatisfy { $0.hasPrefix(prefix) }, "\(ids) under version \(version)")
-            }
-          }
-        }
-        try await group.waitForAll()
-      }
     }
   }
 }

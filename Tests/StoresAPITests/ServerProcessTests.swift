@@ -8,74 +8,29 @@ import Testing
 #endif
 
 /// The `stores-server` executable as an operator runs it: the startup line, SIGHUP, SIGTERM with
-/// a request in flight, and the exit codes.
+/// many requests in flight, and the exit codes.
 @Suite struct ServerProcessTests {
-  /// A running `stores-server` and the port its startup line names.
-  final class RunningServer {
-    let process = Process()
-    let port: Int
-    let startupLine: String
+  /// A pickup request; its answer assigns one of the stores of `ReloadTests.stores`.
+  static let pickupBody = #"{"near": "52.52,13.405", "ready_in": "10m", "now": "2026-11-25T10:00:00Z"}"#
 
-    init(_ arguments: [String]) throws {
-      process.executableURL = URL(fileURLWithPath: BuiltBinaries.server)
-      process.arguments = arguments + ["--hostname", "127.0.0.1", "--port", "0", "--log-level", "warning"]
-      var environment = ProcessInfo.processInfo.environment
-      environment["STORES_ADMIN_TOKEN"] = nil
-      process.environment = environment
-      let output = Pipe()
-      process.standardOutput = output
-      process.standardError = FileHandle.nullDevice
-      try process.run()
-      var text = ""
-      // The first line; an empty read is the end of the output (the server exited).
-      while !text.contains("\n") {
-        let chunk = output.fileHandleForReading.availableData
-        if chunk.isEmpty { break }
-        text += String(decoding: chunk, as: UTF8.self)
-      }
-      startupLine = String(text.prefix { $0 != "\n" })
-      port = Int(startupLine.split(separator: ":").last ?? "") ?? 0
-    }
-
-    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
-
-    /// Waits for the process to end and returns its exit status; a server still running after
-    /// 30 seconds is killed and reported as -1, so a server that fails to stop fails the test
-    /// instead of hanging it.
-    func exitStatus() -> Int32 {
-      guard ServerProcessTests.eventually(attempts: 1500, { !process.isRunning }) else {
-        process.terminate()
-        process.waitUntilExit()
-        return -1
-      }
-      process.waitUntilExit()
-      return process.terminationStatus
-    }
-
-    deinit {
-      if process.isRunning { process.terminate() }
-    }
+  /// The head of `POST /v1/pickup` with `pickupBody` and the body's first `sent` bytes.
+  static func pickupStart(sent: Int) -> String {
+    "POST /v1/pickup HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+      + "Content-Length: \(pickupBody.utf8.count)\r\n\r\n" + pickupBody.prefix(sent)
   }
 
-  /// Polls `condition` up to `attempts` times, 20 ms apart: for a state the server reaches on
-  /// its own (a reload done, a request started), never as a measure of speed.
-  static func eventually(attempts: Int = 500, _ condition: () throws -> Bool) rethrows -> Bool {
-    for _ in 0..<attempts {
-      if try condition() { return true }
-      usleep(20_000)
-    }
-    return false
-  }
-
-  @Test func startsReloadsOnHangupAndFinishesARequestInFlightOnTerminate() throws {
+  @Test func startsAndReloadsOnHangup() async throws {
     let path = try TestService.temporaryFile(ReloadTests.stores("a"))
     defer { try? FileManager.default.removeItem(atPath: path) }
     let server = try RunningServer(["--data", path])
     #expect(server.startupLine.hasPrefix("stores-server: serving 5 stores from \(path) (version "))
     #expect(server.startupLine.contains("on http://127.0.0.1:\(server.port)"))
+    // No token, no admin route: the startup line does not offer it.
+    #expect(!server.startupLine.contains("/admin/reload"))
     try #require(server.port > 0, "startup line: \(server.startupLine)")
+    let port = server.port
 
-    let first = try RawHTTPConnection.get(port: server.port, "/v1/stores/a-1")
+    let first = try await ServerProcess.onThread { try RawHTTPConnection.get(port: port, "/v1/stores/a-1") }
     #expect(first.status == 200)
     let firstVersion = try #require(first.headers["x-stores-data-version"])
     #expect(server.startupLine.contains("version \(firstVersion)"))
@@ -83,45 +38,114 @@ import Testing
     // SIGHUP: the new file is served once the reload is done.
     try ReloadTests.replace(path, with: Data(ReloadTests.stores("b").utf8))
     server.signal(SIGHUP)
-    #expect(
-      try Self.eventually {
-        try RawHTTPConnection.get(port: server.port, "/readyz").headers["x-stores-data-version"]
-          != firstVersion
-      })
-    #expect(try RawHTTPConnection.get(port: server.port, "/v1/stores/b-1").status == 200)
-
-    // A pickup whose body has not all arrived is in flight; SIGTERM lets it finish.
-    let body = #"{"near": "52.52,13.405", "ready_in": "10m", "now": "2026-11-25T10:00:00Z"}"#
-    let inFlight = try RawHTTPConnection(port: server.port)
-    try inFlight.send(
-      "POST /v1/pickup HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-        + "Content-Length: \(body.utf8.count)\r\n\r\n" + body.prefix(10))
-    #expect(
-      try Self.eventually {
-        try RawHTTPConnection.get(port: server.port, "/metrics").body.contains(
-          "http_server_active_requests{http_request_method=\"POST\"} 1")
-      })
+    let (reloaded, newStore, oldStore) = try await ServerProcess.onThread {
+      let reloaded = try ServerProcess.eventually {
+        try RawHTTPConnection.get(port: port, "/readyz").headers["x-stores-data-version"] != firstVersion
+      }
+      return (
+        reloaded, try RawHTTPConnection.get(port: port, "/v1/stores/b-1").status,
+        try RawHTTPConnection.get(port: port, "/v1/stores/a-1").status
+      )
+    }
+    #expect(reloaded)
+    #expect(newStore == 200)
+    #expect(oldStore == 404)
     server.signal(SIGTERM)
-    // Shutdown has begun once new connections are refused; only then does the body complete.
-    #expect(Self.eventually { (try? RawHTTPConnection(port: server.port)) == nil })
-    try inFlight.send(String(body.dropFirst(10)))
-    let answer = try inFlight.readResponse()
-    #expect(answer.status == 200, "\(answer.body)")
-    #expect(answer.body.contains("\"status\":\"assigned\""))
-    #expect(server.exitStatus() == 0)
+    #expect(try await ServerProcess.onThread { server.exitStatus() } == 0)
   }
 
-  @Test func dataItCannotServeEndsTheProcessWithTheCLIsCodes() throws {
-    let missing = try RunningServer(["--data", "/nonexistent/stores.geojson"])
-    #expect(missing.startupLine.isEmpty)
-    #expect(missing.exitStatus() == 66)
+  /// 32 pickups whose bodies have not all arrived are in flight when SIGTERM comes: the server
+  /// stops accepting connections, closes the idle ones, waits for the 32 bodies, answers each
+  /// in full and exits 0.
+  @Test func answersEveryRequestInFlightOnTerminate() async throws {
+    let path = try TestService.temporaryFile(ReloadTests.stores("a"))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let server = try RunningServer(["--data", path])
+    try #require(server.port > 0, "startup line: \(server.startupLine)")
+    let port = server.port
+    let inFlight = 32
+    let sentBeforeTerminate = 10
 
+    let (connections, idle) = try await ServerProcess.onThread {
+      let connections = try (0..<inFlight).map { _ in
+        let connection = try RawHTTPConnection(port: port)
+        try connection.send(Self.pickupStart(sent: sentBeforeTerminate))
+        return connection
+      }
+      // A keep-alive connection with its one request answered: nothing in flight.
+      let idle = try RawHTTPConnection(port: port)
+      return (connections, (connection: idle, status: try idle.get("/healthz").status))
+    }
+    #expect(idle.status == 200)
+    let active = "http_server_active_requests{http_request_method=\"POST\"}"
+    let allStarted = try await ServerProcess.onThread {
+      try ServerProcess.eventually {
+        ServerProcess.sample(active, in: try RawHTTPConnection.get(port: port, "/metrics").body)
+          == Double(inFlight)
+      }
+    }
+    try #require(allStarted, "the server never counted \(inFlight) pickups in flight")
+
+    // `/readyz` answers 503 from here on, but no client can see it: the listening socket closes
+    // at the same moment, and a request pipelined after one in flight is not read (the router
+    // test `drainingIsNotReady` covers the 503).
+    server.signal(SIGTERM)
+    let terminated = ContinuousClock.now
+    let (refused, idleClosed, answers, answeredAfter) = try await ServerProcess.onThread {
+      // Shutdown has begun once new connections are refused; the idle connection is closed.
+      let refused = ServerProcess.eventually { RawHTTPConnection.isRefused(port: port) }
+      let idleClosed = idle.connection.isClosedByServer()
+      // Only now do the bodies complete, each on its own connection.
+      for connection in connections {
+        try connection.send(String(Self.pickupBody.dropFirst(sentBeforeTerminate)))
+      }
+      let answers = connections.map { connection in
+        Result { try connection.readResponse() }.map { ($0, connection.isClosedByServer()) }
+      }
+      return (refused, idleClosed, answers, ContinuousClock.now - terminated)
+    }
+    #expect(refused, "new connections were still accepted after SIGTERM")
+    #expect(idleClosed, "the idle keep-alive connection stayed open after SIGTERM")
+    // Timed on the thread: resuming this task may wait for a thread of a busy pool.
+    let (status, drained) = try await ServerProcess.onThread {
+      (server.exitStatus(within: 10), ContinuousClock.now - terminated)
+    }
+
+    #expect(answers.count == inFlight)
+    for (number, answer) in answers.enumerated() {
+      switch answer {
+      case .success(let (response, closed)):
+        #expect(response.status == 200, "connection \(number): \(response.body)")
+        #expect(response.body.contains("\"status\":\"assigned\""), "connection \(number): \(response.body)")
+        #expect(response.headers["content-length"].flatMap(Int.init) == response.body.utf8.count)
+        // Answered, then closed: the server keeps no connection open while it shuts down.
+        #expect(closed, "connection \(number) stayed open after its answer")
+      case .failure(let error):
+        Issue.record("connection \(number): no answer: \(error)")
+      }
+    }
+    #expect(status == 0)
+    let complete = answers.filter { (try? $0.get().0.status) == 200 }.count
+    print(
+      "graceful shutdown: \(complete) of \(inFlight) requests in flight answered 200 "
+        + "\(answeredAfter) after SIGTERM; exit status \(status) after \(drained)")
+  }
+
+  @Test func dataItCannotServeEndsTheProcessWithTheCLIsCodes() async throws {
     let path = try TestService.temporaryFile("not json")
     defer { try? FileManager.default.removeItem(atPath: path) }
-    let bad = try RunningServer(["--data", path])
-    #expect(bad.exitStatus() == 65)
-
-    let usage = try RunningServer(["--max-body-bytes", "0"])
-    #expect(usage.exitStatus() == 64)
+    let (missing, bad, usage) = try await ServerProcess.onThread {
+      let missing = try RunningServer(["--data", "/nonexistent/stores.geojson"])
+      let bad = try RunningServer(["--data", path])
+      let usage = try RunningServer(["--max-body-bytes", "0"])
+      return (
+        (missing.startupLine, missing.exitStatus(), missing.log), bad.exitStatus(), usage.exitStatus()
+      )
+    }
+    #expect(missing.0.isEmpty)
+    #expect(missing.1 == 66)
+    #expect(missing.2.contains("/nonexistent/stores.geojson"))
+    #expect(bad == 65)
+    #expect(usage == 64)
   }
 }

@@ -2,9 +2,11 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import Metrics
 import NIOCore
 import StoreLocator
+import Synchronization
 import Testing
 
 @testable import StoresAPI
@@ -35,20 +37,30 @@ enum TestService {
     }
   }()
 
-  /// A service over `loaded` (the bundled data unless told), reading `source` on reload.
+  /// A service over `loaded` (the bundled data unless told), reading `source` on reload, logging
+  /// into `log`.
+  ///
+  /// Its metrics are the shared `metrics` when it serves the bundled data (or none yet), else
+  /// metrics of its own: a service records the data it serves in its registry, and tests running
+  /// at the same time read the shared one expecting the bundled data there.
   static func service(
     _ loaded: LoadedCatalog? = bundled, source: String = bundledData,
-    configuration: APIConfiguration = APIConfiguration(), metrics: ServiceMetrics = metrics
+    configuration: APIConfiguration = APIConfiguration(), metrics: ServiceMetrics? = nil,
+    log: TestLog = TestLog()
   ) -> StoresService {
-    StoresService(
-      source: CatalogSource(path: source), initial: loaded, configuration: configuration, metrics: metrics)
+    let sharesMetrics = loaded == nil || loaded === bundled
+    return StoresService(
+      source: CatalogSource(path: source), initial: loaded, configuration: configuration,
+      metrics: metrics ?? (sharesMetrics ? Self.metrics : ServiceMetrics()), logger: log.logger)
   }
 
-  /// An application for `app.test(.router)` or `.live`.
-  static func application(_ service: StoresService) -> some ApplicationProtocol {
+  /// An application for `app.test(.router)` or `.live`, logging (Hummingbird's lines and each
+  /// request's) into `log`.
+  static func application(_ service: StoresService, log: TestLog = TestLog()) -> some ApplicationProtocol {
     Application(
       router: service.buildRouter(),
-      configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)))
+      configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
+      logger: log.logger)
   }
 
   /// Writes `text` to a new temporary file and returns its path.
@@ -70,6 +82,50 @@ enum TestService {
     }
     return "{\"type\": \"FeatureCollection\", \"features\": [\n" + features.joined(separator: ",\n")
       + "\n]}\n"
+  }
+}
+
+/// A log that keeps its records for the test to read and prints nothing: the service logs every
+/// reload at notice level, which would bury `swift test`'s own output, and a test can assert on
+/// what was logged (a failed reload says why).
+final class TestLog: Sendable {
+  struct Record: Sendable {
+    let level: Logger.Level
+    let message: String
+    let metadata: Logger.Metadata
+  }
+
+  private let records = Mutex<[Record]>([])
+
+  /// A logger writing into this log, at every level from `level` up.
+  func makeLogger(level: Logger.Level) -> Logger {
+    var logger = Logger(label: "stores-server-test") { _ in Handler(log: self) }
+    logger.logLevel = level
+    return logger
+  }
+
+  /// A logger writing into this log from `info` up: what the service logs at its default level.
+  var logger: Logger { makeLogger(level: .info) }
+
+  /// Everything logged so far, in order.
+  var all: [Record] { records.withLock { $0 } }
+
+  struct Handler: LogHandler {
+    let log: TestLog
+    var logLevel: Logger.Level = .info
+    var metadata: Logger.Metadata = [:]
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+      get { metadata[key] }
+      set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+      let record = Record(
+        level: event.level, message: event.message.description,
+        metadata: metadata.merging(event.metadata ?? [:]) { $1 })
+      log.records.withLock { $0.append(record) }
+    }
   }
 }
 
