@@ -81,7 +81,7 @@ enum OpenAPIDocument {
                 "required": false,
                 "description": "Only stores at most this far.",
                 "schema": {
-                  "$ref": "#/components/schemas/Distance"
+                  "$ref": "#/components/schemas/Reach"
                 },
                 "example": "2km"
               },
@@ -2631,14 +2631,20 @@ enum OpenAPIDocument {
           },
           "Distance": {
             "type": "string",
-            "pattern": "^([0-9]{1,4}(\\.[0-9]{1,3})?(km|mi)|[0-9]{1,7}(\\.[0-9]{1,3})?(m|ft)?)$",
+            "pattern": "^([0-9]{1,4}(\\.[0-9]+)?(km|mi)|[0-9]{1,7}(\\.[0-9]+)?(m|ft)?)$",
             "description": "A number with an optional unit `m`, `km`, `mi` or `ft` (`500m`, `2km`, `1.5mi`); a bare number is metres. The service also reads spaces, upper case and the long unit names (`2 kilometres`).",
+            "example": "2km"
+          },
+          "Reach": {
+            "type": "string",
+            "pattern": "^([0-9]+(\\.[0-9]+)?|[0-9]{1,9}(\\.[0-9]+)?[eE][+-]?([0-9]{1,2}|1[0-9]{2}|2[0-8][0-9]|29[0-5]))( ?(m|km|mi|ft))?$",
+            "description": "A distance without an upper bound (exponents too: `1e4m`). A number with an optional unit `m`, `km`, `mi` or `ft` (`500m`, `2km`, `1.5mi`); a bare number is metres. The service also reads spaces, upper case and the long unit names (`2 kilometres`).",
             "example": "2km"
           },
           "PickupDistance": {
             "type": "string",
-            "pattern": "^([0-9]{1,3}(\\.[0-9]{1,3})?km|[0-9]{1,2}(\\.[0-9]{1,3})?mi|[0-9]{1,6}(\\.[0-9]{1,3})?(m|ft)?)$",
-            "description": "At most 1000 km.",
+            "pattern": "^([0-9]{1,3}(\\.[0-9]+)?km|[0-9]{1,2}(\\.[0-9]+)?mi|[0-9]{1,6}(\\.[0-9]+)?(m|ft)?)$",
+            "description": "At most 1000 km. A number with an optional unit `m`, `km`, `mi` or `ft` (`500m`, `2km`, `1.5mi`); a bare number is metres. The service also reads spaces, upper case and the long unit names (`2 kilometres`).",
             "example": "5km"
           },
           "Condition": {
