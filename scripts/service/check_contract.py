@@ -16,7 +16,8 @@ down cleanly.
 
 Bounded: at most `--examples` test cases per operation and phase, `--seconds` for the whole
 schemathesis run (schemathesis keeps fuzzing until the budget is spent), 15 s per request (the
-service's own deadline is 10 s).
+service's own deadline is 10 s), 5 examples for POST /admin/reload (each reads the data again).
+The default run takes about 2 minutes 15 seconds on this 2-core machine with a debug build.
 
 Checks: `all` of schemathesis's, none excluded: server errors, status codes, content types,
 response headers and bodies against the document, schema-violating requests refused (400),
