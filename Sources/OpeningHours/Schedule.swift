@@ -231,15 +231,21 @@ public struct Schedule: Sendable {
 
   /// The state over all of `[start, start + seconds)`: open when open throughout, closed when
   /// closed anywhere in it, else unknown.
-  /// - Complexity: O(changes in the window).
+  /// - Complexity: O(state changes up to the first closed moment in the window).
   public func state(throughout start: Instant, seconds: Int64) -> OpeningState {
+    let end = start + max(1, seconds)
     var sawUnknown = false
-    for interval in intervals(from: start, to: start + max(1, seconds)) {
-      switch interval.status.state {
+    var current = start
+    // One state at a time, so the first closed moment ends the walk: listing the window's
+    // intervals first cost a year of spans for `open_for=P363D` on a store that closes tonight,
+    // and a search over a few hundred such stores ran past the service's deadline.
+    while current < end {
+      switch status(at: current).state {
       case .closed: return .closed
       case .unknown: sawUnknown = true
       case .open: break
       }
+      current = nextChange(after: current, limit: end, sameState: true) ?? end
     }
     return sawUnknown ? .unknown : .open
   }

@@ -153,6 +153,7 @@ private func parseDurationUnbounded(_ text: String) throws(TimeParseError) -> In
           throw TimeParseError(text: text, position: position, expected: "a designator D, T, H, M or S")
         }
         total += value * unit
+        try checkDurationBound(total, text)
         number = nil
         sawComponent = true
       } else {
@@ -183,6 +184,7 @@ private func parseDurationUnbounded(_ text: String) throws(TimeParseError) -> In
       case "s": total += value
       default: throw TimeParseError(text: text, position: position, expected: "a unit d, h, m or s")
       }
+      try checkDurationBound(total, text)
       number = nil
       lastUnit = character
     } else {
@@ -210,6 +212,15 @@ private func parseDurationUnbounded(_ text: String) throws(TimeParseError) -> In
     throw TimeParseError(text: text, position: 0, expected: "a duration such as 15m")
   }
   return total
+}
+
+/// Refuses a running total past the bound as soon as it passes, so that repeated components
+/// (`P999999999W` fifteen thousand times, in a 150 kB body) end in an error and never overflow.
+/// Each component is below 10^9 × 7 days, so one more never overflows a total within the bound.
+private func checkDurationBound(_ total: Int64, _ text: String) throws(TimeParseError) {
+  guard total <= maximumDurationSeconds else {
+    throw TimeParseError(text: text, position: 0, expected: "a duration of at most 366 days")
+  }
 }
 
 /// A time or duration that could not be read, with where and what was expected.

@@ -304,6 +304,20 @@ struct ScheduleTests {
     #expect(s.intervals(from: F.at(2026, 3, 23), to: F.at(2026, 3, 23)).isEmpty)
   }
 
+  @Test("the state throughout a window: closed anywhere, else unknown anywhere, else open")
+  func stateThroughout() throws {
+    let s = try F.schedule("Mo-Fr 09:00-18:00; Sa 10:00-14:00 unknown")
+    #expect(s.state(throughout: F.at(2026, 3, 23, 9), seconds: 9 * 3600) == .open)
+    #expect(s.state(throughout: F.at(2026, 3, 23, 9), seconds: 9 * 3600 + 1) == .closed)
+    #expect(s.state(throughout: F.at(2026, 3, 28, 10), seconds: 4 * 3600) == .unknown)
+    #expect(s.state(throughout: F.at(2026, 3, 28, 10), seconds: 5 * 3600) == .closed)
+    #expect(s.state(throughout: F.at(2026, 3, 23, 8), seconds: 1) == .closed)
+    #expect(s.state(throughout: F.at(2026, 3, 23, 9), seconds: 0) == .open)
+    #expect(s.state(throughout: F.at(2026, 3, 23, 9), seconds: 363 * 86_400) == .closed)
+    let always = try F.schedule("24/7")
+    #expect(always.state(throughout: F.at(2026, 3, 23), seconds: 363 * 86_400) == .open)
+  }
+
   @Test("weekly schedules compile to a table; date rules do not")
   func compiled() throws {
     #expect(try F.schedule("Mo-Fr 09:00-18:00; Sa 10:00-14:00").week != nil)

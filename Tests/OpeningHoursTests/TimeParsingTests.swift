@@ -57,4 +57,15 @@ import Testing
   func badDurations(_ text: String) {
     #expect(throws: TimeParseError.self) { try parseDuration(text) }
   }
+
+  /// Components that each fit but together pass Int64 are refused, not a trap (a pickup body
+  /// could crash the service with them): 15,300 weeks of 10^9 - 1, or 107,000 such days.
+  @Test(
+    arguments: [
+      "P" + String(repeating: "999999999W", count: 16_000),
+      String(repeating: "999999999d", count: 110_000),
+    ])
+  func durationsWhoseSumOverflows(_ text: String) {
+    #expect(throws: TimeParseError.self) { try parseDuration(text) }
+  }
 }

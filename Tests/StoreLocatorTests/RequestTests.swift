@@ -216,6 +216,16 @@ import Testing
           ("where", "drive_through=yes"), ("now", "2026-11-25T12:00:00Z"),
         ])), now: Self.now)
     #expect(fromBody.jsonText == fromFlags.jsonText)
+    // A whole number written with a fraction or an exponent is the same number.
+    for alternatives in ["2.0", "2e0", "0.2E1"] {
+      let written = try catalog.answer(
+        PickupSubmission(
+          body: Array(
+            (#"{"near": {"latitude": 51.5074, "longitude": -0.1278}, "ready_in": "12m", "travel": "bike", "#
+              + #""alternatives": \#(alternatives), "allow_unknown": false, "where": ["drive_through=yes"], "#
+              + #""now": "2026-11-25T12:00:00Z"}"#).utf8)), now: Self.now)
+      #expect(written.jsonText == fromFlags.jsonText, "\(alternatives)")
+    }
     #expect(fromBody.plan.status == .assigned)
     #expect(fromBody.plan.alternatives.count <= 2)
   }
@@ -231,6 +241,10 @@ import Testing
         "alternatives must be 0...100 (got 101)"
       ),
       (#"{"near": "51.5,-0.12", "ready_in": "5m", "within": "2000km"}"#, "within must be at most 1000 km"),
+      (
+        #"{"near": "51.5,-0.12", "ready_in": "5m", "alternatives": 2.5}"#,
+        "alternatives must be a whole number (got '2.5')"
+      ),
       (#"{"near": "51.5,-0.12", "redy_in": "5m"}"#, "unknown parameter 'redy_in'; did you mean ready_in?"),
       (#"{"items": [], "id": "o"}"#, "order:"),
     ]

@@ -111,6 +111,16 @@ public struct PickupSubmission: Sendable {
     try self.init(RequestParameters(try Self.pairs(of: object), style: .queryString))
   }
 
+  /// `26` for `26.0` or `2.6e1`, else `nil`: a JSON number is a value, so an integer written with
+  /// a fraction or an exponent is still the whole number `alternatives` asks for (as JSON Schema's
+  /// `integer`, and so the service's contract, reads it).
+  private static func wholeNumberText(_ literal: String) -> String? {
+    guard literal.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }), let value = Double(literal),
+      value == value.rounded(), abs(value) < 1e15
+    else { return nil }
+    return String(Int64(value))
+  }
+
   /// The members of a request object as parameters.
   private static func pairs(of object: JSONObject) throws(RequestError) -> [(name: String, value: String)] {
     var pairs: [(name: String, value: String)] = []
@@ -119,7 +129,7 @@ public struct PickupSubmission: Sendable {
       switch value {
       case .null: continue
       case .string(let text): pairs.append((name, text))
-      case .number(let literal): pairs.append((name, literal))
+      case .number(let literal): pairs.append((name, Self.wholeNumberText(literal) ?? literal))
       case .bool(let flag): pairs.append((name, flag ? "true" : "false"))
       case .array(let elements) where name == "where":
         for element in elements {

@@ -1,0 +1,331 @@
+#!/usr/bin/env python3
+"""Checks that stores-server answers as its OpenAPI document (GET /openapi.json) says.
+
+Starts `stores-server --port 0 --hostname 127.0.0.1` on the bundled data with a random
+STORES_ADMIN_TOKEN (so POST /admin/reload is checked too), reads the port from its startup line,
+validates the document the server serves (openapi-spec-validator), runs schemathesis with it
+against that loopback server only, then stops the server with SIGTERM and expects a graceful
+exit 0. Needs the packages of scripts/requirements-ci.txt. Usage:
+
+    python3 scripts/service/check_contract.py --server .build/debug/stores-server
+    python3 scripts/service/check_contract.py --server … --seconds 60 --examples 10 --seed 7
+
+Exits non-zero when schemathesis reports any failure, when any answer is a 5xx other than a 503
+(the one the document lists: `not-ready`, `timeout`), or when the server crashed or did not shut
+down cleanly.
+
+Bounded: at most `--examples` test cases per operation and phase, `--seconds` for the whole
+schemathesis run (schemathesis keeps fuzzing until the budget is spent), 15 s per request (the
+service's own deadline is 10 s), 5 examples for POST /admin/reload (each reads the data again).
+The default run takes about 2 minutes 15 seconds on this 2-core machine with a debug build.
+
+Checks: `all` of schemathesis's, none excluded: server errors, status codes, content types,
+response headers and bodies against the document, schema-violating requests refused (400),
+schema-valid ones accepted, missing auth refused (401), undocumented methods answered 405 with
+`Allow`. Three settings say what the document says and schemathesis cannot read from it:
+
+- a 503 is not a server error here (documented on every route: no data yet, shutting down, past
+  the deadline); any other 5xx still fails the run;
+- a well-formed pickup may be refused with 422 `pickup-refused` (an order ready beyond 30 days
+  of the order time is a business rule, not a shape);
+- positive test cases are made to honour the cross-parameter rules the document states in words
+  and OpenAPI cannot express (`map_case` below): `open_now` or `open_at`, not both; `near` with
+  `radius` or `bbox` for `within`, south not above north; `at` or `from` for hours; a pickup
+  request's parameters in its body only; a cursor is one the service wrote (this data version).
+
+And one filter: a "schema-violating request accepted" failure is dropped when the request as it
+went over the wire matches the document after all (schemathesis mutates a value's JSON type, and a
+query string has none: the integer 50355 arrives as the valid condition text `50355`). The request
+is validated again, parameter by parameter and body, before the failure is dropped.
+
+This file is also the schemathesis hooks module (SCHEMATHESIS_HOOKS=check_contract), so the rules
+above live beside the run that needs them.
+"""
+import argparse
+import json
+import os
+import pathlib
+import re
+import secrets
+import select
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
+STARTUP_TIMEOUT_SECONDS = 120
+SHUTDOWN_TIMEOUT_SECONDS = 20
+
+# schemathesis.toml for the run: see the module docstring for why each setting is there.
+CONFIG = """
+[checks.not_a_server_error]
+expected-statuses = ["2xx", "3xx", "4xx", "503"]
+
+[[operations]]
+include-path = "/v1/pickup"
+checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "401", "403", "404", "409", "422", "429", "503"]
+
+[[operations]]
+# A reload reads the whole data file again (about 1 s in a debug build): a few are enough to see
+# that it answers as documented, with and without the token.
+include-path = "/admin/reload"
+generation.max-examples = 5
+"""
+
+
+def start_server(server, token, log):
+    """The server process, its port, data version and store count, from its startup line."""
+    environment = dict(os.environ, STORES_ADMIN_TOKEN=token)
+    process = subprocess.Popen(
+        [server, "--port", "0", "--hostname", "127.0.0.1", "--data", str(ROOT / "Data" / "stores.geojson")],
+        stdout=subprocess.PIPE, stderr=log, stdin=subprocess.DEVNULL, env=environment, text=True)
+    ready, _, _ = select.select([process.stdout], [], [], STARTUP_TIMEOUT_SECONDS)
+    line = process.stdout.readline() if ready else ""
+    match = re.search(r"serving (\d+) stores .*\(version ([0-9a-f]{16}),.* on http://127\.0\.0\.1:(\d+)$",
+                      line.strip())
+    if not match:
+        process.kill()
+        process.wait()
+        sys.exit(f"check_contract: no startup line from {server} within {STARTUP_TIMEOUT_SECONDS} s: {line!r}")
+    return process, int(match.group(3)), match.group(2), int(match.group(1))
+
+
+def stop_server(process):
+    """SIGTERM, then the graceful exit the service promises; the exit status, or None if killed."""
+    if process.poll() is not None:
+        return process.returncode
+    process.send_signal(signal.SIGTERM)
+    try:
+        return process.wait(timeout=SHUTDOWN_TIMEOUT_SECONDS)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+        return None
+
+
+def statuses_in(har_path):
+    """How many answers had each status, from schemathesis's HAR report."""
+    counts = {}
+    if not har_path.exists():
+        return counts
+    for entry in json.loads(har_path.read_text())["log"]["entries"]:
+        status = entry["response"]["status"]
+        counts[status] = counts.get(status, 0) + 1
+    return counts
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--server", required=True, help="the stores-server executable")
+    parser.add_argument("--seconds", type=int, default=120, help="time budget of the schemathesis run (default 120)")
+    parser.add_argument("--examples", type=int, default=25, help="test cases per operation and phase (default 25)")
+    # One worker: with two, hypothesis's source inspection in parallel threads hit CPython 3.11's
+    # "AST constructor recursion depth mismatch" (a runtime error of the tool, not of the server);
+    # the server, not the client, bounds the requests a second either way.
+    parser.add_argument("--workers", type=int, default=1, help="concurrent schemathesis workers (default 1)")
+    parser.add_argument("--seed", type=int, help="schemathesis's seed, to repeat a run (default: random, printed)")
+    arguments = parser.parse_args()
+    server = str(pathlib.Path(arguments.server).resolve())
+    started = time.monotonic()
+
+    with tempfile.TemporaryDirectory(prefix="check-contract-") as directory:
+        work = pathlib.Path(directory)
+        token = secrets.token_hex(16)
+        with open(work / "server.log", "w") as log:
+            process, port, version, stores = start_server(server, token, log)
+            base = f"http://127.0.0.1:{port}"
+            print(f"check_contract: stores-server on {base} ({stores} stores, version {version}), "
+                  f"started in {time.monotonic() - started:.1f} s", flush=True)
+            try:
+                # The served document, from a file: loaded from its URL, schemathesis leaves the
+                # operation that serves it untested.
+                with urllib.request.urlopen(f"{base}/openapi.json", timeout=10) as response:
+                    (work / "openapi.json").write_bytes(response.read())
+                # The document is valid OpenAPI 3.1 before anything is checked against it.
+                from openapi_spec_validator import validate
+
+                validate(json.loads((work / "openapi.json").read_text()))
+                print("check_contract: the served /openapi.json is valid OpenAPI 3.1", flush=True)
+                (work / "schemathesis.toml").write_text(CONFIG)
+                har = work / "run.har"
+                command = [
+                    str(pathlib.Path(sys.executable).parent / "schemathesis"), "--config-file",
+                    str(work / "schemathesis.toml"), "--no-color", "run", str(work / "openapi.json"), "--url", base,
+                    "--checks", "all", "--max-examples", str(arguments.examples), "--max-time",
+                    str(arguments.seconds), "--workers", str(arguments.workers), "--request-timeout", "15",
+                    "--header", f"Authorization: Bearer {token}", "--generation-database", "none",
+                    "--report", "har", "--report-har-path", str(har), "--output-truncate", "true",
+                ]
+                if arguments.seed is not None:
+                    command += ["--seed", str(arguments.seed)]
+                environment = dict(
+                    os.environ, SCHEMATHESIS_HOOKS="check_contract",
+                    PYTHONPATH=os.pathsep.join([str(pathlib.Path(__file__).parent), os.environ.get("PYTHONPATH", "")]),
+                    CHECK_CONTRACT_DOCUMENT=str(work / "openapi.json"), CHECK_CONTRACT_DATA_VERSION=version,
+                    CHECK_CONTRACT_STORES=str(stores))
+                run_started = time.monotonic()
+                # Bounded by --max-time; the extra minute covers schemathesis's own start and report.
+                result = subprocess.run(command, cwd=work, env=environment, timeout=arguments.seconds + 120)
+                run_seconds = time.monotonic() - run_started
+                crashed = process.poll() is not None
+            finally:
+                exit_status = stop_server(process)
+        log_text = (work / "server.log").read_text(errors="replace")
+        counts = statuses_in(har)
+
+    problems = []
+    if result.returncode != 0:
+        problems.append(f"schemathesis reported failures (exit {result.returncode})")
+    server_errors = {status: count for status, count in counts.items() if status >= 500 and status != 503}
+    if server_errors:
+        problems.append(f"answers with a 5xx other than the documented 503: {server_errors}")
+    if crashed:
+        problems.append("stores-server exited during the run:\n" + log_text[-4000:])
+    elif exit_status != 0:
+        problems.append(f"stores-server did not exit 0 after SIGTERM (exit {exit_status})")
+    summary = ", ".join(f"{status}: {count}" for status, count in sorted(counts.items()))
+    print(f"check_contract: {sum(counts.values())} requests ({summary}); schemathesis ran {run_seconds:.0f} s, "
+          f"the whole check {time.monotonic() - started:.0f} s")
+    if problems:
+        sys.exit("check_contract: FAILED\n- " + "\n- ".join(problems))
+    print("check_contract: stores-server answers as its OpenAPI document says")
+
+
+# ---- schemathesis hooks (this module is imported by schemathesis as SCHEMATHESIS_HOOKS) ----------
+
+def _register_hooks():
+    import urllib.parse
+
+    import schemathesis
+    from jsonschema import Draft202012Validator
+
+    document = json.loads(pathlib.Path(os.environ["CHECK_CONTRACT_DOCUMENT"]).read_text())
+    version = os.environ["CHECK_CONTRACT_DATA_VERSION"]
+    stores = int(os.environ["CHECK_CONTRACT_STORES"])
+
+    def is_positive(case):
+        return case.meta is not None and case.meta.generation.mode.is_positive
+
+    @schemathesis.hook
+    def map_case(context, case):
+        """Positive cases keep the rules the document states in words (the module docstring)."""
+        if not is_positive(case):
+            return case
+        return honouring_the_rules(case)
+
+    @schemathesis.hook
+    def before_add_examples(context, examples):
+        # The examples phase combines every parameter's example without `map_case`.
+        for case in examples:
+            honouring_the_rules(case)
+
+    def honouring_the_rules(case):
+        route = (case.method.upper(), case.operation.path)
+        query = case.query if isinstance(case.query, dict) else None
+        if query is not None and route in {("GET", "/v1/stores/nearest"), ("GET", "/v1/stores/within")}:
+            if "open_now" in query and "open_at" in query:
+                del query["open_now"]
+        if query is not None and route == ("GET", "/v1/stores/within"):
+            if "bbox" in query:
+                query.pop("near", None)
+                query.pop("radius", None)
+                west, south, east, north = query["bbox"].split(",")
+                if float(south) > float(north):
+                    query["bbox"] = ",".join([west, north, east, south])
+            elif "near" in query or "radius" in query:
+                query.setdefault("near", "47.6062,-122.3321")
+                query.setdefault("radius", "2km")
+            else:
+                query["bbox"] = "-180,-90,180,90"
+            if "cursor" in query:
+                # A cursor of this data at an offset from the generated one: any offset up to the
+                # number of stores is a page (an empty one past the end).
+                query["cursor"] = f"{version}.{int(query['cursor'].split('.')[1]) % (stores + 1)}"
+        if query is not None and route == ("GET", "/v1/stores/{id}/hours"):
+            if "at" in query and "from" in query:
+                del query["at"]
+        if route == ("POST", "/v1/pickup") and isinstance(case.body, dict) and "items" not in case.body:
+            case.query = {}
+        return case
+
+    def resolved(node):
+        while isinstance(node, dict) and "$ref" in node:
+            target = document
+            for part in node["$ref"].removeprefix("#/").split("/"):
+                target = target[part]
+            node = target
+        return node
+
+    def valid(schema, instance):
+        # Resolves `#/components/...` against the document, which the root carries.
+        return Draft202012Validator({**schema, "components": document["components"]}).is_valid(instance)
+
+    def query_value(schema, text):
+        """The JSON value a query text stands for under `schema`, or None when it cannot be one."""
+        kind = resolved(schema).get("type")
+        if kind == "integer":
+            return int(text) if re.fullmatch(r"-?[0-9]+", text) else None
+        if kind == "boolean":
+            return {"true": True, "false": False}.get(text)
+        return text
+
+    def sent_request_matches_document(case, request):
+        """Whether the request as sent (URL, body) is one the document describes as valid."""
+        item = document["paths"][case.operation.path]
+        operation = item[case.method.lower()]
+        parameters = [resolved(p) for p in item.get("parameters", []) + operation.get("parameters", [])]
+        url = urllib.parse.urlsplit(request.url)
+        sent = urllib.parse.parse_qsl(url.query, keep_blank_values=True)
+        declared = {p["name"]: p for p in parameters if p["in"] == "query"}
+        names = [name for name, _ in sent]
+        for parameter in declared.values():
+            if parameter.get("required") and parameter["name"] not in names:
+                return False
+        for name in set(names):
+            if name not in declared:
+                return False
+            schema = resolved(declared[name]["schema"])
+            texts = [value for key, value in sent if key == name]
+            if schema.get("type") == "array":
+                values = [query_value(schema["items"], text) for text in texts]
+            elif len(texts) == 1:
+                values = query_value(schema, texts[0])
+            else:
+                return False
+            if values is None or (isinstance(values, list) and None in values) or not valid(schema, values):
+                return False
+        template = case.operation.path.strip("/").split("/")
+        segments = url.path.strip("/").split("/")
+        if len(template) != len(segments):
+            return False
+        for part, segment in zip(template, segments):
+            if part.startswith("{"):
+                parameter = next(p for p in parameters if p["in"] == "path" and p["name"] == part[1:-1])
+                if not valid(resolved(parameter["schema"]), urllib.parse.unquote(segment)):
+                    return False
+        body = operation.get("requestBody")
+        if body is None:
+            return not request.body
+        content_type = (request.headers.get("Content-Type") or "").split(";")[0].strip().lower()
+        if content_type != "application/json" or not request.body:
+            return False
+        try:
+            value = json.loads(request.body)
+        except ValueError:
+            return False
+        return valid(body["content"]["application/json"]["schema"], value)
+
+    @schemathesis.hook
+    def filter_failure(context, failure, case, response):
+        if failure.code != "ST201":
+            return True
+        return not sent_request_matches_document(case, response.request)
+
+
+if __name__ == "__main__":
+    main()
+else:
+    _register_hooks()
