@@ -30,7 +30,8 @@ public struct CatalogSource: Sendable {
     let start = Self.monotonicSeconds()
     let catalog = try Catalog.load(contentsOf: path, options: options)
     try catalog.verifySnapshotRecords()
-    return LoadedCatalog(catalog: catalog, loadedAt: .now(), loadSeconds: Self.monotonicSeconds() - start)
+    return LoadedCatalog(
+      catalog: catalog, path: path, loadedAt: .now(), loadSeconds: Self.monotonicSeconds() - start)
   }
 
   /// `load()` on NIO's blocking-work pool, so neither an event loop nor a thread of Swift's

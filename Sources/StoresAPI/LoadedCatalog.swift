@@ -9,6 +9,9 @@ import Synchronization
 public final class LoadedCatalog: Sendable {
   /// The stores.
   public let catalog: Catalog
+  /// The file they were read from (`--data`): for a snapshot the snapshot itself, where
+  /// `catalog.source` names the GeoJSON file it was built from.
+  public let path: String
   /// The library's name for this exact data (`Catalog.dataVersion`): the `X-Stores-Data-Version`
   /// header, and the prefix of every `within` cursor.
   public let version: String
@@ -23,10 +26,12 @@ public final class LoadedCatalog: Sendable {
 
   /// - Parameters:
   ///   - catalog: The stores, already verified (`verifySnapshotRecords()` for a snapshot).
+  ///   - path: The file they were read from.
   ///   - loadedAt: When the load finished.
   ///   - loadSeconds: How long it took.
-  public init(catalog: Catalog, loadedAt: Instant, loadSeconds: Double) {
+  public init(catalog: Catalog, path: String, loadedAt: Instant, loadSeconds: Double) {
     self.catalog = catalog
+    self.path = path
     self.version = catalog.dataVersion
     self.loadedAt = loadedAt
     self.loadSeconds = loadSeconds

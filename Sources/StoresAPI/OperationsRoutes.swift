@@ -29,7 +29,7 @@ struct OperationsRoutes: Sendable {
     body["status"] = .string("ready")
     body["version"] = .string(loaded.version)
     body["stores"] = JSONValue(loaded.catalog.stores.count)
-    body["source"] = .string(loaded.catalog.source)
+    body["source"] = .string(loaded.path)
     return DocumentResponse.make(
       JSONValue.object(body).jsonText + "\n", contentType: DocumentResponse.json, cacheControl: nil,
       request: request)
@@ -82,7 +82,7 @@ struct OperationsRoutes: Sendable {
     body["version"] = .string(loaded.version)
     body["previous_version"] = outcome.previous.map { .string($0.version) } ?? .null
     body["stores"] = JSONValue(loaded.catalog.stores.count)
-    body["source"] = .string(loaded.catalog.source)
+    body["source"] = .string(loaded.path)
     body["load_seconds"] = JSONValue(loaded.loadSeconds)
     var response = DocumentResponse.make(
       JSONValue.object(body).jsonText + "\n", contentType: DocumentResponse.json, cacheControl: nil,

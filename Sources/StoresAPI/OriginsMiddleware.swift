@@ -23,7 +23,11 @@ struct OriginsMiddleware: RouterMiddleware {
     _ request: Request, context: Context, next: (Request, Context) async throws -> Response
   ) async throws -> Response {
     guard let origin = request.headers[.origin], origins.contains("*") || origins.contains(origin) else {
-      return try await next(request, context)
+      var response = try await next(request, context)
+      // The answer differs by origin (this one has no CORS headers, an allowed origin's has), so
+      // a shared cache must not hand one to the other: GET answers are `public`.
+      if !origins.contains("*") { response.headers[values: .vary].append("Origin") }
+      return response
     }
     var response = try await cors.handle(request, context: context, next: next)
     // Hummingbird names the exposed headers on the preflight only; the browser reads them from

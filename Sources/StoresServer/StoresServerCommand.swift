@@ -2,6 +2,7 @@ import ArgumentParser
 import Hummingbird
 import Logging
 import Metrics
+import NIOCore
 import ServiceLifecycle
 import StoreLocator
 import StoresAPI
@@ -30,7 +31,9 @@ struct StoresServerCommand: AsyncParsableCommand {
       they started with. A reload that fails (a missing file, bad data under --strict, a \
       corrupted snapshot) keeps the old data, logs why and counts it in /metrics.
 
-      SIGTERM or SIGINT: /readyz turns 503, requests in flight complete, then the process exits.
+      SIGTERM or SIGINT: /readyz turns 503; after --drain-delay (new requests are still answered \
+      meanwhile, so a load balancer has time to notice) the listener closes, requests in flight \
+      complete, and the process exits.
 
       The startup line (standard output) says what was loaded and where the service listens, \
       the real port too with --port 0. Logs go to standard error, each request's with its \
@@ -91,6 +94,18 @@ struct StoresServerCommand: AsyncParsableCommand {
       "Seconds a request may take before it is answered 503 (0: no limit).", valueName: "seconds"))
   var requestTimeout = 10.0
 
+  @Option(
+    help: ArgumentHelp(
+      "Seconds a connection may stay idle (no request, or a request that stopped arriving) before it is closed (0: never).",
+      valueName: "seconds"))
+  var idleTimeout = 60.0
+
+  @Option(
+    help: ArgumentHelp(
+      "Seconds to keep answering after SIGTERM with /readyz at 503, before the listener closes.",
+      valueName: "seconds"))
+  var drainDelay = 0.0
+
   @Option(help: "trace, debug, info, notice, warning, error or critical (debug logs every request).")
   var logLevel = "info"
 
@@ -104,6 +119,12 @@ struct StoresServerCommand: AsyncParsableCommand {
     }
     guard requestTimeout.isFinite, (0...3600).contains(requestTimeout) else {
       throw ValidationError("--request-timeout must be 0...3600 seconds (got \(requestTimeout))")
+    }
+    guard idleTimeout.isFinite, (0...3600).contains(idleTimeout) else {
+      throw ValidationError("--idle-timeout must be 0...3600 seconds (got \(idleTimeout))")
+    }
+    guard drainDelay.isFinite, (0...600).contains(drainDelay) else {
+      throw ValidationError("--drain-delay must be 0...600 seconds (got \(drainDelay))")
     }
     guard !hostname.isEmpty else { throw ValidationError("--hostname is empty") }
   }
@@ -130,7 +151,7 @@ struct StoresServerCommand: AsyncParsableCommand {
     let errors = loaded.catalog.diagnosticCount(.error)
     if errors > 0 {
       logger.warning(
-        "\(path) has \(errors) data error\(errors == 1 ? "" : "s"); the records with errors are skipped; run 'stores validate \(path)' for the list"
+        "\(path) has \(errors) data error\(errors == 1 ? "" : "s"), so answers may be incomplete; run 'stores validate \(path)' for the list"
       )
     }
 
@@ -143,11 +164,14 @@ struct StoresServerCommand: AsyncParsableCommand {
     let hostname = hostname
     let application = Application(
       router: service.buildRouter(),
+      server: .http1(
+        configuration: .init(
+          idleTimeout: idleTimeout > 0 ? .nanoseconds(Int64(idleTimeout * 1e9)) : nil)),
       configuration: ApplicationConfiguration(address: .hostname(hostname, port: port), serverName: nil),
       onServerRunning: { channel in
         let port = channel.localAddress?.port ?? 0
         let line =
-          "stores-server: serving \(loaded.catalog.stores.count) stores from \(loaded.catalog.source) "
+          "stores-server: serving \(loaded.catalog.stores.count) stores from \(path) "
           + "(version \(loaded.version), loaded in \(Self.milliseconds(loaded.loadSeconds))"
           + (service.configuration.adminToken == nil ? "" : "; POST /admin/reload enabled")
           + ") on http://\(hostname.contains(":") ? "[\(hostname)]" : hostname):\(port)"
@@ -163,11 +187,19 @@ struct StoresServerCommand: AsyncParsableCommand {
           .init(
             service: HangupReloadService(reloader: service.reloader), successTerminationBehavior: .ignore),
           // Last, so it hears of the shutdown first: /readyz turns 503 while requests drain.
-          .init(service: DrainingService(store: service.store), successTerminationBehavior: .ignore),
+          .init(
+            service: DrainingService(store: service.store, delay: .nanoseconds(Int64(drainDelay * 1e9))),
+            successTerminationBehavior: .ignore),
         ],
         gracefulShutdownSignals: [.sigterm, .sigint],
         logger: logger))
-    do { try await group.run() } catch {
+    do { try await group.run() } catch let error as IOError {
+      // Binding the port is what fails in practice; NIO's description names the syscall.
+      standardError(
+        "stores-server: cannot listen on \(hostname):\(port): \(String(cString: strerror(error.errnoCode))) (errno \(error.errnoCode))"
+      )
+      throw ExitCode(70)
+    } catch {
       standardError("stores-server: \(error)")
       throw ExitCode(70)
     }

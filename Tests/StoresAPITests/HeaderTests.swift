@@ -81,6 +81,12 @@ import Testing
 
       let other = try await client.get("/v1/stores/nw-0145", headers: [.origin: "https://evil.example"])
       #expect(other.headers[.accessControlAllowOrigin] == nil)
+
+      // Every answer says it varies by origin, with or without one, so a shared cache never
+      // hands the answer without CORS headers to the allowed page.
+      for response in [allowed, other, try await client.get("/v1/stores/nw-0145")] {
+        #expect(response.headers[values: .vary].contains("Origin"))
+      }
     }
   }
 }

@@ -131,6 +131,54 @@ import Testing
         + "\(answeredAfter) after SIGTERM; exit status \(status) after \(drained)")
   }
 
+  /// With `--drain-delay`, SIGTERM turns `/readyz` to 503 while the service still answers new
+  /// connections, so a load balancer polling it stops sending before the listener closes.
+  @Test func drainDelayKeepsAnsweringWhileReadinessSaysNo() async throws {
+    let path = try TestService.temporaryFile(ReloadTests.stores("a"))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let server = try RunningServer(["--data", path, "--drain-delay", "2"])
+    try #require(server.port > 0, "startup line: \(server.startupLine)")
+    let port = server.port
+    #expect(
+      try await ServerProcess.onThread { try RawHTTPConnection.get(port: port, "/readyz").status } == 200)
+    server.signal(SIGTERM)
+    let (readiness, nearest, refusedLater, status) = try await ServerProcess.onThread {
+      var readiness = 200
+      _ = try ServerProcess.eventually(seconds: 1.5) {
+        readiness = try RawHTTPConnection.get(port: port, "/readyz").status
+        return readiness == 503
+      }
+      let nearest = try RawHTTPConnection.get(port: port, "/v1/stores/nearest?near=52.52,13.405&k=2").status
+      let refusedLater = ServerProcess.eventually(seconds: 5) { RawHTTPConnection.isRefused(port: port) }
+      return (readiness, nearest, refusedLater, server.exitStatus(within: 10))
+    }
+    #expect(readiness == 503)
+    #expect(nearest == 200)
+    #expect(refusedLater)
+    #expect(status == 0)
+  }
+
+  /// A connection that stops sending mid-request is closed after `--idle-timeout`, so slow or
+  /// stalled clients cannot hold connections for ever.
+  @Test func aStalledConnectionIsClosedAfterTheIdleTimeout() async throws {
+    let path = try TestService.temporaryFile(ReloadTests.stores("a"))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let server = try RunningServer(["--data", path, "--idle-timeout", "1"])
+    try #require(server.port > 0, "startup line: \(server.startupLine)")
+    let port = server.port
+    let (closed, waited) = try await ServerProcess.onThread {
+      let connection = try RawHTTPConnection(port: port)
+      try connection.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+      let start = ContinuousClock.now
+      let closed = connection.isClosedByServer()
+      return (closed, ContinuousClock.now - start)
+    }
+    #expect(closed)
+    #expect(waited >= .milliseconds(900) && waited < .seconds(8), "closed after \(waited)")
+    server.signal(SIGTERM)
+    #expect(try await ServerProcess.onThread { server.exitStatus() } == 0)
+  }
+
   @Test func dataItCannotServeEndsTheProcessWithTheCLIsCodes() async throws {
     let path = try TestService.temporaryFile("not json")
     defer { try? FileManager.default.removeItem(atPath: path) }
