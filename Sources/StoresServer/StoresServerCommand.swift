@@ -21,7 +21,8 @@ struct StoresServerCommand: AsyncParsableCommand {
     abstract: "Serve the store locator over HTTP: nearest, within, a store, its hours, open, pickup.",
     discussion: """
       Loads the data once (a GeoJSON file or a snapshot from 'stores snapshot build'; a snapshot \
-      is mapped, not parsed, so a replica is ready in milliseconds), then answers on \
+      is mapped, not parsed, and its records are checked while it already serves, so a replica \
+      is ready in milliseconds), then answers on \
       http://HOSTNAME:PORT. Bodies are exactly what 'stores … --format json' prints; errors are \
       RFC 9457 application/problem+json with the CLI's sentence. GET /openapi.json is the contract.
 
@@ -144,7 +145,7 @@ struct StoresServerCommand: AsyncParsableCommand {
       explicit: data, environment: ["STORES_DATA": environment("STORES_DATA") ?? ""])
     let source = CatalogSource(path: path, options: LoadOptions(strict: strict, holidayFiles: holidayFiles))
     let loaded: LoadedCatalog
-    do { loaded = try await source.loadOffEventLoops() } catch {
+    do { loaded = try await source.loadOffEventLoops(verifyingRecords: false) } catch {
       standardError("stores-server: \(error.description)")
       throw ExitCode(error.kind == .inputMissing ? 66 : 65)
     }
@@ -185,6 +186,9 @@ struct StoresServerCommand: AsyncParsableCommand {
         services: [
           .init(service: application),
           .init(
+            service: RecordVerificationService(loaded: loaded, store: service.store, logger: logger),
+            successTerminationBehavior: .ignore, failureTerminationBehavior: .gracefullyShutdownGroup),
+          .init(
             service: HangupReloadService(reloader: service.reloader), successTerminationBehavior: .ignore),
           // Last, so it hears of the shutdown first: /readyz turns 503 while requests drain.
           .init(
@@ -193,7 +197,10 @@ struct StoresServerCommand: AsyncParsableCommand {
         ],
         gracefulShutdownSignals: [.sigterm, .sigint],
         logger: logger))
-    do { try await group.run() } catch let error as IOError {
+    do { try await group.run() } catch let error as DataRefused {
+      standardError("stores-server: \(error.message)")
+      throw ExitCode(65)
+    } catch let error as IOError {
       // Binding the port is what fails in practice; NIO's description names the syscall.
       standardError(
         "stores-server: cannot listen on \(hostname):\(port): \(String(cString: strerror(error.errnoCode))) (errno \(error.errnoCode))"
