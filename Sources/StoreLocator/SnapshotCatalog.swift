@@ -458,10 +458,12 @@ final class SnapshotCatalog: @unchecked Sendable {
       // Only a snapshot over the eager-check size whose record was forged together with its own
       // checksum gets here (`verify` finds it first). There is no honest store to return, and
       // queries cannot fail, so the process ends as any refused input does: a message with the
-      // rebuild command on standard error and exit 65, never a trap. A long-running reader
-      // (a service) calls `verifySnapshotRecords()` once before serving, so it never gets here.
+      // rebuild command on standard error and exit 65, never a trap. `stores-server` checks every
+      // record beside serving (`verifySnapshotRecords()`); whichever finds the record first ends
+      // the process the same way.
       let refusal = Self.refusal(path, source: source, "it is corrupted: \(error.reason)")
-      var line = "stores: \(refusal.description)\n"
+      let program = CommandLine.arguments.first?.split(separator: "/").last.map(String.init) ?? "stores"
+      var line = "\(program): \(refusal.description)\n"
       line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
       exit(65)
     }

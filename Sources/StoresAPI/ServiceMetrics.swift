@@ -37,7 +37,7 @@ public final class ServiceMetrics: Sendable {
     loadSeconds = registry.makeGauge(
       descriptor: MetricNameDescriptor(
         namespace: "stores", subsystem: "data", metricName: "load", unitName: "seconds",
-        helpText: "How long loading and verifying the data being served took"),
+        helpText: "How long loading the data being served took (with every record checked, on a reload)"),
       labels: [])
   }
 

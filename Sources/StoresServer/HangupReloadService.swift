@@ -48,18 +48,33 @@ struct RecordVerificationService: Service {
 
   func run() async throws {
     guard loaded.catalog.isSnapshot else { return }
-    do {
-      let seconds = try await CatalogSource.verifyRecords(of: loaded)
+    // The check blocks a thread of NIO's pool for seconds and cannot be interrupted: on shutdown
+    // the service stops waiting for it (the process ends, and the thread with it).
+    let (outcomes, continuation) = AsyncStream.makeStream(of: Result<Double, any Error>.self)
+    let loaded = loaded
+    Task {
+      do { continuation.yield(.success(try await CatalogSource.verifyRecords(of: loaded))) } catch {
+        continuation.yield(.failure(error))
+      }
+      continuation.finish()
+    }
+    var outcome: Result<Double, any Error>?
+    for await result in outcomes.cancelOnGracefulShutdown() { outcome = result }
+    switch outcome {
+    case nil:
+      logger.debug("shutting down before every record of the snapshot was checked")
+    case .success(let seconds):
       logger.notice(
         "every record of the snapshot is intact",
         metadata: ["seconds": "\(seconds)", "version": "\(loaded.version)"])
-    } catch let error as CatalogError {
+    case .failure(let error):
+      let description = (error as? CatalogError)?.description ?? "\(error)"
       guard store.current === loaded else {
-        logger.error("the data served before the last reload is corrupted: \(error.description)")
+        logger.error("the data served before the last reload is corrupted: \(description)")
         return
       }
-      logger.critical("\(error.description); stopping, as nothing else can be served")
-      throw DataRefused(message: error.description)
+      logger.critical("\(description); stopping, as nothing else can be served")
+      throw DataRefused(message: description)
     }
   }
 }

@@ -40,7 +40,7 @@ final class RunningServer: @unchecked Sendable {
     process.standardOutput = output
     process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
     try process.run()
-    startupLine = Self.firstLine(of: output.fileHandleForReading.fileDescriptor, within: 10)
+    startupLine = Self.firstLine(of: output.fileHandleForReading.fileDescriptor, within: 30)
     port =
       startupLine.hasPrefix("stores-server: serving")
       ? Int(startupLine.split(separator: ":").last ?? "") ?? 0 : 0
@@ -81,7 +81,7 @@ final class RunningServer: @unchecked Sendable {
   /// Waits up to `seconds` for the process to end and returns its exit status (128 + the signal
   /// when a signal ended it); a server still running then is killed and reported as -1, so a
   /// server that does not stop fails the test instead of hanging it.
-  func exitStatus(within seconds: Double = 10) -> Int32 {
+  func exitStatus(within seconds: Double = 30) -> Int32 {
     var status: Int32?
     let ended = ServerProcess.eventually(seconds: seconds) {
       status = endedStatus()
@@ -102,7 +102,7 @@ final class RunningServer: @unchecked Sendable {
 enum ServerProcess {
   /// Polls `condition` every 5 ms until it holds or `seconds` pass: for a state the server
   /// reaches on its own (a reload done, a request started), never as a measure of speed.
-  static func eventually(seconds: Double = 10, _ condition: () throws -> Bool) rethrows -> Bool {
+  static func eventually(seconds: Double = 30, _ condition: () throws -> Bool) rethrows -> Bool {
     let deadline = Date(timeIntervalSinceNow: seconds)
     while Date() < deadline {
       if try condition() { return true }
