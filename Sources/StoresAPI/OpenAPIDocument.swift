@@ -109,11 +109,7 @@ enum OpenAPIDocument {
                 "required": false,
                 "description": "`json` (default) or `geojson`: a FeatureCollection with the `query` as a foreign member.",
                 "schema": {
-                  "enum": [
-                    "json",
-                    "geojson"
-                  ],
-                  "default": "json"
+                  "$ref": "#/components/schemas/AnswerFormat"
                 }
               },
               {
@@ -291,11 +287,7 @@ enum OpenAPIDocument {
                 "required": false,
                 "description": "`json` (default) or `geojson`.",
                 "schema": {
-                  "enum": [
-                    "json",
-                    "geojson"
-                  ],
-                  "default": "json"
+                  "$ref": "#/components/schemas/AnswerFormat"
                 }
               },
               {
@@ -506,14 +498,7 @@ enum OpenAPIDocument {
                 "$ref": "#/components/parameters/Now"
               },
               {
-                "name": "format",
-                "in": "query",
-                "required": false,
-                "description": "Only `json`.",
-                "schema": {
-                  "const": "json",
-                  "default": "json"
-                }
+                "$ref": "#/components/parameters/JsonOnlyFormat"
               },
               {
                 "$ref": "#/components/parameters/RequestId"
@@ -626,14 +611,7 @@ enum OpenAPIDocument {
                 "$ref": "#/components/parameters/Now"
               },
               {
-                "name": "format",
-                "in": "query",
-                "required": false,
-                "description": "Only `json`.",
-                "schema": {
-                  "const": "json",
-                  "default": "json"
-                }
+                "$ref": "#/components/parameters/JsonOnlyFormat"
               },
               {
                 "$ref": "#/components/parameters/RequestId"
@@ -1576,14 +1554,10 @@ enum OpenAPIDocument {
             "additionalProperties": false,
             "properties": {
               "latitude": {
-                "type": "number",
-                "minimum": -90,
-                "maximum": 90
+                "$ref": "#/components/schemas/Latitude"
               },
               "longitude": {
-                "type": "number",
-                "minimum": -180,
-                "maximum": 180
+                "$ref": "#/components/schemas/Longitude"
               }
             }
           },
@@ -1623,9 +1597,7 @@ enum OpenAPIDocument {
             "additionalProperties": false,
             "properties": {
               "id": {
-                "type": "string",
-                "minLength": 1,
-                "description": "The store's id, as the data gives it (`ref`, `@id`, `id`)."
+                "$ref": "#/components/schemas/StoreId"
               },
               "name": {
                 "type": [
@@ -1640,79 +1612,34 @@ enum OpenAPIDocument {
                 ]
               },
               "address": {
-                "type": [
-                  "string",
-                  "null"
-                ],
-                "description": "One line, from the `addr:*` properties."
+                "$ref": "#/components/schemas/Address"
               },
               "latitude": {
-                "type": [
-                  "number",
-                  "null"
-                ],
-                "minimum": -90,
-                "maximum": 90
+                "$ref": "#/components/schemas/LatitudeOrNull"
               },
               "longitude": {
-                "type": [
-                  "number",
-                  "null"
-                ],
-                "minimum": -180,
-                "maximum": 180
+                "$ref": "#/components/schemas/LongitudeOrNull"
               },
               "distance_m": {
-                "type": [
-                  "number",
-                  "null"
-                ],
-                "minimum": 0,
-                "description": "Great-circle metres from the point asked about; null when no point was asked (a store by id, a box)."
+                "$ref": "#/components/schemas/DistanceFromPoint"
               },
               "timezone": {
-                "type": [
-                  "string",
-                  "null"
-                ],
-                "description": "The IANA zone the hours are read in."
+                "$ref": "#/components/schemas/TimeZone"
               },
               "opening_hours": {
-                "type": [
-                  "string",
-                  "null"
-                ],
-                "description": "The OpenStreetMap `opening_hours` text as the data gives it."
+                "$ref": "#/components/schemas/OpeningHours"
               },
               "state": {
-                "enum": [
-                  "open",
-                  "closed",
-                  "unknown"
-                ],
-                "description": "At the time asked (default now)."
+                "$ref": "#/components/schemas/StoreState"
               },
               "comment": {
-                "type": [
-                  "string",
-                  "null"
-                ],
-                "description": "The comment of the rule in force (`\"by appointment\"`)."
+                "$ref": "#/components/schemas/RuleComment"
               },
               "next_change": {
-                "oneOf": [
-                  {
-                    "$ref": "#/components/schemas/LocalTime"
-                  },
-                  {
-                    "type": "null"
-                  }
-                ],
-                "description": "When `state` next changes, in the store's time zone; null when it does not within the look-ahead."
+                "$ref": "#/components/schemas/NextChange"
               },
               "status_text": {
-                "type": "string",
-                "description": "The state in words: `open until 19:00`, `closed, opens 05:30`."
+                "$ref": "#/components/schemas/StatusText"
               },
               "phone": {
                 "type": [
@@ -1727,8 +1654,7 @@ enum OpenAPIDocument {
                 ]
               },
               "properties": {
-                "type": "object",
-                "description": "The record's own properties, exactly as in the data."
+                "$ref": "#/components/schemas/RecordProperties"
               }
             }
           },
@@ -1756,9 +1682,7 @@ enum OpenAPIDocument {
             "additionalProperties": false,
             "properties": {
               "id": {
-                "type": "string",
-                "minLength": 1,
-                "description": "The store's id, as the data gives it (`ref`, `@id`, `id`)."
+                "$ref": "#/components/schemas/StoreId"
               },
               "name": {
                 "type": [
@@ -1773,27 +1697,13 @@ enum OpenAPIDocument {
                 ]
               },
               "address": {
-                "type": [
-                  "string",
-                  "null"
-                ],
-                "description": "One line, from the `addr:*` properties."
+                "$ref": "#/components/schemas/Address"
               },
               "latitude": {
-                "type": [
-                  "number",
-                  "null"
-                ],
-                "minimum": -90,
-                "maximum": 90
+                "$ref": "#/components/schemas/LatitudeOrNull"
               },
               "longitude": {
-                "type": [
-                  "number",
-                  "null"
-                ],
-                "minimum": -180,
-                "maximum": 180
+                "$ref": "#/components/schemas/LongitudeOrNull"
               },
               "distance_m": {
                 "type": "number",
@@ -1801,48 +1711,22 @@ enum OpenAPIDocument {
                 "description": "Great-circle metres from the customer."
               },
               "timezone": {
-                "type": [
-                  "string",
-                  "null"
-                ],
-                "description": "The IANA zone the hours are read in."
+                "$ref": "#/components/schemas/TimeZone"
               },
               "opening_hours": {
-                "type": [
-                  "string",
-                  "null"
-                ],
-                "description": "The OpenStreetMap `opening_hours` text as the data gives it."
+                "$ref": "#/components/schemas/OpeningHours"
               },
               "state": {
-                "enum": [
-                  "open",
-                  "closed",
-                  "unknown"
-                ],
-                "description": "At the time asked (default now)."
+                "$ref": "#/components/schemas/StoreState"
               },
               "comment": {
-                "type": [
-                  "string",
-                  "null"
-                ],
-                "description": "The comment of the rule in force (`\"by appointment\"`)."
+                "$ref": "#/components/schemas/RuleComment"
               },
               "next_change": {
-                "oneOf": [
-                  {
-                    "$ref": "#/components/schemas/LocalTime"
-                  },
-                  {
-                    "type": "null"
-                  }
-                ],
-                "description": "When `state` next changes, in the store's time zone; null when it does not within the look-ahead."
+                "$ref": "#/components/schemas/NextChange"
               },
               "status_text": {
-                "type": "string",
-                "description": "The state in words: `open until 19:00`, `closed, opens 05:30`."
+                "$ref": "#/components/schemas/StatusText"
               },
               "phone": {
                 "type": [
@@ -1857,8 +1741,7 @@ enum OpenAPIDocument {
                 ]
               },
               "properties": {
-                "type": "object",
-                "description": "The record's own properties, exactly as in the data."
+                "$ref": "#/components/schemas/RecordProperties"
               }
             }
           },
@@ -1887,9 +1770,7 @@ enum OpenAPIDocument {
             "additionalProperties": false,
             "properties": {
               "id": {
-                "type": "string",
-                "minLength": 1,
-                "description": "The store's id, as the data gives it (`ref`, `@id`, `id`)."
+                "$ref": "#/components/schemas/StoreId"
               },
               "name": {
                 "type": [
@@ -1904,79 +1785,34 @@ enum OpenAPIDocument {
                 ]
               },
               "address": {
-                "type": [
-                  "string",
-                  "null"
-                ],
-                "description": "One line, from the `addr:*` properties."
+                "$ref": "#/components/schemas/Address"
               },
               "latitude": {
-                "type": [
-                  "number",
-                  "null"
-                ],
-                "minimum": -90,
-                "maximum": 90
+                "$ref": "#/components/schemas/LatitudeOrNull"
               },
               "longitude": {
-                "type": [
-                  "number",
-                  "null"
-                ],
-                "minimum": -180,
-                "maximum": 180
+                "$ref": "#/components/schemas/LongitudeOrNull"
               },
               "distance_m": {
-                "type": [
-                  "number",
-                  "null"
-                ],
-                "minimum": 0,
-                "description": "Great-circle metres from the point asked about; null when no point was asked (a store by id, a box)."
+                "$ref": "#/components/schemas/DistanceFromPoint"
               },
               "timezone": {
-                "type": [
-                  "string",
-                  "null"
-                ],
-                "description": "The IANA zone the hours are read in."
+                "$ref": "#/components/schemas/TimeZone"
               },
               "opening_hours": {
-                "type": [
-                  "string",
-                  "null"
-                ],
-                "description": "The OpenStreetMap `opening_hours` text as the data gives it."
+                "$ref": "#/components/schemas/OpeningHours"
               },
               "state": {
-                "enum": [
-                  "open",
-                  "closed",
-                  "unknown"
-                ],
-                "description": "At the time asked (default now)."
+                "$ref": "#/components/schemas/StoreState"
               },
               "comment": {
-                "type": [
-                  "string",
-                  "null"
-                ],
-                "description": "The comment of the rule in force (`\"by appointment\"`)."
+                "$ref": "#/components/schemas/RuleComment"
               },
               "next_change": {
-                "oneOf": [
-                  {
-                    "$ref": "#/components/schemas/LocalTime"
-                  },
-                  {
-                    "type": "null"
-                  }
-                ],
-                "description": "When `state` next changes, in the store's time zone; null when it does not within the look-ahead."
+                "$ref": "#/components/schemas/NextChange"
               },
               "status_text": {
-                "type": "string",
-                "description": "The state in words: `open until 19:00`, `closed, opens 05:30`."
+                "$ref": "#/components/schemas/StatusText"
               },
               "phone": {
                 "type": [
@@ -1991,8 +1827,7 @@ enum OpenAPIDocument {
                 ]
               },
               "properties": {
-                "type": "object",
-                "description": "The record's own properties, exactly as in the data."
+                "$ref": "#/components/schemas/RecordProperties"
               },
               "open_for": {
                 "description": "With `for`: whether the store stays open that long from the time asked; null without `for`.",
@@ -2048,9 +1883,7 @@ enum OpenAPIDocument {
                 "$ref": "#/components/schemas/Coordinate"
               },
               "k": {
-                "type": "integer",
-                "minimum": 1,
-                "maximum": 1000
+                "$ref": "#/components/schemas/StoreCount"
               },
               "within_m": {
                 "type": [
@@ -2060,10 +1893,7 @@ enum OpenAPIDocument {
                 "minimum": 0
               },
               "where": {
-                "type": "array",
-                "items": {
-                  "type": "string"
-                }
+                "$ref": "#/components/schemas/WhereTexts"
               },
               "at": {
                 "type": "string",
@@ -2113,10 +1943,7 @@ enum OpenAPIDocument {
                 "description": "[west, south, east, north]."
               },
               "where": {
-                "type": "array",
-                "items": {
-                  "type": "string"
-                }
+                "$ref": "#/components/schemas/WhereTexts"
               },
               "at": {
                 "type": "string",
@@ -2133,9 +1960,7 @@ enum OpenAPIDocument {
                 "minimum": 0
               },
               "limit": {
-                "type": "integer",
-                "minimum": 1,
-                "maximum": 1000
+                "$ref": "#/components/schemas/StoreCount"
               },
               "cursor": {
                 "type": [
@@ -2179,11 +2004,7 @@ enum OpenAPIDocument {
                 "description": "The number of `stores`."
               },
               "stores": {
-                "type": "array",
-                "items": {
-                  "$ref": "#/components/schemas/Store"
-                },
-                "maxItems": 1000
+                "$ref": "#/components/schemas/StoreList"
               }
             }
           },
@@ -2207,11 +2028,7 @@ enum OpenAPIDocument {
                 "maximum": 1000
               },
               "stores": {
-                "type": "array",
-                "items": {
-                  "$ref": "#/components/schemas/Store"
-                },
-                "maxItems": 1000
+                "$ref": "#/components/schemas/StoreList"
               },
               "next_cursor": {
                 "type": [
@@ -2462,8 +2279,7 @@ enum OpenAPIDocument {
             "additionalProperties": false,
             "properties": {
               "source": {
-                "type": "string",
-                "description": "The data file's path."
+                "$ref": "#/components/schemas/SourcePath"
               },
               "snapshot": {
                 "type": [
@@ -2510,11 +2326,7 @@ enum OpenAPIDocument {
                 "minimum": 0
               },
               "brands": {
-                "type": "object",
-                "additionalProperties": {
-                  "type": "integer",
-                  "minimum": 1
-                }
+                "$ref": "#/components/schemas/Counts"
               },
               "stores_without_brand": {
                 "type": "integer",
@@ -2553,11 +2365,7 @@ enum OpenAPIDocument {
                 "minimum": 0
               },
               "diagnostic_codes": {
-                "type": "object",
-                "additionalProperties": {
-                  "type": "integer",
-                  "minimum": 1
-                }
+                "$ref": "#/components/schemas/Counts"
               },
               "diagnostic_groups": {
                 "type": "array",
@@ -2717,24 +2525,10 @@ enum OpenAPIDocument {
                 "description": "When the order is ready (at the assigned store, else at the nearest store considered)."
               },
               "arrival_at": {
-                "oneOf": [
-                  {
-                    "$ref": "#/components/schemas/UtcTime"
-                  },
-                  {
-                    "type": "null"
-                  }
-                ]
+                "$ref": "#/components/schemas/UtcTimeOrNull"
               },
               "pickup_at": {
-                "oneOf": [
-                  {
-                    "$ref": "#/components/schemas/UtcTime"
-                  },
-                  {
-                    "type": "null"
-                  }
-                ]
+                "$ref": "#/components/schemas/UtcTimeOrNull"
               },
               "pickup_at_local": {
                 "oneOf": [
@@ -3011,14 +2805,10 @@ enum OpenAPIDocument {
                 "description": "Where the customer is; other members are ignored.",
                 "properties": {
                   "latitude": {
-                    "type": "number",
-                    "minimum": -90,
-                    "maximum": 90
+                    "$ref": "#/components/schemas/Latitude"
                   },
                   "longitude": {
-                    "type": "number",
-                    "minimum": -180,
-                    "maximum": 180
+                    "$ref": "#/components/schemas/Longitude"
                   }
                 }
               },
@@ -3079,10 +2869,7 @@ enum OpenAPIDocument {
                 "description": "Required attributes, as `--where` writes them.",
                 "oneOf": [
                   {
-                    "type": "array",
-                    "items": {
-                      "$ref": "#/components/schemas/Condition"
-                    }
+                    "$ref": "#/components/schemas/Conditions"
                   },
                   {
                     "$ref": "#/components/schemas/Condition"
@@ -3135,14 +2922,10 @@ enum OpenAPIDocument {
                     ],
                     "properties": {
                       "latitude": {
-                        "type": "number",
-                        "minimum": -90,
-                        "maximum": 90
+                        "$ref": "#/components/schemas/Latitude"
                       },
                       "longitude": {
-                        "type": "number",
-                        "minimum": -180,
-                        "maximum": 180
+                        "$ref": "#/components/schemas/Longitude"
                       }
                     }
                   }
@@ -3273,10 +3056,7 @@ enum OpenAPIDocument {
                 "description": "Required attributes. A condition on the store's properties: `KEY=VALUE` (the property, or one of its values in an array or an OSM `;` list, equals VALUE; `yes`/`true` and `no`/`false` match each other), `KEY!=VALUE` (no value equals VALUE, or the key is absent) or `KEY` alone (present, not null, not `no`/`false`). Repeat the parameter for several conditions; a store must meet all.",
                 "oneOf": [
                   {
-                    "type": "array",
-                    "items": {
-                      "$ref": "#/components/schemas/Condition"
-                    }
+                    "$ref": "#/components/schemas/Conditions"
                   },
                   {
                     "$ref": "#/components/schemas/Condition"
@@ -3356,8 +3136,7 @@ enum OpenAPIDocument {
                 "minimum": 0
               },
               "source": {
-                "type": "string",
-                "description": "The data file's path."
+                "$ref": "#/components/schemas/SourcePath"
               }
             }
           },
@@ -3400,6 +3179,156 @@ enum OpenAPIDocument {
                 "minimum": 0
               }
             }
+          },
+          "NextChange": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/LocalTime"
+              },
+              {
+                "type": "null"
+              }
+            ],
+            "description": "When `state` next changes, in the store's time zone; null when it does not within the look-ahead."
+          },
+          "DistanceFromPoint": {
+            "type": [
+              "number",
+              "null"
+            ],
+            "minimum": 0,
+            "description": "Great-circle metres from the point asked about; null when no point was asked (a store by id, a box)."
+          },
+          "StoreId": {
+            "type": "string",
+            "minLength": 1,
+            "description": "The store's id, as the data gives it (`ref`, `@id`, `id`)."
+          },
+          "OpeningHours": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "The OpenStreetMap `opening_hours` text as the data gives it."
+          },
+          "RuleComment": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "The comment of the rule in force (`\"by appointment\"`)."
+          },
+          "StatusText": {
+            "type": "string",
+            "description": "The state in words: `open until 19:00`, `closed, opens 05:30`."
+          },
+          "StoreState": {
+            "enum": [
+              "open",
+              "closed",
+              "unknown"
+            ],
+            "description": "At the time asked (default now)."
+          },
+          "RecordProperties": {
+            "type": "object",
+            "description": "The record's own properties, exactly as in the data."
+          },
+          "Address": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "One line, from the `addr:*` properties."
+          },
+          "StoreList": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Store"
+            },
+            "maxItems": 1000
+          },
+          "TimeZone": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "The IANA zone the hours are read in."
+          },
+          "Counts": {
+            "type": "object",
+            "additionalProperties": {
+              "type": "integer",
+              "minimum": 1
+            }
+          },
+          "UtcTimeOrNull": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/UtcTime"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "Conditions": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Condition"
+            }
+          },
+          "LongitudeOrNull": {
+            "type": [
+              "number",
+              "null"
+            ],
+            "minimum": -180,
+            "maximum": 180
+          },
+          "LatitudeOrNull": {
+            "type": [
+              "number",
+              "null"
+            ],
+            "minimum": -90,
+            "maximum": 90
+          },
+          "SourcePath": {
+            "type": "string",
+            "description": "The data file's path."
+          },
+          "Longitude": {
+            "type": "number",
+            "minimum": -180,
+            "maximum": 180
+          },
+          "StoreCount": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 1000
+          },
+          "Latitude": {
+            "type": "number",
+            "minimum": -90,
+            "maximum": 90
+          },
+          "AnswerFormat": {
+            "enum": [
+              "json",
+              "geojson"
+            ],
+            "default": "json"
+          },
+          "DataVersion": {
+            "type": "string",
+            "pattern": "^[0-9a-f]{16}$"
+          },
+          "WhereTexts": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
           }
         },
         "parameters": {
@@ -3419,10 +3348,7 @@ enum OpenAPIDocument {
             "required": false,
             "description": "Conditions on the stores' properties (`where=KEY=VALUE`, `KEY!=VALUE` or `KEY`); repeat it for several, a store must meet all.",
             "schema": {
-              "type": "array",
-              "items": {
-                "$ref": "#/components/schemas/Condition"
-              }
+              "$ref": "#/components/schemas/Conditions"
             },
             "example": [
               "drive_through=yes"
@@ -3513,10 +3439,16 @@ enum OpenAPIDocument {
             "required": false,
             "description": "`json` (default) or `geojson`: a FeatureCollection, as `--format geojson` writes it.",
             "schema": {
-              "enum": [
-                "json",
-                "geojson"
-              ],
+              "$ref": "#/components/schemas/AnswerFormat"
+            }
+          },
+          "JsonOnlyFormat": {
+            "name": "format",
+            "in": "query",
+            "required": false,
+            "description": "Only `json`.",
+            "schema": {
+              "const": "json",
               "default": "json"
             }
           }
@@ -3760,8 +3692,7 @@ enum OpenAPIDocument {
             "description": "The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.",
             "required": true,
             "schema": {
-              "type": "string",
-              "pattern": "^[0-9a-f]{16}$"
+              "$ref": "#/components/schemas/DataVersion"
             },
             "example": "721c9fbf867edb1b"
           },
@@ -3795,8 +3726,7 @@ enum OpenAPIDocument {
             "description": "The version of the data being served, when there is data (not before the first load).",
             "required": false,
             "schema": {
-              "type": "string",
-              "pattern": "^[0-9a-f]{16}$"
+              "$ref": "#/components/schemas/DataVersion"
             }
           },
           "WWW-Authenticate": {
