@@ -134,6 +134,9 @@ enum OpenAPIDocument {
                   },
                   "Cache-Control": {
                     "$ref": "#/components/headers/Cache-Control-Public"
+                  },
+                  "X-Stores-Note": {
+                    "$ref": "#/components/headers/X-Stores-Note"
                   }
                 },
                 "content": {
@@ -312,6 +315,9 @@ enum OpenAPIDocument {
                   },
                   "Cache-Control": {
                     "$ref": "#/components/headers/Cache-Control-Public"
+                  },
+                  "X-Stores-Note": {
+                    "$ref": "#/components/headers/X-Stores-Note"
                   }
                 },
                 "content": {
@@ -3743,6 +3749,12 @@ enum OpenAPIDocument {
             "schema": {
               "type": "string",
               "pattern": "^[0-9]+$"
+            }
+          },
+          "X-Stores-Note": {
+            "description": "What `stores` writes on standard error beside the same answer, one header per sentence: why an answer is empty (a `where` key no store has, the stores in reach have no hours, …) or that `near` looks like LON,LAT. Printable ASCII as it is; any other byte of the UTF-8 sentence percent-encoded (`%C3%A9`). Absent when there is nothing to say.",
+            "schema": {
+              "type": "string"
             }
           }
         },

@@ -36,6 +36,7 @@ struct OriginsMiddleware: RouterMiddleware {
     return response
   }
 
-  /// The headers a page's script may read: which data answered, which request it was, the tag.
-  static let exposed = "X-Stores-Data-Version, X-Request-Id, ETag"
+  /// The headers a page's script may read: which data answered, which request it was, the tag,
+  /// why an answer is empty.
+  static let exposed = "X-Stores-Data-Version, X-Request-Id, ETag, X-Stores-Note"
 }

@@ -6,6 +6,9 @@ import NIOCore
 extension HTTPField.Name {
   /// The version of the data an answer was computed from (`Catalog.dataVersion`).
   public static let storesDataVersion = HTTPField.Name("X-Stores-Data-Version")!
+  /// A sentence the CLI would write on standard error beside the same answer (percent-encoded
+  /// beyond printable ASCII).
+  public static let storesNote = HTTPField.Name("X-Stores-Note")!
   /// The id a request is logged under, echoed back.
   public static let requestID = HTTPField.Name("X-Request-Id")!
 }

@@ -109,10 +109,33 @@ struct StoreRoutes: Sendable {
 
   // MARK: Pieces
 
+  /// A search answer, with what the CLI says beside it on standard error (why it is empty, a
+  /// LON,LAT hint) as `X-Stores-Note` headers: the body stays the CLI's, and an empty answer is
+  /// never empty in silence.
   private func search(_ answer: SearchAnswer, format: AnswerFormat, request: Request) -> Response {
-    format == .geoJSON
+    var response =
+      format == .geoJSON
       ? document(answer.geoJSONText, DocumentResponse.geoJSON, request)
       : document(answer.jsonText, DocumentResponse.json, request)
+    for note in answer.notes {
+      response.headers.append(HTTPField(name: .storesNote, value: Self.headerText(note)))
+    }
+    return response
+  }
+
+  /// `text` as a header value: printable ASCII as it is, every other byte (and `%`)
+  /// percent-encoded, so a sentence naming `Zürich` survives any proxy and decodes back.
+  static func headerText(_ text: String) -> String {
+    var value = ""
+    for byte in text.utf8 {
+      if (0x20...0x7E).contains(byte), byte != UInt8(ascii: "%") {
+        value.unicodeScalars.append(Unicode.Scalar(byte))
+      } else {
+        value +=
+          "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 0xF, radix: 16, uppercase: true)
+      }
+    }
+    return value
   }
 
   private func document(_ text: String, _ contentType: String, _ request: Request) -> Response {

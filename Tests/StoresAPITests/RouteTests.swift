@@ -42,6 +42,34 @@ import Testing
     }
   }
 
+  /// An empty answer says why, as the CLI does on standard error: one `X-Stores-Note` per
+  /// sentence, the library's sentences; an answer with stores has none.
+  @Test func anEmptyAnswerSaysWhyInNoteHeaders() async throws {
+    let query: [(name: String, value: String)] = [
+      ("near", "47.6062,-122.3321"), ("where", "drive_through=maybe"), ("now", TestService.now),
+    ]
+    let expected = catalog.answer(try NearestRequest(parameters(query)), now: now).notes
+    try #require(!expected.isEmpty)
+    try await TestService.application(TestService.service()).test(.router) { client in
+      let empty = try await client.get(
+        "/v1/stores/nearest?near=47.6062,-122.3321&where=drive_through%3Dmaybe&now=\(TestService.now)")
+      #expect(empty.status == .ok)
+      #expect(try empty.json()["count"] as? Int == 0)
+      let notes = empty.headers[values: .storesNote].map { $0.removingPercentEncoding ?? $0 }
+      #expect(notes == expected)
+      let plain = try await client.get("/v1/stores/nearest?near=47.6062,-122.3321&now=\(TestService.now)")
+      #expect(plain.headers[values: .storesNote].isEmpty)
+    }
+  }
+
+  @Test func noteHeadersAreASCIIAndDecodeBack() {
+    for text in ["no store within 10 km of Zürich", "100% sure", "tab\there", "☕ …"] {
+      let value = StoreRoutes.headerText(text)
+      #expect(value.utf8.allSatisfy { (0x20...0x7E).contains($0) })
+      #expect(value.removingPercentEncoding == text)
+    }
+  }
+
   @Test func nearestWritesGeoJSONWhenAsked() async throws {
     try await TestService.application(TestService.service()).test(.router) { client in
       let response = try await client.get(
