@@ -31,7 +31,12 @@ final class RunningServer: @unchecked Sendable {
       .appendingPathComponent("stores-server-log-\(UUID().uuidString)").path
     _ = FileManager.default.createFile(atPath: logPath, contents: nil)
     process.executableURL = URL(fileURLWithPath: BuiltBinaries.server)
-    process.arguments = arguments + ["--hostname", "127.0.0.1", "--port", "0", "--log-level", logLevel]
+    // The tests hold connections open on purpose while they poll; on a machine busy with every
+    // other suite (CI), that can outlast the default idle timeout of 60 s. Only the test of the
+    // timeout sets one.
+    let idle = arguments.contains("--idle-timeout") ? [] : ["--idle-timeout", "0"]
+    process.arguments =
+      arguments + idle + ["--hostname", "127.0.0.1", "--port", "0", "--log-level", logLevel]
     var environment = ProcessInfo.processInfo.environment
     environment["STORES_ADMIN_TOKEN"] = adminToken
     environment["STORES_DATA"] = nil
