@@ -6,6 +6,9 @@ extension Distance {
   var kilometersText: String {
     let km = kilometers
     guard km.isFinite, km >= 0 else { return "? km" }
+    // Beyond what an Int holds (a `within` of 1e30 m is accepted: it covers the Earth), as the
+    // number prints.
+    guard km < 1e15 else { return "\(km) km" }
     if km >= 100 { return "\(Int(km.rounded())) km" }
     let tenths = Int((km * 10).rounded())
     return "\(tenths / 10).\(tenths % 10) km"

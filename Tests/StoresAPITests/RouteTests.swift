@@ -62,6 +62,19 @@ import Testing
     }
   }
 
+  /// Found by schemathesis: a `within` far larger than the Earth (accepted: it covers it) made the
+  /// explanation of an empty answer convert a distance too large for an Int and end the process.
+  @Test func anEmptyAnswerWithinAnEnormousDistanceIsExplained() async throws {
+    try await TestService.application(TestService.service()).test(.router) { client in
+      let response = try await client.get(
+        "/v1/stores/nearest?near=-90,-122&within=0172824079305506879955808932&where=x%3Dy&now=\(TestService.now)"
+      )
+      #expect(response.status == .ok)
+      #expect(try response.json()["count"] as? Int == 0)
+      #expect(!response.headers[values: .storesNote].isEmpty)
+    }
+  }
+
   @Test func noteHeadersAreASCIIAndDecodeBack() {
     for text in ["no store within 10 km of Zürich", "100% sure", "tab\there", "☕ …"] {
       let value = StoreRoutes.headerText(text)
