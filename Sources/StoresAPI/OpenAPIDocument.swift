@@ -2491,6 +2491,7 @@ enum OpenAPIDocument {
               "stores_with_invalid_hours",
               "stores_with_tolerated_hours",
               "stores_with_inferred_timezone",
+              "attributes",
               "errors",
               "warnings",
               "notes",
@@ -2572,6 +2573,32 @@ enum OpenAPIDocument {
               "stores_with_inferred_timezone": {
                 "type": "integer",
                 "minimum": 0
+              },
+              "attributes": {
+                "type": "array",
+                "description": "The properties a `where=KEY=VALUE` condition can usefully pick stores by: at most 16 distinct values of at most 40 bytes each (such as `drive_through`, `wheelchair`), sorted by key, each with its stores per value, most first. Left out: a key every store has with the same value, and the `opening_hours` keys (ask with `open_at`). The store picker page offers these as filters.",
+                "items": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "key",
+                    "values"
+                  ],
+                  "properties": {
+                    "key": {
+                      "type": "string"
+                    },
+                    "values": {
+                      "type": "object",
+                      "additionalProperties": {
+                        "type": "integer",
+                        "minimum": 1
+                      },
+                      "minProperties": 1,
+                      "maxProperties": 16
+                    }
+                  }
+                }
               },
               "errors": {
                 "type": "integer",
