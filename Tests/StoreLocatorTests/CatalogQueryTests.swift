@@ -99,7 +99,7 @@ import Testing
       properties["note"] = .string(position == 7 ? String(repeating: "x", count: 41) : "short")
       stores.append(
         Store(
-          id: "s\(position)", idSource: .feature, coordinate: nil, properties: properties,
+          id: "s\(position)", idSource: .feature, coordinate: nil, properties: properties, timezone: nil,
           position: SourcePosition(featureIndex: position, line: position + 2, column: 1)))
     }
     let attributes = Catalog(stores: stores, source: "generated").summary.attributes

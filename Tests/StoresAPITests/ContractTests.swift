@@ -36,10 +36,14 @@ import Testing
     // Not 404 or 405 for any route of the list (the id is unknown, so a store route is a 404
     // problem of another kind).
     let configuration = APIConfiguration(adminToken: "t")
-    try await TestService.application(TestService.service(configuration: configuration)).test(.router) {
-      client in
+    let page = PageResources(
+      assetsDirectory: try PageRouteTests.assetsDirectory(), basemapPath: nil, tiles: nil)
+    try await TestService.application(TestService.service(configuration: configuration, page: page)).test(
+      .router
+    ) { client in
       for route in APIRoute.all {
         let path = route.path.replacingOccurrences(of: "{id}", with: "nw-0145")
+          .replacingOccurrences(of: "{name}", with: route == .asset ? "leaflet.css" : "picker.js")
         let response = try await client.execute(uri: path, method: route.method)
         #expect(response.status != .methodNotAllowed, "\(route)")
         if response.status == .notFound {

@@ -45,12 +45,12 @@ enum TestService {
   /// at the same time read the shared one expecting the bundled data there.
   static func service(
     _ loaded: LoadedCatalog? = bundled, source: String = bundledData,
-    configuration: APIConfiguration = APIConfiguration(), metrics: ServiceMetrics? = nil,
-    log: TestLog = TestLog()
+    configuration: APIConfiguration = APIConfiguration(), page: PageResources = .listOnly,
+    metrics: ServiceMetrics? = nil, log: TestLog = TestLog()
   ) -> StoresService {
     let sharesMetrics = loaded == nil || loaded === bundled
     return StoresService(
-      source: CatalogSource(path: source), initial: loaded, configuration: configuration,
+      source: CatalogSource(path: source), initial: loaded, configuration: configuration, page: page,
       metrics: metrics ?? (sharesMetrics ? Self.metrics : ServiceMetrics()), logger: log.logger)
   }
 
