@@ -154,7 +154,7 @@ function filterParams(p) {
     p.set("open_at", state.openAt);
   }
   const minutes = Number(state.openFor);
-  if (state.openFor && minutes > 0 && state.when !== "any") p.set("open_for", minutes + "m");
+  if (state.openFor && minutes > 0) p.set("open_for", minutes + "m"); // alone: open now for that long
   p.set("now", clock());
   return p;
 }
@@ -247,7 +247,7 @@ function describeFilters() {
   const parts = [];
   if (state.when === "now") parts.push("open now");
   if (state.when === "at" && state.openAt) parts.push("open at " + state.openAt.replace("T", " ") + " local time");
-  if (state.openFor && state.when !== "any") parts.push("for at least " + state.openFor + " min");
+  if (state.openFor) parts.push((state.when === "any" ? "open now " : "") + "for at least " + state.openFor + " min");
   for (const w of state.where) parts.push(attributeLabel(w.split("=")[0]).toLowerCase());
   return parts.join(", ");
 }
@@ -305,6 +305,7 @@ function loadLeaflet() {
 function mapOff(text) {
   const box = $("map");
   box.classList.add("map-off");
+  box.dataset.state = "off";
   box.replaceChildren(el("p", { text }));
 }
 
@@ -343,6 +344,7 @@ async function startMap() {
     viewTimer = setTimeout(loadView, 250);
   });
   drawResults();
+  $("map").dataset.state = "ready";
   loadView();
 }
 
@@ -362,12 +364,16 @@ function startTiles() {
 }
 
 async function startBasemap(why) {
+  const box = $("map");
+  box.dataset.basemap = "loading";
   if (!config.basemap) {
+    box.dataset.basemap = "none";
     mapNote((why ? why + " " : "") + "No basemap is configured: stores are drawn without land outlines.");
     return;
   }
   const answer = await api(config.basemap);
   if (!answer.ok) {
+    box.dataset.basemap = "missing";
     mapNote((why ? why + " " : "") + "The offline basemap is not available (" + config.basemap +
       " answered " + (answer.status || "nothing") + "): stores are drawn without land outlines.");
     return;
@@ -379,6 +385,7 @@ async function startBasemap(why) {
   });
   land.addTo(map);
   land.bringToBack();
+  box.dataset.basemap = "loaded";
 }
 
 // Leaflet's bounds as W,S,E,N for the API (west > east crosses the antimeridian).
@@ -397,8 +404,12 @@ function viewBox() {
 async function loadView() {
   if (!map) return;
   const gen = ++viewGen;
+  const box = $("map");
+  box.dataset.view = "busy";
   if (map.getZoom() < VIEW_MIN_ZOOM) {
     layers.view.clearLayers();
+    box.dataset.inView = "";
+    box.dataset.view = "done";
     return;
   }
   const drawn = [];
@@ -411,6 +422,7 @@ async function loadView() {
     if (gen !== viewGen) return;
     if (!answer.ok) {
       mapNote("The stores in view could not be loaded: " + answer.error);
+      box.dataset.view = "done";
       return;
     }
     drawn.push(...answer.data.stores);
@@ -423,10 +435,11 @@ async function loadView() {
   for (const store of drawn) {
     if (listed.has(store.id) || store.latitude === null) continue;
     window.L.circleMarker([store.latitude, store.longitude], {
-      radius: 4, weight: 1, color: "#fff", fillColor: "#56606b", fillOpacity: 0.85,
+      radius: 4, weight: 1, color: "#fff", fillColor: "#56606b", fillOpacity: 0.85, bubblingMouseEvents: false,
     }).bindTooltip(store.name || store.id).on("click", () => openStore(store)).addTo(layers.view);
   }
-  $("map").setAttribute("data-in-view", String(drawn.length));
+  box.dataset.inView = String(drawn.length);
+  box.dataset.view = "done";
   if (more) mapNote("Showing the first " + drawn.length + " stores in view; zoom in to see them all.");
 }
 
@@ -441,13 +454,13 @@ function drawResults() {
     const chosen = store.id === state.store;
     L.circleMarker([store.latitude, store.longitude], {
       radius: chosen ? 10 : 7, weight: chosen ? 3 : 2, color: chosen ? "#f5a623" : "#fff",
-      fillColor: colors[store.state] || colors.unknown, fillOpacity: 0.95,
+      fillColor: colors[store.state] || colors.unknown, fillOpacity: 0.95, bubblingMouseEvents: false,
     }).bindTooltip((i + 1) + ". " + (store.name || store.id))
       .on("click", () => { setActive(i); openStore(store); }).addTo(layers.results);
   });
   const point = nearPoint();
   if (point) {
-    L.circleMarker(point, { radius: 8, weight: 3, color: "#0b5cad", fillColor: "#fff", fillOpacity: 1 })
+    L.circleMarker(point, { radius: 8, weight: 3, color: "#0b5cad", fillColor: "#fff", fillOpacity: 1, interactive: false })
       .bindTooltip("You are here").addTo(layers.customer);
   }
 }
@@ -467,7 +480,8 @@ async function openStore(store, focus) {
   $("panel-title").textContent = store.name || store.id;
   $("panel-status").textContent = sentence(store.status_text || store.state);
   $("panel-status").className = "state " + stateClass(store.state);
-  $("panel-address").textContent = store.address || "";
+  $("panel-address").textContent = (store.address || "") +
+    (store.distance_m !== null && store.distance_m !== undefined ? " · " + distanceText(store.distance_m) + " away" : "");
   const contact = $("panel-contact");
   contact.replaceChildren();
   if (store.phone) contact.append(el("a", { href: "tel:" + store.phone.replace(/[^\d+]/g, ""), text: "☎ " + store.phone }));
@@ -544,12 +558,12 @@ function pickupText(plan, minutes) {
   const today = $("panel").dataset.today || "";
   const out = [];
   const travel = plan.travel || {};
-  const mode = { walk: "walk", bike: "bike ride", drive: "drive" }[travel.mode] || "trip";
+  const mode = { walk: "on foot", bike: "by bike", drive: "by car" }[travel.mode] || "at " + travel.speed_kmh + " km/h";
   const nameOf = (s) => (s && (s.name || s.id)) || "";
   if (plan.status === "assigned" && plan.store) {
     const here = plan.store.id === state.store;
     const trip = travel.duration_s !== null && travel.duration_s !== undefined
-      ? " It is a " + Math.round(travel.duration_s / 60) + "-minute " + mode + " away; you would arrive at " +
+      ? " About " + Math.round(travel.duration_s / 60) + " min " + mode + ": you would arrive at " +
         wallTime(localOf(plan.arrival_at, plan.pickup_at_local)) + "." : "";
     out.push(el("p", { class: "answer", text: (here ? "Order now" : "This store cannot take it; order at " + nameOf(plan.store)) +
       ": ready in " + minutes + " min, pick it up at " + whenText(plan.pickup_at_local, today) + " (store time)." + trip }));
