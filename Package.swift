@@ -46,6 +46,11 @@ let package = Package(
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "Prometheus", package: "swift-prometheus"),
+      ],
+      // The store picker page, built into the binary: a service needs no files beside it to serve
+      // its own page (Leaflet and the basemap are read from directories at startup).
+      resources: [
+        .embedInCode("Page/index.html"), .embedInCode("Page/picker.js"), .embedInCode("Page/picker.css"),
       ]
     ),
     .executableTarget(

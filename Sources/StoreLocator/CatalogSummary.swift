@@ -13,6 +13,17 @@ public struct CatalogSummary: Hashable, Sendable {
     }
   }
 
+  /// A property and the stores that have each of its values.
+  public struct Attribute: Hashable, Sendable {
+    public let key: String
+    public let values: [Tally]
+
+    public init(key: String, values: [Tally]) {
+      self.key = key
+      self.values = values
+    }
+  }
+
   public let source: String
   /// The snapshot the catalog was read from, when it was (`source` is then the GeoJSON file the
   /// snapshot was built from).
@@ -37,6 +48,11 @@ public struct CatalogSummary: Hashable, Sendable {
   public let storesWithToleratedHours: Int
   /// Stores whose time zone was inferred from their location.
   public let storesWithInferredTimezone: Int
+  /// The properties a `where` condition can usefully pick stores by: those with a few short
+  /// values (at most 16, each up to 40 bytes), such as `drive_through` or `wheelchair`, by key;
+  /// their values most stores first. A key every store has with one same value is left out, and
+  /// so are the `opening_hours` keys (asked for with `open_at`, not by their text).
+  public let attributes: [Attribute]
   /// Diagnostics per severity.
   public let errorCount: Int
   public let warningCount: Int
@@ -55,6 +71,8 @@ extension Catalog {
     var timezones: [String: Int] = [:]
     var brands: [String: Int] = [:]
     var withHours = 0
+    var attributeValues: [String: [String: Int]] = [:]
+    var saturatedKeys: Set<String> = []
     var longitudes: [Double] = []
     var south = Double.infinity
     var north = -Double.infinity
@@ -62,6 +80,22 @@ extension Catalog {
       if let timezone = store.timezone { timezones[timezone, default: 0] += 1 }
       if let brand = store.brand { brands[brand, default: 0] += 1 }
       if store.openingHours != nil { withHours += 1 }
+      // Hours are asked for with open_at, not by their text.
+      for member in store.properties
+      where !saturatedKeys.contains(member.key) && !member.key.hasPrefix("opening_hours") {
+        guard let text = member.value.scalarText, !text.isEmpty, text.utf8.count <= Self.attributeValueBytes
+        else {
+          // A long or structured value: the key is a description, not an attribute.
+          saturatedKeys.insert(member.key)
+          attributeValues[member.key] = nil
+          continue
+        }
+        attributeValues[member.key, default: [:]][text, default: 0] += 1
+        if attributeValues[member.key]!.count > Self.attributeValueLimit {
+          saturatedKeys.insert(member.key)
+          attributeValues[member.key] = nil
+        }
+      }
       if let coordinate = store.coordinate {
         longitudes.append(coordinate.longitude)
         south = min(south, coordinate.latitude)
@@ -97,6 +131,10 @@ extension Catalog {
       storesWithInvalidHours: storesReported("opening-hours-invalid"),
       storesWithToleratedHours: storesReported("opening-hours-tolerated"),
       storesWithInferredTimezone: stores.count { $0.inferredTimezone != nil },
+      attributes: attributeValues.compactMap { key, values in
+        values.count == 1 && values.first!.value == stores.count
+          ? nil : CatalogSummary.Attribute(key: key, values: tallies(values))
+      }.sorted { $0.key < $1.key },
       errorCount: diagnostics.count { $0.severity == .error },
       warningCount: diagnostics.count { $0.severity == .warning },
       noteCount: diagnostics.count { $0.severity == .note },
@@ -104,6 +142,10 @@ extension Catalog {
       diagnosticGroups: diagnostics.groupedByCode
     )
   }
+
+  /// The most distinct values of an attribute, and the longest (see `CatalogSummary.attributes`).
+  static let attributeValueLimit = 16
+  static let attributeValueBytes = 40
 
   /// The narrowest longitude interval holding every value: the complement of the widest gap
   /// between neighbouring longitudes, counting the gap across the antimeridian.

@@ -134,8 +134,9 @@ extension CatalogSummary {
   /// `snapshot` (its path, or null), `bounds` ([W, S, E, N] or null), `timezones` and `brands` (name → count), the counts of
   /// stores without either, `stores_with_opening_hours`, `stores_with_schedule`,
   /// `stores_with_invalid_hours`, `stores_with_tolerated_hours`, `stores_with_inferred_timezone`,
-  /// `errors`, `warnings`, `notes`, `diagnostic_codes` (code → count) and `diagnostic_groups`
-  /// (an array of `{code, severity, count}`, errors first).
+  /// `attributes` (an array of `{key, values: {value → count}}`, by key), `errors`, `warnings`,
+  /// `notes`, `diagnostic_codes` (code → count) and `diagnostic_groups` (an array of
+  /// `{code, severity, count}`, errors first).
   public var jsonObject: JSONObject {
     func tallies(_ list: [Tally]) -> JSONValue {
       .object(JSONObject(list.map { JSONObject.Member(key: $0.value, value: JSONValue($0.count)) }))
@@ -156,6 +157,13 @@ extension CatalogSummary {
     object["stores_with_invalid_hours"] = JSONValue(storesWithInvalidHours)
     object["stores_with_tolerated_hours"] = JSONValue(storesWithToleratedHours)
     object["stores_with_inferred_timezone"] = JSONValue(storesWithInferredTimezone)
+    object["attributes"] = .array(
+      attributes.map { attribute in
+        var member = JSONObject()
+        member["key"] = .string(attribute.key)
+        member["values"] = tallies(attribute.values)
+        return .object(member)
+      })
     object["errors"] = JSONValue(errorCount)
     object["warnings"] = JSONValue(warningCount)
     object["notes"] = JSONValue(noteCount)

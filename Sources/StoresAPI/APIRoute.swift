@@ -18,7 +18,8 @@ public struct APIRoute: Hashable, Sendable, CustomStringConvertible {
 
   /// The path as Hummingbird's router writes it: `/v1/stores/:id/hours`.
   var routerPath: RouterPath {
-    RouterPath(
+    if path == "/" { return RouterPath("/") }
+    return RouterPath(
       path.split(separator: "/").map { $0.hasPrefix("{") ? ":" + $0.dropFirst().dropLast() : $0 }
         .joined(separator: "/"))
   }
@@ -35,10 +36,14 @@ public struct APIRoute: Hashable, Sendable, CustomStringConvertible {
   public static let metrics = APIRoute(.get, "/metrics")
   public static let openAPI = APIRoute(.get, "/openapi.json")
   public static let reload = APIRoute(.post, "/admin/reload")
+  public static let page = APIRoute(.get, "/")
+  public static let pageFile = APIRoute(.get, "/page/{name}")
+  public static let asset = APIRoute(.get, "/assets/{name}")
 
   /// Every route, as the router has them.
   public static let all: [APIRoute] = [
-    nearest, within, store, hours, open, pickup, info, health, readiness, metrics, openAPI, reload,
+    nearest, within, store, hours, open, pickup, info, health, readiness, metrics, openAPI, reload, page,
+    pageFile, asset,
   ]
 
   /// The methods the routes take on `path` (a request path, such as `/v1/stores/nw-1/hours`),

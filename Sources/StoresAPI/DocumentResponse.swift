@@ -34,9 +34,12 @@ enum DocumentResponse {
   }
 
   /// A strong entity tag of `text`: 64-bit FNV-1a of its UTF-8 bytes in hex, quoted.
-  static func entityTag(of text: String) -> String {
+  static func entityTag(of text: String) -> String { entityTag(of: text.utf8) }
+
+  /// A strong entity tag of `bytes`, as `entityTag(of:)` of a text.
+  static func entityTag(of bytes: some Sequence<UInt8>) -> String {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in text.utf8 {
+    for byte in bytes {
       hash ^= UInt64(byte)
       hash &*= 0x0000_0100_0000_01b3
     }

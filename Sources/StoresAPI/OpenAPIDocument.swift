@@ -47,6 +47,10 @@ enum OpenAPIDocument {
         {
           "name": "admin",
           "description": "Reload, with the admin token."
+        },
+        {
+          "name": "page",
+          "description": "The store picker page for people: a map and a list (docs/page.md). Not an API: its files may change with any release."
         }
       ],
       "paths": {
@@ -1444,6 +1448,217 @@ enum OpenAPIDocument {
               }
             }
           }
+        },
+        "/": {
+          "get": {
+            "operationId": "page",
+            "tags": [
+              "page"
+            ],
+            "summary": "The store picker page",
+            "description": "One HTML page with a map and a list: choose where the customer is, see the nearest stores, filter them, open a store's hours and a pickup estimate. It calls the `/v1` routes like any client. Served with a `Content-Security-Policy` that allows only its own scripts, the API and images from the tile server of `--tiles`.",
+            "parameters": [
+              {
+                "$ref": "#/components/parameters/RequestId"
+              },
+              {
+                "$ref": "#/components/parameters/IfNoneMatch"
+              }
+            ],
+            "responses": {
+              "200": {
+                "description": "The page, with its configuration (map library, tiles, basemap) written into it.",
+                "headers": {
+                  "X-Request-Id": {
+                    "$ref": "#/components/headers/X-Request-Id"
+                  },
+                  "X-Stores-Data-Version": {
+                    "$ref": "#/components/headers/X-Stores-Data-Version"
+                  },
+                  "ETag": {
+                    "$ref": "#/components/headers/ETag"
+                  },
+                  "Cache-Control": {
+                    "$ref": "#/components/headers/Cache-Control-Page"
+                  },
+                  "Content-Security-Policy": {
+                    "description": "What the page may load.",
+                    "required": true,
+                    "schema": {
+                      "type": "string"
+                    }
+                  }
+                },
+                "content": {
+                  "text/html": {
+                    "schema": {
+                      "type": "string"
+                    }
+                  }
+                }
+              },
+              "304": {
+                "$ref": "#/components/responses/PageNotModified"
+              },
+              "503": {
+                "$ref": "#/components/responses/Unavailable"
+              }
+            }
+          }
+        },
+        "/page/{name}": {
+          "get": {
+            "operationId": "pageFile",
+            "tags": [
+              "page"
+            ],
+            "summary": "A file of the page",
+            "description": "`picker.js` and `picker.css` (built into the service) and `basemap.json` (Natural Earth 1:110m land, from Data/basemap/, when found): the world map drawn when no tiles are configured or they do not load. Any other name is a 404 `not-found` problem that lists the files served.",
+            "parameters": [
+              {
+                "name": "name",
+                "in": "path",
+                "required": true,
+                "description": "The file's name, as the page refers to it.",
+                "schema": {
+                  "type": "string",
+                  "minLength": 1
+                }
+              },
+              {
+                "$ref": "#/components/parameters/RequestId"
+              },
+              {
+                "$ref": "#/components/parameters/IfNoneMatch"
+              }
+            ],
+            "responses": {
+              "200": {
+                "description": "The file.",
+                "headers": {
+                  "X-Request-Id": {
+                    "$ref": "#/components/headers/X-Request-Id"
+                  },
+                  "X-Stores-Data-Version": {
+                    "$ref": "#/components/headers/X-Stores-Data-Version"
+                  },
+                  "ETag": {
+                    "$ref": "#/components/headers/ETag"
+                  },
+                  "Cache-Control": {
+                    "$ref": "#/components/headers/Cache-Control-Page"
+                  }
+                },
+                "content": {
+                  "text/javascript": {
+                    "schema": {
+                      "type": "string"
+                    }
+                  },
+                  "text/css": {
+                    "schema": {
+                      "type": "string"
+                    }
+                  },
+                  "application/geo+json": {
+                    "schema": {
+                      "type": "object",
+                      "required": [
+                        "type",
+                        "features"
+                      ]
+                    }
+                  }
+                }
+              },
+              "304": {
+                "$ref": "#/components/responses/PageNotModified"
+              },
+              "404": {
+                "$ref": "#/components/responses/NoSuchFile"
+              },
+              "503": {
+                "$ref": "#/components/responses/Unavailable"
+              }
+            }
+          }
+        },
+        "/assets/{name}": {
+          "get": {
+            "operationId": "asset",
+            "tags": [
+              "page"
+            ],
+            "summary": "Leaflet, for the page's map",
+            "description": "Leaflet's script (`leaflet.min.js`, else `leaflet.js`) and `leaflet.css`, read at startup from `--assets` (default `/usr/share/javascript/leaflet`, Debian's `libjs-leaflet`). Sent gzip-encoded (`Content-Encoding: gzip`, `Vary: Accept-Encoding`) when a `.gz` copy lies beside the file and the request accepts gzip. Any other name is a 404 `not-found` problem.",
+            "parameters": [
+              {
+                "name": "name",
+                "in": "path",
+                "required": true,
+                "description": "The file's name, as the page refers to it.",
+                "schema": {
+                  "type": "string",
+                  "minLength": 1
+                }
+              },
+              {
+                "$ref": "#/components/parameters/RequestId"
+              },
+              {
+                "$ref": "#/components/parameters/IfNoneMatch"
+              },
+              {
+                "name": "Accept-Encoding",
+                "in": "header",
+                "required": false,
+                "description": "`gzip` for the compressed copy when there is one.",
+                "schema": {
+                  "type": "string"
+                }
+              }
+            ],
+            "responses": {
+              "200": {
+                "description": "The file.",
+                "headers": {
+                  "X-Request-Id": {
+                    "$ref": "#/components/headers/X-Request-Id"
+                  },
+                  "X-Stores-Data-Version": {
+                    "$ref": "#/components/headers/X-Stores-Data-Version"
+                  },
+                  "ETag": {
+                    "$ref": "#/components/headers/ETag"
+                  },
+                  "Cache-Control": {
+                    "$ref": "#/components/headers/Cache-Control-Page"
+                  }
+                },
+                "content": {
+                  "text/javascript": {
+                    "schema": {
+                      "type": "string"
+                    }
+                  },
+                  "text/css": {
+                    "schema": {
+                      "type": "string"
+                    }
+                  }
+                }
+              },
+              "304": {
+                "$ref": "#/components/responses/PageNotModified"
+              },
+              "404": {
+                "$ref": "#/components/responses/NoSuchFile"
+              },
+              "503": {
+                "$ref": "#/components/responses/Unavailable"
+              }
+            }
+          }
         }
       },
       "components": {
@@ -2276,6 +2491,7 @@ enum OpenAPIDocument {
               "stores_with_invalid_hours",
               "stores_with_tolerated_hours",
               "stores_with_inferred_timezone",
+              "attributes",
               "errors",
               "warnings",
               "notes",
@@ -2357,6 +2573,32 @@ enum OpenAPIDocument {
               "stores_with_inferred_timezone": {
                 "type": "integer",
                 "minimum": 0
+              },
+              "attributes": {
+                "type": "array",
+                "description": "The properties a `where=KEY=VALUE` condition can usefully pick stores by: at most 16 distinct values of at most 40 bytes each (such as `drive_through`, `wheelchair`), sorted by key, each with its stores per value, most first. Left out: a key every store has with the same value, and the `opening_hours` keys (ask with `open_at`). The store picker page offers these as filters.",
+                "items": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "key",
+                    "values"
+                  ],
+                  "properties": {
+                    "key": {
+                      "type": "string"
+                    },
+                    "values": {
+                      "type": "object",
+                      "additionalProperties": {
+                        "type": "integer",
+                        "minimum": 1
+                      },
+                      "minProperties": 1,
+                      "maxProperties": 16
+                    }
+                  }
+                }
               },
               "errors": {
                 "type": "integer",
@@ -3682,6 +3924,64 @@ enum OpenAPIDocument {
                 }
               }
             }
+          },
+          "PageNotModified": {
+            "description": "`If-None-Match` names the current ETag: the file has not changed; no body.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              },
+              "X-Stores-Data-Version": {
+                "$ref": "#/components/headers/X-Stores-Data-Version"
+              },
+              "ETag": {
+                "$ref": "#/components/headers/ETag"
+              },
+              "Cache-Control": {
+                "$ref": "#/components/headers/Cache-Control-Page"
+              }
+            }
+          },
+          "NoSuchFile": {
+            "description": "The service serves no file of this name here (`not-found`); `detail` lists the ones it does.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              },
+              "Cache-Control": {
+                "$ref": "#/components/headers/Cache-Control-No-Store"
+              },
+              "X-Stores-Data-Version": {
+                "$ref": "#/components/headers/X-Stores-Data-Version-If-Loaded"
+              }
+            },
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "allOf": [
+                    {
+                      "$ref": "#/components/schemas/Problem"
+                    },
+                    {
+                      "properties": {
+                        "type": {
+                          "const": "urn:stores:problem:not-found"
+                        },
+                        "status": {
+                          "const": 404
+                        }
+                      }
+                    }
+                  ]
+                },
+                "example": {
+                  "type": "urn:stores:problem:not-found",
+                  "title": "No such route",
+                  "status": 404,
+                  "detail": "no file '/page/app.js'; the service serves /page/basemap.json, /page/picker.css, /page/picker.js"
+                }
+              }
+            }
           }
         },
         "headers": {
@@ -3756,6 +4056,15 @@ enum OpenAPIDocument {
             "schema": {
               "type": "string"
             }
+          },
+          "Cache-Control-Page": {
+            "description": "`no-cache` for the page and its files (revalidate with the ETag: a new release may change them), `public, max-age=86400` for Leaflet.",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "pattern": "^(no-cache|public, max-age=[0-9]+)$"
+            },
+            "example": "no-cache"
           }
         },
         "securitySchemes": {

@@ -8,14 +8,19 @@ public struct StoresService: Sendable {
   public let reloader: Reloader
   public let metrics: ServiceMetrics
   public let configuration: APIConfiguration
+  /// The store picker page at `/` and what it loads.
+  public let page: PageResources
 
   /// - Parameters:
   ///   - source: Where the data comes from; read again on every reload.
   ///   - initial: The data loaded at startup; `nil` for a service not ready yet.
+  ///   - page: The page at `/`; by default without map library, basemap or tiles.
   public init(
     source: CatalogSource, initial: LoadedCatalog?, configuration: APIConfiguration = APIConfiguration(),
-    metrics: ServiceMetrics = ServiceMetrics(), logger: Logger = Logger(label: "stores-server")
+    page: PageResources = .listOnly, metrics: ServiceMetrics = ServiceMetrics(),
+    logger: Logger = Logger(label: "stores-server")
   ) {
+    self.page = page
     store = CatalogStore(initial)
     self.metrics = metrics
     self.configuration = configuration
@@ -47,6 +52,10 @@ public struct StoresService: Sendable {
     add(.readiness, to: router) { try operations.readiness($0, $1) }
     add(.metrics, to: router) { operations.metricsText($0, $1) }
     add(.openAPI, to: router) { operations.openAPI($0, $1) }
+    let page = PageRoutes(resources: page)
+    add(.page, to: router) { page.index($0, $1) }
+    add(.pageFile, to: router) { try page.pageFile($0, $1) }
+    add(.asset, to: router) { try page.asset($0, $1) }
     // A reload may take longer than a query's deadline, and ends on its own.
     add(.reload, to: router, deadline: false) { try await operations.reload($0, $1) }
     return router

@@ -77,6 +77,12 @@ extension StoresCommand {
           + "\(summary.storesWithSchedule) evaluable, \(summary.storesWithInvalidHours) do not parse, "
           + "\(summary.storesWithToleratedHours) parse with warnings (see stores validate)",
       ])
+      if !summary.attributes.isEmpty {
+        rows.append([
+          "Attributes",
+          summary.attributes.map { "\($0.key) (\(top($0.values, 4)))" }.joined(separator: "; "),
+        ])
+      }
       // Each severity with its own codes, so a warning is never read as one of the notes.
       let severities = [
         (Diagnostic.Severity.error, summary.errorCount), (.warning, summary.warningCount),

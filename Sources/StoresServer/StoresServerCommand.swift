@@ -36,6 +36,11 @@ struct StoresServerCommand: AsyncParsableCommand {
       meanwhile, so a load balancer has time to notice) the listener closes, requests in flight \
       complete, and the process exits.
 
+      The store picker page: open http://HOSTNAME:PORT/ in a browser for a map and a list of the \
+      nearest stores, their hours and a pickup estimate (docs/page.md). Its map uses Leaflet from \
+      --assets (Debian: apt install libjs-leaflet) and tiles from --tiles; without tiles, or when \
+      they do not load, it draws the bundled Natural Earth basemap, so it works offline.
+
       The startup line (standard output) says what was loaded and where the service listens, \
       the real port too with --port 0. Logs go to standard error, each request's with its \
       X-Request-Id.
@@ -50,6 +55,9 @@ struct StoresServerCommand: AsyncParsableCommand {
         curl 'http://127.0.0.1:8080/v1/stores/nearest?near=47.6062,-122.3321&k=3'
         curl -X POST -H 'Authorization: Bearer s3cret' \\
           http://127.0.0.1:8080/admin/reload
+        # the page with OpenStreetMap's tiles (mind their usage policy)
+        stores-server --tiles 'https://tile.openstreetmap.org/{z}/{x}/{y}.png' \\
+          --tiles-attribution '&copy; OpenStreetMap contributors'
         # reload after renaming a new file over the old one
         kill -HUP "$(pidof stores-server)"
 
@@ -107,6 +115,26 @@ struct StoresServerCommand: AsyncParsableCommand {
       valueName: "seconds"))
   var drainDelay = 0.0
 
+  @Option(
+    help: ArgumentHelp(
+      "Directory holding Leaflet (leaflet.min.js or leaflet.js, and leaflet.css) for the page's map.",
+      valueName: "dir"))
+  var assets = PageResources.debianLeafletDirectory
+
+  @Option(
+    help: ArgumentHelp(
+      "Tile URL template for the page's map, such as https://tile.example/{z}/{x}/{y}.png (default: the offline basemap).",
+      valueName: "url"))
+  var tiles: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "The tile provider's credit shown on the map, as HTML (needed with --tiles).", valueName: "html"))
+  var tilesAttribution = ""
+
+  @Option(help: ArgumentHelp("The deepest zoom level the tile server has.", valueName: "level"))
+  var tilesMaxZoom = 19
+
   @Option(help: "trace, debug, info, notice, warning, error or critical (debug logs every request).")
   var logLevel = "info"
 
@@ -128,6 +156,20 @@ struct StoresServerCommand: AsyncParsableCommand {
       throw ValidationError("--drain-delay must be 0...600 seconds (got \(drainDelay))")
     }
     guard !hostname.isEmpty else { throw ValidationError("--hostname is empty") }
+    _ = try tileLayer()
+  }
+
+  /// The tile server of `--tiles`, if given.
+  func tileLayer() throws(ValidationError) -> TileLayer? {
+    guard let tiles else {
+      if !tilesAttribution.isEmpty {
+        throw ValidationError("--tiles-attribution is for --tiles, which is not given")
+      }
+      return nil
+    }
+    do { return try TileLayer(url: tiles, attribution: tilesAttribution, maximumZoom: tilesMaxZoom) } catch {
+      throw ValidationError(error.description)
+    }
   }
 
   func run() async throws {
@@ -156,12 +198,16 @@ struct StoresServerCommand: AsyncParsableCommand {
       )
     }
 
+    let page = PageResources(
+      assetsDirectory: assets, basemapPath: PageResources.bundledBasemapPath, tiles: try tileLayer())
+    for warning in page.warnings { logger.warning("\(warning)") }
+
     let service = StoresService(
       source: source, initial: loaded,
       configuration: APIConfiguration(
         maximumBodyBytes: maxBodyBytes, requestTimeout: requestTimeout, corsOrigins: corsOrigins,
         adminToken: environment("STORES_ADMIN_TOKEN").flatMap { $0.isEmpty ? nil : $0 }),
-      metrics: metrics, logger: logger)
+      page: page, metrics: metrics, logger: logger)
     let hostname = hostname
     let application = Application(
       router: service.buildRouter(),

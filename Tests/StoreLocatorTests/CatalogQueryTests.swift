@@ -85,6 +85,35 @@ import Testing
     #expect(bounds.south >= -60 && bounds.north <= 70)
   }
 
+  @Test func attributesAreThePropertiesWithFewShortValues() throws {
+    var stores: [Store] = []
+    for position in 0..<200 {
+      var properties = JSONObject()
+      properties["ref"] = .string("\(position)")  // a value per store: not an attribute
+      properties["amenity"] = .string("cafe")  // the same everywhere: no use as a filter
+      properties["wheelchair"] = .string(["yes", "no", "limited"][position % 3])
+      if position % 4 == 0 { properties["drive_through"] = .string("yes") }  // one value, not everywhere
+      properties["sixteen"] = .string("v\(position % 16)")
+      properties["seventeen"] = .string("v\(position % 17)")
+      properties["opening_hours"] = .string(position % 2 == 0 ? "24/7" : "Mo-Fr 08:00-18:00")
+      properties["note"] = .string(position == 7 ? String(repeating: "x", count: 41) : "short")
+      stores.append(
+        Store(
+          id: "s\(position)", idSource: .feature, coordinate: nil, properties: properties,
+          position: SourcePosition(featureIndex: position, line: position + 2, column: 1)))
+    }
+    let attributes = Catalog(stores: stores, source: "generated").summary.attributes
+    #expect(attributes.map(\.key) == ["drive_through", "sixteen", "wheelchair"])
+    for attribute in attributes {
+      var expected: [String: Int] = [:]
+      for store in stores {
+        if let value = store.properties[attribute.key]?.scalarText { expected[value, default: 0] += 1 }
+      }
+      #expect(Dictionary(uniqueKeysWithValues: attribute.values.map { ($0.value, $0.count) }) == expected)
+      #expect(attribute.values.map(\.count) == attribute.values.map(\.count).sorted(by: >))
+    }
+  }
+
   @Test func longitudeSpanPrefersTheNarrowBoxAcrossTheAntimeridian() throws {
     let span = try #require(Catalog.longitudeSpan(of: [178, 179.5, -179.8, -178]))
     #expect(span.west == 178 && span.east == -178)
