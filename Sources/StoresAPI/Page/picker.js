@@ -62,7 +62,7 @@ function showMessage(text, isError) {
 
 function distanceText(m) {
   if (m === null || m === undefined) return "";
-  if (m < 1000) return Math.round(m) + " m";
+  if (Math.round(m) < 1000) return Math.round(m) + " m";
   return (m < 10000 ? (m / 1000).toFixed(1) : Math.round(m / 1000)) + " km";
 }
 
