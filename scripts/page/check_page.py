@@ -46,6 +46,10 @@ class Failure(Exception):
     pass
 
 
+class Skipped(Exception):
+    pass
+
+
 def check(condition, message):
     if not condition:
         raise Failure(message)
@@ -54,10 +58,10 @@ def check(condition, message):
 # ---- the server and the command line ----------------------------------------------------------
 
 
-def start_server(binary, assets):
+def start_server(binary, assets, *extra):
     """Starts stores-server on a free loopback port; returns (process, base URL)."""
-    args = [binary, "--hostname", "127.0.0.1", "--port", "0"]
-    if assets:
+    args = [binary, "--hostname", "127.0.0.1", "--port", "0", *extra]
+    if assets is not None:
         args += ["--assets", assets]
     process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     found = {}
@@ -402,6 +406,71 @@ def test_screenshots(page, cli, ctx):
     return "wrote " + ", ".join(written)
 
 
+def test_attribute_filter(page, cli, ctx):
+    near = ctx.get("near", f"{TAIPEI[0]},{TAIPEI[1]}")
+    info = cli.json("info")
+    offered = [a["key"] for a in info.get("attributes", [])
+               if "yes" in (a["values"] if isinstance(a["values"], dict) else [v["value"] for v in a["values"]])]
+    check(offered, "stores info lists no attribute with a 'yes' value")
+    page.open({"near": near})
+    boxes = page.driver.execute_script(
+        "return [...document.querySelectorAll('#attributes input')].map(i => [i.value, i.parentElement.textContent.trim()]);")
+    check(sorted(v for v, _ in boxes) == sorted(k + "=yes" for k in offered),
+          f"the page offers {boxes}, stores info has 'yes' for {offered}")
+    key = "drive_through" if "drive_through" in offered else offered[0]
+    label = dict(boxes)[key + "=yes"]
+    gen = page.gen()
+    page.driver.find_element(By.CSS_SELECTOR, f"#attributes input[value='{key}=yes']").click()
+    page.wait_list(gen)
+    expected = cli.nearest_ids(near, K, "--where", f"{key}=yes")
+    check(page.query().get("where") == [f"{key}=yes"], f"the URL's where is {page.query().get('where')}")
+    check(page.list_ids() == expected, f"'{label}': page {page.list_ids()}, stores nearest --where gives {expected}")
+    return f"checkboxes {', '.join(label for _, label in boxes)}; '{label}' lists what --where {key}=yes lists"
+
+
+def test_without_leaflet(page, cli, ctx):
+    """A server with no Leaflet: the list still works, the map area says why in a sentence."""
+    if not ctx["server"]:
+        raise Skipped("needs --server")
+    empty = os.path.join(ctx["screenshots"], "no-leaflet")
+    os.makedirs(empty, exist_ok=True)
+    server, base = start_server(ctx["server"], empty)
+    try:
+        other = Page(page.driver, base)
+        near = ctx.get("near", f"{TAIPEI[0]},{TAIPEI[1]}")
+        other.open({"near": near})
+        check(other.attr("#map", "data-state") == "off", "the map did not say it is off")
+        text = other.text("#map")
+        check("Leaflet" in text and "--assets" in text, f"the map area says '{text}'")
+        check(other.list_ids() == cli.nearest_ids(near, K), "the list is not the nearest stores")
+    finally:
+        server.kill()
+        server.wait(timeout=WAIT_S)
+    return "the list is there and the map area says: " + text[:70] + "…"
+
+
+def test_tiles_fail_to_basemap(page, cli, ctx):
+    """Tiles that cannot be loaded (a closed loopback port): the page falls back to the basemap."""
+    import socket
+    if not ctx["server"]:
+        raise Skipped("needs --server")
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server, base = start_server(ctx["server"], ctx["assets"], "--tiles",
+                                f"http://127.0.0.1:{port}/{{z}}/{{x}}/{{y}}.png", "--tiles-attribution", "test tiles")
+    try:
+        other = Page(page.driver, base)
+        other.open({"near": ctx.get("near", f"{TAIPEI[0]},{TAIPEI[1]}")})
+        other.wait(lambda: other.attr("#map", "data-basemap") == "loaded", "the basemap to replace the tiles")
+        note = other.text("#map-note")
+        check("tiles could not be loaded" in note, f"the map note says '{note}'")
+    finally:
+        server.kill()
+        server.wait(timeout=WAIT_S)
+    return "the tiles failed, the basemap is drawn and the map says so"
+
+
 TESTS = [
     ("1 loads with no console error", test_loads_without_console_errors),
     ("2 a click on the map lists the nearest stores", test_click_map_lists_nearest),
@@ -411,6 +480,9 @@ TESTS = [
     ("6 first view under 300 KB", test_first_view_weight),
     ("7 keyboard: arrow down and Enter", test_keyboard),
     ("8 screenshots, desktop and phone", test_screenshots),
+    ("9 an attribute checkbox filters as --where", test_attribute_filter),
+    ("10 without Leaflet the list works", test_without_leaflet),
+    ("11 tiles that fail fall back to the basemap", test_tiles_fail_to_basemap),
 ]
 
 
@@ -432,7 +504,7 @@ def main():
     check(os.access(stores, os.X_OK), f"no stores CLI at {stores} (give --stores)")
 
     server = driver = None
-    passed = failed = 0
+    passed = failed = skipped = 0
     started = time.monotonic()
     try:
         if args.url:
@@ -457,7 +529,8 @@ def main():
               f"basemap {config.get('basemap')} ({basemap_status})")
         driver = start_browser(args.chromium, args.chromedriver)
         page = Page(driver, base)
-        ctx = {"screenshots": args.screenshots, "tile_pattern": tile_pattern, "basemap_status": basemap_status}
+        ctx = {"screenshots": args.screenshots, "tile_pattern": tile_pattern, "basemap_status": basemap_status,
+               "server": args.server, "assets": args.assets}
         for name, test in TESTS:
             if args.only and args.only not in name:
                 continue
@@ -468,6 +541,9 @@ def main():
             except Failure as error:
                 failed += 1
                 print(f"FAIL {name}: {error}")
+            except Skipped as why:
+                skipped += 1
+                print(f"skip {name}: {why}")
             except Exception:  # a Selenium error is a failure of this test, not of the run
                 failed += 1
                 print(f"FAIL {name}:\n{traceback.format_exc()}")
@@ -478,7 +554,7 @@ def main():
             server.kill()
             server.wait(timeout=WAIT_S)
     print(f"page tests took {time.monotonic() - started:.0f} s")
-    print(f"{passed} passed, {failed} failed")
+    print(f"{passed} passed, {failed} failed" + (f", {skipped} skipped" if skipped else ""))
     return 1 if failed or not passed else 0
 
 

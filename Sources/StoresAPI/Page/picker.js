@@ -351,6 +351,7 @@ async function startMap() {
 function startTiles() {
   const t = config.tiles;
   const tiles = window.L.tileLayer(t.url, { attribution: t.attribution || "", maxZoom: t.maxZoom || 19 });
+  $("map").dataset.basemap = "tiles";
   let loaded = 0, failed = 0;
   tiles.on("tileload", () => { loaded += 1; });
   tiles.on("tileerror", () => {
@@ -609,7 +610,10 @@ async function loadAttributes() {
   const answer = await api("/v1/info");
   const box = $("attributes");
   const attributes = answer.ok && Array.isArray(answer.data.attributes) ? answer.data.attributes : [];
-  const offered = attributes.filter((a) => Array.isArray(a.values) && a.values.some((v) => v.value === "yes"));
+  // values: {"yes": 404, "no": 1596} (as served), or [{"value": "yes", "count": 404}, …]
+  const hasYes = (values) => Array.isArray(values) ? values.some((v) => v && v.value === "yes")
+    : Boolean(values && typeof values === "object" && "yes" in values);
+  const offered = attributes.filter((a) => a && typeof a.key === "string" && hasYes(a.values));
   box.replaceChildren(...offered.map((a) => {
     const where = a.key + "=yes";
     return el("label", {}, el("input", {
