@@ -318,7 +318,27 @@ def test_store_panel(page, cli, ctx):
         "return [...document.querySelectorAll('#pickup ul.warn li')].map(li => li.textContent);")
     check(len(warnings) == len(plan["warnings"]),
           f"the page shows {len(warnings)} warnings, stores pickup gives {len(plan['warnings'])}")
-    return f"{store_id}: 7 days, today {hours['days'][0]['date']} highlighted; pickup: {answer[:90]}"
+    # The kinds of hours that draw a week differently (open all day, past midnight, to 24:00,
+    # a break at noon, a day off) each render 7 days: the first store of each kind among the
+    # 100 nearest, as `stores nearest` lists them.
+    shapes = {"24/7": r"24/7", "past midnight": r"-0[0-4]:\d\d", "to 24:00": r"-24:00",
+              "a break": r"\d\d:\d\d,\d\d:\d\d", "a day off": r"\b(Mo|Su|Su,PH) off"}
+    kinds = {}
+    for store in cli.json("nearest", "--near", near, "-k", "100", "--now", now)["stores"]:
+        for shape, pattern in shapes.items():
+            if shape not in kinds and re.search(pattern, store["opening_hours"] or ""):
+                kinds[shape] = store["id"]
+    for expression, other in kinds.items():
+        page.driver.get_log("browser")
+        page.open({"near": near, "now": now, "store": other})
+        page.wait_panel(other)
+        rows = page.driver.execute_script("return document.querySelectorAll('#week tbody tr').length;")
+        check(rows == 7, f"{other} ({expression}): the week has {rows} rows")
+        check(page.text("#pickup .answer"), f"{other} ({expression}): no pickup answer")
+        errors = [e["message"] for e in page.severe_logs()]
+        check(not errors, f"{other} ({expression}): console errors {errors}")
+    return (f"{store_id}: 7 days, today {hours['days'][0]['date']} highlighted; pickup: {answer[:90]}…; "
+            f"and a week for {', '.join(kinds)}")
 
 
 def test_bad_near_sentences(page, cli, ctx):

@@ -199,15 +199,22 @@ async function api(path, params, body) {
 // ---- the list -----------------------------------------------------------------------------------
 
 async function loadNearest() {
-  const list = $("results");
   const gen = ++nearestGen;
-  list.setAttribute("aria-busy", "true");
+  $("results").setAttribute("aria-busy", "true");
+  try {
+    await searchNearest(gen);
+  } finally {
+    if (gen === nearestGen) finishList(gen);
+  }
+}
+
+async function searchNearest(gen) {
   if (!state.near) {
     results = [];
     renderList();
     showMessage("Choose where you are: click the map, type LAT,LON above, or use your location.");
     say("No location chosen yet.");
-    return finishList(gen);
+    return;
   }
   say("Looking for the stores nearest " + state.near + "…");
   const p = new URLSearchParams({ near: state.near, k: String(K) });
@@ -219,7 +226,7 @@ async function loadNearest() {
     showMessage(answer.error, true);
     say(answer.error);
     drawResults();
-    return finishList(gen);
+    return;
   }
   results = answer.data.stores || [];
   renderList();
@@ -234,7 +241,6 @@ async function loadNearest() {
     say(results.length + " stores" + (filters ? " " + filters : "") + " near " + state.near +
       "; the nearest is " + distanceText(results[0].distance_m) + " away." + (answer.notes ? " " + answer.notes : ""));
   }
-  finishList(gen);
 }
 
 function finishList(gen) {
@@ -407,6 +413,14 @@ async function loadView() {
   const gen = ++viewGen;
   const box = $("map");
   box.dataset.view = "busy";
+  try {
+    await drawView(gen, box);
+  } finally {
+    if (gen === viewGen) box.dataset.view = "done";
+  }
+}
+
+async function drawView(gen, box) {
   if (map.getZoom() < VIEW_MIN_ZOOM) {
     layers.view.clearLayers();
     box.dataset.inView = "";
@@ -494,14 +508,30 @@ async function openStore(store, focus) {
   $("pickup").replaceChildren();
   if (focus) $("panel-title").focus();
   say("Details of " + (store.name || store.id) + ".");
-  const hours = new URLSearchParams({ days: "7" });
-  if (state.now) hours.set("at", state.now);
-  const answer = await api("/v1/stores/" + encodeURIComponent(store.id) + "/hours", hours);
-  if (gen !== panelGen) return;
-  renderWeek(answer);
-  panel.dataset.today = answer.ok && answer.data.days.length ? answer.data.days[0].date : "";
-  await askPickup();
-  if (gen === panelGen) panel.setAttribute("aria-busy", "false");
+  try {
+    const hours = new URLSearchParams({ days: "7" });
+    if (state.now) hours.set("at", state.now);
+    const answer = await api("/v1/stores/" + encodeURIComponent(store.id) + "/hours", hours);
+    if (gen !== panelGen) return;
+    renderWeek(answer);
+    panel.dataset.today = answer.ok && answer.data.days.length ? answer.data.days[0].date : "";
+    await askPickup();
+  } finally {
+    if (gen === panelGen) panel.setAttribute("aria-busy", "false");
+  }
+}
+
+// A span of a day: a null start goes on from the day before, a null end goes on after the day.
+function spanText(span, date) {
+  if (!span.start && !span.end) return "24 hours";
+  let end = "";
+  if (span.end) {
+    const nextDay = span.end.slice(0, 10) > date;
+    end = nextDay && wallTime(span.end) === "00:00" ? "24:00" : wallTime(span.end) + (nextDay ? " (next day)" : "");
+  }
+  if (!span.start) return "until " + end;
+  if (!span.end) return "from " + wallTime(span.start);
+  return wallTime(span.start) + "–" + end;
 }
 
 function renderWeek(answer) {
@@ -517,12 +547,8 @@ function renderWeek(answer) {
   }
   body.replaceChildren(...h.days.map((day, i) => {
     const spans = day.spans.filter((s) => s.state !== "closed");
-    const text = spans.length === 0 ? "closed" : spans.map((s) => {
-      const end = s.end.slice(0, 10) > day.date && wallTime(s.end) === "00:00" ? "24:00" : wallTime(s.end);
-      const next = s.end.slice(0, 10) > day.date && end !== "24:00" ? " (next day)" : "";
-      return (s.state === "unknown" ? "unknown " : "") + wallTime(s.start) + "–" + end + next +
-        (s.comment ? " (" + s.comment + ")" : "");
-    }).join(", ");
+    const text = spans.length === 0 ? "closed" : spans.map((s) => (s.state === "unknown" ? "unknown " : "") +
+      spanText(s, day.date) + (s.comment ? " (" + s.comment + ")" : "")).join(", ");
     return el("tr", { class: i === 0 ? "today" : null, "aria-current": i === 0 ? "date" : null },
       el("th", { scope: "row", text: (i === 0 ? "Today, " : "") + dayText(day.date) }),
       el("td", { text }));
