@@ -357,7 +357,20 @@ def test_bad_near_sentences(page, cli, ctx):
         check(cli_sentence.split(": ", 1)[1] in shown,
               f"near={typed}: the page's '{shown}' is not the CLI's '{cli_sentence}'")
         check("error" in page.attr("#message", "class"), "the sentence is not shown as an error")
-    return "91,0 and abc: the API's sentence (the CLI's) is on the page"
+    # A point typed as LON,LAT is answered, with the CLI's warning (an X-Stores-Note) on the page.
+    swapped = "-0.1278,51.5074"
+    result = subprocess.run([cli.binary, "nearest", "--near", swapped, "-k", "1", "--format", "json"],
+                            capture_output=True, text=True, timeout=60)
+    warning = re.sub(r"^stores: (warning: )?", "", result.stderr.strip().splitlines()[0])
+    box = page.driver.find_element(By.ID, "near")
+    box.clear()
+    gen = page.gen()
+    box.send_keys(swapped, Keys.ENTER)
+    page.wait_list(gen)
+    shown = page.text("#message")
+    check(page.list_ids(), f"near={swapped}: the list is empty")
+    check(warning in shown, f"near={swapped}: the page says '{shown}', the CLI warns '{warning}'")
+    return "91,0 and abc: the API's sentence (the CLI's) is on the page; LON,LAT: the CLI's warning too"
 
 
 def test_first_view_weight(page, cli, ctx):
