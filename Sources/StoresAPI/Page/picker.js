@@ -1,1 +1,758 @@
-/* The store picker page: filled in by the page work of issue 14. */
+// The store picker (GET /): plain ES2020, no build step, no dependency but Leaflet, which is loaded
+// from the URL the server puts in #page-config. Every string from the data reaches the page through
+// textContent or attributes set by the DOM, never as HTML. The page's state lives in its URL.
+"use strict";
+
+const K = 10; // stores in the list
+const VIEW_MIN_ZOOM = 10; // below this the map shows the list's stores only (a box could hold every store)
+const VIEW_PAGE = 1000; // stores a page of /v1/stores/within
+const VIEW_PAGES = 5; // pages at most for the visible area
+
+const $ = (id) => document.getElementById(id);
+const config = readConfig();
+const state = readURL();
+let map = null, layers = null, info = null;
+let results = []; // the stores in the list, nearest first
+let active = -1; // index of the list's active option
+let nearestGen = 0, viewGen = 0, panelGen = 0, pickupGen = 0;
+let viewTimer = 0;
+
+// ---- small helpers ---------------------------------------------------------------------------
+
+function el(tag, props, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : String(child));
+  }
+  return node;
+}
+
+function readConfig() {
+  try {
+    return JSON.parse($("page-config").textContent || "{}") || {};
+  } catch (error) {
+    return {};
+  }
+}
+
+function sentence(text) {
+  const s = String(text || "").trim();
+  if (!s) return "";
+  const first = s.charAt(0).toUpperCase() + s.slice(1);
+  return /[.!?)]$/.test(first) ? first : first + ".";
+}
+
+function say(text) {
+  $("status").textContent = text;
+}
+
+function showMessage(text, isError) {
+  const box = $("message");
+  box.textContent = text || "";
+  box.className = "message" + (isError ? " error" : "");
+}
+
+function distanceText(m) {
+  if (m === null || m === undefined) return "";
+  if (Math.round(m) < 1000) return Math.round(m) + " m";
+  return (m < 10000 ? (m / 1000).toFixed(1) : Math.round(m / 1000)) + " km";
+}
+
+function stateClass(s) {
+  return s === "open" ? "open" : s === "closed" ? "closed" : "unknown";
+}
+
+// "2026-11-25T19:00:00-08:00" → "19:00" (the wall time as written, in the store's zone)
+function wallTime(iso) {
+  const m = /T(\d\d:\d\d)/.exec(iso || "");
+  return m ? m[1] : "";
+}
+
+const DAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+function dayText(date) {
+  const [y, mo, d] = date.split("-").map(Number);
+  const day = new Date(Date.UTC(y, mo - 1, d));
+  return DAYS[day.getUTCDay()] + " " + d + " " + MONTHS[mo - 1];
+}
+
+// A local time with its day when that is not `today` (a YYYY-MM-DD in the store's zone).
+function whenText(isoLocal, today) {
+  if (!isoLocal) return "";
+  const date = isoLocal.slice(0, 10);
+  return (date === today ? "" : dayText(date) + ", ") + wallTime(isoLocal);
+}
+
+function attributeLabel(key) {
+  const known = { drive_through: "Drive-through", wheelchair: "Wheelchair access" };
+  if (known[key]) return known[key];
+  const words = key.replace(/[_:]+/g, " ").trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+// ---- the URL -----------------------------------------------------------------------------------
+
+function readURL() {
+  const p = new URLSearchParams(location.search);
+  return {
+    near: p.get("near") || "",
+    when: p.has("open_at") ? "at" : ["1", "true", "yes", ""].includes(p.get("open_now")) ? "now" : "any",
+    openAt: p.get("open_at") || "",
+    openFor: p.get("open_for") || "",
+    where: p.getAll("where"),
+    store: p.get("store") || "",
+    now: p.get("now") || "",
+    ready: p.get("ready") || "10",
+    travel: p.get("travel") || "walk",
+  };
+}
+
+function writeURL() {
+  const p = new URLSearchParams();
+  if (state.near) p.set("near", state.near);
+  if (state.when === "now") p.set("open_now", "1");
+  if (state.when === "at" && state.openAt) p.set("open_at", state.openAt);
+  if (state.openFor) p.set("open_for", state.openFor);
+  for (const w of state.where) p.append("where", w);
+  if (state.store) p.set("store", state.store);
+  if (state.now) p.set("now", state.now);
+  if (state.ready !== "10") p.set("ready", state.ready);
+  if (state.travel !== "walk") p.set("travel", state.travel);
+  const query = p.toString();
+  history.replaceState(null, "", location.pathname + (query ? "?" + query : ""));
+}
+
+// The point of `near` when it reads as LAT,LON in range (else the API's sentence says why).
+function nearPoint() {
+  const m = /^\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)\s*$/.exec(state.near);
+  if (!m) return null;
+  const lat = Number(m[1]), lon = Number(m[2]);
+  return Math.abs(lat) <= 90 && Math.abs(lon) <= 180 ? [lat, lon] : null;
+}
+
+// The instant answers are for: the `now` of the URL (a fixed clock), else the browser's clock.
+function clock() {
+  return state.now || new Date().toISOString().slice(0, 19) + "Z";
+}
+
+// The search parameters every store search shares: where, opening-hours filters, the clock.
+function filterParams(p) {
+  for (const w of state.where) p.append("where", w);
+  if (state.when === "now") {
+    if (state.now) p.set("open_at", state.now);
+    else p.set("open_now", "1");
+  } else if (state.when === "at" && state.openAt) {
+    p.set("open_at", state.openAt);
+  }
+  const minutes = Number(state.openFor);
+  if (state.openFor && minutes > 0) p.set("open_for", minutes + "m"); // alone: open now for that long
+  p.set("now", clock());
+  return p;
+}
+
+// ---- the API ------------------------------------------------------------------------------------
+
+// {ok, data, notes, error}: `error` is a sentence for the page (the problem's detail when there is one).
+async function api(path, params, body) {
+  const url = path + (params && [...params].length ? "?" + params.toString() : "");
+  let response;
+  try {
+    response = await fetch(url, body === undefined ? { headers: { Accept: "application/json" } } : {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json" },
+      body: JSON.stringify(body),
+    });
+  } catch (error) {
+    return { ok: false, error: "The service did not answer (" + error.message + "). Check that stores-server is running." };
+  }
+  const notes = (response.headers.get("X-Stores-Note") || "").trim();
+  let data = null;
+  try {
+    data = await response.json();
+  } catch (error) {
+    data = null;
+  }
+  let decoded = notes;
+  try {
+    decoded = decodeURIComponent(notes);
+  } catch (error) {
+    // keep it as sent
+  }
+  if (response.ok && data) return { ok: true, data, notes: decoded ? sentence(decoded) : "" };
+  const detail = data && typeof data.detail === "string" ? data.detail : "";
+  return {
+    ok: false,
+    status: response.status,
+    error: detail ? sentence(detail) : "The service answered " + response.status + " " + response.statusText + ".",
+  };
+}
+
+// ---- the list -----------------------------------------------------------------------------------
+
+async function loadNearest() {
+  const gen = ++nearestGen;
+  $("results").setAttribute("aria-busy", "true");
+  try {
+    await searchNearest(gen);
+  } finally {
+    if (gen === nearestGen) finishList(gen);
+  }
+}
+
+async function searchNearest(gen) {
+  if (!state.near) {
+    results = [];
+    renderList();
+    showMessage("Choose where you are: click the map, type LAT,LON above, or use your location.");
+    say("No location chosen yet.");
+    return;
+  }
+  say("Looking for the stores nearest " + state.near + "…");
+  const p = new URLSearchParams({ near: state.near, k: String(K) });
+  const answer = await api("/v1/stores/nearest", filterParams(p));
+  if (gen !== nearestGen) return;
+  if (!answer.ok) {
+    results = [];
+    renderList();
+    showMessage(answer.error, true);
+    say(answer.error);
+    drawResults();
+    return;
+  }
+  results = answer.data.stores || [];
+  renderList();
+  drawResults();
+  const filters = describeFilters();
+  if (results.length === 0) {
+    const text = "No store near " + state.near + (filters ? " is " + filters : " was found") + ".";
+    showMessage(text + (answer.notes ? " " + answer.notes : ""), false);
+    say(text + (answer.notes ? " " + answer.notes : ""));
+  } else {
+    showMessage(answer.notes || "", false);
+    say(results.length + " stores" + (filters ? " " + filters : "") + " near " + state.near +
+      "; the nearest is " + distanceText(results[0].distance_m) + " away." + (answer.notes ? " " + answer.notes : ""));
+  }
+}
+
+function finishList(gen) {
+  const list = $("results");
+  list.setAttribute("data-gen", String(gen));
+  list.setAttribute("aria-busy", "false");
+}
+
+function describeFilters() {
+  const parts = [];
+  if (state.when === "now") parts.push("open now");
+  if (state.when === "at" && state.openAt) parts.push("open at " + state.openAt.replace("T", " ") + " local time");
+  if (state.openFor) parts.push((state.when === "any" ? "open now " : "") + "for at least " + state.openFor + " min");
+  for (const w of state.where) parts.push(attributeLabel(w.split("=")[0]).toLowerCase());
+  return parts.join(", ");
+}
+
+function renderList() {
+  const list = $("results");
+  const items = results.map((store, i) => el("li", {
+    id: "opt-" + i, role: "option", "aria-selected": store.id === state.store ? "true" : "false",
+    "data-id": store.id, onclick: () => { setActive(i); openStore(store); },
+  },
+  el("span", { class: "name", text: store.name || store.id }),
+  el("span", { class: "dist", text: distanceText(store.distance_m) }),
+  el("span", { class: "addr", text: store.address || "" }),
+  el("span", { class: "st " + stateClass(store.state), text: sentence(store.status_text || store.state) }),
+  el("span", { class: "phone", text: store.phone || "" })));
+  list.replaceChildren(...items);
+  active = -1;
+  list.removeAttribute("aria-activedescendant");
+}
+
+function setActive(i) {
+  const list = $("results");
+  if (results.length === 0) return;
+  active = Math.max(0, Math.min(results.length - 1, i));
+  for (const li of list.children) li.classList.toggle("active", li.id === "opt-" + active);
+  list.setAttribute("aria-activedescendant", "opt-" + active);
+  $("opt-" + active).scrollIntoView({ block: "nearest" });
+}
+
+function onListKey(event) {
+  const moves = { ArrowDown: active + 1, ArrowUp: active - 1, Home: 0, End: results.length - 1 };
+  if (event.key in moves) {
+    event.preventDefault();
+    setActive(moves[event.key]);
+  } else if ((event.key === "Enter" || event.key === " ") && active >= 0 && results[active]) {
+    event.preventDefault();
+    openStore(results[active], true);
+  }
+}
+
+// ---- the map ------------------------------------------------------------------------------------
+
+function loadLeaflet() {
+  const leaflet = config.leaflet;
+  if (!leaflet || !leaflet.script) return Promise.reject(new Error("no Leaflet"));
+  return new Promise((resolve, reject) => {
+    if (leaflet.stylesheet) document.head.append(el("link", { rel: "stylesheet", href: leaflet.stylesheet }));
+    const script = el("script", { src: leaflet.script });
+    script.onload = () => (window.L ? resolve() : reject(new Error("Leaflet did not load")));
+    script.onerror = () => reject(new Error("Leaflet could not be loaded from " + leaflet.script));
+    document.head.append(script);
+  });
+}
+
+function mapOff(text) {
+  const box = $("map");
+  box.classList.add("map-off");
+  box.dataset.state = "off";
+  box.replaceChildren(el("p", { text }));
+}
+
+function mapNote(text) {
+  const note = $("map-note");
+  note.replaceChildren(...(text ? [el("span", { text })] : []));
+}
+
+async function startMap() {
+  try {
+    await loadLeaflet();
+  } catch (error) {
+    mapOff("The map needs Leaflet, which this server does not serve: start stores-server with " +
+      "--assets DIR naming a directory with leaflet.min.js and leaflet.css (on Debian: apt install " +
+      "libjs-leaflet). The list works without it.");
+    return;
+  }
+  const L = window.L;
+  map = L.map("map", { preferCanvas: true, worldCopyJump: true, minZoom: 1 });
+  layers = {
+    view: L.layerGroup().addTo(map),
+    results: L.layerGroup().addTo(map),
+    customer: L.layerGroup().addTo(map),
+  };
+  const point = nearPoint();
+  if (point) map.setView(point, 14);
+  else map.setView([20, 0], 2);
+  if (config.tiles && config.tiles.url) startTiles();
+  else startBasemap("");
+  map.on("click", (event) => {
+    const at = event.latlng.wrap();
+    setNear(at.lat.toFixed(5) + "," + at.lng.toFixed(5), false);
+  });
+  map.on("moveend", () => {
+    clearTimeout(viewTimer);
+    viewTimer = setTimeout(loadView, 250);
+  });
+  drawResults();
+  $("map").dataset.state = "ready";
+  loadView();
+}
+
+function startTiles() {
+  const t = config.tiles;
+  const tiles = window.L.tileLayer(t.url, { attribution: t.attribution || "", maxZoom: t.maxZoom || 19 });
+  $("map").dataset.basemap = "tiles";
+  let loaded = 0, failed = 0;
+  tiles.on("tileload", () => { loaded += 1; });
+  tiles.on("tileerror", () => {
+    failed += 1;
+    if (loaded === 0 && failed === 4) {
+      map.removeLayer(tiles);
+      startBasemap("The map tiles could not be loaded (offline?), so the map shows the offline basemap.");
+    }
+  });
+  tiles.addTo(map);
+}
+
+async function startBasemap(why) {
+  const box = $("map");
+  box.dataset.basemap = "loading";
+  if (!config.basemap) {
+    box.dataset.basemap = "none";
+    mapNote((why ? why + " " : "") + "No basemap is configured: stores are drawn without land outlines.");
+    return;
+  }
+  const answer = await api(config.basemap);
+  if (!answer.ok) {
+    box.dataset.basemap = "missing";
+    mapNote((why ? why + " " : "") + "The offline basemap is not available (" + config.basemap +
+      " answered " + (answer.status || "nothing") + "): stores are drawn without land outlines.");
+    return;
+  }
+  mapNote(why);
+  const land = window.L.geoJSON(answer.data, {
+    interactive: false, attribution: "Natural Earth",
+    style: { color: "#b9b29c", weight: 0.6, fillColor: "#f2efe6", fillOpacity: 1 },
+  });
+  land.addTo(map);
+  land.bringToBack();
+  box.dataset.basemap = "loaded";
+}
+
+// Leaflet's bounds as W,S,E,N for the API (west > east crosses the antimeridian).
+function viewBox() {
+  const b = map.getBounds();
+  const s = Math.max(-90, b.getSouth()), n = Math.min(90, b.getNorth());
+  let w = b.getWest(), e = b.getEast();
+  if (e - w >= 360) { w = -180; e = 180; } else {
+    w = ((((w + 180) % 360) + 360) % 360) - 180;
+    e = ((((e + 180) % 360) + 360) % 360) - 180;
+  }
+  return [w, s, e, n].map((x) => x.toFixed(5)).join(",");
+}
+
+// Every store in the visible area, a page at a time, as small dots on the canvas.
+async function loadView() {
+  if (!map) return;
+  const gen = ++viewGen;
+  const box = $("map");
+  box.dataset.view = "busy";
+  try {
+    await drawView(gen, box);
+  } finally {
+    if (gen === viewGen) box.dataset.view = "done";
+  }
+}
+
+async function drawView(gen, box) {
+  if (map.getZoom() < VIEW_MIN_ZOOM) {
+    layers.view.clearLayers();
+    box.dataset.inView = "";
+    box.dataset.view = "done";
+    return;
+  }
+  const drawn = [];
+  let cursor = null, pages = 0, more = false;
+  const base = filterParams(new URLSearchParams({ bbox: viewBox(), limit: String(VIEW_PAGE) }));
+  do {
+    const p = new URLSearchParams(base);
+    if (cursor) p.set("cursor", cursor);
+    const answer = await api("/v1/stores/within", p);
+    if (gen !== viewGen) return;
+    if (!answer.ok) {
+      mapNote("The stores in view could not be loaded: " + answer.error);
+      box.dataset.view = "done";
+      return;
+    }
+    drawn.push(...answer.data.stores);
+    cursor = answer.data.next_cursor;
+    pages += 1;
+    more = Boolean(cursor) && pages >= VIEW_PAGES;
+  } while (cursor && pages < VIEW_PAGES);
+  layers.view.clearLayers();
+  const listed = new Set(results.map((s) => s.id));
+  for (const store of drawn) {
+    if (listed.has(store.id) || store.latitude === null) continue;
+    window.L.circleMarker([store.latitude, store.longitude], {
+      radius: 4, weight: 1, color: "#fff", fillColor: "#56606b", fillOpacity: 0.85, bubblingMouseEvents: false,
+    }).bindTooltip(store.name || store.id).on("click", () => openStore(store)).addTo(layers.view);
+  }
+  box.dataset.inView = String(drawn.length);
+  box.dataset.view = "done";
+  if (more) mapNote("Showing the first " + drawn.length + " stores in view; zoom in to see them all.");
+}
+
+function drawResults() {
+  if (!map) return;
+  const L = window.L;
+  layers.results.clearLayers();
+  layers.customer.clearLayers();
+  const colors = { open: "#1c7c3c", closed: "#b3261e", unknown: "#6b6f75" };
+  results.forEach((store, i) => {
+    if (store.latitude === null) return;
+    const chosen = store.id === state.store;
+    L.circleMarker([store.latitude, store.longitude], {
+      radius: chosen ? 10 : 7, weight: chosen ? 3 : 2, color: chosen ? "#f5a623" : "#fff",
+      fillColor: colors[store.state] || colors.unknown, fillOpacity: 0.95, bubblingMouseEvents: false,
+    }).bindTooltip((i + 1) + ". " + (store.name || store.id))
+      .on("click", () => { setActive(i); openStore(store); }).addTo(layers.results);
+  });
+  const point = nearPoint();
+  if (point) {
+    L.circleMarker(point, { radius: 8, weight: 3, color: "#0b5cad", fillColor: "#fff", fillOpacity: 1, interactive: false })
+      .bindTooltip("You are here").addTo(layers.customer);
+  }
+}
+
+// ---- the store's panel -----------------------------------------------------------------------------
+
+async function openStore(store, focus) {
+  state.store = store.id;
+  writeURL();
+  for (const li of $("results").children) li.setAttribute("aria-selected", String(li.dataset.id === store.id));
+  drawResults();
+  const panel = $("panel");
+  const gen = ++panelGen;
+  panel.hidden = false;
+  panel.setAttribute("aria-busy", "true");
+  panel.dataset.store = store.id;
+  $("panel-title").textContent = store.name || store.id;
+  $("panel-status").textContent = sentence(store.status_text || store.state);
+  $("panel-status").className = "state " + stateClass(store.state);
+  $("panel-address").textContent = (store.address || "") +
+    (store.distance_m !== null && store.distance_m !== undefined ? " · " + distanceText(store.distance_m) + " away" : "");
+  const contact = $("panel-contact");
+  contact.replaceChildren();
+  if (store.phone) contact.append(el("a", { href: "tel:" + store.phone.replace(/[^\d+]/g, ""), text: "☎ " + store.phone }));
+  if (store.website && /^https?:\/\//i.test(store.website)) {
+    contact.append(el("a", { href: store.website, rel: "noopener", target: "_blank", text: "Website" }));
+  }
+  $("panel-zone").textContent = store.timezone ? "Times in the store's time zone, " + store.timezone + "." : "";
+  $("week").tBodies[0].replaceChildren();
+  $("pickup").replaceChildren();
+  if (focus) $("panel-title").focus();
+  say("Details of " + (store.name || store.id) + ".");
+  try {
+    const hours = new URLSearchParams({ days: "7" });
+    if (state.now) hours.set("at", state.now);
+    const answer = await api("/v1/stores/" + encodeURIComponent(store.id) + "/hours", hours);
+    if (gen !== panelGen) return;
+    renderWeek(answer);
+    panel.dataset.today = answer.ok && answer.data.days.length ? answer.data.days[0].date : "";
+    await askPickup();
+  } finally {
+    if (gen === panelGen) panel.setAttribute("aria-busy", "false");
+  }
+}
+
+// A span of a day: a null start goes on from the day before, a null end goes on after the day.
+function spanText(span, date) {
+  if (!span.start && !span.end) return "24 hours";
+  let end = "";
+  if (span.end) {
+    const nextDay = span.end.slice(0, 10) > date;
+    end = nextDay && wallTime(span.end) === "00:00" ? "24:00" : wallTime(span.end) + (nextDay ? " (next day)" : "");
+  }
+  if (!span.start) return "until " + end;
+  if (!span.end) return "from " + wallTime(span.start);
+  return wallTime(span.start) + "–" + end;
+}
+
+function renderWeek(answer) {
+  const body = $("week").tBodies[0];
+  if (!answer.ok) {
+    body.replaceChildren(el("tr", {}, el("td", { class: "error", text: answer.error })));
+    return;
+  }
+  const h = answer.data;
+  if (h.status_text) {
+    $("panel-status").textContent = sentence(h.status_text);
+    $("panel-status").className = "state " + stateClass(h.state);
+  }
+  body.replaceChildren(...h.days.map((day, i) => {
+    const spans = day.spans.filter((s) => s.state !== "closed");
+    const text = spans.length === 0 ? "closed" : spans.map((s) => (s.state === "unknown" ? "unknown " : "") +
+      spanText(s, day.date) + (s.comment ? " (" + s.comment + ")" : "")).join(", ");
+    return el("tr", { class: i === 0 ? "today" : null, "aria-current": i === 0 ? "date" : null },
+      el("th", { scope: "row", text: (i === 0 ? "Today, " : "") + dayText(day.date) }),
+      el("td", { text }));
+  }));
+}
+
+// "Order now, ready in N minutes": POST /v1/pickup for this store, from where the customer is.
+async function askPickup() {
+  const box = $("pickup");
+  const gen = ++pickupGen;
+  const store = results.find((s) => s.id === state.store) || { id: state.store };
+  const near = nearPoint() ? state.near
+    : store.latitude !== undefined && store.latitude !== null ? store.latitude + "," + store.longitude : "";
+  if (!near) {
+    box.replaceChildren(el("p", { text: "Choose where you are to ask when an order would be ready." }));
+    return;
+  }
+  const minutes = Math.max(0, Math.round(Number(state.ready) || 0));
+  const request = { near, ready_in: minutes + "m", store: state.store, travel: state.travel };
+  if (state.now) request.now = state.now;
+  for (const w of state.where) (request.where = request.where || []).push(w);
+  box.replaceChildren(el("p", { text: "Asking when an order would be ready…" }));
+  const answer = await api("/v1/pickup", null, request);
+  if (gen !== pickupGen) return;
+  if (!answer.ok) {
+    box.replaceChildren(el("p", { class: "error", text: answer.error }));
+    return;
+  }
+  box.replaceChildren(...pickupText(answer.data, minutes));
+  say("Pickup: " + box.firstChild.textContent);
+}
+
+function pickupText(plan, minutes) {
+  const today = $("panel").dataset.today || "";
+  const out = [];
+  const travel = plan.travel || {};
+  const mode = { walk: "on foot", bike: "by bike", drive: "by car" }[travel.mode] || "at " + travel.speed_kmh + " km/h";
+  const nameOf = (s) => (s && (s.name || s.id)) || "";
+  if (plan.status === "assigned" && plan.store) {
+    const here = plan.store.id === state.store;
+    const trip = travel.duration_s !== null && travel.duration_s !== undefined
+      ? " About " + Math.round(travel.duration_s / 60) + " min " + mode + ": you would arrive at " +
+        wallTime(localOf(plan.arrival_at, plan.pickup_at_local)) + "." : "";
+    out.push(el("p", { class: "answer", text: (here ? "Order now" : "This store cannot take it; order at " + nameOf(plan.store)) +
+      ": ready in " + minutes + " min, pick it up at " + whenText(plan.pickup_at_local, today) + " (store time)." + trip }));
+  } else {
+    out.push(el("p", { class: "answer", text: "No store can take an order ready in " + minutes + " min right now." }));
+    if (plan.earliest) {
+      const s = results.find((r) => r.id === plan.earliest.store_id);
+      out.push(el("p", { text: "The earliest: " + (s ? nameOf(s) : plan.earliest.store_id) + " (" +
+        distanceText(plan.earliest.distance_m) + "), from " + whenText(plan.earliest.pickup_at_local, today) + "." }));
+    }
+  }
+  if (plan.warnings && plan.warnings.length) {
+    out.push(el("ul", { class: "warn" }, ...plan.warnings.map((w) => el("li", { text: sentence(w.message) }))));
+  }
+  if (plan.alternatives && plan.alternatives.length) {
+    out.push(el("p", { text: "Also possible:" }), el("ul", {}, ...plan.alternatives.map((a) => el("li", {},
+      el("button", { type: "button", class: "linkish", text: nameOf(a.store), onclick: () => openStore(a.store, true) }),
+      " (" + distanceText(a.store.distance_m) + "), pickup at " + whenText(a.pickup_at_local, today)))));
+  }
+  return out;
+}
+
+// The arrival time in the store's offset, taken from the pickup time's offset.
+function localOf(utc, localSample) {
+  const m = /([+-])(\d\d):(\d\d)$/.exec(localSample || "");
+  if (!utc || !m) return "";
+  const offset = (m[1] === "-" ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3]));
+  return new Date(Date.parse(utc) + offset * 60000).toISOString().slice(0, 19);
+}
+
+function closePanel() {
+  $("panel").hidden = true;
+  state.store = "";
+  writeURL();
+  for (const li of $("results").children) li.setAttribute("aria-selected", "false");
+  drawResults();
+  $("results").focus();
+}
+
+// ---- filters and inputs --------------------------------------------------------------------------------
+
+async function loadAttributes() {
+  const answer = await api("/v1/info");
+  const box = $("attributes");
+  const attributes = answer.ok && Array.isArray(answer.data.attributes) ? answer.data.attributes : [];
+  // values: {"yes": 404, "no": 1596} (as served), or [{"value": "yes", "count": 404}, …]
+  const hasYes = (values) => Array.isArray(values) ? values.some((v) => v && v.value === "yes")
+    : Boolean(values && typeof values === "object" && "yes" in values);
+  const offered = attributes.filter((a) => a && typeof a.key === "string" && hasYes(a.values));
+  box.replaceChildren(...offered.map((a) => {
+    const where = a.key + "=yes";
+    return el("label", {}, el("input", {
+      type: "checkbox", value: where, checked: state.where.includes(where),
+      onchange: (event) => {
+        state.where = state.where.filter((w) => w !== where);
+        if (event.target.checked) state.where.push(where);
+        refresh();
+      },
+    }), " " + attributeLabel(a.key));
+  }));
+}
+
+function setNear(text, fromForm) {
+  state.near = text.trim();
+  $("near").value = state.near;
+  const point = nearPoint();
+  if (map && point && !fromForm) map.panTo(point);
+  else if (map && point) map.setView(point, Math.max(map.getZoom(), 13));
+  refresh();
+}
+
+function refresh() {
+  writeURL();
+  loadNearest().then(() => {
+    if (state.store && !$("panel").hidden) askPickup();
+  });
+  if (map) {
+    drawResults();
+    clearTimeout(viewTimer);
+    viewTimer = setTimeout(loadView, 250);
+  }
+}
+
+function wireInputs() {
+  $("near").value = state.near;
+  $("where").addEventListener("submit", (event) => {
+    event.preventDefault();
+    setNear($("near").value, true);
+  });
+  $("locate").addEventListener("click", () => {
+    if (!navigator.geolocation) {
+      say("This browser cannot give a location: type LAT,LON or click the map.");
+      return;
+    }
+    say("Asking the browser for your location…");
+    navigator.geolocation.getCurrentPosition(
+      (pos) => setNear(pos.coords.latitude.toFixed(5) + "," + pos.coords.longitude.toFixed(5), true),
+      (error) => say("The browser gave no location (" + error.message + "): type LAT,LON or click the map."),
+      { timeout: 15000, maximumAge: 60000 });
+  });
+  for (const radio of document.querySelectorAll("input[name=when]")) {
+    radio.checked = radio.value === state.when;
+    radio.addEventListener("change", () => {
+      state.when = radio.value;
+      if (state.when === "at" && !state.openAt) return $("open-at").focus();
+      refresh();
+    });
+  }
+  $("open-at").value = state.openAt;
+  $("open-at").addEventListener("change", (event) => {
+    state.openAt = event.target.value;
+    if (state.openAt) {
+      state.when = "at";
+      $("open-at-choice").checked = true;
+    }
+    refresh();
+  });
+  $("open-for").value = state.openFor;
+  $("open-for").addEventListener("change", (event) => {
+    state.openFor = event.target.value && Number(event.target.value) > 0 ? String(Math.round(Number(event.target.value))) : "";
+    refresh();
+  });
+  const list = $("results");
+  list.addEventListener("keydown", onListKey);
+  list.addEventListener("focus", () => { if (active < 0) setActive(0); });
+  $("panel-close").addEventListener("click", closePanel);
+  $("panel").addEventListener("keydown", (event) => { if (event.key === "Escape") closePanel(); });
+  $("ready").value = state.ready;
+  $("travel").value = state.travel;
+  $("order").addEventListener("submit", (event) => {
+    event.preventDefault();
+    state.ready = String(Math.max(0, Math.round(Number($("ready").value) || 0)));
+    state.travel = $("travel").value;
+    writeURL();
+    askPickup();
+  });
+}
+
+// A store named in the URL: open its panel once the list has loaded (it may be outside the list).
+async function openFromURL() {
+  if (!state.store) return;
+  const listed = results.find((s) => s.id === state.store);
+  if (listed) return openStore(listed);
+  const p = new URLSearchParams();
+  if (state.now) p.set("now", state.now);
+  const answer = await api("/v1/stores/" + encodeURIComponent(state.store), p);
+  if (!answer.ok) {
+    showMessage(answer.error, true);
+    return;
+  }
+  if (map && !nearPoint() && answer.data.latitude !== null) map.setView([answer.data.latitude, answer.data.longitude], 14);
+  openStore(answer.data);
+}
+
+async function main() {
+  wireInputs();
+  if (state.now) say("Times are as of " + state.now + " (the now= of the address).");
+  loadAttributes();
+  const first = loadNearest();
+  startMap();
+  await first;
+  openFromURL();
+}
+
+main();
