@@ -1513,7 +1513,7 @@ enum OpenAPIDocument {
               "page"
             ],
             "summary": "A file of the page",
-            "description": "`picker.js` and `picker.css` (built into the service) and `basemap.json` (Natural Earth 1:110m land, from Data/basemap/, when found): the world map drawn when no tiles are configured or they do not load. Any other name is a 404 `not-found` problem that lists the files served.",
+            "description": "`picker.js` and `picker.css` (built into the service) and `basemap.json` (Natural Earth 1:110m land, from Data/basemap/, when found): the world map drawn when no tiles are configured or they do not load. The basemap is sent gzip-encoded (`Content-Encoding: gzip`, `Vary: Accept-Encoding`) when the request accepts gzip. Any other name is a 404 `not-found` problem that lists the files served.",
             "parameters": [
               {
                 "name": "name",
@@ -1530,6 +1530,15 @@ enum OpenAPIDocument {
               },
               {
                 "$ref": "#/components/parameters/IfNoneMatch"
+              },
+              {
+                "name": "Accept-Encoding",
+                "in": "header",
+                "required": false,
+                "description": "`gzip` for the compressed copy when there is one.",
+                "schema": {
+                  "type": "string"
+                }
               }
             ],
             "responses": {

@@ -7,7 +7,7 @@ import StoreLocator
 /// per request, and no request path ever reaches the file system.
 public struct PageResources: Sendable {
   /// A file as served: its bytes, media type and entity tag, and a gzip copy when one was found
-  /// beside it (Debian ships `leaflet.min.js.gz`).
+  /// beside it (Debian ships `leaflet.min.js.gz`; scripts/make_basemap.py writes the basemap's).
   struct File: Sendable {
     let contentType: String
     let bytes: ByteBuffer
@@ -74,7 +74,8 @@ public struct PageResources: Sendable {
     ]
     if let basemapPath {
       if let basemap = Self.read(basemapPath) {
-        pageFiles["basemap.json"] = File(basemap, contentType: "application/geo+json")
+        pageFiles["basemap.json"] = File(
+          basemap, contentType: "application/geo+json", gzip: Self.read(basemapPath + ".gz"))
       } else {
         warnings.append("no basemap at \(basemapPath), so the page's map is blank where tiles do not load")
       }

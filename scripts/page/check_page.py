@@ -15,6 +15,7 @@ Writes .build/page-screenshots/desktop.png and phone.png. Ends with 'N passed, N
 
 import argparse
 import datetime
+import gzip
 import json
 import os
 import re
@@ -504,6 +505,37 @@ def test_tiles_fail_to_basemap(page, cli, ctx):
     return "the tiles failed, the basemap is drawn and the map says so"
 
 
+def test_gzip_copies_match(page, cli, ctx):
+    """Every file sent gzip-encoded unpacks to the bytes sent to a client that does not accept
+    gzip: the copies are separate files (Debian's for Leaflet, make_basemap.py's for the
+    basemap), and a stale one would show a browser another map than curl gets."""
+    base = page.base
+    with urllib.request.urlopen(base + "/", timeout=WAIT_S) as response:
+        html = response.read().decode()
+    config = json.loads(re.search(r'<script id="page-config" type="application/json">(.*?)</script>',
+                                  html, re.S).group(1))
+    paths = ["/page/picker.js", "/page/picker.css"]
+    if config.get("leaflet"):
+        paths += [config["leaflet"]["script"], config["leaflet"]["stylesheet"]]
+    if config.get("basemap"):
+        paths.append(config["basemap"])
+    compressed = []
+    for path in paths:
+        def fetch(encoding):
+            request = urllib.request.Request(base + path, headers={"Accept-Encoding": encoding})
+            with urllib.request.urlopen(request, timeout=WAIT_S) as response:
+                return response.headers.get("Content-Encoding"), response.read()
+        plain_encoding, plain = fetch("identity")
+        check(plain_encoding is None, f"{path} was encoded ({plain_encoding}) for Accept-Encoding: identity")
+        encoding, body = fetch("gzip")
+        if encoding == "gzip":
+            check(gzip.decompress(body) == plain, f"{path}: the gzip copy does not unpack to the file")
+            compressed.append(f"{path} {len(plain)} -> {len(body)} bytes")
+    check(any("basemap" in entry for entry in compressed) or not config.get("basemap"),
+          "the basemap is not sent gzip-encoded")
+    return "; ".join(compressed) or "no file has a gzip copy"
+
+
 TESTS = [
     ("1 loads with no console error", test_loads_without_console_errors),
     ("2 a click on the map lists the nearest stores", test_click_map_lists_nearest),
@@ -516,6 +548,7 @@ TESTS = [
     ("9 an attribute checkbox filters as --where", test_attribute_filter),
     ("10 without Leaflet the list works", test_without_leaflet),
     ("11 tiles that fail fall back to the basemap", test_tiles_fail_to_basemap),
+    ("12 gzip copies unpack to the files", test_gzip_copies_match),
 ]
 
 
