@@ -26,6 +26,16 @@ public struct GeoBox: Hashable, Sendable {
     self.north = north
   }
 
+  /// A box from values the caller knows are in range and ordered (`south <= north`), such as the
+  /// bounds of valid coordinates; checked in debug builds only.
+  public init(uncheckedWest west: Double, south: Double, east: Double, north: Double) {
+    assert(abs(west) <= 180 && abs(east) <= 180 && -90 <= south && south <= north && north <= 90)
+    self.west = west
+    self.south = south
+    self.east = east
+    self.north = north
+  }
+
   /// Parses `W,S,E,N` in degrees.
   public init(parsing text: some StringProtocol) throws(GeoBoxError) {
     let values = text.split(separator: ",", omittingEmptySubsequences: false).map {

@@ -337,10 +337,17 @@ public struct Catalog: Sendable {
   public func stores(in box: GeoBox, where filter: StoreFilter = .all, open: OpeningRequirement? = nil)
     -> [StoreMatch]
   {
-    let (requirement, filter) = searchPlan(filter, open)
     // The tree answers in point order, and points are numbered in store order.
+    treeIndices(in: box, where: filter, open: open).map {
+      StoreMatch(store: store(atTreeIndex: $0), distance: nil)
+    }
+  }
+
+  /// The tree indices of the stores inside `box` that pass `filter` (and are open as `open`
+  /// requires), ascending: a search that needs positions only never builds a `Store`.
+  func treeIndices(in box: GeoBox, where filter: StoreFilter, open: OpeningRequirement?) -> [Int] {
+    let (requirement, filter) = searchPlan(filter, open)
     return tree.within(box, requiring: requirement) { admits($0, filter, open) }
-      .map { StoreMatch(store: store(atTreeIndex: $0), distance: nil) }
   }
 
   /// The bits the tree can check on whole subtrees, and the conditions left to test per store.
@@ -361,5 +368,5 @@ public struct Catalog: Sendable {
   }
 
   @inline(__always)
-  private func store(atTreeIndex index: Int) -> Store { stores[Int(storePositions[index])] }
+  func store(atTreeIndex index: Int) -> Store { stores[Int(storePositions[index])] }
 }

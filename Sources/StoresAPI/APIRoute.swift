@@ -26,6 +26,7 @@ public struct APIRoute: Hashable, Sendable, CustomStringConvertible {
 
   public static let nearest = APIRoute(.get, "/v1/stores/nearest")
   public static let within = APIRoute(.get, "/v1/stores/within")
+  public static let clusters = APIRoute(.get, "/v1/stores/clusters")
   public static let store = APIRoute(.get, "/v1/stores/{id}")
   public static let hours = APIRoute(.get, "/v1/stores/{id}/hours")
   public static let open = APIRoute(.get, "/v1/stores/{id}/open")
@@ -42,7 +43,8 @@ public struct APIRoute: Hashable, Sendable, CustomStringConvertible {
 
   /// Every route, as the router has them.
   public static let all: [APIRoute] = [
-    nearest, within, store, hours, open, pickup, info, health, readiness, metrics, openAPI, reload, page,
+    nearest, within, clusters, store, hours, open, pickup, info, health, readiness, metrics, openAPI, reload,
+    page,
     pageFile, asset,
   ]
 

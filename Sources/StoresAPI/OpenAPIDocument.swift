@@ -349,6 +349,158 @@ enum OpenAPIDocument {
             }
           }
         },
+        "/v1/stores/clusters": {
+          "get": {
+            "operationId": "storeClusters",
+            "tags": [
+              "stores"
+            ],
+            "summary": "Stores in a box, counted per cell of a grid",
+            "description": "`stores clusters`: the box is cut into `columns` × `rows` equal cells in degrees, and each cell holding stores that meet the conditions (the same `where` and opening conditions as `within`) is one cluster: how many, their mean position, the smallest box holding them (what a map zooms to), and the store's `id` when it is one. For a map zoomed out over thousands of stores (the page at `/` draws these). The body is byte for byte what `stores clusters … --format json` prints.",
+            "parameters": [
+              {
+                "name": "bbox",
+                "in": "query",
+                "required": true,
+                "description": "The box to count stores in, `W,S,E,N` in degrees; south at most north; west greater than east crosses the antimeridian: `-180,-85,180,85` for the world.",
+                "schema": {
+                  "$ref": "#/components/schemas/Box"
+                },
+                "example": "-180,-85,180,85"
+              },
+              {
+                "name": "columns",
+                "in": "query",
+                "required": false,
+                "description": "Cells across the box, west to east, 1 to 256 (default 16).",
+                "schema": {
+                  "type": "integer",
+                  "minimum": 1,
+                  "maximum": 256,
+                  "default": 16
+                },
+                "example": 8
+              },
+              {
+                "name": "rows",
+                "in": "query",
+                "required": false,
+                "description": "Cells down the box, south to north, 1 to 256 (default 16).",
+                "schema": {
+                  "type": "integer",
+                  "minimum": 1,
+                  "maximum": 256,
+                  "default": 16
+                },
+                "example": 8
+              },
+              {
+                "$ref": "#/components/parameters/Where"
+              },
+              {
+                "$ref": "#/components/parameters/OpenNow"
+              },
+              {
+                "$ref": "#/components/parameters/OpenAt"
+              },
+              {
+                "$ref": "#/components/parameters/OpenFor"
+              },
+              {
+                "$ref": "#/components/parameters/AllowUnknown"
+              },
+              {
+                "$ref": "#/components/parameters/Now"
+              },
+              {
+                "$ref": "#/components/parameters/RequestId"
+              },
+              {
+                "$ref": "#/components/parameters/IfNoneMatch"
+              }
+            ],
+            "responses": {
+              "200": {
+                "description": "Every cell holding stores, row by row from the south.",
+                "headers": {
+                  "X-Request-Id": {
+                    "$ref": "#/components/headers/X-Request-Id"
+                  },
+                  "X-Stores-Data-Version": {
+                    "$ref": "#/components/headers/X-Stores-Data-Version"
+                  },
+                  "ETag": {
+                    "$ref": "#/components/headers/ETag"
+                  },
+                  "Cache-Control": {
+                    "$ref": "#/components/headers/Cache-Control-Public"
+                  }
+                },
+                "content": {
+                  "application/json": {
+                    "schema": {
+                      "$ref": "#/components/schemas/ClustersAnswer"
+                    },
+                    "example": {
+                      "query": {
+                        "bbox": [
+                          170,
+                          -20,
+                          -170,
+                          -10
+                        ],
+                        "columns": 4,
+                        "rows": 2,
+                        "where": [],
+                        "at": "2026-11-25T18:00:00Z",
+                        "open": false,
+                        "open_for_s": null
+                      },
+                      "count": 51,
+                      "clusters": [
+                        {
+                          "column": 1,
+                          "row": 0,
+                          "count": 42,
+                          "latitude": -17.5486,
+                          "longitude": 178.887,
+                          "bbox": [
+                            178.401528,
+                            -18.142709,
+                            179.997191,
+                            -16.43158
+                          ]
+                        },
+                        {
+                          "column": 2,
+                          "row": 0,
+                          "count": 9,
+                          "latitude": -16.7698,
+                          "longitude": -179.965,
+                          "bbox": [
+                            -179.997175,
+                            -16.797916,
+                            -179.879771,
+                            -16.692222
+                          ]
+                        }
+                      ]
+                    }
+                  }
+                }
+              },
+              "304": {
+                "$ref": "#/components/responses/NotModified"
+              },
+              "400": {
+                "$ref": "#/components/responses/BadRequest"
+              },
+              "503": {
+                "$ref": "#/components/responses/Unavailable"
+              }
+            }
+          }
+        },
         "/v1/stores/{id}": {
           "parameters": [
             {
@@ -3585,6 +3737,140 @@ enum OpenAPIDocument {
             "type": "array",
             "items": {
               "type": "string"
+            }
+          },
+          "ClustersAnswer": {
+            "type": "object",
+            "description": "`stores clusters --format json`.",
+            "required": [
+              "query",
+              "count",
+              "clusters"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "query": {
+                "$ref": "#/components/schemas/ClustersQuery"
+              },
+              "count": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "The stores in the box that meet the conditions: the sum of the clusters' counts."
+              },
+              "clusters": {
+                "type": "array",
+                "maxItems": 65536,
+                "items": {
+                  "$ref": "#/components/schemas/StoreCluster"
+                }
+              }
+            }
+          },
+          "ClustersQuery": {
+            "type": "object",
+            "description": "The question as the service understood it.",
+            "required": [
+              "bbox",
+              "columns",
+              "rows",
+              "where",
+              "at",
+              "open",
+              "open_for_s"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "bbox": {
+                "type": "array",
+                "items": {
+                  "type": "number"
+                },
+                "minItems": 4,
+                "maxItems": 4,
+                "description": "[west, south, east, north]."
+              },
+              "columns": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 256
+              },
+              "rows": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 256
+              },
+              "where": {
+                "$ref": "#/components/schemas/WhereTexts"
+              },
+              "at": {
+                "type": "string",
+                "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z| \\(local time at each store\\))$"
+              },
+              "open": {
+                "type": "boolean"
+              },
+              "open_for_s": {
+                "type": [
+                  "integer",
+                  "null"
+                ],
+                "minimum": 0
+              }
+            }
+          },
+          "StoreCluster": {
+            "type": "object",
+            "description": "The stores of one cell.",
+            "required": [
+              "column",
+              "row",
+              "count",
+              "latitude",
+              "longitude",
+              "bbox"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "column": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 255,
+                "description": "From the box's west edge, from 0."
+              },
+              "row": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 255,
+                "description": "From the box's south edge, from 0."
+              },
+              "count": {
+                "type": "integer",
+                "minimum": 1
+              },
+              "latitude": {
+                "type": "number",
+                "minimum": -90,
+                "maximum": 90,
+                "description": "The mean position of the stores."
+              },
+              "longitude": {
+                "type": "number",
+                "minimum": -180,
+                "maximum": 180
+              },
+              "bbox": {
+                "type": "array",
+                "items": {
+                  "type": "number"
+                },
+                "minItems": 4,
+                "maxItems": 4,
+                "description": "[west, south, east, north]: the smallest box holding the stores (west greater than east when they straddle the antimeridian)."
+              },
+              "id": {
+                "type": "string",
+                "description": "The store's id, when the cluster is one store."
+              }
             }
           }
         },

@@ -37,6 +37,16 @@ struct StoreRoutes: Sendable {
     return search(answer, format: format, request: request)
   }
 
+  /// `GET /v1/stores/clusters`: `stores clusters`, for a map zoomed out.
+  func clusters(_ request: Request, _ context: StoresRequestContext) throws(Problem) -> Response {
+    let loaded = try Self.loaded(context)
+    let pairs = try QueryString.pairs(request.uri.query)
+    let query = try Self.reading { () throws(RequestError) in
+      try ClustersRequest(RequestParameters(pairs, style: .queryString))
+    }
+    return document(loaded.catalog.answer(query, now: .now()).jsonText, DocumentResponse.json, request)
+  }
+
   /// `GET /v1/stores/{id}`: `stores show ID`.
   func store(_ request: Request, _ context: StoresRequestContext) throws(Problem) -> Response {
     let loaded = try Self.loaded(context)

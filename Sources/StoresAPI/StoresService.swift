@@ -43,6 +43,7 @@ public struct StoresService: Sendable {
       store: store, metrics: metrics, reloader: reloader, configuration: configuration)
     add(.nearest, to: router) { try stores.nearest($0, $1) }
     add(.within, to: router) { try stores.within($0, $1) }
+    add(.clusters, to: router) { try stores.clusters($0, $1) }
     add(.store, to: router) { try stores.store($0, $1) }
     add(.hours, to: router) { try stores.hours($0, $1) }
     add(.open, to: router) { try stores.open($0, $1) }
