@@ -4,9 +4,13 @@
 "use strict";
 
 const K = 10; // stores in the list
-const VIEW_MIN_ZOOM = 10; // below this the map shows the list's stores only (a box could hold every store)
+const VIEW_MIN_ZOOM = 10; // from this zoom on every store in view is drawn; below it, clusters
 const VIEW_PAGE = 1000; // stores a page of /v1/stores/within
 const VIEW_PAGES = 5; // pages at most for the visible area
+const CLUSTER_CELL_PX = 64; // about one cluster cell per 64 pixels of the map
+const CLUSTER_MAX_CELLS = 256; // the most cells across or down /v1/stores/clusters takes
+const CLUSTER_MAX_ZOOM = 14; // a click on a cluster zooms to its stores, never closer than this
+const WORLD_BOX = [-180, -85, 180, 85]; // asked for when the view is wider than the world
 
 const $ = (id) => document.getElementById(id);
 const config = readConfig();
@@ -16,6 +20,7 @@ let results = []; // the stores in the list, nearest first
 let active = -1; // index of the list's active option
 let nearestGen = 0, viewGen = 0, panelGen = 0, pickupGen = 0;
 let viewTimer = 0;
+const mapNotes = { map: "", view: "" }; // the map's note: the basemap's sentence, then the view's
 
 // ---- small helpers ---------------------------------------------------------------------------
 
@@ -315,9 +320,11 @@ function mapOff(text) {
   box.replaceChildren(el("p", { text }));
 }
 
-function mapNote(text) {
-  const note = $("map-note");
-  note.replaceChildren(...(text ? [el("span", { text })] : []));
+// The map's note has two parts: why the basemap looks as it does (`map`), and what the view
+// could not draw (`view`, replaced on every redraw of the view).
+function mapNote(text, part) {
+  mapNotes[part || "map"] = text || "";
+  $("map-note").replaceChildren(...[mapNotes.map, mapNotes.view].filter(Boolean).map((t) => el("span", { text: t })));
 }
 
 async function startMap() {
@@ -331,8 +338,14 @@ async function startMap() {
   }
   const L = window.L;
   map = L.map("map", { preferCanvas: true, worldCopyJump: true, minZoom: 1 });
+  // Cluster counts sit over their circles and under the list's dots' tooltips; clicks go through
+  // them to the circle on the canvas.
+  const labels = map.createPane("cluster-labels");
+  labels.style.zIndex = 450;
+  labels.style.pointerEvents = "none";
   layers = {
     view: L.layerGroup().addTo(map),
+    labels: L.layerGroup().addTo(map),
     results: L.layerGroup().addTo(map),
     customer: L.layerGroup().addTo(map),
   };
@@ -345,7 +358,7 @@ async function startMap() {
     const at = event.latlng.wrap();
     setNear(at.lat.toFixed(5) + "," + at.lng.toFixed(5), false);
   });
-  map.on("moveend", () => {
+  map.on("moveend zoomend", () => {
     clearTimeout(viewTimer);
     viewTimer = setTimeout(loadView, 250);
   });
@@ -395,49 +408,73 @@ async function startBasemap(why) {
   box.dataset.basemap = "loaded";
 }
 
-// Leaflet's bounds as W,S,E,N for the API (west > east crosses the antimeridian).
-function viewBox() {
+// Leaflet's bounds as [W, S, E, N] for the API: longitudes wrapped into [-180, 180] (west > east
+// crosses the antimeridian), latitudes clamped to `poles`; a view wider than the world is `wide`.
+function viewBox(poles) {
   const b = map.getBounds();
-  const s = Math.max(-90, b.getSouth()), n = Math.min(90, b.getNorth());
+  const s = Math.max(-poles, b.getSouth()), n = Math.min(poles, b.getNorth());
   let w = b.getWest(), e = b.getEast();
-  if (e - w >= 360) { w = -180; e = 180; } else {
+  const wide = e - w >= 360;
+  if (wide) { w = -180; e = 180; } else {
     w = ((((w + 180) % 360) + 360) % 360) - 180;
     e = ((((e + 180) % 360) + 360) % 360) - 180;
   }
-  return [w, s, e, n].map((x) => x.toFixed(5)).join(",");
+  return { box: [w, s, e, n], wide };
 }
 
-// Every store in the visible area, a page at a time, as small dots on the canvas.
+function boxText(box) {
+  return box.map((x) => Number(x.toFixed(5))).join(",");
+}
+
+// Where to draw longitude `lon` (the view may run past ±180 when it crosses the antimeridian, and
+// show the world more than once when zoomed far out): first the copy nearest the view's centre,
+// then any other copy in view.
+function lonsInView(lon) {
+  const b = map.getBounds(), center = map.getCenter().lng;
+  const first = lon + 360 * Math.round((center - lon) / 360);
+  const lons = [first];
+  for (const step of [-360, 360, -720, 720]) {
+    const other = first + step;
+    if (other >= b.getWest() && other <= b.getEast()) lons.push(other);
+  }
+  return lons;
+}
+
+// The stores in the visible area: every one from zoom VIEW_MIN_ZOOM on, counted per grid cell
+// (clusters) below it.
 async function loadView() {
   if (!map) return;
   const gen = ++viewGen;
   const box = $("map");
   box.dataset.view = "busy";
   try {
-    await drawView(gen, box);
+    if (map.getZoom() < VIEW_MIN_ZOOM) await drawClusters(gen, box);
+    else await drawView(gen, box);
   } finally {
-    if (gen === viewGen) box.dataset.view = "done";
+    if (gen === viewGen) {
+      box.dataset.viewGen = String(gen);
+      box.dataset.view = "done";
+    }
   }
 }
 
+function clearView() {
+  layers.view.clearLayers();
+  layers.labels.clearLayers();
+}
+
+// Every store in the visible area, a page at a time, as small dots on the canvas.
 async function drawView(gen, box) {
-  if (map.getZoom() < VIEW_MIN_ZOOM) {
-    layers.view.clearLayers();
-    box.dataset.inView = "";
-    box.dataset.view = "done";
-    return;
-  }
   const drawn = [];
   let cursor = null, pages = 0, more = false;
-  const base = filterParams(new URLSearchParams({ bbox: viewBox(), limit: String(VIEW_PAGE) }));
+  const base = filterParams(new URLSearchParams({ bbox: boxText(viewBox(90).box), limit: String(VIEW_PAGE) }));
   do {
     const p = new URLSearchParams(base);
     if (cursor) p.set("cursor", cursor);
     const answer = await api("/v1/stores/within", p);
     if (gen !== viewGen) return;
     if (!answer.ok) {
-      mapNote("The stores in view could not be loaded: " + answer.error);
-      box.dataset.view = "done";
+      mapNote("The stores in view could not be loaded: " + answer.error, "view");
       return;
     }
     drawn.push(...answer.data.stores);
@@ -445,17 +482,100 @@ async function drawView(gen, box) {
     pages += 1;
     more = Boolean(cursor) && pages >= VIEW_PAGES;
   } while (cursor && pages < VIEW_PAGES);
-  layers.view.clearLayers();
+  clearView();
   const listed = new Set(results.map((s) => s.id));
   for (const store of drawn) {
     if (listed.has(store.id) || store.latitude === null) continue;
-    window.L.circleMarker([store.latitude, store.longitude], {
-      radius: 4, weight: 1, color: "#fff", fillColor: "#56606b", fillOpacity: 0.85, bubblingMouseEvents: false,
-    }).bindTooltip(store.name || store.id).on("click", () => openStore(store)).addTo(layers.view);
+    for (const lon of lonsInView(store.longitude)) {
+      storeDot(store.latitude, lon, store.name || store.id, () => openStore(store)).addTo(layers.view);
+    }
   }
+  box.dataset.viewKind = "stores";
   box.dataset.inView = String(drawn.length);
-  box.dataset.view = "done";
-  if (more) mapNote("Showing the first " + drawn.length + " stores in view; zoom in to see them all.");
+  box.dataset.clusters = "";
+  box.dataset.clustersQuery = "";
+  mapNote(more ? "Showing the first " + drawn.length + " stores in view; zoom in to see them all." : "", "view");
+}
+
+// A store of the view (not of the list): a small grey dot.
+function storeDot(lat, lon, title, onclick) {
+  return window.L.circleMarker([lat, lon], {
+    radius: 4, weight: 1, color: "#fff", fillColor: "#56606b", fillOpacity: 0.85, bubblingMouseEvents: false,
+  }).bindTooltip(title).on("click", onclick);
+}
+
+// Zoomed out: GET /v1/stores/clusters for the visible area (the whole world when the view is wider
+// than it), about one cell per CLUSTER_CELL_PX pixels, with the page's filters. Each cluster is a
+// circle on the canvas, its radius growing with log(count), its count written over it; a cluster
+// of one store is that store's dot.
+async function drawClusters(gen, box) {
+  const view = viewBox(85);
+  const [, s, , n] = view.box;
+  const zoom = map.getZoom();
+  const widthPx = view.wide ? 256 * Math.pow(2, zoom) : map.getSize().x;
+  const heightPx = Math.abs(map.project([s, 0], zoom).y - map.project([n, 0], zoom).y);
+  const cells = (px) => Math.max(1, Math.min(CLUSTER_MAX_CELLS, Math.round(px / CLUSTER_CELL_PX)));
+  const query = filterParams(new URLSearchParams({
+    bbox: boxText(view.wide ? WORLD_BOX : view.box),
+    columns: String(cells(widthPx)),
+    rows: String(cells(heightPx)),
+  }));
+  const answer = await api("/v1/stores/clusters", query);
+  if (gen !== viewGen) return; // an answer for an older view
+  if (!answer.ok) {
+    clearView();
+    box.dataset.clusters = "";
+    mapNote("The stores in view could not be counted: " + answer.error, "view");
+    return;
+  }
+  clearView();
+  const clusters = answer.data.clusters || [];
+  for (const cluster of clusters) {
+    lonsInView(cluster.longitude).forEach((lon, i) => drawCluster(cluster, cluster.latitude, lon, i > 0));
+  }
+  drawResults(); // the list's stores over the clusters
+  box.dataset.viewKind = "clusters";
+  box.dataset.inView = String(answer.data.count);
+  box.dataset.clusters = String(clusters.length);
+  box.dataset.clustersQuery = query.toString();
+  mapNote(answer.data.count === 0 && answer.notes ? answer.notes : "", "view");
+}
+
+function drawCluster(cluster, lat, lon, copy) {
+  const L = window.L;
+  if (cluster.count === 1 && cluster.id) {
+    const dot = storeDot(lat, lon, cluster.id, () => openStoreByID(cluster.id));
+    dot.options.cluster = cluster;
+    dot.options.copy = copy;
+    dot.addTo(layers.view);
+    return;
+  }
+  const radius = Math.round(9 + 6 * Math.log10(cluster.count));
+  const noun = cluster.count + " stores";
+  L.circleMarker([lat, lon], {
+    radius, weight: 2, color: "#fff", fillColor: "#3d6a8e", fillOpacity: 0.85, bubblingMouseEvents: false,
+    cluster, copy,
+  }).bindTooltip(noun + ": click to zoom in").on("click", () => zoomToCluster(cluster, lon - cluster.longitude))
+    .addTo(layers.view);
+  L.marker([lat, lon], {
+    pane: "cluster-labels", interactive: false, keyboard: false,
+    icon: L.divIcon({
+      className: "cluster-label", iconSize: [radius * 2, radius * 2],
+      html: el("span", { text: String(cluster.count), "data-count": cluster.count, "data-copy": copy ? "1" : null }),
+    }),
+  }).addTo(layers.labels);
+}
+
+// A click on a cluster zooms to the box holding its stores (at most to CLUSTER_MAX_ZOOM), and at
+// least one level in; `shift` is the world copy the cluster was drawn on (0 or ±360).
+function zoomToCluster(cluster, shift) {
+  const [w, s, e, n] = cluster.bbox;
+  const east = e >= w ? e : e + 360; // a box across the antimeridian, as one run of longitudes
+  const bounds = window.L.latLngBounds([s, w + shift], [n, east + shift]);
+  const padding = window.L.point(40, 40);
+  const zoom = Math.min(CLUSTER_MAX_ZOOM, map.getBoundsZoom(bounds, false, padding));
+  if (zoom > map.getZoom()) map.fitBounds(bounds, { padding: [20, 20], maxZoom: CLUSTER_MAX_ZOOM });
+  else map.setView([cluster.latitude, cluster.longitude + shift], map.getZoom() + 1);
 }
 
 function drawResults() {
@@ -734,15 +854,22 @@ async function openFromURL() {
   if (!state.store) return;
   const listed = results.find((s) => s.id === state.store);
   if (listed) return openStore(listed);
+  const store = await openStoreByID(state.store);
+  if (map && store && !nearPoint() && store.latitude !== null) map.setView([store.latitude, store.longitude], 14);
+}
+
+// The panel of a store known by its id only (the URL's, a cluster of one): GET /v1/stores/{id}.
+async function openStoreByID(id) {
   const p = new URLSearchParams();
   if (state.now) p.set("now", state.now);
-  const answer = await api("/v1/stores/" + encodeURIComponent(state.store), p);
+  const answer = await api("/v1/stores/" + encodeURIComponent(id), p);
   if (!answer.ok) {
     showMessage(answer.error, true);
-    return;
+    say(answer.error);
+    return null;
   }
-  if (map && !nearPoint() && answer.data.latitude !== null) map.setView([answer.data.latitude, answer.data.longitude], 14);
   openStore(answer.data);
+  return answer.data;
 }
 
 async function main() {
