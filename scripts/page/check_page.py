@@ -436,6 +436,15 @@ def test_screenshots(page, cli, ctx):
         path = os.path.join(ctx["screenshots"], name + ".png")
         check(page.driver.save_screenshot(path), f"no screenshot written to {path}")
         written.append(path)
+    # The world, zoomed out: every store counted in clusters.
+    page.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False})
+    page.open({})
+    zoom_out_to_world(page)
+    page.wait(lambda: page.attr("#map", "data-view-kind") == "clusters", "clusters on the world map")
+    path = os.path.join(ctx["screenshots"], "world.png")
+    check(page.driver.save_screenshot(path), f"no screenshot written to {path}")
+    written.append(path)
     page.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     return "wrote " + ", ".join(written)
 
@@ -536,6 +545,134 @@ def test_gzip_copies_match(page, cli, ctx):
     return "; ".join(compressed) or "no file has a gzip copy"
 
 
+def wait_view(page, after):
+    """Until the map has finished drawing a view newer than `after` (its data-view-gen)."""
+    page.wait(lambda: int(page.attr("#map", "data-view-gen") or 0) > after
+              and page.attr("#map", "data-view") == "done", "the map's view to be drawn")
+
+
+def view_gen(page):
+    return int(page.attr("#map", "data-view-gen") or 0)
+
+
+def drawn_clusters(page):
+    """The clusters the page drew, as [column, row, count, lat, lon, bbox] (one per cluster, not
+    per copy of the world), the counts written in the labels, and the clusters request the
+    browser sent (its Performance API entry) with the one the page says it drew
+    (#map[data-clusters-query])."""
+    return page.driver.execute_script("""
+      const drawn = [];
+      layers.view.eachLayer((l) => {
+        const c = l.options.cluster;
+        if (c && !l.options.copy) drawn.push([c.column, c.row, c.count, c.latitude, c.longitude, c.bbox]);
+      });
+      const labels = [...document.querySelectorAll('.cluster-label span:not([data-copy])')]
+        .map((s) => [Number(s.textContent), Number(s.dataset.count)]);
+      const sent = performance.getEntriesByType('resource').map((e) => e.name)
+        .filter((n) => n.includes('/v1/stores/clusters?'));
+      return {drawn, labels, sent: sent.length ? sent[sent.length - 1] : null,
+              query: document.getElementById('map').dataset.clustersQuery || ''};""")
+
+
+def check_clusters_as_cli(page, cli, what):
+    """The clusters drawn are those `stores clusters` gives for the request the page sent; returns
+    (request parameters, drawn clusters, CLI answer)."""
+    page.wait(lambda: page.attr("#map", "data-view-kind") == "clusters", f"{what}: clusters on the map")
+    seen = drawn_clusters(page)
+    check(seen["sent"], f"{what}: the browser sent no /v1/stores/clusters request")
+    sent = urllib.parse.parse_qs(urllib.parse.urlsplit(seen["sent"]).query)
+    drew = urllib.parse.parse_qs(seen["query"])
+    check(sent == drew, f"{what}: the page drew the clusters of {drew}, its last request was {sent}")
+    args = ["clusters", "--bbox", sent["bbox"][0], "--columns", sent["columns"][0], "--rows", sent["rows"][0],
+            "--now", sent["now"][0]]
+    for condition in sent.get("where", []):
+        args += ["--where", condition]
+    expected = cli.json(*args)
+    drawn = seen["drawn"]
+    total = sum(c[2] for c in drawn)
+    check(total == expected["count"],
+          f"{what}: the clusters drawn hold {total} stores, `stores {' '.join(args)}` counts {expected['count']}")
+    cells = sorted((c[0], c[1], c[2]) for c in drawn)
+    check(cells == sorted((c["column"], c["row"], c["count"]) for c in expected["clusters"]),
+          f"{what}: the cells drawn differ from `stores {' '.join(args)}`")
+    labels = seen["labels"]
+    check(all(text == count for text, count in labels), f"{what}: a label's text is not its count: {labels}")
+    check(sorted(c for _, c in labels) == sorted(c[2] for c in drawn if c[2] > 1),
+          f"{what}: the labels {sorted(c for _, c in labels)} are not the counts of the clusters of 2 or more")
+    return sent, drawn, expected
+
+
+def map_bounds(page):
+    return page.driver.execute_script(
+        "const b = map.getBounds(); return [b.getWest(), b.getSouth(), b.getEast(), b.getNorth(), map.getZoom()];")
+
+
+def contains(view, bbox):
+    """Whether the view [W, S, E, N] (longitudes unwrapped, as Leaflet gives them) holds bbox, on
+    any copy of the world."""
+    west, south, east, north = bbox
+    if east < west:
+        east += 360  # a box across the antimeridian
+    if not (view[1] <= south and north <= view[3]):
+        return False
+    return any(view[0] <= west + shift and east + shift <= view[2] for shift in (-720, -360, 0, 360, 720))
+
+
+def zoom_out_to_world(page):
+    """Zooms out (Leaflet's − button) until the view is wider than the world, at most 3 times."""
+    for _ in range(3):
+        west, _, east, _, zoom = map_bounds(page)
+        if east - west >= 360 or zoom <= 1:
+            return
+        gen = view_gen(page)
+        page.driver.find_element(By.CSS_SELECTOR, ".leaflet-control-zoom-out").click()
+        wait_view(page, gen)
+
+
+def test_clusters(page, cli, ctx):
+    """Zoomed out, the map draws clusters: the counts of `stores clusters` for the request the page
+    made; at a world view they count every store; a click on one zooms to its stores."""
+    page.open({})
+    sent, drawn, _ = check_clusters_as_cli(page, cli, "the first view")
+    first = f"first view {sent['bbox'][0]} {sent['columns'][0]}×{sent['rows'][0]}: {len(drawn)} clusters"
+    zoom_out_to_world(page)
+    west, _, east, _, zoom = map_bounds(page)
+    check(east - west >= 360, f"at zoom {zoom} the view is {east - west:.0f}° wide, not the world")
+    sent, drawn, expected = check_clusters_as_cli(page, cli, "the world view")
+    check(sent["bbox"] == ["-180,-85,180,85"], f"the world view asked for the box {sent['bbox']}")
+    records = cli.json("info")["records"]
+    total = sum(c[2] for c in drawn)
+    check(total == records, f"the world's clusters hold {total} stores, stores info has {records} records")
+    world = f"world {sent['columns'][0]}×{sent['rows'][0]}: {len(drawn)} clusters, {total} stores = info's records"
+
+    # A click on the largest cluster zooms to the box of its stores.
+    largest = max(drawn, key=lambda c: c[2])
+    point = page.driver.execute_script("""
+      const p = map.latLngToContainerPoint([arguments[0], arguments[1]]), size = map.getSize();
+      return [p.x - size.x / 2, p.y - size.y / 2];""", largest[3], largest[4])
+    gen = view_gen(page)
+    ActionChains(page.driver).move_to_element_with_offset(
+        page.driver.find_element(By.ID, "map"), round(point[0]), round(point[1])).click().perform()
+    wait_view(page, gen)
+    after = map_bounds(page)
+    check(after[4] > zoom, f"a click on the cluster of {largest[2]} left the zoom at {after[4]}")
+    check(contains(after[:4], largest[5]),
+          f"after the click the view {after[:4]} does not hold the cluster's box {largest[5]}")
+    check(page.query().get("near") is None, "a click on a cluster moved the customer's point")
+    clicked = f"a click on the cluster of {largest[2]} zoomed {zoom}→{after[4]} around its box"
+
+    # With "Drive-through" checked, the clusters count the drive-throughs.
+    page.open({})
+    zoom_out_to_world(page)
+    gen = view_gen(page)
+    page.driver.find_element(By.CSS_SELECTOR, "#attributes input[value='drive_through=yes']").click()
+    wait_view(page, gen)
+    sent, drawn, expected = check_clusters_as_cli(page, cli, "drive-through")
+    check(sent.get("where") == ["drive_through=yes"], f"the clusters request's where is {sent.get('where')}")
+    drive = f"drive-through: {expected['count']} stores, as --where drive_through=yes"
+    return "; ".join((first, world, clicked, drive))
+
+
 TESTS = [
     ("1 loads with no console error", test_loads_without_console_errors),
     ("2 a click on the map lists the nearest stores", test_click_map_lists_nearest),
@@ -549,6 +686,7 @@ TESTS = [
     ("10 without Leaflet the list works", test_without_leaflet),
     ("11 tiles that fail fall back to the basemap", test_tiles_fail_to_basemap),
     ("12 gzip copies unpack to the files", test_gzip_copies_match),
+    ("13 zoomed out, clusters count every store", test_clusters),
 ]
 
 

@@ -399,10 +399,14 @@ async function startBasemap(why) {
     return;
   }
   mapNote(why);
-  const land = window.L.geoJSON(answer.data, {
-    interactive: false, attribution: "Natural Earth",
+  // The land three times, a world apart: a view across the antimeridian, or zoomed out wider
+  // than the world, shows the copies of the stores and clusters on land (lonsInView).
+  const L = window.L;
+  const land = L.featureGroup([-360, 0, 360].map((shift) => L.geoJSON(answer.data, {
+    interactive: false, attribution: shift === 0 ? "Natural Earth" : null,
+    coordsToLatLng: (c) => L.latLng(c[1], c[0] + shift),
     style: { color: "#b9b29c", weight: 0.6, fillColor: "#f2efe6", fillOpacity: 1 },
-  });
+  })));
   land.addTo(map);
   land.bringToBack();
   box.dataset.basemap = "loaded";
