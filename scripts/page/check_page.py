@@ -556,15 +556,17 @@ def view_gen(page):
 
 
 def drawn_clusters(page):
-    """The clusters the page drew, as [column, row, count, lat, lon, bbox] (one per cluster, not
-    per copy of the world), the counts written in the labels, and the clusters request the
+    """The clusters the page drew, as [count, lat, lon, bbox, cells] (one per cluster, not per
+    copy of the world; `cells` the API's clusters it stands for: [column, row, count], more than
+    one when clusters side by side were drawn as one), the counts written in the labels, and the
+    clusters request the
     browser sent (its Performance API entry) with the one the page says it drew
     (#map[data-clusters-query])."""
     return page.driver.execute_script("""
       const drawn = [];
       layers.view.eachLayer((l) => {
         const c = l.options.cluster;
-        if (c && !l.options.copy) drawn.push([c.column, c.row, c.count, c.latitude, c.longitude, c.bbox]);
+        if (c && !l.options.copy) drawn.push([c.count, c.latitude, c.longitude, c.bbox, c.cells]);
       });
       const labels = [...document.querySelectorAll('.cluster-label span:not([data-copy])')]
         .map((s) => [Number(s.textContent), Number(s.dataset.count)]);
@@ -589,15 +591,17 @@ def check_clusters_as_cli(page, cli, what):
         args += ["--where", condition]
     expected = cli.json(*args)
     drawn = seen["drawn"]
-    total = sum(c[2] for c in drawn)
+    total = sum(c[0] for c in drawn)
     check(total == expected["count"],
           f"{what}: the clusters drawn hold {total} stores, `stores {' '.join(args)}` counts {expected['count']}")
-    cells = sorted((c[0], c[1], c[2]) for c in drawn)
+    check(all(count == sum(cell[2] for cell in cells) for count, _, _, _, cells in drawn),
+          f"{what}: a cluster drawn does not hold the stores of its cells")
+    cells = sorted(tuple(cell) for c in drawn for cell in c[4])
     check(cells == sorted((c["column"], c["row"], c["count"]) for c in expected["clusters"]),
-          f"{what}: the cells drawn differ from `stores {' '.join(args)}`")
+          f"{what}: the cells drawn (each once) differ from those of `stores {' '.join(args)}`")
     labels = seen["labels"]
     check(all(text == count for text, count in labels), f"{what}: a label's text is not its count: {labels}")
-    check(sorted(c for _, c in labels) == sorted(c[2] for c in drawn if c[2] > 1),
+    check(sorted(c for _, c in labels) == sorted(c[0] for c in drawn if c[0] > 1),
           f"{what}: the labels {sorted(c for _, c in labels)} are not the counts of the clusters of 2 or more")
     return sent, drawn, expected
 
@@ -641,25 +645,25 @@ def test_clusters(page, cli, ctx):
     sent, drawn, expected = check_clusters_as_cli(page, cli, "the world view")
     check(sent["bbox"] == ["-180,-85,180,85"], f"the world view asked for the box {sent['bbox']}")
     records = cli.json("info")["records"]
-    total = sum(c[2] for c in drawn)
+    total = sum(c[0] for c in drawn)
     check(total == records, f"the world's clusters hold {total} stores, stores info has {records} records")
     world = f"world {sent['columns'][0]}×{sent['rows'][0]}: {len(drawn)} clusters, {total} stores = info's records"
 
     # A click on the largest cluster zooms to the box of its stores.
-    largest = max(drawn, key=lambda c: c[2])
+    largest = max(drawn, key=lambda c: c[0])
     point = page.driver.execute_script("""
       const p = map.latLngToContainerPoint([arguments[0], arguments[1]]), size = map.getSize();
-      return [p.x - size.x / 2, p.y - size.y / 2];""", largest[3], largest[4])
+      return [p.x - size.x / 2, p.y - size.y / 2];""", largest[1], largest[2])
     gen = view_gen(page)
     ActionChains(page.driver).move_to_element_with_offset(
         page.driver.find_element(By.ID, "map"), round(point[0]), round(point[1])).click().perform()
     wait_view(page, gen)
     after = map_bounds(page)
-    check(after[4] > zoom, f"a click on the cluster of {largest[2]} left the zoom at {after[4]}")
-    check(contains(after[:4], largest[5]),
-          f"after the click the view {after[:4]} does not hold the cluster's box {largest[5]}")
+    check(after[4] > zoom, f"a click on the cluster of {largest[0]} left the zoom at {after[4]}")
+    check(contains(after[:4], largest[3]),
+          f"after the click the view {after[:4]} does not hold the cluster's box {largest[3]}")
     check(page.query().get("near") is None, "a click on a cluster moved the customer's point")
-    clicked = f"a click on the cluster of {largest[2]} zoomed {zoom}→{after[4]} around its box"
+    clicked = f"a click on the cluster of {largest[0]} zoomed {zoom}→{after[4]} around its box"
 
     # With "Drive-through" checked, the clusters count the drive-throughs.
     page.open({})

@@ -533,53 +533,104 @@ async function drawClusters(gen, box) {
     return;
   }
   clearView();
-  const clusters = answer.data.clusters || [];
-  for (const cluster of clusters) {
-    lonsInView(cluster.longitude).forEach((lon, i) => drawCluster(cluster, cluster.latitude, lon, i > 0));
+  const marks = clusterMarks(answer.data.clusters || []);
+  for (const mark of marks) {
+    lonsInView(mark.longitude).forEach((lon, i) => drawCluster(mark, lon, i > 0));
   }
   drawResults(); // the list's stores over the clusters
   box.dataset.viewKind = "clusters";
   box.dataset.inView = String(answer.data.count);
-  box.dataset.clusters = String(clusters.length);
+  box.dataset.clusters = String(marks.length);
   box.dataset.clustersQuery = query.toString();
   mapNote(answer.data.count === 0 && answer.notes ? answer.notes : "", "view");
 }
 
-function drawCluster(cluster, lat, lon, copy) {
+function clusterRadius(count) {
+  return Math.round(9 + 6 * Math.log10(count));
+}
+
+// The clusters as drawn ("marks"): each on the copy of the world nearest the view's centre, with
+// its box as one run of longitudes there (east may pass 180). A city split by a cell edge (or by
+// the antimeridian) gives two clusters side by side whose counts would be written over each
+// other: a cluster whose centre falls inside a larger one's circle joins it (counts added,
+// positions averaged by count, boxes joined), so the sum of the counts is the API's `count`.
+function clusterMarks(clusters) {
+  const center = map.getCenter().lng;
+  const marks = [];
+  for (const c of [...clusters].sort((a, b) => b.count - a.count)) {
+    const shift = 360 * Math.round((center - c.longitude) / 360);
+    let lon = c.longitude + shift;
+    let [w, s, e, n] = c.bbox;
+    if (e < w) e += 360; // across the antimeridian
+    w += shift;
+    e += shift;
+    if (lon < w) { w -= 360; e -= 360; } // the stores east of the antimeridian hold the centre
+    // The mark whose circle holds this cluster's centre, on any copy of the world (Fiji's stores
+    // either side of the antimeridian are one mark); `turn` the copy (a multiple of 360).
+    let near = null, turn = 0;
+    for (const m of marks) {
+      const k = 360 * Math.round((lon - m.longitude) / 360);
+      const at = map.latLngToLayerPoint([c.latitude, lon - k]);
+      if (at.distanceTo(m.point) < Math.max(clusterRadius(m.count), clusterRadius(c.count))) {
+        near = m;
+        turn = k;
+        break;
+      }
+    }
+    if (!near) {
+      marks.push({ count: c.count, latitude: c.latitude, longitude: lon, bbox: [w, s, e, n], id: c.id || null,
+        cells: [[c.column, c.row, c.count]], point: map.latLngToLayerPoint([c.latitude, lon]) });
+      continue;
+    }
+    lon -= turn;
+    w -= turn;
+    e -= turn;
+    const total = near.count + c.count;
+    near.latitude = (near.latitude * near.count + c.latitude * c.count) / total;
+    near.longitude = (near.longitude * near.count + lon * c.count) / total;
+    near.count = total;
+    near.bbox = [Math.min(near.bbox[0], w), Math.min(near.bbox[1], s), Math.max(near.bbox[2], e), Math.max(near.bbox[3], n)];
+    near.id = null;
+    near.cells.push([c.column, c.row, c.count]);
+    near.point = map.latLngToLayerPoint([near.latitude, near.longitude]);
+  }
+  return marks;
+}
+
+// A cluster: a circle on the canvas with its count written over it (a cluster of one store is
+// that store's dot); `copy` when it is drawn again on another copy of the world.
+function drawCluster(mark, lon, copy) {
   const L = window.L;
-  if (cluster.count === 1 && cluster.id) {
-    const dot = storeDot(lat, lon, cluster.id, () => openStoreByID(cluster.id));
-    dot.options.cluster = cluster;
-    dot.options.copy = copy;
+  const shift = lon - mark.longitude;
+  if (mark.count === 1 && mark.id) {
+    const dot = storeDot(mark.latitude, lon, mark.id, () => openStoreByID(mark.id));
+    Object.assign(dot.options, { cluster: mark, copy });
     dot.addTo(layers.view);
     return;
   }
-  const radius = Math.round(9 + 6 * Math.log10(cluster.count));
-  const noun = cluster.count + " stores";
-  L.circleMarker([lat, lon], {
+  const radius = clusterRadius(mark.count);
+  L.circleMarker([mark.latitude, lon], {
     radius, weight: 2, color: "#fff", fillColor: "#3d6a8e", fillOpacity: 0.85, bubblingMouseEvents: false,
-    cluster, copy,
-  }).bindTooltip(noun + ": click to zoom in").on("click", () => zoomToCluster(cluster, lon - cluster.longitude))
+    cluster: mark, copy,
+  }).bindTooltip(mark.count + " stores: click to zoom in").on("click", () => zoomToCluster(mark, shift))
     .addTo(layers.view);
-  L.marker([lat, lon], {
+  L.marker([mark.latitude, lon], {
     pane: "cluster-labels", interactive: false, keyboard: false,
     icon: L.divIcon({
       className: "cluster-label", iconSize: [radius * 2, radius * 2],
-      html: el("span", { text: String(cluster.count), "data-count": cluster.count, "data-copy": copy ? "1" : null }),
+      html: el("span", { text: String(mark.count), "data-count": mark.count, "data-copy": copy ? "1" : null }),
     }),
   }).addTo(layers.labels);
 }
 
 // A click on a cluster zooms to the box holding its stores (at most to CLUSTER_MAX_ZOOM), and at
-// least one level in; `shift` is the world copy the cluster was drawn on (0 or ±360).
-function zoomToCluster(cluster, shift) {
-  const [w, s, e, n] = cluster.bbox;
-  const east = e >= w ? e : e + 360; // a box across the antimeridian, as one run of longitudes
-  const bounds = window.L.latLngBounds([s, w + shift], [n, east + shift]);
-  const padding = window.L.point(40, 40);
-  const zoom = Math.min(CLUSTER_MAX_ZOOM, map.getBoundsZoom(bounds, false, padding));
+// least one level in; `shift` is the copy of the world it was drawn on (0 or a multiple of 360).
+function zoomToCluster(mark, shift) {
+  const [w, s, e, n] = mark.bbox;
+  const bounds = window.L.latLngBounds([s, w + shift], [n, e + shift]);
+  const zoom = Math.min(CLUSTER_MAX_ZOOM, map.getBoundsZoom(bounds, false, window.L.point(40, 40)));
   if (zoom > map.getZoom()) map.fitBounds(bounds, { padding: [20, 20], maxZoom: CLUSTER_MAX_ZOOM });
-  else map.setView([cluster.latitude, cluster.longitude + shift], map.getZoom() + 1);
+  else map.setView([mark.latitude, mark.longitude + shift], map.getZoom() + 1);
 }
 
 function drawResults() {
