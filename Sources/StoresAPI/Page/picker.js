@@ -352,6 +352,9 @@ async function startMap() {
   const point = nearPoint();
   if (point) map.setView(point, 14);
   else map.setView([20, 0], 2);
+  // The header grows when /v1/info's checkboxes arrive, which may be after the map started:
+  // Leaflet is told the map's new size, keeping its centre (else the view is off by half the change).
+  if (window.ResizeObserver) new ResizeObserver(() => map.invalidateSize()).observe($("map"));
   if (config.tiles && config.tiles.url) startTiles();
   else startBasemap("");
   map.on("click", (event) => {
