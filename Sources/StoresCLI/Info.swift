@@ -5,14 +5,15 @@ import StoreLocator
 extension StoresCommand {
   struct Info: ParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Summarise the data: counts, bounds, time zones, brands, hours, diagnostics.",
+      abstract: "Summarise the data: counts, bounds, time zones, brands, hours, attributes, diagnostics.",
       discussion: """
         --format json writes one object: source, snapshot (its path, or null), records, indexed, \
         bounds ([W, S, E, N] or null), timezones and brands (name → count), \
         stores_without_timezone, stores_without_brand, stores_with_opening_hours, \
         stores_with_schedule, stores_with_invalid_hours, stores_with_tolerated_hours, \
-        stores_with_inferred_timezone, errors, warnings, notes, diagnostic_codes (code → count) \
-        and diagnostic_groups (an array of {code, severity, count}, errors first). \
+        stores_with_inferred_timezone, attributes (the properties a --where can pick stores by, \
+        with at most 16 short values: an array of {key, values: value → count}, by key), errors, \
+        warnings, notes, diagnostic_codes (code → count) and diagnostic_groups (an array of {code, severity, count}, errors first). \
         'stores validate' lists the diagnostics themselves.
         """)
 

@@ -18,7 +18,8 @@ import StoresAPI
 struct StoresServerCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "stores-server",
-    abstract: "Serve the store locator over HTTP: nearest, within, a store, its hours, open, pickup.",
+    abstract:
+      "Serve the store locator over HTTP: nearest, within, a store, its hours, open, pickup, and a store picker page.",
     discussion: """
       Loads the data once (a GeoJSON file or a snapshot from 'stores snapshot build'; a snapshot \
       is mapped, not parsed, and its records are checked while it already serves, so a replica \

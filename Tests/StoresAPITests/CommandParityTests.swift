@@ -47,6 +47,22 @@ import Testing
       "/v1/stores/within?bbox=-122.4,47.5,-122.2,47.7&limit=3&now=\(now)",
       ["within", "--bbox", "-122.4,47.5,-122.2,47.7", "--limit", "3", "--now", now, "--format", "json"]
     ),
+    (
+      "/v1/stores/clusters?bbox=-180,-85,180,85&columns=8&rows=4&now=\(now)",
+      [
+        "clusters", "--bbox", "-180,-85,180,85", "--columns", "8", "--rows", "4", "--now", now, "--format",
+        "json",
+      ]
+    ),
+    (
+      // Across the antimeridian (Fiji), with a condition and an opening time.
+      "/v1/stores/clusters?bbox=170,-20,-170,-10&columns=5&rows=3&where=drive_through=yes&open_at=2026-11-26T07:00&now=\(now)",
+      [
+        "clusters", "--bbox", "170,-20,-170,-10", "--columns", "5", "--rows", "3", "--where",
+        "drive_through=yes",
+        "--open-at", "2026-11-26T07:00", "--now", now, "--format", "json",
+      ]
+    ),
     ("/v1/stores/nw-0145?now=\(now)", ["show", "nw-0145", "--now", now, "--format", "json"]),
     (
       "/v1/stores/nw-0145?format=geojson&now=\(now)",

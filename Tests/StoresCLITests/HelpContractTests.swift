@@ -63,7 +63,7 @@ import Testing
     (["nearst", "--near", "51.5,-0.12"], "unknown command 'nearst'; did you mean 'nearest'?"),
     (["withn", "--bbox", "1,2,3,4"], "unknown command 'withn'; did you mean 'within'?"),
     (["snapshot", "bild", "x.geojson"], "unknown command 'snapshot bild'; did you mean 'snapshot build'?"),
-    (["find", "--near", "1,2"], "unknown command 'find' (commands: nearest, within, show,"),
+    (["find", "--near", "1,2"], "unknown command 'find' (commands: nearest, within, clusters, show,"),
   ])
   func anUnknownCommandIsNamed(_ arguments: [String], _ message: String) throws {
     let outcome = try StoresProcess.run(arguments)
@@ -75,7 +75,7 @@ import Testing
   /// The overview and discussion read as wrapped sentences: a run of spaces inside a line is a
   /// lost `\` continuation in the source.
   @Test(arguments: [
-    ["info"], ["nearest"], ["within"], ["show"], ["hours"], ["open"], ["pickup"], ["validate"],
+    ["info"], ["nearest"], ["within"], ["clusters"], ["show"], ["hours"], ["open"], ["pickup"], ["validate"],
     ["snapshot"], ["snapshot", "build"], ["snapshot", "verify"],
   ])
   func helpTextHasNoRunsOfSpaces(_ command: [String]) throws {

@@ -143,13 +143,21 @@ extension Catalog {
       let value = box.west + easting
       return value > 180 ? value - 360 : value
     }
+    // The mean, kept inside the cell's bounds (rounding must not move it out, and a lone store
+    // is its own centre exactly).
+    func center(of cell: Cell) -> Coordinate {
+      let count = Double(cell.count)
+      let latitude = min(cell.north, max(cell.south, cell.latitudeSum / count))
+      let easting = cell.eastingSum / count
+      let longitude =
+        easting <= cell.westEasting ? cell.west : easting >= cell.eastEasting ? cell.east : longitude(easting)
+      return Coordinate(uncheckedLatitude: latitude, longitude: longitude)
+    }
     let clusters = cells.keys.sorted().map { key in
       let cell = cells[key]!
       return StoreCluster(
         column: key % columns, row: key / columns, count: cell.count,
-        center: Coordinate(
-          uncheckedLatitude: cell.latitudeSum / Double(cell.count),
-          longitude: longitude(cell.eastingSum / Double(cell.count))),
+        center: center(of: cell),
         bounds: GeoBox(uncheckedWest: cell.west, south: cell.south, east: cell.east, north: cell.north),
         storeID: cell.count == 1 ? store(atTreeIndex: cell.treeIndex).id : nil)
     }
