@@ -441,7 +441,6 @@ def test_screenshots(page, cli, ctx):
         "width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False})
     page.open({})
     zoom_out_to_world(page)
-    page.wait(lambda: page.attr("#map", "data-view-kind") == "clusters", "clusters on the world map")
     path = os.path.join(ctx["screenshots"], "world.png")
     check(page.driver.save_screenshot(path), f"no screenshot written to {path}")
     written.append(path)
@@ -545,16 +544,6 @@ def test_gzip_copies_match(page, cli, ctx):
     return "; ".join(compressed) or "no file has a gzip copy"
 
 
-def wait_view(page, after):
-    """Until the map has finished drawing a view newer than `after` (its data-view-gen)."""
-    page.wait(lambda: int(page.attr("#map", "data-view-gen") or 0) > after
-              and page.attr("#map", "data-view") == "done", "the map's view to be drawn")
-
-
-def view_gen(page):
-    return int(page.attr("#map", "data-view-gen") or 0)
-
-
 def drawn_clusters(page):
     """The clusters the page drew, as [count, lat, lon, bbox, cells] (one per cluster, not per
     copy of the world; `cells` the API's clusters it stands for: [column, row, count], more than
@@ -622,15 +611,26 @@ def contains(view, bbox):
     return any(view[0] <= west + shift and east + shift <= view[2] for shift in (-720, -360, 0, 360, 720))
 
 
+def wait_clusters(page, what, **expected):
+    """Until the map has drawn the clusters of a request with these parameters (lists of values,
+    as parse_qs gives them): a redraw started earlier (the header growing, a move) may end first."""
+    def drawn():
+        query = urllib.parse.parse_qs(page.attr("#map", "data-clusters-query") or "")
+        return (page.attr("#map", "data-view") == "done" and page.attr("#map", "data-view-kind") == "clusters"
+                and all(query.get(name) == values for name, values in expected.items()))
+    page.wait(drawn, f"{what}: the clusters of {expected}")
+
+
 def zoom_out_to_world(page):
-    """Zooms out (Leaflet's − button) until the view is wider than the world, at most 3 times."""
+    """Zooms out (Leaflet's − button) until the view is wider than the world (at most 3 times),
+    and waits for the world's clusters."""
     for _ in range(3):
         west, _, east, _, zoom = map_bounds(page)
         if east - west >= 360 or zoom <= 1:
-            return
-        gen = view_gen(page)
+            break
         page.driver.find_element(By.CSS_SELECTOR, ".leaflet-control-zoom-out").click()
-        wait_view(page, gen)
+        page.wait(lambda: map_bounds(page)[4] < zoom, "the map to zoom out")
+    wait_clusters(page, "the world view", bbox=["-180,-85,180,85"])
 
 
 def test_clusters(page, cli, ctx):
@@ -654,10 +654,11 @@ def test_clusters(page, cli, ctx):
     point = page.driver.execute_script("""
       const p = map.latLngToContainerPoint([arguments[0], arguments[1]]), size = map.getSize();
       return [p.x - size.x / 2, p.y - size.y / 2];""", largest[1], largest[2])
-    gen = view_gen(page)
     ActionChains(page.driver).move_to_element_with_offset(
         page.driver.find_element(By.ID, "map"), round(point[0]), round(point[1])).click().perform()
-    wait_view(page, gen)
+    page.wait(lambda: map_bounds(page)[4] > zoom and page.attr("#map", "data-view") == "done"
+              and page.attr("#map", "data-view-zoom") == str(map_bounds(page)[4]),
+              f"the map to zoom in to the cluster of {largest[0]} and draw its view")
     after = map_bounds(page)
     check(after[4] > zoom, f"a click on the cluster of {largest[0]} left the zoom at {after[4]}")
     check(contains(after[:4], largest[3]),
@@ -668,9 +669,8 @@ def test_clusters(page, cli, ctx):
     # With "Drive-through" checked, the clusters count the drive-throughs.
     page.open({})
     zoom_out_to_world(page)
-    gen = view_gen(page)
     page.driver.find_element(By.CSS_SELECTOR, "#attributes input[value='drive_through=yes']").click()
-    wait_view(page, gen)
+    wait_clusters(page, "drive-through", bbox=["-180,-85,180,85"], where=["drive_through=yes"])
     sent, drawn, expected = check_clusters_as_cli(page, cli, "drive-through")
     check(sent.get("where") == ["drive_through=yes"], f"the clusters request's where is {sent.get('where')}")
     drive = f"drive-through: {expected['count']} stores, as --where drive_through=yes"

@@ -453,13 +453,15 @@ async function loadView() {
   if (!map) return;
   const gen = ++viewGen;
   const box = $("map");
+  const zoom = map.getZoom();
   box.dataset.view = "busy";
   try {
-    if (map.getZoom() < VIEW_MIN_ZOOM) await drawClusters(gen, box);
+    if (zoom < VIEW_MIN_ZOOM) await drawClusters(gen, box);
     else await drawView(gen, box);
   } finally {
     if (gen === viewGen) {
       box.dataset.viewGen = String(gen);
+      box.dataset.viewZoom = String(zoom);
       box.dataset.view = "done";
     }
   }
