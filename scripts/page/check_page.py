@@ -16,6 +16,7 @@ Writes .build/page-screenshots/desktop.png and phone.png. Ends with 'N passed, N
 import argparse
 import datetime
 import gzip
+import importlib.util
 import json
 import os
 import re
@@ -677,6 +678,103 @@ def test_clusters(page, cli, ctx):
     return "; ".join((first, world, clicked, drive))
 
 
+HOSTILE_NAME = '<img id="injected" src="x"><b>Evil & Co</b> "quoted"'
+
+
+def test_data_is_text(page, cli, ctx):
+    """A store whose name and address are HTML: the list, the panel and the marker's tooltip show
+    them as text, and no element of theirs reaches the page."""
+    if not ctx["server"]:
+        raise Skipped("needs --server")
+    directory = os.path.join(ctx["screenshots"], "hostile")
+    os.makedirs(directory, exist_ok=True)
+    data = os.path.join(directory, "stores.geojson")
+    feature = {"type": "Feature", "id": "evil-1", "geometry": {"type": "Point", "coordinates": [13.4, 52.5]},
+               "properties": {"name": HOSTILE_NAME, "addr:street": "<script>alert(1)</script> Str.",
+                              "website": "javascript:alert(1)", "timezone": "Europe/Berlin",
+                              "opening_hours": "Mo-Su 08:00-20:00"}}
+    with open(data, "w") as handle:
+        json.dump({"type": "FeatureCollection", "features": [feature]}, handle)
+    server, base = start_server(ctx["server"], ctx["assets"] or None, "--data", data)
+    try:
+        other = Page(page.driver, base)
+        other.open({"near": "52.5,13.4", "store": "evil-1"})
+        other.wait_panel("evil-1")
+        driver = page.driver
+        check(other.text("#results li") and HOSTILE_NAME in other.text("#results li"),
+              "the list does not show the name as written")
+        check(other.text("#panel-title") == HOSTILE_NAME, f"the panel title is {other.text('#panel-title')!r}")
+        # The store sits at the centre of the map (the customer's point is the store's): hover it.
+        if other.attr("#map", "data-state") == "ready":
+            box = driver.find_element(By.ID, "map")
+            ActionChains(driver).move_to_element(box).perform()
+            other.wait(lambda: driver.execute_script(
+                "return [...document.querySelectorAll('.leaflet-tooltip')].some(t => t.textContent.includes('Evil'))"),
+                "the marker's tooltip")
+            tip = driver.execute_script(
+                "return [...document.querySelectorAll('.leaflet-tooltip')].map(t => t.textContent).join('|')")
+            check(HOSTILE_NAME in tip, f"the tooltip reads {tip!r}")
+        injected = driver.execute_script(
+            "return document.querySelectorAll('#injected, #results b, #panel b, .leaflet-tooltip b, script:not([src]):not([type])').length")
+        check(injected == 0, f"{injected} element(s) from the data reached the page")
+        links = driver.execute_script(
+            "return [...document.querySelectorAll('#panel a')].map(a => a.getAttribute('href'))")
+        check(not any(link and link.lower().startswith("javascript:") for link in links),
+              f"a javascript: link reached the panel: {links}")
+    finally:
+        server.kill()
+        server.wait(timeout=WAIT_S)
+    return "the name, the address and a javascript: website stay text in the list, the panel and the tooltip"
+
+
+AXE_SCRIPT = os.environ.get("AXE_SCRIPT", "")
+
+
+def axe_script():
+    """axe-core, the accessibility engine, as the PyPI package axe-playwright-python ships it
+    (installed without its Playwright dependency: only the script is read)."""
+    if AXE_SCRIPT:
+        return AXE_SCRIPT
+    spec = importlib.util.find_spec("axe_playwright_python")
+    check(spec is not None and spec.submodule_search_locations,
+          "axe-playwright-python is not installed (pip install --no-deps axe-playwright-python)")
+    return os.path.join(list(spec.submodule_search_locations)[0], "axe.min.js")
+
+
+def test_accessibility(page, cli, ctx):
+    """axe-core finds no violation (WCAG 2.x A and AA rules, best practices) on the page at rest,
+    with results and a store's panel open, and at phone size."""
+    with open(axe_script()) as handle:
+        axe = handle.read()
+    driver = page.driver
+    near = ctx.get("near", f"{TAIPEI[0]},{TAIPEI[1]}")
+    now = ctx.get("now") or pick_now_with_closed_stores(cli, near)
+    findings = []
+    views = [({}, (1280, 800)), ({"near": near, "open_now": "1", "now": now}, (1280, 800)),
+             ({"near": near, "now": now}, (390, 844))]
+    try:
+        for query, size in views:
+            driver.set_window_size(*size)
+            page.open(query)
+            if query:
+                first = page.list_ids()[0]
+                driver.execute_script("document.querySelector('#results li').click()")
+                page.wait_panel(first)
+            driver.execute_script(axe)
+            version = driver.execute_script("return axe.version")
+            violations = driver.execute_async_script("""
+              const done = arguments[arguments.length - 1];
+              axe.run(document, {resultTypes: ['violations']}).then(
+                r => done(r.violations.map(v => [v.id, v.impact, v.help, v.nodes.map(n => n.target.join(' ')).slice(0, 3)])),
+                e => done([['axe-failed', 'critical', String(e), []]]));""")
+            label = ("/?" + urllib.parse.urlencode(query) if query else "/") + f" at {size[0]}x{size[1]}"
+            findings += [f"{label}: {v[0]} ({v[1]}): {v[2]} at {', '.join(v[3])}" for v in violations]
+    finally:
+        driver.set_window_size(1280, 800)
+    check(not findings, "axe found:\n      " + "\n      ".join(findings))
+    return f"axe-core {version}: no violation in {len(views)} views (rest, list with a panel, phone)"
+
+
 TESTS = [
     ("1 loads with no console error", test_loads_without_console_errors),
     ("2 a click on the map lists the nearest stores", test_click_map_lists_nearest),
@@ -691,6 +789,8 @@ TESTS = [
     ("11 tiles that fail fall back to the basemap", test_tiles_fail_to_basemap),
     ("12 gzip copies unpack to the files", test_gzip_copies_match),
     ("13 zoomed out, clusters count every store", test_clusters),
+    ("14 the data is shown as text, never as HTML", test_data_is_text),
+    ("15 no accessibility violation (axe-core)", test_accessibility),
 ]
 
 

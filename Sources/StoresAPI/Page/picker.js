@@ -48,6 +48,11 @@ function readConfig() {
   }
 }
 
+// Leaflet writes a string tooltip as HTML; a store's name is data, so it goes in as a text node.
+function textTip(text) {
+  return el("span", { text: String(text) });
+}
+
 function sentence(text) {
   const s = String(text || "").trim();
   if (!s) return "";
@@ -510,7 +515,7 @@ async function drawView(gen, box) {
 function storeDot(lat, lon, title, onclick) {
   return window.L.circleMarker([lat, lon], {
     radius: 4, weight: 1, color: "#fff", fillColor: "#56606b", fillOpacity: 0.85, bubblingMouseEvents: false,
-  }).bindTooltip(title).on("click", onclick);
+  }).bindTooltip(textTip(title)).on("click", onclick);
 }
 
 // Zoomed out: GET /v1/stores/clusters for the visible area (the whole world when the view is wider
@@ -650,7 +655,7 @@ function drawResults() {
     L.circleMarker([store.latitude, store.longitude], {
       radius: chosen ? 10 : 7, weight: chosen ? 3 : 2, color: chosen ? "#f5a623" : "#fff",
       fillColor: colors[store.state] || colors.unknown, fillOpacity: 0.95, bubblingMouseEvents: false,
-    }).bindTooltip((i + 1) + ". " + (store.name || store.id))
+    }).bindTooltip(textTip((i + 1) + ". " + (store.name || store.id)))
       .on("click", () => { setActive(i); openStore(store); }).addTo(layers.results);
   });
   const point = nearPoint();
