@@ -631,7 +631,7 @@ def zoom_out_to_world(page):
             break
         page.driver.find_element(By.CSS_SELECTOR, ".leaflet-control-zoom-out").click()
         page.wait(lambda: map_bounds(page)[4] < zoom, "the map to zoom out")
-    wait_clusters(page, "the world view", bbox=["-180,-85,180,85"])
+    wait_clusters(page, "the world view", bbox=["-180,-90,180,90"])
 
 
 def test_clusters(page, cli, ctx):
@@ -644,7 +644,7 @@ def test_clusters(page, cli, ctx):
     west, _, east, _, zoom = map_bounds(page)
     check(east - west >= 360, f"at zoom {zoom} the view is {east - west:.0f}° wide, not the world")
     sent, drawn, expected = check_clusters_as_cli(page, cli, "the world view")
-    check(sent["bbox"] == ["-180,-85,180,85"], f"the world view asked for the box {sent['bbox']}")
+    check(sent["bbox"] == ["-180,-90,180,90"], f"the world view asked for the box {sent['bbox']}")
     records = cli.json("info")["records"]
     total = sum(c[0] for c in drawn)
     check(total == records, f"the world's clusters hold {total} stores, stores info has {records} records")
@@ -671,11 +671,56 @@ def test_clusters(page, cli, ctx):
     page.open({})
     zoom_out_to_world(page)
     page.driver.find_element(By.CSS_SELECTOR, "#attributes input[value='drive_through=yes']").click()
-    wait_clusters(page, "drive-through", bbox=["-180,-85,180,85"], where=["drive_through=yes"])
+    wait_clusters(page, "drive-through", bbox=["-180,-90,180,90"], where=["drive_through=yes"])
     sent, drawn, expected = check_clusters_as_cli(page, cli, "drive-through")
     check(sent.get("where") == ["drive_through=yes"], f"the clusters request's where is {sent.get('where')}")
     drive = f"drive-through: {expected['count']} stores, as --where drive_through=yes"
     return "; ".join((first, world, clicked, drive))
+
+
+def test_clusters_stay_when_panning(page, cli, ctx):
+    """The cells are a grid fixed on the Earth: after a pan of less than a cell, every cell inside
+    both views holds the same stores (by `stores clusters` for the two requests the page made), so
+    the clusters on the map do not jump."""
+    page.open({})
+    wait_clusters(page, "the first view")
+    before = urllib.parse.parse_qs(page.attr("#map", "data-clusters-query"))
+    gen = int(page.attr("#map", "data-view-gen") or 0)
+    page.driver.execute_script("map.panBy([40, 25], {animate: false})")
+    page.wait(lambda: int(page.attr("#map", "data-view-gen") or 0) > gen
+              and page.attr("#map", "data-view") == "done", "the clusters after the pan")
+    after = urllib.parse.parse_qs(page.attr("#map", "data-clusters-query"))
+    check(before["bbox"] != after["bbox"] or before == after, "the request changed in an unexpected way")
+
+    def cells(sent):
+        """The answer's clusters by their cell on the Earth's grid: (column, row) from -180°, -90°."""
+        west, south, east, north = (float(x) for x in sent["bbox"][0].split(","))
+        columns, rows = int(sent["columns"][0]), int(sent["rows"][0])
+        size = ((east - west) % 360 or 360) / columns
+        check(abs((north - south) / rows - size) < 1e-9, f"the cells of {sent} are not square in degrees")
+        answer = cli.json("clusters", "--bbox", sent["bbox"][0], "--columns", str(columns), "--rows", str(rows))
+        first_column, first_row = round((west + 180) / size), round((south + 90) / size)
+        check(abs(first_column * size - (west + 180)) < 1e-9 and abs(first_row * size - (south + 90)) < 1e-9,
+              f"the box {sent['bbox'][0]} is not on the grid of {size}° cells")
+        return size, {((first_column + c["column"]) % round(360 / size), first_row + c["row"]): c["count"]
+                      for c in answer["clusters"]}, (first_column, first_row, columns, rows)
+
+    size_before, cells_before, span_before = cells(before)
+    size_after, cells_after, span_after = cells(after)
+    check(size_before == size_after, f"the cell size changed with the pan: {size_before}° then {size_after}°")
+    total = round(360 / size_before)
+
+    def inside(cell, span):
+        column, row = cell
+        first_column, first_row, columns, rows = span
+        return (column - first_column) % total < columns and first_row <= row < first_row + rows
+
+    shared = [cell for cell in set(cells_before) | set(cells_after)
+              if inside(cell, span_before) and inside(cell, span_after)]
+    changed = [cell for cell in shared if cells_before.get(cell) != cells_after.get(cell)]
+    check(shared, "no cell holding stores is in both views")
+    check(not changed, f"cells whose stores changed with the pan: {changed[:5]}")
+    return f"{len(shared)} cells of {size_before}° in both views hold the same stores after a 40 px pan"
 
 
 HOSTILE_NAME = '<img id="injected" src="x"><b>Evil & Co</b> "quoted"'
@@ -791,6 +836,7 @@ TESTS = [
     ("13 zoomed out, clusters count every store", test_clusters),
     ("14 the data is shown as text, never as HTML", test_data_is_text),
     ("15 no accessibility violation (axe-core)", test_accessibility),
+    ("16 clusters stay put when the map pans", test_clusters_stay_when_panning),
 ]
 
 

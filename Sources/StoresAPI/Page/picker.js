@@ -10,7 +10,6 @@ const VIEW_PAGES = 5; // pages at most for the visible area
 const CLUSTER_CELL_PX = 64; // about one cluster cell per 64 pixels of the map
 const CLUSTER_MAX_CELLS = 256; // the most cells across or down /v1/stores/clusters takes
 const CLUSTER_MAX_ZOOM = 14; // a click on a cluster zooms to its stores, never closer than this
-const WORLD_BOX = [-180, -85, 180, 85]; // asked for when the view is wider than the world
 
 const $ = (id) => document.getElementById(id);
 const config = readConfig();
@@ -523,16 +522,11 @@ function storeDot(lat, lon, title, onclick) {
 // circle on the canvas, its radius growing with log(count), its count written over it; a cluster
 // of one store is that store's dot.
 async function drawClusters(gen, box) {
-  const view = viewBox(85);
-  const [, s, , n] = view.box;
-  const zoom = map.getZoom();
-  const widthPx = view.wide ? 256 * Math.pow(2, zoom) : map.getSize().x;
-  const heightPx = Math.abs(map.project([s, 0], zoom).y - map.project([n, 0], zoom).y);
-  const cells = (px) => Math.max(1, Math.min(CLUSTER_MAX_CELLS, Math.round(px / CLUSTER_CELL_PX)));
+  const grid = clusterGrid(viewBox(90), map.getZoom());
   const query = filterParams(new URLSearchParams({
-    bbox: boxText(view.wide ? WORLD_BOX : view.box),
-    columns: String(cells(widthPx)),
-    rows: String(cells(heightPx)),
+    bbox: grid.box.map(String).join(","),
+    columns: String(grid.columns),
+    rows: String(grid.rows),
   }));
   const answer = await api("/v1/stores/clusters", query);
   if (gen !== viewGen) return; // an answer for an older view
@@ -553,6 +547,31 @@ async function drawClusters(gen, box) {
   box.dataset.clusters = String(marks.length);
   box.dataset.clustersQuery = query.toString();
   mapNote(answer.data.count === 0 && answer.notes ? answer.notes : "", "view");
+}
+
+// The cells to ask for: a grid fixed on the Earth (from -180° and -90°) whose cell is about
+// CLUSTER_CELL_PX pixels wide at this zoom, so panning moves the view over the same cells and the
+// clusters stay where they are. The view is widened to whole cells. A cell is 90° / 2^zoom × 2^k,
+// a binary fraction, so the box's numbers are written exactly and the world is a whole number
+// of cells.
+function clusterGrid(view, zoom) {
+  let size = (CLUSTER_CELL_PX * 360) / (256 * Math.pow(2, zoom));
+  const down = (x, origin) => origin + Math.floor((x - origin) / size + 1e-9) * size;
+  const up = (x, origin) => origin + Math.ceil((x - origin) / size - 1e-9) * size;
+  for (;;) {
+    const [w, s, e, n] = view.box;
+    const south = Math.max(-90, down(s, -90)), north = Math.min(90, up(n, -90));
+    let west = down(w, -180), east = Math.min(180, up(e, -180));
+    let columns = Math.round(((east - west + 360) % 360 || 360) / size);
+    if (view.wide || columns >= Math.round(360 / size)) {
+      west = -180; east = 180; columns = Math.round(360 / size);
+    }
+    const rows = Math.max(1, Math.round((north - south) / size));
+    if (columns <= CLUSTER_MAX_CELLS && rows <= CLUSTER_MAX_CELLS) {
+      return { box: [west, south, east, north], columns: Math.max(1, columns), rows, size };
+    }
+    size *= 2;
+  }
 }
 
 function clusterRadius(count) {
