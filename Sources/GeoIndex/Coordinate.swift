@@ -108,7 +108,7 @@ public struct CoordinateError: Error, Hashable, Sendable, CustomStringConvertibl
       return "latitude \(latitude ?? .nan) is out of range -90...90"
     case .latitudeOutOfRangeLooksSwapped:
       return "latitude \(latitude ?? .nan) is out of range -90...90; "
-        + "the values look swapped: GeoJSON is [longitude, latitude], --near is LAT,LON"
+        + "the values look swapped: GeoJSON is [longitude, latitude], a location here is LAT,LON"
     case .longitudeOutOfRange:
       return "longitude \(longitude ?? .nan) is out of range -180...180"
     }

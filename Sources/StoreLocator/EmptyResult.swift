@@ -77,7 +77,7 @@ extension Catalog {
   ///   `open` is given.
   public func explainEmptyResult(
     in area: SearchArea, where filter: StoreFilter = .all, open: OpeningRequirement? = nil,
-    distanceText: ((Distance) -> String)? = nil
+    distanceText: ((Distance) -> String)? = nil, style: ParameterStyle = .commandLine
   ) -> EmptyResultExplanation {
     let sourceName = source == "-" ? "standard input" : source
     guard !stores.isEmpty else {
@@ -109,7 +109,7 @@ extension Catalog {
     // A property nobody has explains everything; the hours are worth a look only when the
     // conditions on properties can be met.
     if reasons.isEmpty, let open {
-      reasons += hoursReasons(in: area, reach: reach.fragment, filter: filter, open: open)
+      reasons += hoursReasons(in: area, reach: reach.fragment, filter: filter, open: open, style: style)
     }
     return EmptyResultExplanation(sentence: sentence, reasons: reasons)
   }
@@ -232,7 +232,7 @@ extension Catalog {
   /// Why the opening-hours condition left nothing: the stores in reach that meet `filter` have no
   /// usable hours, or hours unknown then, or are all closed.
   private func hoursReasons(
-    in area: SearchArea, reach: String, filter: StoreFilter, open: OpeningRequirement
+    in area: SearchArea, reach: String, filter: StoreFilter, open: OpeningRequirement, style: ParameterStyle
   ) -> [EmptyResultExplanation.Reason] {
     let positions = storePositions(in: area, where: filter)
     guard !positions.isEmpty else { return [] }
@@ -248,7 +248,8 @@ extension Catalog {
       }
       if open.state(of: schedule) == .unknown { unknown += 1 }
     }
-    let allowUnknown = "add --allow-unknown to include stores whose hours are unknown"
+    let allowUnknown =
+      "add \(style == .commandLine ? "--allow-unknown" : "allow_unknown=true") to include stores whose hours are unknown"
     let missing = withoutHours.values.reduce(0, +)
     if missing == positions.count, !open.allowsUnknown {
       let none = positions.count == 1 ? "the one store" : "none of the \(positions.count) stores"
@@ -328,7 +329,8 @@ extension PickupPlan {
     let withoutHours = passedOver.count { $0.reason == .noOpeningHours }
     let unknown = passedOver.count { $0.reason == .hoursUnknown }
     guard withoutHours + unknown > 0 else { return nil }
-    let allowUnknown = "add --allow-unknown to include stores whose hours are unknown"
+    // In the pickup result itself, which the command line and the service write alike.
+    let allowUnknown = "allow unknown hours (allow_unknown, --allow-unknown) to include those stores"
     let stores = withoutHours == 1 ? "the one store" : "the \(withoutHours) stores"
     if unknown == 0 {
       return "no store can serve the order: no store in reach has opening hours (\(stores) considered "

@@ -24,9 +24,14 @@ public struct SwappedCoordinateHint: Hashable, Sendable, CustomStringConvertible
 
   /// "the nearest store is 7190 km from -0.1278,51.5074; did you mean --near 51.5074,-0.1278
   /// (LAT,LON)? 12 stores are within 1 km of it"
-  public var description: String {
+  public var description: String { text(for: .commandLine) }
+
+  /// The hint naming the parameter as `style` writes it: `--near 51.5074,-0.1278` on the command
+  /// line, `near=51.5074,-0.1278` in a query string.
+  public func text(for style: ParameterStyle) -> String {
+    let suggestion = style == .commandLine ? "--near \(swapped)" : "near=\(swapped)"
     var text =
-      "the nearest store is \(nearestDistance.kilometersText) from \(given); did you mean --near \(swapped) "
+      "the nearest store is \(nearestDistance.kilometersText) from \(given); did you mean \(suggestion) "
       + "(LAT,LON)? "
     switch storesWithinOneKilometer {
     case 0: text += "the nearest store to it is \(swappedNearestDistance.kilometersText) away"

@@ -128,7 +128,8 @@ import Testing
     #expect(plan.status == .none)
     let notice = try #require(plan.warnings.first { $0.code == .noOpeningFound })
     #expect(notice.message.contains("no store in reach has opening hours"))
-    #expect(notice.message.contains("add --allow-unknown"))
+    // The pickup result is the same JSON from the command line and the service: both spellings.
+    #expect(notice.message.contains("allow unknown hours (allow_unknown, --allow-unknown)"))
   }
 
   // MARK: Swapped coordinates
@@ -146,6 +147,9 @@ import Testing
         "the nearest store is \(hint.nearestDistance.kilometersText) from 13.4,52.52; "))
     #expect(
       hint.description.hasSuffix("did you mean --near 52.52,13.4 (LAT,LON)? 2 stores are within 1 km of it"))
+    #expect(
+      hint.text(for: .queryString).hasSuffix(
+        "did you mean near=52.52,13.4 (LAT,LON)? 2 stores are within 1 km of it"))
     // Given the right way round, nothing to say.
     #expect(catalog.swappedCoordinateHint(for: Self.customer) == nil)
   }

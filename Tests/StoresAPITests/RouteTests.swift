@@ -62,6 +62,32 @@ import Testing
     }
   }
 
+  /// The notes name parameters as a query string writes them, not as the command line does: an
+  /// HTTP client has no `--near` or `--allow-unknown`.
+  @Test func notesNameTheQueryStringsParameters() async throws {
+    let path = try TestService.temporaryFile(
+      """
+      {"type": "FeatureCollection", "features": [
+      {"type": "Feature", "id": "a", "geometry": {"type": "Point", "coordinates": [-0.1278, 51.5074]},
+       "properties": {"name": "A", "timezone": "Europe/London"}}]}
+      """)
+    let loaded = try CatalogSource(path: path).load()
+    try await TestService.application(TestService.service(loaded, source: path)).test(.router) { client in
+      // London typed LON,LAT.
+      let swapped = try await client.get("/v1/stores/nearest?near=-0.1278,51.5074&now=\(TestService.now)")
+      let hint = try #require(swapped.headers[values: .storesNote].first?.removingPercentEncoding)
+      #expect(hint.contains("did you mean near=51.5074,-0.1278 (LAT,LON)?"), "\(hint)")
+      #expect(!hint.contains("--"), "\(hint)")
+      // Open now, and the one store has no hours.
+      let closed = try await client.get(
+        "/v1/stores/nearest?near=51.5074,-0.1278&open_now&now=\(TestService.now)")
+      let notes = closed.headers[values: .storesNote].compactMap(\.removingPercentEncoding)
+      #expect(
+        notes.contains { $0.contains("add allow_unknown=true to include stores whose hours are unknown") })
+      #expect(notes.allSatisfy { !$0.contains("--") }, "\(notes)")
+    }
+  }
+
   /// Found by schemathesis: a `within` far larger than the Earth (accepted: it covers it) made the
   /// explanation of an empty answer convert a distance too large for an Int and end the process.
   @Test func anEmptyAnswerWithinAnEnormousDistanceIsExplained() async throws {

@@ -102,7 +102,7 @@ import Testing
     #expect(outcome.status == 3)
     #expect(
       outcome.standardOutput.contains("no store in reach has opening hours"), "\(outcome.standardOutput)")
-    #expect(outcome.standardOutput.contains("add --allow-unknown"))
+    #expect(outcome.standardOutput.contains("--allow-unknown) to include those stores"))
     #expect(!outcome.standardOutput.contains("within 14 days"))
   }
 

@@ -17,6 +17,7 @@ public struct NearestRequest: Sendable {
   public let conditions: [StoreFilter.Condition]
   let opening: OpeningConditions
   let now: Instant?
+  let style: ParameterStyle
 
   /// Reads `near` (required), `k`, `within`, `where` (repeatable), `open_now`, `open_at`,
   /// `open_for`, `allow_unknown` and `now`.
@@ -35,6 +36,7 @@ public struct NearestRequest: Sendable {
     conditions = try parameters.conditions()
     opening = try OpeningConditions(parameters)
     now = try parameters.now()
+    style = parameters.style
   }
 }
 
@@ -139,6 +141,8 @@ public struct SearchAnswer: Sendable {
   public let isPaged: Bool
   /// A `near` point that looks typed as LON,LAT, when the data says so.
   public let swappedHint: SwappedCoordinateHint?
+  /// How the request was written: what the sentences beside the answer call its parameters.
+  let style: ParameterStyle
   let catalog: Catalog
   let area: SearchArea
   let filter: StoreFilter
@@ -162,13 +166,16 @@ public struct SearchAnswer: Sendable {
   /// - Parameter distanceText: How to write distances (the CLI passes its `--units`).
   public func emptyExplanation(distanceText: ((Distance) -> String)? = nil) -> EmptyResultExplanation? {
     guard matches.isEmpty else { return nil }
-    return catalog.explainEmptyResult(in: area, where: filter, open: open, distanceText: distanceText)
+    return catalog.explainEmptyResult(
+      in: area, where: filter, open: open, distanceText: distanceText, style: style)
   }
 
-  /// What the command line says on standard error beside the answer: a LON,LAT hint, and why an
-  /// empty answer is empty.
+  /// What is said beside the answer (the command line on standard error, the service as
+  /// `X-Stores-Note` headers): a LON,LAT hint, and why an empty answer is empty, each naming
+  /// parameters as the request wrote them (`--near`, `near=`).
   public var notes: [String] {
-    (swappedHint.map { ["warning: \($0)"] } ?? []) + (emptyExplanation()?.reasons.map(\.message) ?? [])
+    (swappedHint.map { ["warning: \($0.text(for: style))"] } ?? [])
+      + (emptyExplanation()?.reasons.map(\.message) ?? [])
   }
 }
 
@@ -193,7 +200,8 @@ extension Catalog {
     return SearchAnswer(
       matches: withStatus(found, at: request.opening.time(now: now)), query: query, nextCursor: nil,
       isPaged: false,
-      swappedHint: swappedCoordinateHint(for: request.near, nearestDistance: nearestDistance), catalog: self,
+      swappedHint: swappedCoordinateHint(for: request.near, nearestDistance: nearestDistance),
+      style: request.style, catalog: self,
       area: .nearest(to: request.near, within: request.maximumDistance), filter: filter, open: open)
   }
 
@@ -236,6 +244,7 @@ extension Catalog {
     return SearchAnswer(
       matches: withStatus(page, at: request.opening.time(now: now)), query: query,
       nextCursor: end < found.count ? "\(dataVersion).\(end)" : nil, isPaged: true, swappedHint: hint,
+      style: request.style,
       catalog: self, area: request.area, filter: filter, open: open)
   }
 
