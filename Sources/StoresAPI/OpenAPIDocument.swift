@@ -1014,6 +1014,9 @@ enum OpenAPIDocument {
                   },
                   "Cache-Control": {
                     "$ref": "#/components/headers/Cache-Control-No-Store"
+                  },
+                  "X-Stores-Note": {
+                    "$ref": "#/components/headers/X-Stores-Note"
                   }
                 },
                 "content": {

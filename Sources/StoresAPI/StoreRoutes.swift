@@ -100,8 +100,14 @@ struct StoreRoutes: Sendable {
         body: bytes, parameters: RequestParameters(pairs, style: .queryString))
       return try loaded.catalog.answer(submission, now: .now())
     }
-    return DocumentResponse.make(
+    var response = DocumentResponse.make(
       answer.jsonText, contentType: DocumentResponse.json, cacheControl: nil, request: request)
+    // What `stores pickup` warns on standard error: a location that looks typed as LON,LAT.
+    if let hint = answer.swappedHint {
+      response.headers.append(
+        HTTPField(name: .storesNote, value: Self.headerText("warning: " + hint.text(for: .queryString))))
+    }
+    return response
   }
 
   /// `GET /v1/info`: `stores info --format json`.

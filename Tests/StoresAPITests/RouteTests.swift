@@ -210,6 +210,16 @@ import Testing
       #expect(plain.headers[.cacheControl] == "no-store")
       #expect(plain.headers[.eTag] == nil)
       #expect(try plain.json()["status"] as? String == "assigned")
+      #expect(plain.headers[values: .storesNote].isEmpty)
+
+      // London typed LON,LAT: the plan is made for the point given, with the CLI's warning beside.
+      let swapped = try await client.post(
+        "/v1/pickup", json: #"{"near": "-0.1278,51.5074", "ready_in": "12m", "now": "\#(TestService.now)"}"#
+      )
+      #expect(swapped.status == .ok)
+      let note = try #require(swapped.headers[values: .storesNote].first?.removingPercentEncoding)
+      #expect(note.hasPrefix("warning: the nearest store is "), "\(note)")
+      #expect(note.contains("did you mean near=51.5074,-0.1278 (LAT,LON)?"), "\(note)")
 
       let order = try String(
         contentsOf: TestService.repositoryRoot.appendingPathComponent("docs/examples/order.json"),

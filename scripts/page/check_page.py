@@ -723,6 +723,40 @@ def test_clusters_stay_when_panning(page, cli, ctx):
     return f"{len(shared)} cells of {size_before}° in both views hold the same stores after a 40 px pan"
 
 
+SYDNEY = (-33.86882, 151.20929)
+
+
+def test_browser_location(page, cli, ctx):
+    """"Use my location" with the browser's position (Chromium's geolocation emulated over CDP,
+    permission granted for this origin only): the list is the CLI's nearest stores at that point;
+    with the permission denied, the page says so in a sentence."""
+    driver = page.driver
+    origin = page.base
+    page.open({})
+    try:
+        driver.execute_cdp_cmd("Browser.grantPermissions", {"origin": origin, "permissions": ["geolocation"]})
+        driver.execute_cdp_cmd("Emulation.setGeolocationOverride",
+                               {"latitude": SYDNEY[0], "longitude": SYDNEY[1], "accuracy": 10})
+        gen = page.gen()
+        driver.find_element(By.ID, "locate").click()
+        page.wait_list(gen)
+        near = page.query().get("near", [""])[0]
+        check(near == f"{SYDNEY[0]:.5f},{SYDNEY[1]:.5f}", f"the page used {near!r}, not the browser's position")
+        expected = cli.nearest_ids(near, K)
+        check(page.list_ids() == expected, f"at the browser's position: page {page.list_ids()}, CLI {expected}")
+
+        driver.execute_cdp_cmd("Browser.setPermission", {"origin": origin, "permission": {"name": "geolocation"},
+                                                         "setting": "denied"})
+        driver.find_element(By.ID, "locate").click()
+        page.wait(lambda: "gave no location" in page.text("#status"), "the sentence for a refused location")
+        said = page.text("#status")
+        check(page.list_ids() == expected, "a refused location changed the list")
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearGeolocationOverride", {})
+        driver.execute_cdp_cmd("Browser.resetPermissions", {})
+    return f"the browser's position {near}: the CLI's {len(expected)} nearest; refused: '{said[:60]}…'"
+
+
 HOSTILE_NAME = '<img id="injected" src="x"><b>Evil & Co</b> "quoted"'
 
 
@@ -837,6 +871,7 @@ TESTS = [
     ("14 the data is shown as text, never as HTML", test_data_is_text),
     ("15 no accessibility violation (axe-core)", test_accessibility),
     ("16 clusters stay put when the map pans", test_clusters_stay_when_panning),
+    ("17 the browser's location", test_browser_location),
 ]
 
 

@@ -412,7 +412,9 @@ async function startBasemap(why) {
   const land = L.featureGroup([-360, 0, 360].map((shift) => L.geoJSON(answer.data, {
     interactive: false, attribution: shift === 0 ? "Natural Earth" : null,
     coordsToLatLng: (c) => L.latLng(c[1], c[0] + shift),
-    style: { color: "#b9b29c", weight: 0.6, fillColor: "#f2efe6", fillOpacity: 1 },
+    // Filled, not outlined: the polygons are cut at the antimeridian, at 0° through Antarctica and
+    // at the edge of the Web Mercator map, and an outline would draw those cuts as coasts.
+    style: { stroke: false, fillColor: "#f2efe6", fillOpacity: 1 },
   })));
   land.addTo(map);
   land.bringToBack();
