@@ -371,7 +371,14 @@ def test_bad_near_sentences(page, cli, ctx):
     page.wait_list(gen)
     shown = page.text("#message")
     check(page.list_ids(), f"near={swapped}: the list is empty")
-    check(warning in shown, f"near={swapped}: the page says '{shown}', the CLI warns '{warning}'")
+    # The API's note is the CLI's warning with the parameter as a query string writes it.
+    with urllib.request.urlopen(page.base + "/v1/stores/nearest?" + urllib.parse.urlencode({"near": swapped}),
+                                timeout=WAIT_S) as response:
+        notes = [urllib.parse.unquote(n) for n in response.headers.get_all("X-Stores-Note") or []]
+    note = re.sub(r"^warning: ", "", notes[0]) if notes else ""
+    check(note.replace("did you mean near=", "did you mean --near ") == warning,
+          f"near={swapped}: the API notes {notes}, the CLI warns '{warning}'")
+    check(note in shown, f"near={swapped}: the page says '{shown}', the API notes '{note}'")
     return "91,0 and abc: the API's sentence (the CLI's) is on the page; LON,LAT: the CLI's warning too"
 
 
