@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Where the data comes from when a command is not told: `$STORES_DATA`, else the bundled data set.
 public enum DefaultData {
   /// The environment variable that names a data file.
@@ -8,8 +16,22 @@ public enum DefaultData {
   /// Found from this source file's location, which is where `swift run` builds from.
   public static var bundledPath: String { dataDirectory + "/stores.geojson" }
 
-  /// This checkout's `Data/` folder: the bundled stores and the reference data they need.
+  /// The environment variable that names a copy of `Data/`, for a binary installed away from the
+  /// checkout it was built from (an image, a package).
+  public static let resourcesVariable = "STORES_RESOURCES"
+
+  /// The reference data (holidays, time-zone places, the page's basemap) and the bundled stores:
+  /// `$STORES_RESOURCES` when set and not empty, else this checkout's `Data/` folder.
   public static var dataDirectory: String {
+    if let value = getenv(resourcesVariable).map({ String(cString: $0) }), !value.isEmpty {
+      return value.hasSuffix("/") && value.count > 1 ? String(value.dropLast()) : value
+    }
+    return checkoutDataDirectory
+  }
+
+  /// This checkout's `Data/` folder, found from this source file's location, which is where
+  /// `swift run` builds from.
+  public static var checkoutDataDirectory: String {
     var components = #filePath.split(separator: "/", omittingEmptySubsequences: false)
     // …/Sources/StoreLocator/DefaultData.swift → …/Data
     components.removeLast(3)

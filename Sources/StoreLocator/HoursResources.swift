@@ -61,6 +61,14 @@ public struct HoursResources: Sendable {
     -> HolidayRegistry
   {
     var registry = HolidayRegistry()
+    // Without the directory every PH rule would answer "unknown": refuse instead, and say where
+    // the data was looked for.
+    if countries?.isEmpty != true, !isDirectory(bundledHolidayDirectory) {
+      throw CatalogError(
+        .inputMissing, source: bundledHolidayDirectory,
+        "no such directory: the public-holiday data is missing; set \(DefaultData.resourcesVariable) to a copy "
+          + "of the repository's Data/ directory")
+    }
     do {
       if let countries {
         for country in countries.sorted() {
@@ -95,6 +103,13 @@ public struct HoursResources: Sendable {
 
 /// True when `path` names a readable file.
 func isReadableFile(_ path: String) -> Bool { access(path, R_OK) == 0 }
+
+/// True when `path` names a directory that can be listed.
+func isDirectory(_ path: String) -> Bool {
+  guard let directory = opendir(path) else { return false }
+  closedir(directory)
+  return true
+}
 
 extension HolidayDataError {
   /// `line 12:5: expected a date …`: the message for a `CatalogError`, which names the file itself.

@@ -14,7 +14,9 @@ struct DataOptions: ParsableArguments {
     name: .long,
     help: ArgumentHelp(
       "GeoJSON file or snapshot to read ('-' for standard input).",
-      discussion: "Default: $STORES_DATA, else the bundled Data/stores.geojson.",
+      discussion:
+        "Default: $STORES_DATA, else the bundled Data/stores.geojson ($STORES_RESOURCES, when set, "
+        + "names a copy of Data/ with the reference data: holidays, time-zone places).",
       valueName: "path"))
   var data: String?
 

@@ -69,7 +69,9 @@ struct StoresServerCommand: AsyncParsableCommand {
   @Option(
     help: ArgumentHelp(
       "GeoJSON file or snapshot to serve.",
-      discussion: "Default: $STORES_DATA, else the bundled Data/stores.geojson.",
+      discussion:
+        "Default: $STORES_DATA, else the bundled Data/stores.geojson ($STORES_RESOURCES, when set, "
+        + "names a copy of Data/ with the reference data: holidays, time-zone places, the basemap).",
       valueName: "path"))
   var data: String?
 
