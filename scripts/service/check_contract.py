@@ -30,7 +30,8 @@ schema-valid ones accepted, missing auth refused (401), undocumented methods ans
   of the order time is a business rule, not a shape);
 - positive test cases are made to honour the cross-parameter rules the document states in words
   and OpenAPI cannot express (`map_case` below): `open_now` or `open_at`, not both; `near` with
-  `radius` or `bbox` for `within`, south not above north; `at` or `from` for hours; a pickup
+  `radius` or `bbox` for `within`, south not above north (`within`, `clusters`); `at` or `from`
+  for hours; a page file that exists (the page's own names); a pickup
   request's parameters in its body only; a cursor is one the service wrote (this data version).
 
 And one filter: a "schema-violating request accepted" failure is dropped when the request as it
@@ -57,6 +58,8 @@ import urllib.request
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
 STARTUP_TIMEOUT_SECONDS = 120
+# The files of GET /page/{name} (Leaflet's, under /assets/, exist only where libjs-leaflet is installed).
+PAGE_FILES = ["picker.js", "picker.css", "basemap.json"]
 SHUTDOWN_TIMEOUT_SECONDS = 20
 
 # schemathesis.toml for the run: see the module docstring for why each setting is there.
@@ -225,9 +228,21 @@ def _register_hooks():
     def honouring_the_rules(case):
         route = (case.method.upper(), case.operation.path)
         query = case.query if isinstance(case.query, dict) else None
-        if query is not None and route in {("GET", "/v1/stores/nearest"), ("GET", "/v1/stores/within")}:
+        searches = {("GET", "/v1/stores/nearest"), ("GET", "/v1/stores/within"), ("GET", "/v1/stores/clusters")}
+        if query is not None and route in searches:
             if "open_now" in query and "open_at" in query:
                 del query["open_now"]
+        if query is not None and route == ("GET", "/v1/stores/clusters") and "bbox" in query:
+            west, south, east, north = query["bbox"].split(",")
+            if float(south) > float(north):
+                query["bbox"] = ",".join([west, north, east, south])
+        if route == ("GET", "/page/{name}") and isinstance(case.path_parameters, dict):
+            # A file the page has (any other name is a documented 404, which the negative cases try).
+            name = str(case.path_parameters.get("name", ""))
+            case.path_parameters["name"] = PAGE_FILES[sum(map(ord, name)) % len(PAGE_FILES)]
+        if route == ("GET", "/assets/{name}") and isinstance(case.path_parameters, dict):
+            # Served where Leaflet is installed; a 404 problem elsewhere, which the document allows.
+            case.path_parameters["name"] = "leaflet.css"
         if query is not None and route == ("GET", "/v1/stores/within"):
             if "bbox" in query:
                 query.pop("near", None)
