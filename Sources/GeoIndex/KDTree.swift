@@ -224,17 +224,20 @@ public struct KDTree: @unchecked Sendable {
   ///     skipped whole. `nil`: no requirement.
   ///   - isIncluded: A predicate on the point index, evaluated inside the search (after the
   ///     requirement).
-  /// - Returns: The indices of the matching points, ascending.
-  /// - Complexity: O(√n + m log m) expected for m results in a small box.
+  ///   - ordered: Whether to sort the indices; a caller that only counts or aggregates them
+  ///     spares the O(m log m) sort (a whole-world box of a million points).
+  /// - Returns: The indices of the matching points, ascending when `ordered`, else in the
+  ///   tree's order (the same for the same tree).
+  /// - Complexity: O(√n + m log m) expected for m results in a small box; O(√n + m) unordered.
   public func within(
-    _ box: GeoBox, requiring requirement: MaskRequirement? = nil,
+    _ box: GeoBox, requiring requirement: MaskRequirement? = nil, ordered: Bool = true,
     where isIncluded: (Int) -> Bool = { _ in true }
   ) -> [Int] {
     guard count > 0 else { return [] }
     var result = withView(requiring: requirement) { view in
       view.within(box: box, isIncluded: isIncluded)
     }
-    result.sort()
+    if ordered { result.sort() }
     return result
   }
 

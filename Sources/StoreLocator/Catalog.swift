@@ -344,10 +344,13 @@ public struct Catalog: Sendable {
   }
 
   /// The tree indices of the stores inside `box` that pass `filter` (and are open as `open`
-  /// requires), ascending: a search that needs positions only never builds a `Store`.
-  func treeIndices(in box: GeoBox, where filter: StoreFilter, open: OpeningRequirement?) -> [Int] {
+  /// requires), ascending when `ordered`: a search that needs positions only never builds a
+  /// `Store`.
+  func treeIndices(
+    in box: GeoBox, where filter: StoreFilter, open: OpeningRequirement?, ordered: Bool = true
+  ) -> [Int] {
     let (requirement, filter) = searchPlan(filter, open)
-    return tree.within(box, requiring: requirement) { admits($0, filter, open) }
+    return tree.within(box, requiring: requirement, ordered: ordered) { admits($0, filter, open) }
   }
 
   /// The bits the tree can check on whole subtrees, and the conditions left to test per store.

@@ -116,6 +116,8 @@ import Testing
       let found = Self.tree.within(box)
       let expected = Self.points.indices.filter { box.contains(Self.points[$0]) }
       #expect(found == expected, "box \(box)")
+      // Unordered: the same points, each once, in the tree's order.
+      #expect(Self.tree.within(box, ordered: false).sorted() == expected, "box \(box), unordered")
     }
   }
 

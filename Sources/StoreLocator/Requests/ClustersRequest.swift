@@ -90,8 +90,8 @@ extension Catalog {
   /// Answers `request`: the stores in its box that meet its conditions, counted per cell of a
   /// `columns` × `rows` grid of equal steps in degrees.
   /// - Parameter now: The current instant, unless the request gives `now`.
-  /// - Complexity: O(√n + m) for the m stores in the box (each store's position is read from the
-  ///   index, not from its record).
+  /// - Complexity: O(√n + m + columns × rows) for the m stores in the box (each store's position
+  ///   is read from the index, not from its record).
   public func answer(_ request: ClustersRequest, now clock: Instant) -> ClustersAnswer {
     let now = request.now ?? clock
     let filter = StoreFilter(request.conditions)
@@ -117,8 +117,11 @@ extension Catalog {
       var east = 0.0
       var treeIndex = 0
     }
-    var cells: [Int: Cell] = [:]
-    let indices = treeIndices(in: box, where: filter, open: open)
+    // One flat cell per grid position (at most 65,536), filled in the tree's order: the answer is
+    // the same whatever the order but for the last bits of the means, and the tree's order is
+    // the same on every run.
+    var cells = [Cell](repeating: Cell(), count: columns * rows)
+    let indices = treeIndices(in: box, where: filter, open: open, ordered: false)
     let coordinates = tree.coordinates
     for index in indices {
       let coordinate = coordinates[index]
@@ -127,17 +130,21 @@ extension Catalog {
       // Edges belong to the cell they close: a store on the east or north edge is in the last one.
       let column = width > 0 ? min(columns - 1, Int(easting / width * Double(columns))) : 0
       let row = height > 0 ? min(rows - 1, Int((coordinate.latitude - box.south) / height * Double(rows))) : 0
-      let key = row * columns + column
-      var cell = cells[key] ?? Cell()
-      cell.count += 1
-      cell.latitudeSum += coordinate.latitude
-      cell.eastingSum += easting
-      cell.south = min(cell.south, coordinate.latitude)
-      cell.north = max(cell.north, coordinate.latitude)
-      if easting < cell.westEasting { (cell.westEasting, cell.west) = (easting, coordinate.longitude) }
-      if easting > cell.eastEasting { (cell.eastEasting, cell.east) = (easting, coordinate.longitude) }
-      cell.treeIndex = index
-      cells[key] = cell
+      cells.withUnsafeMutableBufferPointer { cells in
+        let key = row * columns + column
+        cells[key].count += 1
+        cells[key].latitudeSum += coordinate.latitude
+        cells[key].eastingSum += easting
+        cells[key].south = min(cells[key].south, coordinate.latitude)
+        cells[key].north = max(cells[key].north, coordinate.latitude)
+        if easting < cells[key].westEasting {
+          (cells[key].westEasting, cells[key].west) = (easting, coordinate.longitude)
+        }
+        if easting > cells[key].eastEasting {
+          (cells[key].eastEasting, cells[key].east) = (easting, coordinate.longitude)
+        }
+        cells[key].treeIndex = index
+      }
     }
     func longitude(_ easting: Double) -> Double {
       let value = box.west + easting
@@ -153,8 +160,8 @@ extension Catalog {
         easting <= cell.westEasting ? cell.west : easting >= cell.eastEasting ? cell.east : longitude(easting)
       return Coordinate(uncheckedLatitude: latitude, longitude: longitude)
     }
-    let clusters = cells.keys.sorted().map { key in
-      let cell = cells[key]!
+    let clusters = cells.indices.filter { cells[$0].count > 0 }.map { key in
+      let cell = cells[key]
       return StoreCluster(
         column: key % columns, row: key / columns, count: cell.count,
         center: center(of: cell),
