@@ -40,6 +40,8 @@ public struct Schedule: Sendable {
   let evaluator: RuleEvaluator
   let week: WeekTable?
   let offsets: OffsetCache
+  /// The last days painted, for a schedule that is not weekly.
+  let painted: PaintedDays?
 
   /// Compiles `hours` for one place.
   /// - Parameters:
@@ -59,6 +61,7 @@ public struct Schedule: Sendable {
       rules: hours.rules, holidays: holidays, latitude: latitude, longitude: longitude, timeZone: timeZone)
     self.evaluator = evaluator
     self.week = evaluator.isWeekly ? WeekTable(evaluator) : nil
+    self.painted = evaluator.isWeekly ? nil : PaintedDays()
     self.offsets = OffsetCache(timeZone)
     var warnings: [OpeningHoursWarning] = []
     func firstRange(_ predicate: (Rule) -> Bool) -> Range<Int> {
@@ -138,7 +141,7 @@ public struct Schedule: Sendable {
   /// The timeline of local day `day` (days since 1970-01-01).
   func daySegments(_ day: Int) -> DaySegments {
     if let week { return week.days[Self.weekday(day)] }
-    return evaluator.segments(day: day)
+    return painted?.segments(day: day, paint: evaluator.segments(day:)) ?? evaluator.segments(day: day)
   }
 
   @inline(__always)
@@ -200,7 +203,7 @@ public struct Schedule: Sendable {
     if let week {
       return week.statuses[week.statusIndex[week.entry(weekday: Self.weekday(day), second: Int32(second))]]
     }
-    return evaluator.segments(day: day).status(at: second)
+    return daySegments(day).status(at: second)
   }
 
   /// Whether the state at `instant` is `open` (unknown counts as not open).
@@ -208,7 +211,7 @@ public struct Schedule: Sendable {
   public func isOpen(at instant: Instant) -> Bool {
     let (day, second) = Self.split(local(instant))
     if let week { return week.isOpen[week.entry(weekday: Self.weekday(day), second: Int32(second))] }
-    return evaluator.segments(day: day).status(at: second).state == .open
+    return daySegments(day).status(at: second).state == .open
   }
 
   /// The first instant after `instant` at which `status(at:)` differs from `status(at: instant)`
