@@ -21,17 +21,14 @@ final class PaintedDays: Sendable {
 
   /// The timeline of `day`, painted by `paint` when this cache does not hold it.
   func segments(day: Int, paint: (Int) -> DaySegments) -> DaySegments {
-    read(day: day, paint: paint) { $0 }
-  }
-
-  /// `body` of the timeline of `day`, run on the cached timeline under the lock (a lookup reads
-  /// it in place, without copying its arrays), or on a new painting by `paint`.
-  func read<Result>(day: Int, paint: (Int) -> DaySegments, _ body: (DaySegments) -> Result) -> Result {
     let slot = ((day % Self.slotCount) + Self.slotCount) % Self.slotCount
-    if let found = slots.withLock({ $0[slot].day == day ? body($0[slot].segments) : nil }) { return found }
+    let cached: DaySegments? = slots.withLock { slots in
+      slots[slot].day == day ? slots[slot].segments : nil
+    }
+    if let cached { return cached }
     // Painted outside the lock: two threads may paint the same day, neither waits on the other.
     let segments = paint(day)
-    slots.withLock { $0[slot] = Slot(day: day, segments: segments) }
-    return body(segments)
+    slots.withLock { slots in slots[slot] = Slot(day: day, segments: segments) }
+    return segments
   }
 }

@@ -203,8 +203,7 @@ public struct Schedule: Sendable {
     if let week {
       return week.statuses[week.statusIndex[week.entry(weekday: Self.weekday(day), second: Int32(second))]]
     }
-    guard let painted else { return evaluator.segments(day: day).status(at: second) }
-    return painted.read(day: day, paint: evaluator.segments(day:)) { $0.status(at: second) }
+    return daySegments(day).status(at: second)
   }
 
   /// Whether the state at `instant` is `open` (unknown counts as not open).
@@ -212,10 +211,8 @@ public struct Schedule: Sendable {
   public func isOpen(at instant: Instant) -> Bool {
     let (day, second) = Self.split(local(instant))
     if let week { return week.isOpen[week.entry(weekday: Self.weekday(day), second: Int32(second))] }
-    guard let painted else { return evaluator.segments(day: day).status(at: second).state == .open }
-    return painted.read(day: day, paint: evaluator.segments(day:)) {
-      $0.statuses[$0.index(at: second)].state == .open
-    }
+    let segments = daySegments(day)
+    return segments.statuses[segments.index(at: second)].state == .open
   }
 
   /// The first instant after `instant` at which `status(at:)` differs from `status(at: instant)`
