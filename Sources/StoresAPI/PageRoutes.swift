@@ -70,15 +70,9 @@ struct PageRoutes: Sendable {
   static func acceptsGzip(_ value: String?) -> Bool {
     guard let value else { return false }
     return value.split(separator: ",").contains { item in
-      let parts = item.split(separator: ";").map { $0.trimmingPrefix(while: \.isWhitespace) }
-      guard let coding = parts.first?.lowercased().trimmingSuffix(while: \.isWhitespace),
-        coding == "gzip" || coding == "x-gzip" || coding == "*"
-      else { return false }
-      let refused = parts.dropFirst().contains { parameter in
-        let compact = parameter.filter { !$0.isWhitespace }.lowercased()
-        return compact.hasPrefix("q=") && (Double(compact.dropFirst(2)) ?? 1) == 0
-      }
-      return !refused
+      let parts = item.filter { !$0.isWhitespace }.lowercased().split(separator: ";")
+      guard let coding = parts.first, ["gzip", "x-gzip", "*"].contains(coding) else { return false }
+      return !parts.dropFirst().contains { $0.hasPrefix("q=") && Double($0.dropFirst(2)) == 0 }
     }
   }
 
@@ -108,13 +102,4 @@ struct PageRoutes: Sendable {
 
 extension HTTPField.Name {
   static let xContentTypeOptions = HTTPField.Name("X-Content-Type-Options")!
-}
-
-/// A `String` with a whitespace suffix removed.
-extension StringProtocol {
-  fileprivate func trimmingSuffix(while predicate: (Character) -> Bool) -> String {
-    var text = String(self)
-    while let last = text.last, predicate(last) { text.removeLast() }
-    return text
-  }
 }

@@ -103,9 +103,8 @@ struct StoreRoutes: Sendable {
     var response = DocumentResponse.make(
       answer.jsonText, contentType: DocumentResponse.json, cacheControl: nil, request: request)
     // What `stores pickup` warns on standard error: a location that looks typed as LON,LAT.
-    if let hint = answer.swappedHint {
-      response.headers.append(
-        HTTPField(name: .storesNote, value: Self.headerText("warning: " + hint.text(for: .queryString))))
+    for note in answer.notes {
+      response.headers.append(HTTPField(name: .storesNote, value: Self.headerText(note)))
     }
     return response
   }

@@ -62,9 +62,14 @@ extension StoresCommand {
         return
       }
       let box = request.box
-      var lines = [
+      standardOutput(
         "\(answer.count) store\(answer.count == 1 ? "" : "s") in \(answer.clusters.count) of the "
-          + "\(request.columns) × \(request.rows) cells of \(box.west),\(box.south),\(box.east),\(box.north)"
+          + "\(request.columns) × \(request.rows) cells of \(box.west),\(box.south),\(box.east),\(box.north)\n"
+      )
+      guard !answer.clusters.isEmpty else { return }
+      let columns = [
+        TextTable.Column("ROW", rightAligned: true), TextTable.Column("COLUMN", rightAligned: true),
+        TextTable.Column("STORES", rightAligned: true), TextTable.Column("CENTRE"), TextTable.Column("ID"),
       ]
       let rows = answer.clusters.map { cluster in
         [
@@ -73,27 +78,10 @@ extension StoresCommand {
           cluster.storeID ?? "",
         ]
       }
-      if !rows.isEmpty {
-        let table = [["row", "column", "stores", "centre", "id"]] + rows
-        let widths = (0..<5).map { column in table.map { $0[column].count }.max() ?? 0 }
-        for row in table {
-          let cells = zip(row, widths).enumerated().map { index, pair in
-            // Numbers right-aligned, text left-aligned.
-            let padding = String(repeating: " ", count: pair.1 - pair.0.count)
-            return index < 3 ? padding + pair.0 : pair.0 + padding
-          }
-          var line = cells.joined(separator: "  ")
-          while line.last == " " { line.removeLast() }
-          lines.append(line)
-        }
-      }
-      standardOutput(lines.joined(separator: "\n") + "\n")
+      standardOutput(TextTable(columns: columns, rows: rows, lineWidth: Terminal.lineWidth()).rendered)
     }
 
-    /// Degrees to 5 decimals (about a metre), as the text of other commands writes them.
-    static func degrees(_ value: Double) -> String {
-      let scaled = (value * 100_000).rounded() / 100_000
-      return "\(scaled)"
-    }
+    /// Degrees to 5 decimals (about a metre); `ResultWriter.decimal` is for distances, never negative.
+    static func degrees(_ value: Double) -> Double { (value * 100_000).rounded() / 100_000 }
   }
 }

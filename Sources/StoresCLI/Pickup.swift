@@ -134,7 +134,7 @@ extension StoresCommand {
       let answer = try catalog.answering { catalog throws(RequestError) in
         try catalog.answer(submission, now: .now())
       }
-      if let hint = answer.swappedHint { standardError("stores: warning: \(hint)") }
+      for note in answer.notes { standardError("stores: \(note)") }
       switch outputFormat {
       case .json: standardOutput(answer.jsonText)
       default: standardOutput(PickupText(plan: answer.plan, units: .km).rendered)

@@ -343,15 +343,20 @@ def test_store_panel(page, cli, ctx):
             f"and a week for {', '.join(kinds)}")
 
 
+def type_near(page, typed):
+    """Types `typed` into the location box, presses Enter, waits for the list; the page's message."""
+    box = page.driver.find_element(By.ID, "near")
+    box.clear()
+    gen = page.gen()
+    box.send_keys(typed, Keys.ENTER)
+    page.wait_list(gen)
+    return page.text("#message")
+
+
 def test_bad_near_sentences(page, cli, ctx):
     page.open({})
     for typed in ("91,0", "abc"):
-        box = page.driver.find_element(By.ID, "near")
-        box.clear()
-        gen = page.gen()
-        box.send_keys(typed, Keys.ENTER)
-        page.wait_list(gen)
-        shown = page.text("#message")
+        shown = type_near(page, typed)
         status, problem = http_json(page.base + "/v1/stores/nearest?" + urllib.parse.urlencode({"near": typed}))
         check(status == 400, f"near={typed}: the API answered {status}")
         check(shown == sentence(problem["detail"]), f"near={typed}: the page says '{shown}', the API '{problem['detail']}'")
@@ -364,12 +369,7 @@ def test_bad_near_sentences(page, cli, ctx):
     result = subprocess.run([cli.binary, "nearest", "--near", swapped, "-k", "1", "--format", "json"],
                             capture_output=True, text=True, timeout=60)
     warning = re.sub(r"^stores: (warning: )?", "", result.stderr.strip().splitlines()[0])
-    box = page.driver.find_element(By.ID, "near")
-    box.clear()
-    gen = page.gen()
-    box.send_keys(swapped, Keys.ENTER)
-    page.wait_list(gen)
-    shown = page.text("#message")
+    shown = type_near(page, swapped)
     check(page.list_ids(), f"near={swapped}: the list is empty")
     # The API's note is the CLI's warning with the parameter as a query string writes it.
     with urllib.request.urlopen(page.base + "/v1/stores/nearest?" + urllib.parse.urlencode({"near": swapped}),

@@ -123,14 +123,15 @@ extension Catalog {
     var cells = [Cell](repeating: Cell(), count: columns * rows)
     let indices = treeIndices(in: box, where: filter, open: open, ordered: false)
     let coordinates = tree.coordinates
-    for index in indices {
-      let coordinate = coordinates[index]
-      var easting = coordinate.longitude - box.west
-      if easting < 0 { easting += 360 }
-      // Edges belong to the cell they close: a store on the east or north edge is in the last one.
-      let column = width > 0 ? min(columns - 1, Int(easting / width * Double(columns))) : 0
-      let row = height > 0 ? min(rows - 1, Int((coordinate.latitude - box.south) / height * Double(rows))) : 0
-      cells.withUnsafeMutableBufferPointer { cells in
+    cells.withUnsafeMutableBufferPointer { cells in
+      for index in indices {
+        let coordinate = coordinates[index]
+        var easting = coordinate.longitude - box.west
+        if easting < 0 { easting += 360 }
+        // Edges belong to the cell they close: a store on the east or north edge is in the last one.
+        let column = width > 0 ? min(columns - 1, Int(easting / width * Double(columns))) : 0
+        let row =
+          height > 0 ? min(rows - 1, Int((coordinate.latitude - box.south) / height * Double(rows))) : 0
         let key = row * columns + column
         cells[key].count += 1
         cells[key].latitudeSum += coordinate.latitude

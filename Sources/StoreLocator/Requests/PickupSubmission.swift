@@ -29,6 +29,7 @@ public struct PickupSubmission: Sendable {
   let allowsUnknownHours: Bool
   let alternativeCount: Int
   let now: Instant?
+  let style: ParameterStyle
 
   /// Reads the parameters of a plain request, or those that go with `order`.
   /// - Throws: `RequestError` (`.invalid`) naming the parameter that is missing, malformed,
@@ -36,6 +37,7 @@ public struct PickupSubmission: Sendable {
   public init(_ parameters: RequestParameters, order: OrderDocument? = nil) throws(RequestError) {
     try parameters.checkNames(accepted: Self.parameterNames)
     let name = parameters.spelling(of:)
+    style = parameters.style
     self.order = order
     near = try parameters.parse("near", Coordinate.init(parsing:))
     let readyIn = try parameters.parse("ready_in", parseDuration)
@@ -163,6 +165,12 @@ public struct PickupAnswer: Sendable {
   /// A `near` given with the request that looks typed as LON,LAT (an order document names
   /// latitude and longitude, so only a typed location is checked).
   public let swappedHint: SwappedCoordinateHint?
+  /// How the request was written: what the sentences beside the answer call its parameters.
+  let style: ParameterStyle
+
+  /// What is said beside the plan (the command line on standard error, the service as
+  /// `X-Stores-Note` headers): a LON,LAT hint, naming `near` as the request wrote it.
+  public var notes: [String] { swappedHint.map { ["warning: \($0.text(for: style))"] } ?? [] }
 
   /// The order with its `pickup` member, or the plan alone, ending in a newline.
   public var jsonText: String {
@@ -205,7 +213,7 @@ extension Catalog {
     do {
       return PickupAnswer(
         plan: try planPickup(request), order: submission.order,
-        swappedHint: submission.near.flatMap { swappedCoordinateHint(for: $0) })
+        swappedHint: submission.near.flatMap { swappedCoordinateHint(for: $0) }, style: submission.style)
     } catch {
       switch error.kind {
       case .unknownStore:
