@@ -4,9 +4,12 @@ import OpeningHours
 /// A chain's stores as loaded, with what the loader noticed, and the spatial index over every store
 /// that has a location.
 ///
-/// Immutable and `Sendable`: build it once, query it from anywhere.
+/// One storage whatever the input: a `StoreTable` (compact columns, every text once) beside the
+/// k-d tree, built in memory by the loader or mapped from a snapshot, which is the same bytes
+/// written to disk. Immutable and `Sendable`: build it once, query it from anywhere.
 public struct Catalog: Sendable {
-  /// Every record, in input order, including those without a location.
+  /// Every record, in input order, including those without a location; each made from its row
+  /// when read.
   public let stores: StoreList
   /// The file the stores came from, or `-` for standard input.
   public let source: String
@@ -18,31 +21,10 @@ public struct Catalog: Sendable {
   /// The index over the stores that have a coordinate; its point `i` is `stores[storePositions[i]]`.
   let tree: KDTree
   let storePositions: [Int32]
-  /// Ids, schedules and diagnostics: built in memory, or read from a snapshot on demand.
-  let storage: Storage
-  /// Summaries built in memory (from records, or by `indexing(_:)`).
+  /// The stores, their hours and the diagnostics.
+  let table: StoreTable
+  /// Summaries built by `indexing(_:)` in place of the table's own.
   private var builtMasks: SearchMasks?
-
-  enum Storage: Sendable {
-    case memory(MemoryStorage)
-    case snapshot(SnapshotCatalog)
-  }
-
-  /// What a catalog built from records keeps beside them.
-  struct MemoryStorage: Sendable {
-    var diagnostics: [Diagnostic]
-    /// The position of the first store with each id. Ids match byte for byte, as in a
-    /// snapshot's sorted id order: "café" in NFC and in NFD are two ids.
-    var positionsByID: [ExactText: Int]
-    /// Every position of each id that more than one store has, in input order.
-    var repeatedIDs: [ExactText: [Int]]
-    /// Each store's compiled opening hours, parallel to `stores`; `nil` when it has none usable.
-    var schedules: [Schedule?]
-    /// Why a store has no schedule, parallel to `stores`.
-    var scheduleGaps: [String?]
-    /// The rules of every valid time zone the stores name, loaded once while compiling.
-    var timeZones: [String: TimeZoneRules]
-  }
 
   /// Builds a catalog from records already read.
   ///
@@ -51,66 +33,92 @@ public struct Catalog: Sendable {
   /// - Parameters:
   ///   - hours: Holidays and time-zone places for compiling opening hours; without it no store
   ///     has a schedule and every opening-hours question answers "unknown".
-  /// - Complexity: O(n log n), plus parsing each store's hours once.
+  /// - Complexity: O(n log n), plus parsing each distinct opening-hours text once.
+  /// - Precondition: The records' texts fit a table (4 GiB once each distinct text is kept once);
+  ///   `init(geoJSON:source:options:)` reports larger input as an error instead.
   public init(
     stores: [Store], diagnostics: [Diagnostic] = [], source: String = "", hours: HoursResources? = nil
   ) {
-    var stores = stores
+    do {
+      try self.init(building: stores, diagnostics: diagnostics, source: source, hours: hours)
+    } catch {
+      preconditionFailure(error.reason)
+    }
+  }
+
+  /// The loader's way in: the table is built from the records, then opened like a snapshot.
+  init(building records: [Store], diagnostics: [Diagnostic], source: String, hours: HoursResources?)
+    throws(StoreTableOverflow)
+  {
+    var stores = records
     var diagnostics = diagnostics
     let hoursWindow = SearchMasks.hoursWindow(around: .now())
     let compiled = hours.map {
       Catalog.compileSchedules(
         of: &stores, with: $0, openHoursWindow: hoursWindow, diagnostics: &diagnostics)
     }
-    // Everything about a store follows its position, so stores that share an id keep their own
-    // hours and time zones.
-    for position in stores.indices { stores[position].catalogIndex = position }
-    self.stores = StoreList(stores)
-    self.source = source
-    self.dataVersion = Catalog.version(of: Array(stores.map(\.id).joined(separator: "\n").utf8))
     var coordinates: [Coordinate] = []
     var positions: [Int32] = []
     coordinates.reserveCapacity(stores.count)
     positions.reserveCapacity(stores.count)
-    var byID: [ExactText: Int] = [:]
-    byID.reserveCapacity(stores.count)
-    var repeated: [ExactText: [Int]] = [:]
     for (position, store) in stores.enumerated() {
-      let id = ExactText(store.id)
-      if let first = byID[id] {
-        repeated[id, default: [first]].append(position)
-      } else {
-        byID[id] = position
-      }
       guard let coordinate = store.coordinate else { continue }
       coordinates.append(coordinate)
       positions.append(Int32(position))
     }
-    self.tree = KDTree(coordinates: coordinates)
-    self.storePositions = positions
-    self.storage = .memory(
-      MemoryStorage(
-        diagnostics: diagnostics, positionsByID: byID, repeatedIDs: repeated,
-        schedules: compiled?.schedules ?? Array(repeating: nil, count: stores.count),
-        scheduleGaps: compiled?.gaps
-          ?? Array(repeating: "opening hours are not evaluated", count: stores.count),
-        timeZones: compiled?.zones ?? [:]))
-    if compiled != nil {
-      self.builtMasks = SearchMasks(
-        tree: tree, stores: self.stores, storeAtPoint: positions, openHours: compiled?.openHours,
-        hoursWindow: hoursWindow, conditions: [])
+    let tree = KDTree(coordinates: coordinates)
+    let masks = compiled.map {
+      SearchMasks(
+        tree: tree, storeAtPoint: positions, openHours: $0.openHours, hoursWindow: hoursWindow, conditions: [],
+        matches: { _, _ in false })
     }
+
+    // Why stores have no schedule: a short list, referred to by index per store.
+    var reasons: [String] = []
+    var reasonIndex: [String: Int] = [:]
+    var countries = Set<String>()
+    var builder = StoreTableBuilder(expectedCount: stores.count)
+    for (position, store) in stores.enumerated() {
+      if store.openingHours != nil, let country = store.country, country.count == 2 {
+        countries.insert(country.uppercased())
+      }
+      var state: UInt8 = 0
+      if compiled?.schedules[position] == nil {
+        let reason = compiled?.gaps[position] ?? "opening hours are not evaluated"
+        if reasonIndex[reason] == nil {
+          reasonIndex[reason] = reasons.count
+          reasons.append(reason)
+        }
+        state = UInt8(1 + min(reasonIndex[reason]!, 254))
+      }
+      try builder.append(store, hoursState: state, scheduleGroup: compiled?.groups[position])
+    }
+    var counts: [Diagnostic.Severity: Int] = [:]
+    for diagnostic in diagnostics { counts[diagnostic.severity, default: 0] += 1 }
+    let meta = SnapshotImage.metaSection(
+      SnapshotImage.Meta(
+        source: source, storeCount: stores.count, indexedCount: tree.count, masks: masks,
+        diagnosticCounts: counts, reasons: reasons, countries: countries))
+    let sections =
+      [(SnapshotFormat.Section.meta, meta)] + SnapshotImage.treeSections(tree, storePositions: positions)
+      + SnapshotImage.maskSections(masks)
+      + builder.sections(ids: stores.map(\.id), groupLeaders: compiled?.groupLeaders ?? [])
+      + [(.diagnostics, SnapshotImage.diagnosticsSection(diagnostics))]
+    let opened = StoreTable.opening(image: SnapshotImage.assemble(sections), options: LoadOptions())
+    opened.table.prefill(
+      schedules: compiled?.groupSchedules ?? [], zones: compiled?.zones ?? [:], diagnostics: diagnostics)
+    self.init(table: opened.table, tree: opened.tree, storePositions: opened.storePositions)
+    self.dataVersion = Catalog.version(of: Array(stores.map(\.id).joined(separator: "\n").utf8))
   }
 
-  /// A catalog read from a snapshot: records, ids, schedules and diagnostics stay in the mapped
-  /// file until asked for.
-  init(snapshot: SnapshotCatalog, tree: KDTree, storePositions: [Int32]) {
-    self.stores = StoreList(snapshot)
-    self.source = snapshot.source
-    self.dataVersion = Catalog.hexadecimal(snapshot.contentChecksum)
+  /// A catalog over an opened table.
+  init(table: StoreTable, tree: KDTree, storePositions: [Int32]) {
+    self.stores = StoreList(table)
+    self.source = table.source
+    self.dataVersion = Catalog.hexadecimal(table.contentChecksum)
     self.tree = tree
     self.storePositions = storePositions
-    self.storage = .snapshot(snapshot)
+    self.table = table
   }
 
   /// The version of data whose bytes are `bytes`: their checksum in 16 hex digits.
@@ -126,54 +134,24 @@ public struct Catalog: Sendable {
   /// Per-subtree summaries of opening hours and indexed conditions; `nil` when there is nothing
   /// to summarise (no hours evaluated, no conditions indexed). A snapshot's are read on first use,
   /// so queries without conditions never load them.
-  var searchMasks: SearchMasks? {
-    if let builtMasks { return builtMasks }
-    if case .snapshot(let snapshot) = storage { return snapshot.searchMasks(for: tree) }
-    return nil
-  }
+  var searchMasks: SearchMasks? { builtMasks ?? table.searchMasks(for: tree) }
 
   /// What the loader noticed, in input order.
   ///
-  /// - Complexity: O(1) for a catalog built from records; the first call on a snapshot decodes them.
-  public var diagnostics: [Diagnostic] {
-    switch storage {
-    case .memory(let memory): memory.diagnostics
-    case .snapshot(let snapshot): snapshot.diagnostics
-    }
-  }
+  /// - Complexity: O(1) once read; the first call on a snapshot decodes them.
+  public var diagnostics: [Diagnostic] { table.diagnostics }
 
   /// How many diagnostics have `severity`, without decoding a snapshot's diagnostics.
-  public func diagnosticCount(_ severity: Diagnostic.Severity) -> Int {
-    switch storage {
-    case .memory(let memory): memory.diagnostics.count { $0.severity == severity }
-    case .snapshot(let snapshot): snapshot.diagnosticCounts[severity] ?? 0
-    }
-  }
+  public func diagnosticCount(_ severity: Diagnostic.Severity) -> Int { table.diagnosticCounts[severity] ?? 0 }
 
   /// The position in `stores` of the first store with `id`.
-  func position(ofID id: String) -> Int? {
-    switch storage {
-    case .memory(let memory): memory.positionsByID[ExactText(id)]
-    case .snapshot(let snapshot): snapshot.position(ofID: id)
-    }
-  }
+  func position(ofID id: String) -> Int? { table.position(ofID: id) }
 
   /// The positions in `stores` of every store with `id`, in input order.
-  func positions(ofID id: String) -> [Int] {
-    switch storage {
-    case .memory(let memory):
-      memory.repeatedIDs[ExactText(id)] ?? memory.positionsByID[ExactText(id)].map { [$0] } ?? []
-    case .snapshot(let snapshot): snapshot.positions(ofID: id)
-    }
-  }
+  func positions(ofID id: String) -> [Int] { table.positions(ofID: id) }
 
-  /// The id of the store at `position`, without decoding the rest of a snapshot's record.
-  func id(at position: Int) -> String {
-    switch storage {
-    case .memory: stores[position].id
-    case .snapshot(let snapshot): snapshot.id(at: position) ?? stores[position].id
-    }
-  }
+  /// The id of the store at `position`, without making the rest of its record.
+  func id(at position: Int) -> String { table.id(at: position) }
 
   /// The position in `stores` of `store`: its `catalogIndex` when it came from this catalog, else
   /// (a record made elsewhere) the position of the one store with its id; `nil` when the id is
@@ -187,28 +165,13 @@ public struct Catalog: Sendable {
   }
 
   /// The compiled schedule of the store at `position`, or `nil` when it has none usable.
-  func schedule(at position: Int) -> Schedule? {
-    switch storage {
-    case .memory(let memory): memory.schedules[position]
-    case .snapshot(let snapshot): snapshot.schedule(at: position)
-    }
-  }
+  func schedule(at position: Int) -> Schedule? { table.schedule(at: position) }
 
   /// Why the store at `position` has no schedule.
-  func scheduleGap(at position: Int) -> String? {
-    switch storage {
-    case .memory(let memory): memory.scheduleGaps[position]
-    case .snapshot(let snapshot): snapshot.scheduleGap(at: position)
-    }
-  }
+  func scheduleGap(at position: Int) -> String? { table.scheduleGap(at: position) }
 
   /// The rules of a time zone the stores name.
-  func timeZone(named name: String) -> TimeZoneRules? {
-    switch storage {
-    case .memory(let memory): memory.timeZones[name]
-    case .snapshot(let snapshot): snapshot.timeZone(named: name)
-    }
-  }
+  func timeZone(named name: String) -> TimeZoneRules? { table.timeZone(named: name) }
 
   /// The same catalog with `conditions` indexed: each gets a bit in the per-subtree summaries, so
   /// searches that require it skip whole regions without it and never test it store by store.
@@ -224,11 +187,13 @@ public struct Catalog: Sendable {
     var conditions = conditions
     if addingSuggested { conditions += suggestedIndexConditions().filter { !conditions.contains($0) } }
     var copy = self
+    let table = table
+    let matches = { (condition: StoreFilter.Condition, position: Int) in table.matches(condition, at: position) }
     copy.builtMasks =
-      searchMasks?.indexing(conditions, tree: tree, stores: stores, storeAtPoint: storePositions)
+      searchMasks?.indexing(conditions, tree: tree, storeAtPoint: storePositions, matches: matches)
       ?? SearchMasks(
-        tree: tree, stores: stores, storeAtPoint: storePositions, openHours: nil,
-        hoursWindow: SearchMasks.hoursWindow(around: .now()), conditions: conditions)
+        tree: tree, storeAtPoint: storePositions, openHours: nil,
+        hoursWindow: SearchMasks.hoursWindow(around: .now()), conditions: conditions, matches: matches)
     return copy
   }
 
@@ -316,7 +281,7 @@ public struct Catalog: Sendable {
       : tree.nearest(k, to: center, within: maximumDistance, requiring: requirement) {
         admits($0, filter, open)
       }
-    return neighbors.map { StoreMatch(store: store(atTreeIndex: $0.index), distance: $0.distance) }
+    return neighbors.map { match(atTreeIndex: $0.index, distance: $0.distance) }
   }
 
   /// Every store within `radius` of `center` that passes `filter` (and is open as `open`
@@ -329,7 +294,7 @@ public struct Catalog: Sendable {
   ) -> [StoreMatch] {
     let (requirement, filter) = searchPlan(filter, open)
     return tree.within(radius, of: center, requiring: requirement) { admits($0, filter, open) }
-      .map { StoreMatch(store: store(atTreeIndex: $0.index), distance: $0.distance) }
+      .map { match(atTreeIndex: $0.index, distance: $0.distance) }
   }
 
   /// Every store inside `box` (which may cross the antimeridian) that passes `filter` (and is
@@ -339,7 +304,7 @@ public struct Catalog: Sendable {
   {
     // The tree answers in point order, and points are numbered in store order.
     treeIndices(in: box, where: filter, open: open).map {
-      StoreMatch(store: store(atTreeIndex: $0), distance: nil)
+      match(atTreeIndex: $0, distance: nil)
     }
   }
 
@@ -365,11 +330,17 @@ public struct Catalog: Sendable {
   @inline(__always)
   private func admits(_ treeIndex: Int, _ filter: StoreFilter, _ open: OpeningRequirement?) -> Bool {
     let position = Int(storePositions[treeIndex])
-    if !filter.isEmpty, !filter.matches(stores[position]) { return false }
+    if !filter.isEmpty, !table.matches(filter, at: position) { return false }
     if let open, !open.isMet(by: schedule(at: position)) { return false }
     return true
   }
 
   @inline(__always)
   func store(atTreeIndex index: Int) -> Store { stores[Int(storePositions[index])] }
+
+  /// The match of the store at tree point `index`: its row, not a copy of it.
+  @inline(__always)
+  func match(atTreeIndex index: Int, distance: Distance?) -> StoreMatch {
+    StoreMatch(table: table, position: Int(storePositions[index]), distance: distance)
+  }
 }

@@ -23,7 +23,7 @@ extension Catalog {
   public static func load(contentsOf path: String, options: LoadOptions = LoadOptions()) throws(CatalogError)
     -> Catalog
   {
-    if SnapshotCatalog.isSnapshot(at: path) { return try Catalog(snapshotAt: path, options: options) }
+    if StoreTable.isSnapshot(at: path) { return try Catalog(snapshotAt: path, options: options) }
     let bytes = try FileBytes.read(path, maximumBytes: InputLimits.storeFileBytes, what: "store file")
     return try Catalog(geoJSON: bytes, source: path, options: options)
   }
@@ -54,7 +54,11 @@ extension Catalog {
     let hours =
       options.evaluatesHours
       ? try HoursResources.bundled(for: output.stores, extraHolidayFiles: options.holidayFiles) : nil
-    self.init(stores: output.stores, diagnostics: output.diagnostics, source: source, hours: hours)
+    do {
+      try self.init(building: output.stores, diagnostics: output.diagnostics, source: source, hours: hours)
+    } catch {
+      throw CatalogError(.badData, source: source, error.reason)
+    }
     dataVersion = Catalog.version(of: bytes)
   }
 }
@@ -78,9 +82,9 @@ extension Catalog {
   ///   `.strictFailure` in strict mode when the data had errors.
   /// - Complexity: O(n) copies of the index (about 90 bytes a store); no parsing.
   public init(snapshotAt path: String, options: LoadOptions = LoadOptions()) throws(CatalogError) {
-    let opened = try SnapshotCatalog.map(path, options: options)
-    self.init(snapshot: opened.catalog, tree: opened.tree, storePositions: opened.storePositions)
-    if options.strict, let errors = opened.catalog.diagnosticCounts[.error], errors > 0 {
+    let opened = try StoreTable.map(path, options: options)
+    self.init(table: opened.table, tree: opened.tree, storePositions: opened.storePositions)
+    if options.strict, let errors = opened.table.diagnosticCounts[.error], errors > 0 {
       let first = diagnostics.first { $0.severity == .error }
       throw CatalogError(
         .strictFailure, source: path,
@@ -89,21 +93,18 @@ extension Catalog {
     }
   }
 
-  /// Checks every record of a snapshot catalog against its checksum (opening checks the index and,
-  /// for large snapshots, leaves records to be checked as they are read). Does nothing for a
-  /// catalog built from GeoJSON.
+  /// Checks every row of a snapshot catalog against its checksum and every invariant the readers
+  /// rely on (opening checks the index and, for large snapshots, leaves rows to be checked as they
+  /// are read). Does nothing for a catalog built from GeoJSON.
   ///
   /// - Throws: `CatalogError` (`.badData`) naming the first bad record and how to rebuild.
   public func verifySnapshotRecords() throws(CatalogError) {
-    if case .snapshot(let snapshot) = storage {
-      try snapshot.verifyEverything(tree: tree, storePositions: storePositions)
-    }
+    if table.path != nil { try table.verifyEverything(tree: tree, storePositions: storePositions) }
   }
 
   /// True when this catalog was read from a snapshot.
   public var isSnapshot: Bool {
-    if case .snapshot = storage { return true }
-    return false
+    table.path != nil
   }
 }
 

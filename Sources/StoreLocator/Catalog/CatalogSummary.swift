@@ -114,11 +114,9 @@ extension Catalog {
     let bounds = Catalog.longitudeSpan(of: longitudes).flatMap { span in
       try? GeoBox(west: span.west, south: south, east: span.east, north: north)
     }
-    var snapshotPath: String?
-    if case .snapshot(let snapshot) = storage { snapshotPath = snapshot.path }
     return CatalogSummary(
       source: source,
-      snapshotPath: snapshotPath,
+      snapshotPath: table.path,
       recordCount: stores.count,
       indexedCount: indexedCount,
       bounds: bounds,

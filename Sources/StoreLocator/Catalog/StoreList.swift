@@ -1,34 +1,16 @@
-/// A catalog's records in input order: an array for a catalog built from GeoJSON, or records
-/// decoded one at a time from a mapped snapshot, so opening a snapshot of a million stores
-/// decodes only the stores a query returns.
+/// A catalog's records in input order, each made from its row of the store table when read, so
+/// a query that returns ten stores of a million makes ten.
 public struct StoreList: RandomAccessCollection, Sendable {
-  enum Storage: Sendable {
-    case array([Store])
-    case snapshot(SnapshotCatalog)
-  }
+  let table: StoreTable
 
-  let storage: Storage
-
-  init(_ stores: [Store]) { storage = .array(stores) }
-
-  init(_ snapshot: SnapshotCatalog) { storage = .snapshot(snapshot) }
+  init(_ table: StoreTable) { self.table = table }
 
   public var startIndex: Int { 0 }
 
-  public var endIndex: Int {
-    switch storage {
-    case .array(let stores): stores.count
-    case .snapshot(let snapshot): snapshot.storeCount
-    }
-  }
+  public var endIndex: Int { table.storeCount }
 
   /// The store at `position`.
   ///
-  /// - Complexity: O(1) for an array; decoding one record (its size) for a snapshot.
-  public subscript(position: Int) -> Store {
-    switch storage {
-    case .array(let stores): stores[position]
-    case .snapshot(let snapshot): snapshot.store(at: position)
-    }
-  }
+  /// - Complexity: O(size of its record): the row's properties are parsed.
+  public subscript(position: Int) -> Store { table.store(at: position) }
 }

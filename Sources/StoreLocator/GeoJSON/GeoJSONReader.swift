@@ -48,7 +48,7 @@ struct GeoJSONReader {
     if let kind = InputKind.unreadable(buffer) {
       let snapshotSource =
         kind == .damagedSnapshot || kind == .binary
-        ? SnapshotCatalog.sourceHint(UnsafeRawBufferPointer(buffer)) : nil
+        ? StoreTable.sourceHint(UnsafeRawBufferPointer(buffer)) : nil
       return .failure(
         CatalogError(
           .badData, source: source,

@@ -24,15 +24,23 @@ extension Catalog {
   /// A wall time (`TimeQuery.wallTime`) is read in the store's own time zone.
   /// - Complexity: O(1) for a weekly schedule; a bounded scan for the next change.
   public func status(of store: Store, at time: TimeQuery) -> StoreStatus {
-    let position = position(of: store)
-    guard let position, let schedule = schedule(at: position) else {
-      let reason = position.flatMap { scheduleGap(at: $0) } ?? "no opening_hours"
-      let zone = timeZone(of: store)
-      let instant = time.instant(in: zone ?? .utc)
-      return StoreStatus(
-        instant: instant, status: .unknown, nextChange: nil, timeZone: zone, unavailableReason: reason)
+    if let position = position(of: store) { return status(at: position, at: time) }
+    return unknownStatus(zone: timeZone(of: store), reason: "no opening_hours", at: time)
+  }
+
+  /// The status of the store at `position`, read from its row and its group's schedule.
+  func status(at position: Int, at time: TimeQuery) -> StoreStatus {
+    guard let schedule = schedule(at: position) else {
+      let zone = table.timeZoneName(at: position).flatMap { timeZone(named: $0) }
+      return unknownStatus(zone: zone, reason: scheduleGap(at: position) ?? "no opening_hours", at: time)
     }
     return StoreStatus(of: schedule, at: time.instant(in: schedule.timeZone))
+  }
+
+  private func unknownStatus(zone: TimeZoneRules?, reason: String, at time: TimeQuery) -> StoreStatus {
+    StoreStatus(
+      instant: time.instant(in: zone ?? .utc), status: .unknown, nextChange: nil, timeZone: zone,
+      unavailableReason: reason)
   }
 
   /// `character 7` or `characters 19-20`, one-based, for messages about an expression.
@@ -47,8 +55,13 @@ extension Catalog {
   static func compileSchedules(
     of stores: inout [Store], with resources: HoursResources, openHoursWindow: Range<Instant>,
     diagnostics: inout [Diagnostic]
-  ) -> (schedules: [Schedule?], gaps: [String?], zones: [String: TimeZoneRules], openHours: [HoursOfWeek]) {
+  ) -> CompiledSchedules {
     var schedules: [Schedule?] = Array(repeating: nil, count: stores.count)
+    // Stores that share a compiled schedule form a group; the table keeps one schedule a group.
+    var groups: [UInt32?] = Array(repeating: nil, count: stores.count)
+    var groupOfKey: [ScheduleKey: UInt32] = [:]
+    var groupSchedules: [Schedule?] = []
+    var groupLeaders: [UInt32] = []
     // Stores without a schedule are unknown at every hour, so they may be open at any.
     var openHours: [HoursOfWeek] = Array(repeating: .all, count: stores.count)
     var openHoursByKey: [ScheduleKey: HoursOfWeek] = [:]
@@ -57,7 +70,6 @@ extension Catalog {
     // Chains repeat the same hours in the same zones: parse each text once, compile each
     // (text, zone, holiday region) once.
     var parsed: [String: Result<OpeningHours, OpeningHoursParseError>] = [:]
-    var compiled: [ScheduleKey: Schedule] = [:]
     // Building a calendar merges a country's dates with a region's: once per pair.
     var calendars: [HolidayKey: HolidayCalendar?] = [:]
     var added: [Diagnostic] = []
@@ -137,13 +149,18 @@ extension Catalog {
       let calendar = calendars[calendarKey] ?? nil
       let key = ScheduleKey(text: text, hours: hours, zone: rules.identifier, calendar: calendar)
       let schedule: Schedule
-      if let key, let shared = compiled[key] {
-        schedule = shared
+      if let key, let group = groupOfKey[key] {
+        schedule = groupSchedules[Int(group)]!
+        groups[position] = group
       } else {
         schedule = Schedule(
           hours, timeZone: rules, holidays: calendar, latitude: store.coordinate?.latitude,
           longitude: store.coordinate?.longitude)
-        if let key { compiled[key] = schedule }
+        let group = UInt32(groupSchedules.count)
+        groupSchedules.append(schedule)
+        groupLeaders.append(UInt32(position))
+        groups[position] = group
+        if let key { groupOfKey[key] = group }
       }
       for warning in schedule.warnings {
         note(
@@ -176,8 +193,23 @@ extension Catalog {
       diagnostics = keyed.sorted { ($0.key, $0.group, $0.offset) < ($1.key, $1.group, $1.offset) }.map(
         \.diagnostic)
     }
-    return (schedules, gaps, zones.compactMapValues { $0 }, openHours)
+    return CompiledSchedules(
+      schedules: schedules, gaps: gaps, zones: zones.compactMapValues { $0 }, openHours: openHours,
+      groups: groups, groupSchedules: groupSchedules, groupLeaders: groupLeaders)
   }
+}
+
+/// What compiling a catalog's opening hours produced, per store and per schedule group.
+struct CompiledSchedules {
+  var schedules: [Schedule?]
+  var gaps: [String?]
+  var zones: [String: TimeZoneRules]
+  var openHours: [HoursOfWeek]
+  /// Per store, the group of stores sharing its compiled schedule (`nil`: it has none).
+  var groups: [UInt32?]
+  var groupSchedules: [Schedule?]
+  /// Per group, its first store.
+  var groupLeaders: [UInt32]
 }
 
 /// What makes two stores' compiled schedules the same.

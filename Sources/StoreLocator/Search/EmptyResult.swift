@@ -296,7 +296,7 @@ extension Catalog {
     case .box(let box): treeIndices = tree.within(box)
     }
     return treeIndices.lazy.map { Int(self.storePositions[$0]) }
-      .filter { filter.isEmpty || filter.matches(self.stores[$0]) }
+      .filter { filter.isEmpty || table.matches(filter, at: $0) }
   }
 }
 

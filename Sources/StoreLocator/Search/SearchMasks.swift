@@ -31,15 +31,17 @@ struct SearchMasks: Sendable {
   ///   - openHours: Per store (in `stores` order), the hours it may be open within
   ///     `hoursWindow`; `nil` when the catalog evaluates no opening hours.
   ///   - storeAtPoint: The store position of each tree point.
+  ///   - matches: Whether the store at a position meets a condition.
   init(
-    tree: KDTree, stores: StoreList, storeAtPoint: [Int32], openHours: [HoursOfWeek]?,
-    hoursWindow: Range<Instant>, conditions: [StoreFilter.Condition]
+    tree: KDTree, storeAtPoint: [Int32], openHours: [HoursOfWeek]?,
+    hoursWindow: Range<Instant>, conditions: [StoreFilter.Condition],
+    matches: (StoreFilter.Condition, Int) -> Bool
   ) {
     let conditions = Array(conditions.prefix(Self.conditionCapacity))
     masks = SubtreeMasks(for: tree) { point in
       let position = Int(storeAtPoint[point])
       var mask = openHours?[position].words ?? HoursOfWeek.all.words
-      mask[Self.conditionWord] = Self.conditionBits(conditions, stores[position])
+      mask[Self.conditionWord] = Self.conditionBits(conditions) { matches($0, position) }
       return mask
     }
     self.conditions = conditions
@@ -54,12 +56,14 @@ struct SearchMasks: Sendable {
 
   /// The same hour bits with `conditions` indexed instead.
   func indexing(
-    _ conditions: [StoreFilter.Condition], tree: KDTree, stores: StoreList, storeAtPoint: [Int32]
+    _ conditions: [StoreFilter.Condition], tree: KDTree, storeAtPoint: [Int32],
+    matches: (StoreFilter.Condition, Int) -> Bool
   ) -> SearchMasks {
     let conditions = Array(conditions.prefix(Self.conditionCapacity))
     let updated = masks.updating(for: tree) { point, mask in
       var mask = mask
-      mask[Self.conditionWord] = Self.conditionBits(conditions, stores[Int(storeAtPoint[point])])
+      let position = Int(storeAtPoint[point])
+      mask[Self.conditionWord] = Self.conditionBits(conditions) { matches($0, position) }
       return mask
     }
     return SearchMasks(masks: updated, conditions: conditions, hoursWindow: hoursWindow)
@@ -67,9 +71,11 @@ struct SearchMasks: Sendable {
 
   private static let conditionWord = firstConditionBit >> 6
 
-  private static func conditionBits(_ conditions: [StoreFilter.Condition], _ store: Store) -> UInt64 {
+  private static func conditionBits(
+    _ conditions: [StoreFilter.Condition], _ matches: (StoreFilter.Condition) -> Bool
+  ) -> UInt64 {
     var bits: UInt64 = 0
-    for (i, condition) in conditions.enumerated() where condition.matches(store) { bits |= 1 << UInt64(i) }
+    for (i, condition) in conditions.enumerated() where matches(condition) { bits |= 1 << UInt64(i) }
     return bits
   }
 

@@ -49,8 +49,10 @@ public struct StoreFilter: Hashable, Sendable {
     }
 
     /// True when `store` meets this condition.
-    public func matches(_ store: Store) -> Bool {
-      let value = store.properties[key]
+    public func matches(_ store: Store) -> Bool { matches(value: store.properties[key]) }
+
+    /// True when a store whose property `key` is `value` (`nil`: absent) meets this condition.
+    func matches(value: JSONValue?) -> Bool {
       switch test {
       case .present:
         guard let value, value != .null else { return false }

@@ -3,17 +3,67 @@ import OpeningHours
 
 /// A store found by a query, with its distance from the query point when there was one, and
 /// whether it is open at the query's time when one was given.
+///
+/// A match found in a catalog holds the store's row, not a copy of the store: answers are rendered
+/// from the row (`StoreRowJSON`), and `store` makes the record only when it is asked for.
 public struct StoreMatch: Hashable, Sendable {
-  public let store: Store
+  enum Record: Sendable {
+    /// A row of a catalog's table.
+    case row(StoreTable, Int)
+    /// A record made elsewhere.
+    case store(Store)
+  }
+
+  let record: Record
   /// Great-circle distance from the query point; `nil` for box queries.
   public let distance: Distance?
   /// Open, closed or unknown at the query's time, and until when.
   public var status: StoreStatus?
 
   public init(store: Store, distance: Distance?, status: StoreStatus? = nil) {
-    self.store = store
+    self.record = .store(store)
     self.distance = distance
     self.status = status
+  }
+
+  init(table: StoreTable, position: Int, distance: Distance?, status: StoreStatus? = nil) {
+    self.record = .row(table, position)
+    self.distance = distance
+    self.status = status
+  }
+
+  /// The store, made from its row (each access makes it anew: keep it when reading it often).
+  public var store: Store {
+    switch record {
+    case .row(let table, let position): table.store(at: position)
+    case .store(let store): store
+    }
+  }
+
+  /// The store's position in the catalog it was found in, or its `catalogIndex`.
+  var position: Int? {
+    switch record {
+    case .row(_, let position): position
+    case .store(let store): store.catalogIndex
+    }
+  }
+
+  /// The store's id, without making the store.
+  var id: String {
+    switch record {
+    case .row(let table, let position): table.id(at: position)
+    case .store(let store): store.id
+    }
+  }
+
+  public static func == (a: StoreMatch, b: StoreMatch) -> Bool {
+    a.distance == b.distance && a.status == b.status && a.store == b.store
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(store)
+    hasher.combine(distance)
+    hasher.combine(status)
   }
 }
 
@@ -22,8 +72,16 @@ extension Catalog {
   public func withStatus(_ matches: [StoreMatch], at time: TimeQuery) -> [StoreMatch] {
     matches.map { match in
       var match = match
-      match.status = status(of: match.store, at: time)
+      match.status = status(of: match, at: time)
       return match
     }
+  }
+
+  /// The status of a match's store at `time`, found by its row when it has one.
+  func status(of match: StoreMatch, at time: TimeQuery) -> StoreStatus {
+    guard case .row(let matchTable, let position) = match.record, matchTable === table else {
+      return status(of: match.store, at: time)
+    }
+    return status(at: position, at: time)
   }
 }

@@ -1,8 +1,9 @@
 import GeoIndex
 import OpeningHours
 
-/// The layout of a snapshot file: a built catalog (records, k-d tree, subtree summaries, the
-/// state of every store's hours, diagnostics) that a later run maps in without parsing GeoJSON.
+/// The layout of a snapshot file: a catalog's store table (`StoreTableLayout`), k-d tree, subtree
+/// summaries and diagnostics, which a later run maps in and reads in place, without parsing GeoJSON.
+/// The loader builds the same image in memory, so a loaded and a mapped catalog are one thing.
 ///
 /// All numbers are little-endian. The file is a 64-byte header, a section table, then the
 /// sections, each starting on an 8-byte boundary so arrays can be read in place:
@@ -17,19 +18,20 @@ import OpeningHours
 /// | 32..<64 | reserved, zero |
 ///
 /// A section-table entry is 32 bytes: kind (UInt32), reserved (UInt32), offset, length and
-/// checksum (UInt64 each). Every section's checksum is verified on open except the records',
-/// which are verified one record at a time as they are decoded (each has its own checksum in the
-/// record table), so opening a snapshot of a million stores stays fast; `stores snapshot verify`
+/// checksum (UInt64 each). Every section's checksum is verified on open except those of the big
+/// store columns of a large table, whose rows are checked one at a time as they are read (each has
+/// its own digest), so opening a snapshot of a million stores stays fast; `stores snapshot verify`
 /// checks them all.
 enum SnapshotFormat {
   static let magic: [UInt8] = Array("STORESNP".utf8)
   /// Bump when the layout or the meaning of any section changes: older files are refused with a
   /// message saying how to rebuild them.
-  static let version: UInt32 = 1
+  static let version: UInt32 = 2
   static let headerSize = 64
   static let sectionEntrySize = 32
-  /// Record sections up to this size are verified whole on open.
-  static let recordsVerifiedOnOpen = 64 << 20
+  /// Store columns (rows, members, texts, guesses) up to this size together are verified whole on
+  /// open; a larger table checks each row against its digest when it reads it.
+  static let verifiedOnOpen = 64 << 20
 
   enum Section: UInt32, CaseIterable {
     case meta = 1
@@ -42,15 +44,23 @@ enum SnapshotFormat {
     case treeBoxes
     case maskPoints
     case maskNodes
-    /// Per store: offset (UInt64) into `records`, length and checksum (UInt32 each).
-    case recordTable
-    case records
     /// Store positions sorted by the UTF-8 bytes of their ids, then by position.
     case idOrder
-    /// Per store, one byte: 0 when its hours compile, else 1 + the index of why not in the meta's
-    /// list of reasons.
-    case scheduleStates
     case diagnostics
+    /// The store table (`StoreTableLayout`): a fixed-size row a store.
+    case rows
+    /// Per store, the `RowDigest` of its row and everything the row refers to (UInt32).
+    case rowChecksums
+    /// Every store's properties: key number and the value's JSON text.
+    case members
+    /// The distinct property keys.
+    case keys
+    /// The text arena: every distinct text once.
+    case texts
+    /// The inferred time zones.
+    case guesses
+    /// Per schedule group, the first store of the group (UInt32).
+    case scheduleGroups
 
     var name: String {
       switch self {
@@ -61,174 +71,16 @@ enum SnapshotFormat {
       case .treeIDs: "tree ids"
       case .treeBoxes: "tree boxes"
       case .maskPoints, .maskNodes: "subtree summaries"
-      case .recordTable: "record table"
-      case .records: "records"
       case .idOrder: "id order"
-      case .scheduleStates: "hours states"
       case .diagnostics: "diagnostics"
+      case .rows: "rows"
+      case .rowChecksums: "row checksums"
+      case .members: "properties"
+      case .keys: "keys"
+      case .texts: "texts"
+      case .guesses: "time-zone guesses"
+      case .scheduleGroups: "schedule groups"
       }
-    }
-  }
-
-  static let recordTableEntrySize = 16
-
-  // MARK: - Records
-
-  static func encode(_ store: Store, to writer: inout SnapshotWriter) {
-    writer.append(store.id)
-    writer.append(UInt8(idSourceCode(store.idSource)))
-    var flags: UInt8 = 0
-    if store.coordinate != nil { flags |= 1 }
-    if store.inferredTimezone != nil { flags |= 2 }
-    writer.append(flags)
-    if let coordinate = store.coordinate {
-      writer.append(coordinate.latitude)
-      writer.append(coordinate.longitude)
-    }
-    writer.appendVarint(store.position.featureIndex)
-    writer.appendVarint(store.position.line)
-    writer.appendVarint(store.position.column)
-    writer.append(optional: store.timezone)
-    if let guess = store.inferredTimezone {
-      writer.append(guess.identifier)
-      writer.append(guess.placeName)
-      writer.append(guess.countryCode)
-      writer.append(guess.placeCoordinate.latitude)
-      writer.append(guess.placeCoordinate.longitude)
-      writer.append(guess.distance.meters)
-    }
-    encode(store.properties, to: &writer)
-  }
-
-  static func decodeStore(_ reader: inout SnapshotReader) throws(SnapshotDecodingError) -> Store {
-    let id = try reader.readString()
-    let idSource = try idSource(code: reader.read(UInt8.self))
-    let flags = try reader.read(UInt8.self)
-    var coordinate: Coordinate?
-    if flags & 1 != 0 {
-      let latitude = try reader.readDouble()
-      let longitude = try reader.readDouble()
-      coordinate = try self.coordinate(latitude, longitude)
-    }
-    let position = SourcePosition(
-      featureIndex: try reader.readVarint(), line: try reader.readVarint(), column: try reader.readVarint())
-    let timezone = try reader.readOptionalString()
-    var guess: TimeZoneGuess?
-    if flags & 2 != 0 {
-      let identifier = try reader.readString()
-      let placeName = try reader.readString()
-      let countryCode = try reader.readString()
-      let latitude = try reader.readDouble()
-      let longitude = try reader.readDouble()
-      let meters = try reader.readDouble()
-      guess = TimeZoneGuess(
-        identifier: identifier, placeName: placeName, countryCode: countryCode,
-        placeCoordinate: try self.coordinate(latitude, longitude), distance: Distance(meters: meters))
-    }
-    guard case .object(let properties) = try decodeValue(&reader, depth: 0) else {
-      throw SnapshotDecodingError(reason: "a record's properties are not an object")
-    }
-    var store = Store(
-      id: id, idSource: idSource, coordinate: coordinate, properties: properties, timezone: timezone,
-      position: position)
-    store.inferredTimezone = guess
-    return store
-  }
-
-  /// Only the id, for lookups: the first field of a record.
-  static func decodeID(_ reader: inout SnapshotReader) throws(SnapshotDecodingError) -> String {
-    try reader.readString()
-  }
-
-  private static func coordinate(_ latitude: Double, _ longitude: Double) throws(SnapshotDecodingError)
-    -> Coordinate
-  {
-    do {
-      return try Coordinate(latitude: latitude, longitude: longitude)
-    } catch {
-      throw SnapshotDecodingError(reason: "a record's coordinate is out of range")
-    }
-  }
-
-  private static func idSourceCode(_ source: StoreIDSource) -> Int {
-    switch source {
-    case .feature: 0
-    case .ref: 1
-    case .property: 2
-    case .generated: 3
-    }
-  }
-
-  private static func idSource(code: UInt8) throws(SnapshotDecodingError) -> StoreIDSource {
-    switch code {
-    case 0: .feature
-    case 1: .ref
-    case 2: .property
-    case 3: .generated
-    default: throw SnapshotDecodingError(reason: "unknown id source \(code)")
-    }
-  }
-
-  private static func encode(_ object: JSONObject, to writer: inout SnapshotWriter) {
-    writer.append(UInt8(6))
-    writer.appendVarint(object.count)
-    for member in object {
-      writer.append(member.key)
-      encode(member.value, to: &writer)
-    }
-  }
-
-  private static func encode(_ value: JSONValue, to writer: inout SnapshotWriter) {
-    switch value {
-    case .null: writer.append(UInt8(0))
-    case .bool(let flag): writer.append(UInt8(flag ? 2 : 1))
-    case .number(let literal):
-      writer.append(UInt8(3))
-      writer.append(literal)
-    case .string(let text):
-      writer.append(UInt8(4))
-      writer.append(text)
-    case .array(let elements):
-      writer.append(UInt8(5))
-      writer.appendVarint(elements.count)
-      for element in elements { encode(element, to: &writer) }
-    case .object(let object): encode(object, to: &writer)
-    }
-  }
-
-  private static func decodeValue(_ reader: inout SnapshotReader, depth: Int) throws(SnapshotDecodingError)
-    -> JSONValue
-  {
-    guard depth < 512 else { throw SnapshotDecodingError(reason: "values nest too deeply") }
-    switch try reader.read(UInt8.self) {
-    case 0: return .null
-    case 1: return .bool(false)
-    case 2: return .bool(true)
-    case 3: return .number(try reader.readString())
-    case 4: return .string(try reader.readString())
-    case 5:
-      let count = try reader.readVarint()
-      guard count >= 0, count <= reader.end - reader.offset else {
-        throw SnapshotDecodingError(reason: "an array of \(count) elements runs past the end")
-      }
-      var elements: [JSONValue] = []
-      elements.reserveCapacity(count)
-      for _ in 0..<count { elements.append(try decodeValue(&reader, depth: depth + 1)) }
-      return .array(elements)
-    case 6:
-      let count = try reader.readVarint()
-      guard count >= 0, count <= reader.end - reader.offset else {
-        throw SnapshotDecodingError(reason: "an object of \(count) members runs past the end")
-      }
-      var members: [JSONObject.Member] = []
-      members.reserveCapacity(count)
-      for _ in 0..<count {
-        let key = try reader.readString()
-        members.append(JSONObject.Member(key: key, value: try decodeValue(&reader, depth: depth + 1)))
-      }
-      return .object(JSONObject(members))
-    case let tag:
-      throw SnapshotDecodingError(reason: "unknown value tag \(tag) at byte \(reader.offset - 1)")
     }
   }
 

@@ -1,0 +1,101 @@
+/// Compact JSON written straight into bytes: what the store table keeps for each property value,
+/// and what answers are rendered into from the table's rows.
+///
+/// The text is the same as `JSONValue.write(to:)` writes, byte for byte (tests hold the two
+/// together), so an answer rendered from a row equals one rendered from a `Store`.
+struct JSONBytes {
+  var bytes: [UInt8] = []
+
+  init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
+
+  @inline(__always) mutating func append(_ byte: UInt8) { bytes.append(byte) }
+
+  @inline(__always) mutating func append(_ raw: UnsafeRawBufferPointer) { bytes.append(contentsOf: raw) }
+
+  /// ASCII text known to need no escape (member names of our own, numbers).
+  mutating func append(ascii text: StaticString) {
+    text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+  }
+
+  mutating func append(literal text: String) {
+    var text = text
+    text.withUTF8 { bytes.append(contentsOf: $0) }
+  }
+
+  /// `text` as a JSON string literal, escaped as `JSONValue.writeString` escapes.
+  mutating func appendString(_ text: String) {
+    var text = text
+    text.withUTF8 { appendString(utf8: UnsafeRawBufferPointer($0)) }
+  }
+
+  /// UTF-8 bytes as a JSON string literal: runs without an escape are copied whole.
+  mutating func appendString(utf8 raw: UnsafeRawBufferPointer) {
+    bytes.append(UInt8(ascii: "\""))
+    var runStart = 0
+    for offset in 0..<raw.count {
+      let byte = raw[offset]
+      guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+      if runStart < offset { bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[runStart..<offset])) }
+      appendEscape(byte)
+      runStart = offset + 1
+    }
+    if runStart < raw.count { bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[runStart...])) }
+    bytes.append(UInt8(ascii: "\""))
+  }
+
+  private mutating func appendEscape(_ byte: UInt8) {
+    bytes.append(UInt8(ascii: "\\"))
+    switch byte {
+    case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)
+    case UInt8(ascii: "\n"): bytes.append(UInt8(ascii: "n"))
+    case UInt8(ascii: "\r"): bytes.append(UInt8(ascii: "r"))
+    case UInt8(ascii: "\t"): bytes.append(UInt8(ascii: "t"))
+    default:
+      let digits: StaticString = "0123456789abcdef"
+      bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+      digits.withUTF8Buffer { hex in
+        bytes.append(hex[Int(byte >> 4)])
+        bytes.append(hex[Int(byte & 0xF)])
+      }
+    }
+  }
+
+  /// The compact text of `value`.
+  mutating func append(_ value: JSONValue) {
+    switch value {
+    case .null: append(ascii: "null")
+    case .bool(let flag): flag ? append(ascii: "true") : append(ascii: "false")
+    case .number(let literal): append(literal: literal)
+    case .string(let text): appendString(text)
+    case .array(let elements):
+      append(UInt8(ascii: "["))
+      for (position, element) in elements.enumerated() {
+        if position > 0 { append(UInt8(ascii: ",")) }
+        append(element)
+      }
+      append(UInt8(ascii: "]"))
+    case .object(let object): append(object)
+    }
+  }
+
+  mutating func append(_ object: JSONObject) {
+    append(UInt8(ascii: "{"))
+    for (position, member) in object.members.enumerated() {
+      if position > 0 { append(UInt8(ascii: ",")) }
+      appendString(member.key)
+      append(UInt8(ascii: ":"))
+      append(member.value)
+    }
+    append(UInt8(ascii: "}"))
+  }
+
+  /// `,"name":` (without the comma for the first member of an object).
+  mutating func appendKey(_ name: StaticString, first: Bool = false) {
+    if !first { append(UInt8(ascii: ",")) }
+    append(UInt8(ascii: "\""))
+    append(ascii: name)
+    append(ascii: "\":")
+  }
+
+  var text: String { String(decoding: bytes, as: UTF8.self) }
+}

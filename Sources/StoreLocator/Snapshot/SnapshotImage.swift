@@ -1,0 +1,200 @@
+import GeoIndex
+import OpeningHours
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Puts a catalog's sections together as a snapshot image (`SnapshotFormat`): the bytes the loader
+/// opens in memory and `stores snapshot build` writes to disk.
+enum SnapshotImage {
+  /// What the meta section says.
+  struct Meta {
+    var source: String
+    var storeCount: Int
+    var indexedCount: Int
+    var masks: SearchMasks?
+    var diagnosticCounts: [Diagnostic.Severity: Int]
+    var reasons: [String]
+    var countries: Set<String>
+  }
+
+  static func metaSection(_ meta: Meta) -> [UInt8] {
+    var w = SnapshotWriter()
+    w.append(meta.source)
+    w.appendVarint(meta.storeCount)
+    w.appendVarint(meta.indexedCount)
+    let window = meta.masks?.hoursWindow
+    w.append(UInt8(window == nil ? 0 : 1))
+    if let window {
+      w.append(window.lowerBound.secondsSinceEpoch)
+      w.append(window.upperBound.secondsSinceEpoch)
+    }
+    w.append(UInt8(meta.masks == nil ? 0 : 1))
+    let conditions = meta.masks?.conditions ?? []
+    w.appendVarint(conditions.count)
+    for condition in conditions { SnapshotFormat.encode(condition, to: &w) }
+    for severity in Diagnostic.Severity.allCases { w.appendVarint(meta.diagnosticCounts[severity] ?? 0) }
+    w.appendVarint(meta.reasons.count)
+    for reason in meta.reasons { w.append(reason) }
+    w.appendVarint(meta.countries.count)
+    for country in meta.countries.sorted() { w.append(country) }
+    return w.bytes
+  }
+
+  static func treeSections(_ tree: KDTree, storePositions: [Int32]) -> [(SnapshotFormat.Section, [UInt8])] {
+    let parts = tree.parts
+    var coordinates = SnapshotWriter()
+    for coordinate in tree.coordinates {
+      coordinates.append(coordinate.latitude)
+      coordinates.append(coordinate.longitude)
+    }
+    func raw<T: BitwiseCopyable>(_ array: [T]) -> [UInt8] {
+      var w = SnapshotWriter()
+      w.appendRaw(array)
+      return w.bytes
+    }
+    var boxes = SnapshotWriter()
+    boxes.append(UInt64(parts.depth))
+    boxes.appendRaw(parts.boxes)
+    return [
+      (.coordinates, coordinates.bytes), (.storePositions, raw(storePositions)), (.treeXs, raw(parts.xs)),
+      (.treeYs, raw(parts.ys)), (.treeZs, raw(parts.zs)), (.treeIDs, raw(parts.ids)), (.treeBoxes, boxes.bytes),
+    ]
+  }
+
+  static func maskSections(_ masks: SearchMasks?) -> [(SnapshotFormat.Section, [UInt8])] {
+    guard let parts = masks?.masks.parts else { return [] }
+    var points = SnapshotWriter()
+    points.appendRaw(parts.points)
+    var nodes = SnapshotWriter()
+    nodes.appendRaw(parts.nodes)
+    return [(.maskPoints, points.bytes), (.maskNodes, nodes.bytes)]
+  }
+
+  static func diagnosticsSection(_ diagnostics: [Diagnostic]) -> [UInt8] {
+    var w = SnapshotWriter()
+    w.appendVarint(diagnostics.count)
+    for diagnostic in diagnostics { SnapshotFormat.encode(diagnostic, to: &w) }
+    return w.bytes
+  }
+
+  /// Header, section table, then each section on an 8-byte boundary, in one page-aligned
+  /// allocation of the image's exact size.
+  static func assemble(_ sections: [(SnapshotFormat.Section, UnsafeRawBufferPointer)]) -> TableMemory {
+    let tableStart = SnapshotFormat.headerSize
+    var size = tableStart + sections.count * SnapshotFormat.sectionEntrySize
+    var offsets: [Int] = []
+    for (_, body) in sections {
+      size = (size + 7) & ~7
+      offsets.append(size)
+      size += body.count
+    }
+    let image = UnsafeMutableRawPointer.allocate(byteCount: max(size, 1), alignment: 4096)
+    image.initializeMemory(as: UInt8.self, repeating: 0, count: size)
+    func put<T: FixedWidthInteger>(_ value: T, at offset: Int) {
+      image.storeBytes(of: value.littleEndian, toByteOffset: offset, as: T.self)
+    }
+    for (i, byte) in SnapshotFormat.magic.enumerated() { put(byte, at: i) }
+    put(SnapshotFormat.version, at: 8)
+    put(UInt32(sections.count), at: 12)
+    put(UInt64(size), at: 16)
+    for (i, (section, body)) in sections.enumerated() {
+      if let base = body.baseAddress { (image + offsets[i]).copyMemory(from: base, byteCount: body.count) }
+      let entry = tableStart + i * SnapshotFormat.sectionEntrySize
+      put(section.rawValue, at: entry)
+      put(UInt64(offsets[i]), at: entry + 8)
+      put(UInt64(body.count), at: entry + 16)
+      put(snapshotChecksum(body), at: entry + 24)
+    }
+    let headerEnd = tableStart + sections.count * SnapshotFormat.sectionEntrySize
+    put(snapshotChecksum(UnsafeRawBufferPointer(start: image, count: headerEnd)), at: 24)
+    return TableMemory(adopting: UnsafeRawPointer(image), size: size)
+  }
+
+  /// `assemble` for sections held in arrays.
+  static func assemble(_ sections: [(SnapshotFormat.Section, [UInt8])]) -> TableMemory {
+    func pinned(_ index: Int, _ done: [(SnapshotFormat.Section, UnsafeRawBufferPointer)]) -> TableMemory {
+      guard index < sections.count else { return assemble(done) }
+      return sections[index].1.withUnsafeBytes { pinned(index + 1, done + [(sections[index].0, $0)]) }
+    }
+    return pinned(0, [])
+  }
+}
+
+extension Catalog {
+  /// The catalog as a snapshot file's bytes (`SnapshotFormat`): what `Catalog.load(contentsOf:)`
+  /// maps back in and reads in place.
+  ///
+  /// The store table, tree and diagnostics are the catalog's own bytes, copied as they are; only
+  /// the meta and the subtree summaries are written anew (`indexing(_:)` may have added conditions).
+  /// - Complexity: O(size of the table).
+  public func snapshotBytes() -> [UInt8] {
+    let image = snapshotImage()
+    return Array(image.bytes)
+  }
+
+  private func snapshotImage() -> TableMemory {
+    let meta = SnapshotImage.metaSection(
+      SnapshotImage.Meta(
+        source: source, storeCount: stores.count, indexedCount: tree.count, masks: searchMasks,
+        diagnosticCounts: table.diagnosticCounts, reasons: table.reasons, countries: table.countries))
+    let kept: [SnapshotFormat.Section] = [
+      .coordinates, .storePositions, .treeXs, .treeYs, .treeZs, .treeIDs, .treeBoxes, .rows, .rowChecksums,
+      .members, .keys, .texts, .guesses, .scheduleGroups, .idOrder, .diagnostics,
+    ]
+    let masks = SnapshotImage.maskSections(searchMasks)
+    return meta.withUnsafeBytes { meta in
+      let copied = kept.map { section in
+        (section, UnsafeRawBufferPointer(rebasing: table.memory.bytes[table.sections[section]!]))
+      }
+      func withMasks(_ index: Int, _ done: [(SnapshotFormat.Section, UnsafeRawBufferPointer)]) -> TableMemory {
+        guard index < masks.count else { return SnapshotImage.assemble([(.meta, meta)] + copied + done) }
+        return masks[index].1.withUnsafeBytes { withMasks(index + 1, done + [(masks[index].0, $0)]) }
+      }
+      return withMasks(0, [])
+    }
+  }
+
+  /// Writes `snapshotBytes()` to `path`, through a temporary file renamed into place, so a reader
+  /// never sees half a snapshot.
+  ///
+  /// - Throws: `CatalogError` (`.inputMissing`) when the file cannot be written.
+  public func writeSnapshot(to path: String) throws(CatalogError) {
+    let image = snapshotImage()
+    let temporary = path + ".partial-\(getpid())"
+    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else {
+      throw CatalogError(
+        .inputMissing, source: path, "cannot write: \(String(cString: strerror(errno)))")
+    }
+    var written = 0
+    var failure: Int32?
+    let raw = image.bytes
+    while written < raw.count {
+      let result = write(descriptor, raw.baseAddress! + written, raw.count - written)
+      if result < 0 {
+        if errno == EINTR { continue }
+        failure = errno
+        break
+      }
+      written += result
+    }
+    close(descriptor)
+    if let failure {
+      unlink(temporary)
+      throw CatalogError(
+        .inputMissing, source: path, "cannot write: \(String(cString: strerror(failure)))")
+    }
+    guard rename(temporary, path) == 0 else {
+      let code = errno
+      unlink(temporary)
+      throw CatalogError(
+        .inputMissing, source: path, "cannot write: \(String(cString: strerror(code)))")
+    }
+  }
+}

@@ -1,0 +1,90 @@
+/// The text arena of a store table under construction: every distinct byte string once, found
+/// again by its hash, so the values chains repeat (brands, hours, countries, `"yes"`) take their
+/// bytes once however many stores carry them.
+///
+/// An open-addressing table over the arena: no `String` or array per lookup.
+struct InternedTexts {
+  /// The arena: every distinct text, back to back.
+  private(set) var bytes: [UInt8] = []
+  /// Slot → 1 + entry number, 0 when free. A power of two, at most half full.
+  private var slots: [UInt32]
+  private var offsets: [UInt32] = []
+  private var lengths: [UInt32] = []
+  private var hashes: [UInt32] = []
+
+  init(expectedCount: Int = 1024) {
+    var capacity = 1024
+    while capacity < expectedCount * 2 { capacity <<= 1 }
+    slots = [UInt32](repeating: 0, count: capacity)
+  }
+
+  /// The largest arena a table can address (offsets and lengths are 32-bit).
+  static let capacity = Int(UInt32.max)
+
+  /// Where `text` lies in the arena, adding it when new; `nil` when the arena is full.
+  mutating func intern(_ text: UnsafeRawBufferPointer) -> TextRef? {
+    let hash = Self.hash(text)
+    let mask = slots.count - 1
+    var slot = Int(hash) & mask
+    while slots[slot] != 0 {
+      let entry = Int(slots[slot] - 1)
+      if hashes[entry] == hash, Int(lengths[entry]) == text.count,
+        bytes.withUnsafeBytes({ arena in
+          text.count == 0
+            || memcmp(arena.baseAddress! + Int(offsets[entry]), text.baseAddress!, text.count) == 0
+        })
+      {
+        return TextRef(offset: offsets[entry], length: lengths[entry])
+      }
+      slot = (slot + 1) & mask
+    }
+    guard bytes.count + text.count <= Self.capacity, offsets.count < Int(UInt32.max - 1) else { return nil }
+    let ref = TextRef(offset: UInt32(bytes.count), length: UInt32(text.count))
+    bytes.append(contentsOf: text)
+    offsets.append(ref.offset)
+    lengths.append(ref.length)
+    hashes.append(hash)
+    slots[slot] = UInt32(offsets.count)
+    if offsets.count * 2 > slots.count { grow() }
+    return ref
+  }
+
+  mutating func intern(_ text: String) -> TextRef? {
+    var text = text
+    return text.withUTF8 { intern(UnsafeRawBufferPointer($0)) }
+  }
+
+  private mutating func grow() {
+    slots = [UInt32](repeating: 0, count: slots.count * 2)
+    let mask = slots.count - 1
+    for entry in hashes.indices {
+      var slot = Int(hashes[entry]) & mask
+      while slots[slot] != 0 { slot = (slot + 1) & mask }
+      slots[slot] = UInt32(entry + 1)
+    }
+  }
+
+  /// FNV-1a over the bytes, folded to 32 bits.
+  private static func hash(_ text: UnsafeRawBufferPointer) -> UInt32 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in text { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    return UInt32(truncatingIfNeeded: hash ^ (hash >> 32))
+  }
+}
+
+/// Where a text lies in a table's arena.
+struct TextRef: Hashable {
+  var offset: UInt32
+  var length: UInt32
+
+  /// The reference a row holds for "no text" (an absent time zone).
+  static let none = TextRef(offset: UInt32.max, length: 0)
+}
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif

@@ -1,0 +1,632 @@
+import GeoIndex
+import OpeningHours
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A catalog's stores as one compact, columnar table (`StoreTableLayout`): fixed-size rows, the
+/// properties as key numbers and pre-rendered JSON values, every text once in an arena. The
+/// loader builds it in memory; a snapshot is the same table written to disk and mapped back, so
+/// every query reads the same bytes the same way whichever it came from.
+///
+/// Nothing is decoded on open: a `Store` is made from its row only when asked for, answers are
+/// rendered from the rows (`StoreRowJSON`), ids are found by binary search over the id order,
+/// and schedules are compiled once per schedule group on first use (a table built by the loader
+/// starts with all of them compiled).
+///
+/// `@unchecked Sendable`: the bytes are read-only and live as long as the object; everything
+/// mutable is behind a `Mutex`.
+final class StoreTable: @unchecked Sendable {
+  /// The snapshot file mapped, or `nil` for a table the loader built in memory.
+  let path: String?
+  /// The GeoJSON file the stores came from, for messages.
+  let source: String
+  let storeCount: Int
+  let diagnosticCounts: [Diagnostic.Severity: Int]
+
+  let memory: TableMemory
+  let sections: [SnapshotFormat.Section: Range<Int>]
+  let checksums: [SnapshotFormat.Section: UInt64]
+  let masksInfo: (conditions: [StoreFilter.Condition], hoursWindow: Range<Instant>?)?
+  let reasons: [String]
+  let holidayFiles: [String]
+  let countries: Set<String>
+
+  private let rows: UnsafeRawPointer
+  private let members: UnsafeRawPointer
+  private let memberTotal: Int
+  private let keys: UnsafeRawPointer
+  private let keyCount: Int
+  private let texts: UnsafeRawPointer
+  private let textsSize: Int
+  private let guesses: UnsafeRawPointer
+  private let guessCount: Int
+  private let groupLeaders: UnsafeRawPointer
+  private let groupCount: Int
+  private let idOrder: UnsafeRawPointer
+  private let rowChecksums: UnsafeRawPointer
+  /// True when the big columns were not verified on open: each row is then checked against its
+  /// digest when it is read (`checkRow(_:)`).
+  let checksRows: Bool
+  private let cache: Mutex<Cache>
+
+  struct Cache {
+    /// Per schedule group: `nil` until compiled, then the schedule or `.some(nil)`.
+    var schedules: [Schedule??]
+    var zones: [String: TimeZoneRules?] = [:]
+    var holidays: HolidayRegistry?
+    var diagnostics: [Diagnostic]?
+    /// `.some(nil)` once loading them found none.
+    var searchMasks: SearchMasks??
+    var keyNumbers: [String: UInt32]?
+  }
+
+  init(
+    path: String?, source: String, storeCount: Int, diagnosticCounts: [Diagnostic.Severity: Int],
+    memory: TableMemory, sections: [SnapshotFormat.Section: Range<Int>],
+    checksums: [SnapshotFormat.Section: UInt64],
+    masksInfo: (conditions: [StoreFilter.Condition], hoursWindow: Range<Instant>?)?, reasons: [String],
+    holidayFiles: [String], countries: Set<String>, checksRows: Bool
+  ) {
+    self.checksRows = checksRows
+    self.path = path
+    self.source = source
+    self.storeCount = storeCount
+    self.diagnosticCounts = diagnosticCounts
+    self.memory = memory
+    self.sections = sections
+    self.checksums = checksums
+    self.masksInfo = masksInfo
+    self.reasons = reasons
+    self.holidayFiles = holidayFiles
+    self.countries = countries
+    let base = memory.base
+    func start(_ section: SnapshotFormat.Section) -> UnsafeRawPointer { base + sections[section]!.lowerBound }
+    func count(_ section: SnapshotFormat.Section, _ size: Int) -> Int { sections[section]!.count / size }
+    rows = start(.rows)
+    members = start(.members)
+    memberTotal = count(.members, StoreTableLayout.memberSize)
+    keys = start(.keys)
+    keyCount = count(.keys, StoreTableLayout.keySize)
+    texts = start(.texts)
+    textsSize = sections[.texts]!.count
+    guesses = start(.guesses)
+    guessCount = count(.guesses, StoreTableLayout.guessSize)
+    groupLeaders = start(.scheduleGroups)
+    groupCount = count(.scheduleGroups, 4)
+    idOrder = start(.idOrder)
+    rowChecksums = start(.rowChecksums)
+    cache = Mutex(Cache(schedules: Array(repeating: nil, count: sections[.scheduleGroups]!.count / 4)))
+  }
+
+  /// One checksum for the whole table: its sections' checksums folded in section order.
+  var contentChecksum: UInt64 {
+    var words = checksums.sorted { $0.key.rawValue < $1.key.rawValue }.map(\.value)
+    return words.withUnsafeMutableBytes { snapshotChecksum(UnsafeRawBufferPointer($0)) }
+  }
+
+  // MARK: - Rows
+
+  /// Checks the row of `position` against its digest when the table was opened without verifying
+  /// its big columns; ends the process when it does not match.
+  @inline(__always) func checkRow(_ position: Int) {
+    guard checksRows else { return }
+    guard position >= 0, position < storeCount else { corrupted("store \(position) of \(storeCount) is not there") }
+    guard rowDigest(position) == word(rowChecksums, 4 * position) else {
+      corrupted("store \(position) fails its checksum")
+    }
+  }
+
+  func rowDigest(_ position: Int) -> UInt32? {
+    let base = memory.base
+    func column(_ section: SnapshotFormat.Section) -> UnsafeRawBufferPointer {
+      UnsafeRawBufferPointer(start: base + sections[section]!.lowerBound, count: sections[section]!.count)
+    }
+    return RowDigest.digest(
+      row: UnsafeRawBufferPointer(
+        start: rows + position * StoreTableLayout.rowSize, count: StoreTableLayout.rowSize),
+      members: column(.members), guesses: column(.guesses), texts: column(.texts))
+  }
+
+  @inline(__always) private func word(_ base: UnsafeRawPointer, _ byte: Int) -> UInt32 {
+    UInt32(littleEndian: base.loadUnaligned(fromByteOffset: byte, as: UInt32.self))
+  }
+
+  @inline(__always) private func rowWord(_ position: Int, _ byte: Int) -> UInt32 {
+    word(rows, position * StoreTableLayout.rowSize + byte)
+  }
+
+  @inline(__always) private func rowByte(_ position: Int, _ byte: Int) -> UInt8 {
+    rows.load(fromByteOffset: position * StoreTableLayout.rowSize + byte, as: UInt8.self)
+  }
+
+  @inline(__always) private func rowDouble(_ position: Int, _ byte: Int) -> Double {
+    Double(
+      bitPattern: UInt64(
+        littleEndian: rows.loadUnaligned(
+          fromByteOffset: position * StoreTableLayout.rowSize + byte, as: UInt64.self)))
+  }
+
+  /// The arena bytes at (`offset`, `length`): checked to lie inside it, since a large snapshot's
+  /// sections are verified beside serving rather than before.
+  @inline(__always) private func textBytes(_ offset: UInt32, _ length: UInt32) -> UnsafeRawBufferPointer {
+    guard UInt64(offset) + UInt64(length) <= UInt64(textsSize) else {
+      corrupted("a text at \(offset) (\(length) bytes) lies outside the \(textsSize)-byte text arena")
+    }
+    return UnsafeRawBufferPointer(start: texts + Int(offset), count: Int(length))
+  }
+
+  @inline(__always) private func textBytes(row position: Int, at byte: Int) -> UnsafeRawBufferPointer {
+    textBytes(rowWord(position, byte), rowWord(position, byte + 4))
+  }
+
+  private func string(_ bytes: UnsafeRawBufferPointer) -> String {
+    guard let text = String(validating: bytes.bindMemory(to: UInt8.self), as: UTF8.self) else {
+      corrupted("a text is not UTF-8")
+    }
+    return text
+  }
+
+  /// The UTF-8 of the id of the store at `position`.
+  func idBytes(at position: Int) -> UnsafeRawBufferPointer { textBytes(row: position, at: 0) }
+
+  /// The id of the store at `position`.
+  func id(at position: Int) -> String { string(idBytes(at: position)) }
+
+  /// The location of the store at `position`, or `nil`.
+  func coordinate(at position: Int) -> Coordinate? {
+    guard rowByte(position, 45) & 1 != 0 else { return nil }
+    guard
+      let coordinate = try? Coordinate(
+        latitude: rowDouble(position, 16), longitude: rowDouble(position, 24))
+    else { corrupted("store \(position)'s coordinate is out of range") }
+    return coordinate
+  }
+
+  /// The time-zone name of the store at `position` (given or inferred).
+  func timeZoneName(at position: Int) -> String? {
+    guard rowWord(position, 48) != StoreTableLayout.none else { return nil }
+    return string(textBytes(row: position, at: 48))
+  }
+
+  /// The pre-rendered JSON of `name` (0) or `address` (1) of the store at `position`.
+  func displayJSON(_ field: Int, at position: Int) -> UnsafeRawBufferPointer {
+    textBytes(row: position, at: 64 + 8 * field)
+  }
+
+  /// The range of the store's members in the `members` column.
+  @inline(__always) private func memberRange(_ position: Int) -> Range<Int> {
+    let first = Int(rowWord(position, 8))
+    let count = Int(rowWord(position, 12))
+    guard first <= memberTotal, count <= memberTotal - first else {
+      corrupted("store \(position)'s properties lie outside the members column")
+    }
+    return first..<first + count
+  }
+
+  /// The key number and the JSON text of member `member`.
+  @inline(__always) private func member(_ member: Int) -> (key: UInt32, value: UnsafeRawBufferPointer) {
+    let byte = member * StoreTableLayout.memberSize
+    return (word(members, byte), textBytes(word(members, byte + 4), word(members, byte + 8)))
+  }
+
+  private func keyBytes(_ key: UInt32) -> UnsafeRawBufferPointer {
+    guard Int(key) < keyCount else { corrupted("a property names key \(key) of \(keyCount)") }
+    return textBytes(word(keys, Int(key) * 8), word(keys, Int(key) * 8 + 4))
+  }
+
+  /// The number of `key` in this table, or `nil` when no store has it.
+  func keyNumber(of key: String) -> UInt32? {
+    cache.withLock { cache in
+      if cache.keyNumbers == nil {
+        var numbers: [String: UInt32] = [:]
+        numbers.reserveCapacity(keyCount)
+        for number in 0..<keyCount {
+          numbers[string(keyBytes(UInt32(number)))] = UInt32(number)
+        }
+        cache.keyNumbers = numbers
+      }
+      return cache.keyNumbers![key]
+    }
+  }
+
+  /// The JSON text of the property with key number `key` of the store at `position`.
+  func valueJSON(key: UInt32, at position: Int) -> UnsafeRawBufferPointer? {
+    for index in memberRange(position) {
+      let found = member(index)
+      if found.key == key { return found.value }
+    }
+    return nil
+  }
+
+  /// The property `key` of the store at `position`, parsed from its JSON text.
+  func value(_ key: String, at position: Int) -> JSONValue? {
+    guard let number = keyNumber(of: key), let text = valueJSON(key: number, at: position) else { return nil }
+    return parse(text)
+  }
+
+  private func parse(_ text: UnsafeRawBufferPointer) -> JSONValue {
+    guard let base = text.baseAddress, !text.isEmpty else { corrupted("an empty property value") }
+    var scanner = JSONScanner(base: base.assumingMemoryBound(to: UInt8.self), start: 0, end: text.count)
+    guard let value = try? scanner.parseValue(), scanner.isAtEnd else {
+      corrupted("a property value is not JSON")
+    }
+    return value
+  }
+
+  /// Calls `body` with the key's UTF-8 and the value's JSON text of every property of the store
+  /// at `position`, in the order they came.
+  func forEachMember(at position: Int, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> Void) {
+    for index in memberRange(position) {
+      let found = member(index)
+      body(keyBytes(found.key), found.value)
+    }
+  }
+
+  /// True when the store at `position` meets `condition`: only the one property is parsed.
+  func matches(_ condition: StoreFilter.Condition, at position: Int) -> Bool {
+    condition.matches(value: value(condition.key, at: position))
+  }
+
+  func matches(_ filter: StoreFilter, at position: Int) -> Bool {
+    checkRow(position)
+    return filter.conditions.allSatisfy { matches($0, at: position) }
+  }
+
+  /// The store at `position`, made from its row.
+  func store(at position: Int) -> Store {
+    guard position >= 0, position < storeCount else { corrupted("store \(position) of \(storeCount) is not there") }
+    checkRow(position)
+    var properties: [JSONObject.Member] = []
+    let range = memberRange(position)
+    properties.reserveCapacity(range.count)
+    for index in range {
+      let found = member(index)
+      properties.append(JSONObject.Member(key: string(keyBytes(found.key)), value: parse(found.value)))
+    }
+    guard let idSource = StoreTableLayout.idSource(code: rowByte(position, 44)) else {
+      corrupted("store \(position) has an unknown id source")
+    }
+    var store = Store(
+      id: id(at: position), idSource: idSource, coordinate: coordinate(at: position),
+      properties: JSONObject(properties), timezone: timeZoneName(at: position),
+      position: SourcePosition(
+        featureIndex: Int(rowWord(position, 32)), line: Int(rowWord(position, 36)),
+        column: Int(rowWord(position, 40))))
+    store.inferredTimezone = guess(at: position)
+    store.catalogIndex = position
+    return store
+  }
+
+  private func guess(at position: Int) -> TimeZoneGuess? {
+    let index = rowWord(position, 56)
+    guard index != StoreTableLayout.none else { return nil }
+    guard Int(index) < guessCount else { corrupted("store \(position) names time-zone guess \(index)") }
+    let byte = Int(index) * StoreTableLayout.guessSize
+    func text(_ at: Int) -> String { string(textBytes(word(guesses, byte + at), word(guesses, byte + at + 4))) }
+    func number(_ at: Int) -> Double {
+      Double(bitPattern: UInt64(littleEndian: guesses.loadUnaligned(fromByteOffset: byte + at, as: UInt64.self)))
+    }
+    guard let place = try? Coordinate(latitude: number(24), longitude: number(32)) else {
+      corrupted("time-zone guess \(index) has a coordinate out of range")
+    }
+    return TimeZoneGuess(
+      identifier: text(0), placeName: text(8), countryCode: text(16), placeCoordinate: place,
+      distance: Distance(meters: number(40)))
+  }
+
+  // MARK: - Ids
+
+  @inline(__always) private func idOrderEntry(_ rank: Int) -> Int {
+    let position = Int(Int32(bitPattern: word(idOrder, 4 * rank)))
+    guard position >= 0, position < storeCount else { corrupted("the id order names store \(position)") }
+    return position
+  }
+
+  /// The first store position whose id is `id`: a binary search over the id order.
+  func position(ofID id: String) -> Int? {
+    idOrderIndex(ofFirst: id).map(idOrderEntry)
+  }
+
+  private func idOrderIndex(ofFirst id: String) -> Int? {
+    var id = id
+    return id.withUTF8 { wanted -> Int? in
+      let wanted = UnsafeRawBufferPointer(wanted)
+      var low = 0
+      var high = storeCount
+      while low < high {
+        let middle = (low + high) / 2
+        if Self.compare(idBytes(at: idOrderEntry(middle)), wanted) < 0 { low = middle + 1 } else { high = middle }
+      }
+      guard low < storeCount, Self.compare(idBytes(at: idOrderEntry(low)), wanted) == 0 else { return nil }
+      return low
+    }
+  }
+
+  /// Byte order of two UTF-8 texts, as the id order is sorted.
+  static func compare(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
+    let common = min(a.count, b.count)
+    if common > 0 {
+      let result = memcmp(a.baseAddress!, b.baseAddress!, common)
+      if result != 0 { return Int(result) }
+    }
+    return a.count - b.count
+  }
+
+  /// The positions of every store whose id is `id`, in input order.
+  func positions(ofID id: String) -> [Int] {
+    guard var rank = idOrderIndex(ofFirst: id) else { return [] }
+    let first = idOrderEntry(rank)
+    var positions = [first]
+    rank += 1
+    while rank < storeCount {
+      let position = idOrderEntry(rank)
+      guard Self.compare(idBytes(at: position), idBytes(at: first)) == 0 else { break }
+      positions.append(position)
+      rank += 1
+    }
+    return positions
+  }
+
+  // MARK: - Hours
+
+  /// Why the store at `position` has no schedule, or `nil` when it has one.
+  func scheduleGap(at position: Int) -> String? {
+    let state = Int(rowByte(position, 46))
+    guard state > 0 else { return nil }
+    return state - 1 < reasons.count ? reasons[state - 1] : "opening hours are not evaluated"
+  }
+
+  /// The schedule of the store at `position`: its group's, compiled on first use as the loader
+  /// compiled it (the same expression, zone, holiday calendar and location).
+  func schedule(at position: Int) -> Schedule? {
+    checkRow(position)
+    guard rowByte(position, 46) == 0 else { return nil }
+    let group = Int(rowWord(position, 60))
+    guard group < groupCount else { return nil }
+    if let cached = cache.withLock({ $0.schedules[group] }) { return cached }
+    let leader = Int(word(groupLeaders, 4 * group))
+    guard leader < storeCount else { corrupted("schedule group \(group) names store \(leader)") }
+    let schedule = compileSchedule(of: store(at: leader))
+    cache.withLock { $0.schedules[group] = .some(schedule) }
+    return schedule
+  }
+
+  /// Gives the table the schedules the loader compiled, one a group.
+  func prefill(schedules: [Schedule?], zones: [String: TimeZoneRules], diagnostics: [Diagnostic]) {
+    cache.withLock { cache in
+      for (group, schedule) in schedules.enumerated() where group < cache.schedules.count {
+        cache.schedules[group] = .some(schedule)
+      }
+      for (name, rules) in zones { cache.zones[name] = .some(rules) }
+      cache.diagnostics = diagnostics
+    }
+  }
+
+  private func compileSchedule(of store: Store) -> Schedule? {
+    guard let text = store.openingHours, let zoneName = store.timezone,
+      let hours = try? OpeningHours(parsing: text), let zone = timeZone(named: zoneName)
+    else { return nil }
+    let usesHolidays = hours.usesPublicHolidays || hours.usesSchoolHolidays
+    return Schedule(
+      hours, timeZone: zone, holidays: usesHolidays ? holidayCalendar(for: store) : nil,
+      latitude: store.coordinate?.latitude, longitude: store.coordinate?.longitude)
+  }
+
+  func timeZone(named name: String) -> TimeZoneRules? {
+    if let cached = cache.withLock({ $0.zones[name] }) { return cached }
+    let rules = try? TimeZoneRules(identifier: name)
+    cache.withLock { $0.zones[name] = .some(rules) }
+    return rules
+  }
+
+  func setHolidays(_ registry: HolidayRegistry) { cache.withLock { $0.holidays = registry } }
+
+  private func holidayCalendar(for store: Store) -> HolidayCalendar? {
+    let registry = cache.withLock { cache in
+      if cache.holidays == nil {
+        cache.holidays =
+          (try? HoursResources.holidayRegistry(countries: countries, extraFiles: holidayFiles))
+          ?? HolidayRegistry()
+      }
+      return cache.holidays!
+    }
+    return HoursResources(holidays: registry).holidayCalendar(for: store)
+  }
+
+  // MARK: - Read on first use
+
+  /// Whether a section read after opening still matches its checksum.
+  func isIntact(_ section: SnapshotFormat.Section) -> Bool {
+    guard let range = sections[section], let expected = checksums[section] else { return false }
+    return snapshotChecksum(UnsafeRawBufferPointer(start: memory.base + range.lowerBound, count: range.count))
+      == expected
+  }
+
+  /// The subtree summaries, read on the first query that can use them. Damaged summaries are
+  /// not used: searches then test every candidate, which is slower and still exact.
+  func searchMasks(for tree: KDTree) -> SearchMasks? {
+    guard let masksInfo else { return nil }
+    return cache.withLock { cache in
+      if let loaded = cache.searchMasks { return loaded }
+      guard isIntact(.maskPoints), isIntact(.maskNodes) else {
+        cache.searchMasks = .some(nil)
+        return nil
+      }
+      // Copied, not read in place: a mask is a 32-byte vector, and sections are only 8-aligned.
+      let parts = SubtreeMaskParts(
+        points: Self.array(memory.base, sections[.maskPoints]!),
+        nodes: Self.array(memory.base, sections[.maskNodes]!))
+      let masks = (try? SubtreeMasks(for: tree, parts: parts)).map {
+        SearchMasks(masks: $0, conditions: masksInfo.conditions, hoursWindow: masksInfo.hoursWindow)
+      }
+      cache.searchMasks = .some(masks)
+      return masks
+    }
+  }
+
+  static func array<T: BitwiseCopyable>(_ base: UnsafeRawPointer, _ range: Range<Int>) -> [T] {
+    let count = range.count / MemoryLayout<T>.stride
+    return [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+      UnsafeMutableRawBufferPointer(buffer).copyMemory(
+        from: UnsafeRawBufferPointer(start: base + range.lowerBound, count: count * MemoryLayout<T>.stride))
+      initialized = count
+    }
+  }
+
+  /// The diagnostics, decoded on first use. Damaged ones are replaced by one error that says so
+  /// and how to rebuild.
+  var diagnostics: [Diagnostic] {
+    if let cached = cache.withLock({ $0.diagnostics }) { return cached }
+    var decoded: [Diagnostic]
+    do throws(SnapshotDecodingError) {
+      decoded = try decodeDiagnostics()
+    } catch {
+      let refusal = Self.refusal(
+        path ?? "-", source: source, "its diagnostics section is corrupted (\(error.reason))")
+      decoded = [Diagnostic(Diagnostic.Code("snapshot-corrupted"), .error, at: nil, refusal.message)]
+    }
+    cache.withLock { $0.diagnostics = decoded }
+    return decoded
+  }
+
+  /// The diagnostics section, checked and decoded. Every count is bounded by the bytes left
+  /// (a diagnostic takes at least one byte), so a forged count ends in an error, not a loop.
+  func decodeDiagnostics() throws(SnapshotDecodingError) -> [Diagnostic] {
+    guard isIntact(.diagnostics) else { throw SnapshotDecodingError(reason: "checksum mismatch") }
+    var reader = SnapshotReader(base: memory.base, range: sections[.diagnostics]!)
+    let count = try reader.readCount(atMost: reader.end - reader.offset, of: "diagnostics")
+    var decoded: [Diagnostic] = []
+    for _ in 0..<count { decoded.append(try SnapshotFormat.decodeDiagnostic(&reader)) }
+    return decoded
+  }
+
+  // MARK: - Damage found while answering
+
+  /// Ends the process: bytes of a snapshot that no check before caught (a large snapshot's
+  /// sections are verified beside serving, `verifyEverything`) are out of range, and no answer
+  /// built on them can be trusted. Queries cannot fail, so the process ends as any refused input
+  /// does: a message with the rebuild command on standard error and exit 65, never a trap.
+  func corrupted(_ reason: String) -> Never {
+    let refusal = Self.refusal(path ?? "-", source: source, "it is corrupted: \(reason)")
+    let program = CommandLine.arguments.first?.split(separator: "/").last.map(String.init) ?? "stores"
+    var line = "\(program): \(refusal.description)\n"
+    line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+    exit(65)
+  }
+
+  // MARK: - Verification
+
+  /// Everything `stores snapshot verify` checks beyond the checks of every open: the checksums of
+  /// the sections read later, that every row's texts, properties, guesses and groups lie inside
+  /// their columns and decode, that the id order is sorted (binary search), that the tree's points
+  /// are the rows' coordinates and its shape holds them (`KDTree.validateStructure()`), that the
+  /// summaries are the unions of their subtrees, and that each hours state names a known reason.
+  ///
+  /// - Throws: `CatalogError` (`.badData`) naming the first problem, with the rebuild command.
+  func verifyEverything(tree: KDTree, storePositions: [Int32]) throws(CatalogError) {
+    func refuse(_ reason: String) -> CatalogError { Self.refusal(path ?? "-", source: source, reason) }
+    for section in SnapshotFormat.Section.allCases where sections[section] != nil && !isIntact(section) {
+      throw refuse("its \(section.name) section is corrupted (checksum mismatch)")
+    }
+    // Every reference of every row, without ending the process: checked here as numbers.
+    let text = UInt64(textsSize)
+    func inArena(_ offset: UInt32, _ length: UInt32) -> Bool { UInt64(offset) + UInt64(length) <= text }
+    for position in 0..<storeCount {
+      let row = { (byte: Int) in self.rowWord(position, byte) }
+      guard inArena(row(0), row(4)), inArena(row(64), row(68)), inArena(row(72), row(76)),
+        row(48) == StoreTableLayout.none || inArena(row(48), row(52))
+      else { throw refuse("its row \(position) refers to text outside the arena") }
+      let first = UInt64(row(8))
+      guard first + UInt64(row(12)) <= UInt64(memberTotal) else {
+        throw refuse("its row \(position) refers to properties outside the members column")
+      }
+      guard row(56) == StoreTableLayout.none || Int(row(56)) < guessCount,
+        row(60) == StoreTableLayout.none || Int(row(60)) < groupCount,
+        StoreTableLayout.idSource(code: rowByte(position, 44)) != nil, rowByte(position, 45) & ~3 == 0,
+        Int(rowByte(position, 46)) <= reasons.count, rowByte(position, 47) == 0
+      else { throw refuse("its row \(position) has a field out of range") }
+      guard rowDigest(position) == word(rowChecksums, 4 * position) else {
+        throw refuse("its row \(position) fails its checksum")
+      }
+      guard String(validating: idBytes(at: position).bindMemory(to: UInt8.self), as: UTF8.self) != nil else {
+        throw refuse("its row \(position) has an id that is not UTF-8")
+      }
+      if rowByte(position, 45) & 1 != 0 {
+        guard (try? Coordinate(latitude: rowDouble(position, 16), longitude: rowDouble(position, 24))) != nil
+        else { throw refuse("its row \(position) has a coordinate out of range") }
+      }
+    }
+    for index in 0..<memberTotal {
+      let byte = index * StoreTableLayout.memberSize
+      guard Int(word(members, byte)) < keyCount, inArena(word(members, byte + 4), word(members, byte + 8)),
+        word(members, byte + 8) > 0
+      else { throw refuse("its property \(index) is out of range") }
+    }
+    for key in 0..<keyCount where !inArena(word(keys, key * 8), word(keys, key * 8 + 4)) {
+      throw refuse("its key \(key) lies outside the arena")
+    }
+    for guess in 0..<guessCount {
+      let byte = guess * StoreTableLayout.guessSize
+      guard inArena(word(guesses, byte), word(guesses, byte + 4)),
+        inArena(word(guesses, byte + 8), word(guesses, byte + 12)),
+        inArena(word(guesses, byte + 16), word(guesses, byte + 20))
+      else { throw refuse("its time-zone guess \(guess) lies outside the arena") }
+    }
+    for group in 0..<groupCount where Int(word(groupLeaders, 4 * group)) >= storeCount {
+      throw refuse("its schedule group \(group) names a store that is not there")
+    }
+    // Every value parses (the checks above keep this from leaving the arena).
+    for index in 0..<memberTotal {
+      let byte = index * StoreTableLayout.memberSize
+      let value = textBytes(word(members, byte + 4), word(members, byte + 8))
+      var scanner = JSONScanner(
+        base: value.baseAddress!.assumingMemoryBound(to: UInt8.self), start: 0, end: value.count)
+      guard (try? scanner.parseValue()) != nil, scanner.isAtEnd else {
+        throw refuse("its property \(index) is not JSON")
+      }
+    }
+    // The id order: a permutation sorted by (id bytes, position), as `position(ofID:)` assumes.
+    var seen = [Bool](repeating: false, count: storeCount)
+    var previous: Int?
+    for rank in 0..<storeCount {
+      let position = Int(Int32(bitPattern: word(idOrder, 4 * rank)))
+      guard position >= 0, position < storeCount, !seen[position] else {
+        throw refuse("its id order refers to store \(position) of \(storeCount)")
+      }
+      seen[position] = true
+      if let previous {
+        let order = Self.compare(idBytes(at: previous), idBytes(at: position))
+        guard order < 0 || (order == 0 && previous < position) else {
+          throw refuse("its id order is not sorted at entry \(rank)")
+        }
+      }
+      previous = position
+    }
+    // The tree: its points are the coordinates of the stores it names, one point a located store.
+    do throws(KDTreePartsError) { try tree.validateStructure() } catch {
+      throw refuse("its tree is inconsistent: \(error.description)")
+    }
+    let located = (0..<storeCount).filter { rowByte($0, 45) & 1 != 0 }
+    guard storePositions.map(Int.init) == located else {
+      throw refuse("its store positions are not the \(located.count) stores that have a coordinate")
+    }
+    for (point, position) in located.enumerated() where coordinate(at: position) != tree.coordinates[point] {
+      throw refuse("its tree point \(point) is not at the coordinate of store \(position)")
+    }
+    if masksInfo != nil {
+      guard let masks = searchMasks(for: tree), masks.masks.isConsistent(with: tree) else {
+        throw refuse("its subtree summaries are not the unions of their subtrees")
+      }
+    }
+    do { _ = try decodeDiagnostics() } catch {
+      throw refuse("its diagnostics section is corrupted (\(error.reason))")
+    }
+  }
+}
