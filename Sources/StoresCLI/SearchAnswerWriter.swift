@@ -18,7 +18,7 @@ func writeSearchAnswer(_ answer: SearchAnswer, format: OutputFormat, units: Disp
       answer.matches.isEmpty ? (explanation?.sentence ?? "") + "\n" : writer.table(answer.matches))
   case .json: standardOutput(answer.jsonText)
   case .ndjson:
-    standardOutput(answer.matches.map { JSONValue.object($0.jsonObject).jsonText + "\n" }.joined())
+    standardOutput(StoreMatch.ndjsonText(answer.matches))
   case .geojson: standardOutput(answer.geoJSONText)
   case .csv: standardOutput(StoreMatch.csvText(answer.matches))
   }

@@ -127,7 +127,7 @@ struct SnapshotForgery {
   /// Offsets and lengths of 2^63 and more trapped in `Int(_:)`; any outside the file is refused.
   @Test func hugeSectionOffsetsAndLengthsAreRefused() throws {
     let size = UInt64(Self.bytes.count)
-    for section in [SnapshotFormat.Section.meta, .coordinates, .treeBoxes, .records, .diagnostics] {
+    for section in [SnapshotFormat.Section.meta, .coordinates, .treeBoxes, .texts, .rows, .diagnostics] {
       for (field, value) in [
         (8, 1 << 63), (8, UInt64.max), (8, size + 8), (16, 1 << 63), (16, UInt64.max), (16, size),
       ] {
@@ -166,20 +166,32 @@ struct SnapshotForgery {
       forgery.bytes(), "the tree depth \(tooDeep) does not fit \(points) points")
   }
 
-  /// A record-table offset of 2^63 trapped when the record was read; any record outside the
-  /// records section is refused on open, whatever the snapshot's size.
-  @Test func recordTableOffsetsOutOfRangeAreRefused() throws {
-    let recordsLength = UInt64(Self.forgery[.records].count)
-    for (position, offset, length): (Int, UInt64, UInt32) in [
-      (0, 1 << 63, 10), (5, .max, 1), (7, recordsLength, 1), (3, 0, .max), (1, recordsLength - 2, 3),
-    ] {
+  /// A row's references (texts, properties, guesses, schedule groups, hours states) are checked
+  /// on open when the table is verified whole: one out of range is refused, never read, and never
+  /// traps however large (2^32 - 1 offsets and lengths).
+  @Test func rowReferencesOutOfRangeAreRefused() throws {
+    let textsLength = UInt32(Self.forgery[.texts].count)
+    let membersCount = UInt32(Self.forgery[.members].count / StoreTableLayout.memberSize)
+    let forgeries: [(position: Int, byte: Int, value: UInt32, message: String)] = [
+      (0, 0, .max, "its row 0 refers to text outside the arena"),
+      (5, 4, .max, "its row 5 refers to text outside the arena"),
+      (7, 0, textsLength, "its row 7 refers to text outside the arena"),
+      (3, 64, textsLength - 1, "its row 3 refers to text outside the arena"),
+      (2, 8, membersCount, "its row 2 refers to properties outside the members column"),
+      (1, 12, .max, "its row 1 refers to properties outside the members column"),
+      (4, 56, 1 << 30, "its row 4 names a time-zone guess that is not there"),
+      (6, 60, 1 << 30, "its row 6 names a schedule group that is not there"),
+    ]
+    for forged in forgeries {
       var forgery = Self.forgery
-      let entry = position * SnapshotFormat.recordTableEntrySize
-      SnapshotForgery.store(offset, in: &forgery[.recordTable], at: entry)
-      SnapshotForgery.store(length, in: &forgery[.recordTable], at: entry + 8)
-      try SnapshotTests.expectRefused(
-        forgery.bytes(), "its record table is corrupted (record \(position) at offset")
+      SnapshotForgery.store(
+        forged.value, in: &forgery[.rows], at: forged.position * StoreTableLayout.rowSize + forged.byte)
+      try SnapshotTests.expectRefused(forgery.bytes(), forged.message)
     }
+    // A property naming a key that is not there.
+    var forgery = Self.forgery
+    SnapshotForgery.store(UInt32.max, in: &forgery[.members], at: 0)
+    try SnapshotTests.expectRefused(forgery.bytes(), "its property 0 is out of range")
   }
 
   /// Counts in the meta section (conditions, reasons, countries, diagnostics) are bounded; a
@@ -214,10 +226,11 @@ struct SnapshotForgery {
     forgery[.idOrder] = Array(order[4..<8] + order[0..<4] + order[8...])
     try Self.expectVerifyRefuses(forgery.bytes(), "its id order is not sorted at entry 1")
 
-    // An entry naming no store: lookups answer "not found" instead of reading outside the table.
+    // An entry naming no store: refused on open (the table is small enough to be checked whole),
+    // so no lookup reads outside the table.
     forgery[.idOrder] = order
     SnapshotForgery.store(Int32.max, in: &forgery[.idOrder], at: 4 * (order.count / 4 - 1))
-    try Self.expectVerifyRefuses(forgery.bytes(), "its id order refers to store 2147483647")
+    try SnapshotTests.expectRefused(forgery.bytes(), "its id order refers to store 2147483647")
     let path = try SnapshotTests.write(forgery.bytes(), name: "forged")
     defer { try? FileManager.default.removeItem(atPath: path) }
     let catalog = try Catalog(snapshotAt: path)
@@ -305,17 +318,14 @@ struct SnapshotForgery {
 
     // An hours state naming a reason the meta section does not list.
     var states = Self.forgery
-    states[.scheduleStates][3] = 255
-    try Self.expectVerifyRefuses(states.bytes(), "its hours state of store 3 names no known reason")
+    states[.rows][3 * StoreTableLayout.rowSize + 46] = 255
+    try SnapshotTests.expectRefused(states.bytes(), "its hours state of store 3 names no known reason")
 
-    // A record whose own checksum is recomputed but whose bytes do not decode.
-    var record = Self.forgery
-    let length = Int(SnapshotForgery.word(record[.recordTable], at: 8, size: 4))
-    record[.records][0] = 0xFF  // the id's length varint now continues into the id's bytes
-    let recomputed = record[.records].withUnsafeBytes {
-      UInt32(truncatingIfNeeded: snapshotChecksum(UnsafeRawBufferPointer(rebasing: $0[0..<length])))
-    }
-    SnapshotForgery.store(recomputed, in: &record[.recordTable], at: 12)
-    try Self.expectVerifyRefuses(record.bytes(), "it is corrupted: ")
+    // A property value whose section checksum is recomputed but which is not JSON: refused by
+    // verify (answers never parse it: the row's digest no longer matches either).
+    var value = Self.forgery
+    let valueOffset = Int(SnapshotForgery.word(value[.members], at: 4, size: 4))
+    value[.texts][valueOffset] = UInt8(ascii: "}")
+    try Self.expectVerifyRefuses(value.bytes(), "its row 0 fails its checksum")
   }
 }

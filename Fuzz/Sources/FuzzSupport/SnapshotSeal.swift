@@ -2,22 +2,21 @@
 
 /// Recomputes every checksum of snapshot bytes after a mutation (and the file size in the header),
 /// so that the fuzzer's changes reach the code behind the checksum checks: offsets, lengths, tree
-/// shape, records. The layout is SnapshotFormat.swift's: a 64-byte header (size at 16, checksum at
+/// shape, rows. The layout is SnapshotFormat.swift's: a 64-byte header (size at 16, checksum at
 /// 24 over the header with that field zeroed and the section table), 32-byte section entries
-/// (kind, reserved, offset, length, checksum), and a record table of 16-byte entries (offset into
-/// the records section, length, 32-bit checksum). Entries that point outside the bytes are left as
-/// they are: the reader must refuse them anyway.
+/// (kind, reserved, offset, length, checksum), and a digest per row of the store table
+/// (`FuzzingHooks.resealRowDigests`). Entries that point outside the bytes are left as they are:
+/// the reader must refuse them anyway.
 public func resealSnapshot(_ bytes: inout [UInt8]) {
   let headerSize = 64
   let entrySize = 32
-  let recordTableKind: UInt32 = 11
-  let recordsKind: UInt32 = 12
-  let recordEntrySize = 16
   guard bytes.count >= headerSize else { return }
   let sectionCount = Int(load(UInt32.self, bytes, at: 12))
   guard sectionCount <= 64, headerSize + sectionCount * entrySize <= bytes.count else { return }
   let tableEnd = headerSize + sectionCount * entrySize
 
+  // Row digests first: they are inside a section, which has a section checksum.
+  FuzzingHooks.resealRowDigests(&bytes)
   // The ranges of the sections whose entries are inside the file.
   var ranges: [(entry: Int, kind: UInt32, range: Range<Int>)] = []
   for index in 0..<sectionCount {
@@ -27,23 +26,6 @@ public func resealSnapshot(_ bytes: inout [UInt8]) {
     guard offset <= UInt64(bytes.count), length <= UInt64(bytes.count) - offset else { continue }
     let range = Int(offset)..<Int(offset + length)
     ranges.append((entry, load(UInt32.self, bytes, at: entry), range))
-  }
-
-  // Record checksums first: they are inside the record table, which has a section checksum.
-  if let table = ranges.first(where: { $0.kind == recordTableKind })?.range,
-    let records = ranges.first(where: { $0.kind == recordsKind })?.range
-  {
-    var entry = table.lowerBound
-    while entry + recordEntrySize <= table.upperBound {
-      let offset = load(UInt64.self, bytes, at: entry)
-      let length = UInt64(load(UInt32.self, bytes, at: entry + 8))
-      if offset <= UInt64(records.count), length <= UInt64(records.count) - offset {
-        let start = records.lowerBound + Int(offset)
-        let sum = checksum(bytes, start..<start + Int(length))
-        store(UInt32(truncatingIfNeeded: sum), &bytes, at: entry + 12)
-      }
-      entry += recordEntrySize
-    }
   }
   for section in ranges {
     store(checksum(bytes, section.range), &bytes, at: section.entry + 24)

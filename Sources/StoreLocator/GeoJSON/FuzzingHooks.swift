@@ -21,4 +21,47 @@
   public static func snapshotChecksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
     StoreLocator.snapshotChecksum(bytes)
   }
+
+  /// Recomputes the digest of every row of snapshot bytes (`RowDigest`), before the section
+  /// checksums are resealed, so forged rows reach the reader's bounds checks. Sections whose
+  /// entries point outside the bytes, and rows whose references do, are left as they are.
+  public static func resealRowDigests(_ bytes: inout [UInt8]) {
+    func word<T: FixedWidthInteger>(_: T.Type, _ at: Int) -> T {
+      bytes.withUnsafeBytes { T(littleEndian: $0.loadUnaligned(fromByteOffset: at, as: T.self)) }
+    }
+    guard bytes.count >= SnapshotFormat.headerSize else { return }
+    let count = Int(word(UInt32.self, 12))
+    guard count <= 64, SnapshotFormat.headerSize + count * SnapshotFormat.sectionEntrySize <= bytes.count else {
+      return
+    }
+    var ranges: [SnapshotFormat.Section: Range<Int>] = [:]
+    for index in 0..<count {
+      let entry = SnapshotFormat.headerSize + index * SnapshotFormat.sectionEntrySize
+      let offset = word(UInt64.self, entry + 8)
+      let length = word(UInt64.self, entry + 16)
+      guard let section = SnapshotFormat.Section(rawValue: word(UInt32.self, entry)),
+        offset <= UInt64(bytes.count), length <= UInt64(bytes.count) - offset
+      else { continue }
+      ranges[section] = Int(offset)..<Int(offset + length)
+    }
+    guard let rows = ranges[.rows], let digests = ranges[.rowChecksums], let members = ranges[.members],
+      let guesses = ranges[.guesses], let texts = ranges[.texts]
+    else { return }
+    let rowCount = min(rows.count / StoreTableLayout.rowSize, digests.count / 4)
+    let computed: [UInt32?] = bytes.withUnsafeBytes { all in
+      (0..<rowCount).map { position in
+        let start = rows.lowerBound + position * StoreTableLayout.rowSize
+        return RowDigest.digest(
+          row: UnsafeRawBufferPointer(rebasing: all[start..<start + StoreTableLayout.rowSize]),
+          members: UnsafeRawBufferPointer(rebasing: all[members]),
+          guesses: UnsafeRawBufferPointer(rebasing: all[guesses]), texts: UnsafeRawBufferPointer(rebasing: all[texts]))
+      }
+    }
+    bytes.withUnsafeMutableBytes { all in
+      for (position, digest) in computed.enumerated() {
+        guard let digest else { continue }
+        all.storeBytes(of: digest.littleEndian, toByteOffset: digests.lowerBound + 4 * position, as: UInt32.self)
+      }
+    }
+  }
 }

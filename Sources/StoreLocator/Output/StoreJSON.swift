@@ -70,17 +70,19 @@ extension StoreMatch {
   /// foreign member when there is one.
   public static func geoJSONText(_ matches: [StoreMatch], query: JSONObject?) -> String {
     // One feature a line keeps big results readable and diffable.
-    var text = "{\"type\":\"FeatureCollection\""
+    var output = JSONBytes(capacity: 1024 + matches.count * 1200)
+    output.append(ascii: "{\"type\":\"FeatureCollection\"")
     if let query {
-      text += ",\"query\":"
-      JSONValue.object(query).write(to: &text)
+      output.appendKey("query")
+      output.append(query)
     }
-    text += ",\"features\":["
+    output.append(ascii: ",\"features\":[")
     for (position, match) in matches.enumerated() {
-      text += position == 0 ? "\n" : ",\n"
-      JSONValue.object(match.geoJSONFeature).write(to: &text)
+      output.append(ascii: position == 0 ? "\n" : ",\n")
+      match.writeGeoJSONFeature(to: &output)
     }
-    return text + "\n]}\n"
+    output.append(ascii: "\n]}\n")
+    return output.text
   }
 
   /// `matches` as RFC 4180 CSV: a header row of `memberNames`, then a row a store.

@@ -151,12 +151,24 @@ public struct SearchAnswer: Sendable {
   /// The JSON document of `--format json`: `query`, `count`, `stores` (and `next_cursor` for
   /// `within`), ending in a newline.
   public var jsonText: String {
-    var document = JSONObject()
-    document["query"] = .object(query)
-    document["count"] = JSONValue(matches.count)
-    document["stores"] = .array(matches.map { .object($0.jsonObject) })
-    if isPaged { document["next_cursor"] = nextCursor.map(JSONValue.string) ?? .null }
-    return JSONValue.object(document).jsonText + "\n"
+    var output = JSONBytes(capacity: 1024 + matches.count * 1024)
+    output.append(ascii: "{\"query\":")
+    output.append(query)
+    output.appendKey("count")
+    output.append(JSONValue(matches.count))
+    output.appendKey("stores")
+    output.append(UInt8(ascii: "["))
+    for (index, match) in matches.enumerated() {
+      if index > 0 { output.append(UInt8(ascii: ",")) }
+      match.writeJSON(to: &output)
+    }
+    output.append(UInt8(ascii: "]"))
+    if isPaged {
+      output.appendKey("next_cursor")
+      output.append(nextCursor.map(JSONValue.string) ?? .null)
+    }
+    output.append(ascii: "}\n")
+    return output.text
   }
 
   /// The stores as a GeoJSON FeatureCollection with the `query` as a foreign member.

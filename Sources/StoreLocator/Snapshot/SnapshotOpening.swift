@@ -274,6 +274,11 @@ extension StoreTable {
         memory: file, sections: sections, checksums: checksums,
         masksInfo: hasMasks ? (conditions, window) : nil, reasons: reasons,
         holidayFiles: options.holidayFiles, countries: countries, checksRows: checksRows)
+      // A table verified whole is also checked whole for references out of range, so no answer
+      // ever meets one; a larger one bounds-checks each reference as it reads it.
+      if !trusted, !checksRows, let problem = table.structuralProblem(checkingDigests: false) {
+        throw refusal(path, source: sourcePath, problem)
+      }
       if !trusted, !options.holidayFiles.isEmpty {
         // Extra holiday files are the user's: report their errors now, not at the first PH.
         let registry = try HoursResources.holidayRegistry(

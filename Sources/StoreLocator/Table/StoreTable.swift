@@ -54,6 +54,8 @@ final class StoreTable: @unchecked Sendable {
   /// True when the big columns were not verified on open: each row is then checked against its
   /// digest when it is read (`checkRow(_:)`).
   let checksRows: Bool
+  /// The key numbers of the properties every answer writes beside `properties`.
+  private(set) var answerKeys = AnswerKeys()
   private let cache: Mutex<Cache>
 
   struct Cache {
@@ -103,6 +105,20 @@ final class StoreTable: @unchecked Sendable {
     idOrder = start(.idOrder)
     rowChecksums = start(.rowChecksums)
     cache = Mutex(Cache(schedules: Array(repeating: nil, count: sections[.scheduleGroups]!.count / 4)))
+    for number in 0..<UInt32(keyCount) {
+      // Read without `keyBytes`: a forged key is refused after this, not a reason to stop here.
+      let offset = word(keys, Int(number) * 8)
+      let length = word(keys, Int(number) * 8 + 4)
+      guard UInt64(offset) + UInt64(length) <= UInt64(textsSize) else { continue }
+      let key = UnsafeRawBufferPointer(start: texts + Int(offset), count: Int(length))
+      func named(_ name: StaticString) -> Bool {
+        name.withUTF8Buffer { $0.count == key.count && $0.elementsEqual(key) }
+      }
+      if named("brand") { answerKeys.brand = number }
+      if named("opening_hours") { answerKeys.openingHours = number }
+      if named("phone") { answerKeys.phone = number }
+      if named("website") { answerKeys.website = number }
+    }
   }
 
   /// One checksum for the whole table: its sections' checksums folded in section order.
@@ -535,53 +551,7 @@ final class StoreTable: @unchecked Sendable {
     for section in SnapshotFormat.Section.allCases where sections[section] != nil && !isIntact(section) {
       throw refuse("its \(section.name) section is corrupted (checksum mismatch)")
     }
-    // Every reference of every row, without ending the process: checked here as numbers.
-    let text = UInt64(textsSize)
-    func inArena(_ offset: UInt32, _ length: UInt32) -> Bool { UInt64(offset) + UInt64(length) <= text }
-    for position in 0..<storeCount {
-      let row = { (byte: Int) in self.rowWord(position, byte) }
-      guard inArena(row(0), row(4)), inArena(row(64), row(68)), inArena(row(72), row(76)),
-        row(48) == StoreTableLayout.none || inArena(row(48), row(52))
-      else { throw refuse("its row \(position) refers to text outside the arena") }
-      let first = UInt64(row(8))
-      guard first + UInt64(row(12)) <= UInt64(memberTotal) else {
-        throw refuse("its row \(position) refers to properties outside the members column")
-      }
-      guard row(56) == StoreTableLayout.none || Int(row(56)) < guessCount,
-        row(60) == StoreTableLayout.none || Int(row(60)) < groupCount,
-        StoreTableLayout.idSource(code: rowByte(position, 44)) != nil, rowByte(position, 45) & ~3 == 0,
-        Int(rowByte(position, 46)) <= reasons.count, rowByte(position, 47) == 0
-      else { throw refuse("its row \(position) has a field out of range") }
-      guard rowDigest(position) == word(rowChecksums, 4 * position) else {
-        throw refuse("its row \(position) fails its checksum")
-      }
-      guard String(validating: idBytes(at: position).bindMemory(to: UInt8.self), as: UTF8.self) != nil else {
-        throw refuse("its row \(position) has an id that is not UTF-8")
-      }
-      if rowByte(position, 45) & 1 != 0 {
-        guard (try? Coordinate(latitude: rowDouble(position, 16), longitude: rowDouble(position, 24))) != nil
-        else { throw refuse("its row \(position) has a coordinate out of range") }
-      }
-    }
-    for index in 0..<memberTotal {
-      let byte = index * StoreTableLayout.memberSize
-      guard Int(word(members, byte)) < keyCount, inArena(word(members, byte + 4), word(members, byte + 8)),
-        word(members, byte + 8) > 0
-      else { throw refuse("its property \(index) is out of range") }
-    }
-    for key in 0..<keyCount where !inArena(word(keys, key * 8), word(keys, key * 8 + 4)) {
-      throw refuse("its key \(key) lies outside the arena")
-    }
-    for guess in 0..<guessCount {
-      let byte = guess * StoreTableLayout.guessSize
-      guard inArena(word(guesses, byte), word(guesses, byte + 4)),
-        inArena(word(guesses, byte + 8), word(guesses, byte + 12)),
-        inArena(word(guesses, byte + 16), word(guesses, byte + 20))
-      else { throw refuse("its time-zone guess \(guess) lies outside the arena") }
-    }
-    for group in 0..<groupCount where Int(word(groupLeaders, 4 * group)) >= storeCount {
-      throw refuse("its schedule group \(group) names a store that is not there")
-    }
+    if let problem = structuralProblem(checkingDigests: true) { throw refuse(problem) }
     // Every value parses (the checks above keep this from leaving the arena).
     for index in 0..<memberTotal {
       let byte = index * StoreTableLayout.memberSize
@@ -628,5 +598,72 @@ final class StoreTable: @unchecked Sendable {
     do { _ = try decodeDiagnostics() } catch {
       throw refuse("its diagnostics section is corrupted (\(error.reason))")
     }
+  }
+
+  /// The first reference of the table that points outside its column, or a field out of range,
+  /// in words; `nil` when every row, property, key, guess and group is sound. Checked on every
+  /// open of a table verified whole (so answers never meet such a row), and by `verifyEverything`.
+  /// - Parameter checkingDigests: Also compare each row with its digest.
+  func structuralProblem(checkingDigests: Bool) -> String? {
+    let text = UInt64(textsSize)
+    func inArena(_ offset: UInt32, _ length: UInt32) -> Bool { UInt64(offset) + UInt64(length) <= text }
+    for position in 0..<storeCount {
+      let row = { (byte: Int) in self.rowWord(position, byte) }
+      guard inArena(row(0), row(4)), inArena(row(64), row(68)), inArena(row(72), row(76)),
+        row(48) == StoreTableLayout.none || inArena(row(48), row(52))
+      else { return ("its row \(position) refers to text outside the arena") }
+      let first = UInt64(row(8))
+      guard first + UInt64(row(12)) <= UInt64(memberTotal) else {
+        return ("its row \(position) refers to properties outside the members column")
+      }
+      guard row(56) == StoreTableLayout.none || Int(row(56)) < guessCount else {
+        return "its row \(position) names a time-zone guess that is not there"
+      }
+      guard row(60) == StoreTableLayout.none || Int(row(60)) < groupCount else {
+        return "its row \(position) names a schedule group that is not there"
+      }
+      guard Int(rowByte(position, 46)) <= reasons.count else {
+        return "its hours state of store \(position) names no known reason"
+      }
+      guard StoreTableLayout.idSource(code: rowByte(position, 44)) != nil, rowByte(position, 45) & ~3 == 0,
+        rowByte(position, 47) == 0
+      else { return "its row \(position) has a field out of range" }
+      if checkingDigests, rowDigest(position) != word(rowChecksums, 4 * position) {
+        return "its row \(position) fails its checksum"
+      }
+      guard String(validating: idBytes(at: position).bindMemory(to: UInt8.self), as: UTF8.self) != nil else {
+        return ("its row \(position) has an id that is not UTF-8")
+      }
+      if rowByte(position, 45) & 1 != 0 {
+        guard (try? Coordinate(latitude: rowDouble(position, 16), longitude: rowDouble(position, 24))) != nil
+        else { return ("its row \(position) has a coordinate out of range") }
+      }
+    }
+    for index in 0..<memberTotal {
+      let byte = index * StoreTableLayout.memberSize
+      guard Int(word(members, byte)) < keyCount, inArena(word(members, byte + 4), word(members, byte + 8)),
+        word(members, byte + 8) > 0
+      else { return ("its property \(index) is out of range") }
+    }
+    for key in 0..<keyCount where !inArena(word(keys, key * 8), word(keys, key * 8 + 4)) {
+      return ("its key \(key) lies outside the arena")
+    }
+    for guess in 0..<guessCount {
+      let byte = guess * StoreTableLayout.guessSize
+      guard inArena(word(guesses, byte), word(guesses, byte + 4)),
+        inArena(word(guesses, byte + 8), word(guesses, byte + 12)),
+        inArena(word(guesses, byte + 16), word(guesses, byte + 20))
+      else { return ("its time-zone guess \(guess) lies outside the arena") }
+    }
+    for group in 0..<groupCount where Int(word(groupLeaders, 4 * group)) >= storeCount {
+      return ("its schedule group \(group) names a store that is not there")
+    }
+    for rank in 0..<storeCount {
+      let position = Int32(bitPattern: word(idOrder, 4 * rank))
+      guard position >= 0, Int(position) < storeCount else {
+        return "its id order refers to store \(position) of \(storeCount)"
+      }
+    }
+    return nil
   }
 }

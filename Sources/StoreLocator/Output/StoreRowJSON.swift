@@ -1,0 +1,130 @@
+import GeoIndex
+
+// Answers rendered straight from the store table: each member of `StoreMatch.jsonObject` is
+// copied from the row's pre-rendered JSON text (the properties, the name and address lines) or
+// written from a number, without making a `Store` or a `JSONValue` tree. The bytes are those of
+// `JSONValue.object(match.jsonObject).jsonText` (a test holds the two equal on every store of the
+// fixtures and the corpus); a match made from a `Store` takes the tree path.
+
+extension StoreMatch {
+  /// Appends the store object of `jsonObject` to `output`.
+  func writeJSON(to output: inout JSONBytes) {
+    guard case .row(let table, let position) = record else {
+      output.append(jsonObject)
+      return
+    }
+    table.checkRow(position)
+    output.append(UInt8(ascii: "{"))
+    output.appendKey("id", first: true)
+    output.appendString(utf8: table.idBytes(at: position))
+    output.appendKey("name")
+    output.append(table.displayJSON(0, at: position))
+    let keys = table.answerKeys
+    output.appendKey("brand")
+    writeScalarText(table, keys.brand, position, to: &output)
+    output.appendKey("address")
+    output.append(table.displayJSON(1, at: position))
+    let coordinate = table.coordinate(at: position)
+    output.appendKey("latitude")
+    output.append(coordinate.map { JSONValue($0.latitude) } ?? .null)
+    output.appendKey("longitude")
+    output.append(coordinate.map { JSONValue($0.longitude) } ?? .null)
+    output.appendKey("distance_m")
+    output.append(distance.map { JSONValue(meters: $0.meters) } ?? .null)
+    output.appendKey("timezone")
+    if let zone = table.timeZoneName(at: position) { output.appendString(zone) } else { output.append(ascii: "null") }
+    output.appendKey("opening_hours")
+    writeScalarText(table, keys.openingHours, position, to: &output)
+    func text(_ value: String?) {
+      if let value { output.appendString(value) } else { output.append(ascii: "null") }
+    }
+    output.appendKey("state")
+    text(status?.state.rawValue)
+    output.appendKey("comment")
+    text(status?.status.comment)
+    output.appendKey("next_change")
+    text(status.flatMap { status in status.nextChange.map(status.formatted) })
+    output.appendKey("status_text")
+    text(status?.summary)
+    output.appendKey("phone")
+    writeScalarText(table, keys.phone, position, to: &output)
+    output.appendKey("website")
+    writeScalarText(table, keys.website, position, to: &output)
+    output.appendKey("properties")
+    output.append(UInt8(ascii: "{"))
+    var first = true
+    table.forEachMember(at: position) { key, value in
+      if !first { output.append(UInt8(ascii: ",")) }
+      first = false
+      output.appendString(utf8: key)
+      output.append(UInt8(ascii: ":"))
+      output.append(value)
+    }
+    output.append(UInt8(ascii: "}"))
+    output.append(UInt8(ascii: "}"))
+  }
+
+  /// A property as `Store.subscript(property:)` reads it, written as JSON: a string as it is,
+  /// a number or boolean as the string of its text, anything else `null`.
+  private func writeScalarText(_ table: StoreTable, _ key: UInt32?, _ position: Int, to output: inout JSONBytes) {
+    guard let key, let value = table.valueJSON(key: key, at: position), let first = value.first else {
+      output.append(ascii: "null")
+      return
+    }
+    switch first {
+    case UInt8(ascii: "\""): output.append(value)
+    case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+      output.append(UInt8(ascii: "\""))
+      output.append(value)
+      output.append(UInt8(ascii: "\""))
+    default: output.append(ascii: "null")
+    }
+  }
+
+  /// Appends the GeoJSON Feature of `geoJSONFeature` to `output`.
+  func writeGeoJSONFeature(to output: inout JSONBytes) {
+    output.append(ascii: "{\"type\":\"Feature\",\"id\":")
+    output.appendString(id)
+    output.appendKey("geometry")
+    if let coordinate = coordinate {
+      output.append(ascii: "{\"type\":\"Point\",\"coordinates\":[")
+      output.append(JSONValue(coordinate.longitude))
+      output.append(UInt8(ascii: ","))
+      output.append(JSONValue(coordinate.latitude))
+      output.append(ascii: "]}")
+    } else {
+      output.append(ascii: "null")
+    }
+    output.appendKey("properties")
+    writeJSON(to: &output)
+    output.append(UInt8(ascii: "}"))
+  }
+
+  /// The store's location, read from its row when it has one.
+  var coordinate: GeoIndex.Coordinate? {
+    switch record {
+    case .row(let table, let position): table.coordinate(at: position)
+    case .store(let store): store.coordinate
+    }
+  }
+
+  /// `matches` as one JSON text a line (NDJSON).
+  public static func ndjsonText(_ matches: [StoreMatch]) -> String {
+    var output = JSONBytes(capacity: matches.count * 1024)
+    for match in matches {
+      match.writeJSON(to: &output)
+      output.append(UInt8(ascii: "\n"))
+    }
+    return output.text
+  }
+}
+
+extension StoreTable {
+  /// The key numbers of the properties every answer writes beside `properties`.
+  struct AnswerKeys {
+    var brand: UInt32?
+    var openingHours: UInt32?
+    var phone: UInt32?
+    var website: UInt32?
+  }
+}
