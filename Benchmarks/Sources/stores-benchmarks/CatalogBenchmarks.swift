@@ -156,6 +156,33 @@ func benchmarkCatalog(path: String, queries: [Coordinate], querySeed: UInt64, re
     table.add("snapshot: \(kind.label)", "\(fixed(figure, 2)) µs/query")
     record("snapshot.\(kind.key)_us", figure)
   }
+  // What a service asks: the 10 nearest with their state now, then the answer as JSON. The
+  // rendering from rows beside the JSONValue tree of the same matches (the path before issue 12).
+  let now = TimeQuery.instant(instant(catalogDayTime))
+  for (name, subject) in [("catalog", catalog), ("snapshot", snapshot)] {
+    let figure = microsecondsPerQuery(queries, passes: repeats) {
+      subject.withStatus(subject.nearest(10, to: $0), at: now).count
+    }
+    table.add("\(name): k=10 with each store's state", "\(fixed(figure, 2)) µs/query")
+    record("\(name).k10_status_us", figure)
+  }
+  let answers = queries.prefix(2_000).map { snapshot.withStatus(snapshot.nearest(10, to: $0), at: now) }
+  let renderRows = best(of: repeats) {
+    var bytes = 0
+    for matches in answers { bytes &+= StoreMatch.ndjsonText(matches).utf8.count }
+    consume(bytes)
+  } / Double(answers.count) * 1e6
+  let renderTree = best(of: repeats) {
+    var bytes = 0
+    for matches in answers {
+      bytes &+= matches.map { JSONValue.object($0.jsonObject).jsonText + "\n" }.joined().utf8.count
+    }
+    consume(bytes)
+  } / Double(answers.count) * 1e6
+  table.add("render 10 stores as JSON, from rows", "\(fixed(renderRows, 2)) µs/answer")
+  table.add("render 10 stores as JSON, JSONValue tree", "\(fixed(renderTree, 2)) µs/answer")
+  record("render.json10_rows_us", renderRows)
+  record("render.json10_tree_us", renderTree)
   table.add("peak RSS (VmHWM)", procStatus("VmHWM").map(megabytes) ?? "n/a")
   table.print()
   record("catalog.stores", catalog.indexedCount)

@@ -37,7 +37,11 @@ extension StoreTable {
   ///
   /// - Throws: `CatalogError`: `.inputMissing` when the file cannot be read, `.badData` when it is
   ///   truncated, corrupted or of another format version, with the command that rebuilds it.
-  static func map(_ path: String, options: LoadOptions) throws(CatalogError) -> Opened {
+  /// - Parameter verifiedOnOpen: Up to how many bytes of store columns are verified whole on
+  ///   open (`SnapshotFormat.verifiedOnOpen`; tests lower it to read rows checked one at a time).
+  static func map(
+    _ path: String, options: LoadOptions, verifiedOnOpen: Int = SnapshotFormat.verifiedOnOpen
+  ) throws(CatalogError) -> Opened {
     let descriptor = try FileBytes.openForReading(path)
     defer { close(descriptor) }
     var status = stat()
@@ -55,7 +59,7 @@ extension StoreTable {
     }
     let file = TableMemory(mapped: UnsafeRawPointer(mapped), size: size)
     do {
-      return try checked(path, file: file, options: options, trusted: false)
+      return try checked(path, file: file, options: options, trusted: false, verifiedOnOpen: verifiedOnOpen)
     } catch {
       switch error {
       case let error as CatalogError: throw error
@@ -72,7 +76,7 @@ extension StoreTable {
   /// (except the checksums of its big columns, computed a moment ago from the same bytes).
   static func opening(image: TableMemory, options: LoadOptions) -> Opened {
     do {
-      return try checked(nil, file: image, options: options, trusted: true)
+      return try checked(nil, file: image, options: options, trusted: true, verifiedOnOpen: 0)
     } catch {
       // The image was written by `SnapshotImage` a moment ago: failing its own checks is a bug.
       preconditionFailure("the store table built in memory does not open: \(error)")
@@ -81,9 +85,9 @@ extension StoreTable {
 
   /// The checks and copies of `map(_:options:)` and `open(image:options:)`; throws `CatalogError`
   /// or `SnapshotDecodingError`. `path` is `nil` for an image built in memory (`trusted`).
-  private static func checked(_ path: String?, file: TableMemory, options: LoadOptions, trusted: Bool) throws
-    -> Opened
-  {
+  private static func checked(
+    _ path: String?, file: TableMemory, options: LoadOptions, trusted: Bool, verifiedOnOpen: Int
+  ) throws -> Opened {
     let path = path ?? "-"
     let base = file.base
     let size = file.size
@@ -236,7 +240,7 @@ extension StoreTable {
       // The big columns are verified whole when they are small enough to do it on every open;
       // a larger table checks each row against its digest as it reads it.
       let big: [SnapshotFormat.Section] = [.rows, .members, .texts, .guesses]
-      let checksRows = !trusted && big.reduce(0, { $0 + sections[$1]!.count }) > SnapshotFormat.verifiedOnOpen
+      let checksRows = !trusted && big.reduce(0, { $0 + sections[$1]!.count }) > verifiedOnOpen
       if !trusted, !checksRows {
         for section in big { try verify(section, sections, checksums, buffer, path: path, source: sourcePath) }
       }

@@ -134,10 +134,11 @@ final class StoreTable: @unchecked Sendable {
   @inline(__always) func checkRow(_ position: Int) {
     guard checksRows else { return }
     guard position >= 0, position < storeCount else { corrupted("store \(position) of \(storeCount) is not there") }
-    guard rowDigest(position) == word(rowChecksums, 4 * position) else {
-      corrupted("store \(position) fails its checksum")
-    }
+    guard rowIsIntact(position) else { corrupted("store \(position) fails its checksum") }
   }
+
+  /// Whether the row of `position` and everything it refers to still match its digest.
+  func rowIsIntact(_ position: Int) -> Bool { rowDigest(position) == word(rowChecksums, 4 * position) }
 
   func rowDigest(_ position: Int) -> UInt32? {
     let base = memory.base

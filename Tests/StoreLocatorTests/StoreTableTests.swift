@@ -1,0 +1,140 @@
+import Foundation
+import GeoIndex
+import OpeningHours
+import Testing
+
+@testable import StoreLocator
+
+/// The store table: records come back from their rows as they went in, answers rendered from the
+/// rows are the bytes of the `JSONValue` path, texts are kept once, and a damaged row of a table
+/// read without verifying it whole is found by its digest.
+@Suite struct StoreTableTests {
+  static let bundled = try! Catalog.load(contentsOf: DefaultData.bundledPath)
+
+  /// The catalogs to check: the bundled stores with hours, and every corpus store file.
+  static func catalogs() throws -> [Catalog] {
+    var catalogs = [bundled]
+    guard Corpus.isAvailable else { return catalogs }
+    let directory = Corpus.directory + "/geojson"
+    for name in try FileManager.default.contentsOfDirectory(atPath: directory).sorted() {
+      if let catalog = try? Catalog.load(contentsOf: directory + "/" + name), !catalog.stores.isEmpty {
+        catalogs.append(catalog)
+      }
+    }
+    return catalogs
+  }
+
+  @Test func recordsComeBackFromTheirRowsAsTheyWentIn() throws {
+    let read = try #require(
+      try? FuzzingHooks.readGeoJSON(
+        Array(Data(contentsOf: URL(fileURLWithPath: DefaultData.bundledPath))), source: "stores.geojson",
+        readAheadStretches: nil
+      ).get())
+    // Without hours the loader changes nothing: each row makes the record it was built from.
+    let catalog = Catalog(stores: read.stores, diagnostics: read.diagnostics, source: "stores.geojson")
+    #expect(catalog.stores.count == read.stores.count)
+    for (position, original) in read.stores.enumerated() {
+      var expected = original
+      expected.catalogIndex = position
+      #expect(catalog.stores[position] == expected)
+    }
+    #expect(catalog.diagnostics == read.diagnostics)
+  }
+
+  /// Every store of every catalog, with and without a distance and a status: the row's rendering
+  /// is the tree's, for the JSON object and the GeoJSON feature.
+  @Test func answersRenderedFromRowsAreTheBytesOfTheTreePath() throws {
+    let time = TimeQuery.instant(Instant(secondsSinceEpoch: 1_790_000_000))
+    var checked = 0
+    for catalog in try Self.catalogs() {
+      for position in catalog.stores.indices {
+        let store = catalog.stores[position]
+        let status = catalog.status(of: store, at: time)
+        for (distance, status) in [(nil, nil), (Distance(meters: 1234.5678), status)] {
+          let row = StoreMatch(table: catalog.table, position: position, distance: distance, status: status)
+          let tree = StoreMatch(store: store, distance: distance, status: status)
+          var rendered = JSONBytes()
+          row.writeJSON(to: &rendered)
+          #expect(rendered.text == JSONValue.object(tree.jsonObject).jsonText, "store \(store.id)")
+          var feature = JSONBytes()
+          row.writeGeoJSONFeature(to: &feature)
+          #expect(feature.text == JSONValue.object(tree.geoJSONFeature).jsonText, "store \(store.id)")
+          checked += 1
+        }
+      }
+    }
+    #expect(checked > 2 * Self.bundled.stores.count - 1)
+  }
+
+  /// Chains repeat values: each distinct text is in the arena once, so two stores of a brand
+  /// point at the same bytes.
+  @Test func repeatedValuesAreKeptOnce() throws {
+    let catalog = try load(
+      """
+      {"type": "FeatureCollection", "features": [
+      {"type": "Feature", "id": "a", "geometry": {"type": "Point", "coordinates": [1, 2]},
+       "properties": {"brand": "Northwind", "drive_through": "yes"}},
+      {"type": "Feature", "id": "b", "geometry": {"type": "Point", "coordinates": [3, 4]},
+       "properties": {"brand": "Northwind", "drive_through": "yes", "note": "Northwind"}}
+      ]}
+      """)
+    let table = catalog.table
+    let brand = try #require(table.keyNumber(of: "brand"))
+    let first = try #require(table.valueJSON(key: brand, at: 0))
+    let second = try #require(table.valueJSON(key: brand, at: 1))
+    #expect(first.baseAddress == second.baseAddress && first.count == second.count)
+    let note = try #require(table.keyNumber(of: "note"))
+    #expect(table.valueJSON(key: note, at: 1)?.baseAddress == first.baseAddress)
+    #expect(table.valueJSON(key: note, at: 0) == nil)
+    #expect(String(decoding: first, as: UTF8.self) == "\"Northwind\"")
+  }
+
+  /// A table larger than the open-time check reads each row against its digest: a byte changed in
+  /// a value (with the section checksums resealed, as a forger would) is found for exactly the
+  /// stores whose rows refer to that byte, and `verify` refuses the file.
+  @Test func aDamagedRowFailsItsDigest() throws {
+    let bytes = Self.bundled.snapshotBytes()
+    var forgery = try SnapshotForgery(bytes)
+    // A byte inside the value of the first property of store 0.
+    let damagedByte = Int(SnapshotForgery.word(forgery[.members], at: 4, size: 4)) + 1
+    forgery[.texts][damagedByte] ^= 0x01
+    let table = Self.bundled.table
+    let arena = table.memory.base + table.sections[.texts]!.lowerBound
+    func refers(_ position: Int) -> Bool {
+      var texts = [table.idBytes(at: position), table.displayJSON(0, at: position), table.displayJSON(1, at: position)]
+      table.forEachMember(at: position) { _, value in texts.append(value) }
+      return texts.contains { text in
+        let start = text.baseAddress.map { $0 - arena } ?? -1
+        return (start..<start + text.count).contains(damagedByte)
+      }
+    }
+    let expected = table.storeCount > 0 ? (0..<table.storeCount).filter(refers) : []
+    #expect(expected.first == 0)
+    for (name, file) in [("intact", bytes), ("forged", forgery.bytes())] {
+      let path = try SnapshotTests.write(file, name: name)
+      defer { try? FileManager.default.removeItem(atPath: path) }
+      let opened = try StoreTable.map(path, options: LoadOptions(), verifiedOnOpen: 0)
+      #expect(opened.table.checksRows)
+      let damaged = (0..<opened.table.storeCount).filter { !opened.table.rowIsIntact($0) }
+      #expect(damaged == (name == "intact" ? [] : expected))
+      let catalog = Catalog(table: opened.table, tree: opened.tree, storePositions: opened.storePositions)
+      if name == "intact" {
+        try catalog.verifySnapshotRecords()
+      } else {
+        #expect(throws: CatalogError.self) { try catalog.verifySnapshotRecords() }
+      }
+    }
+  }
+
+  /// The loaded catalog and its snapshot are one representation: the snapshot's store columns
+  /// are the loaded catalog's bytes.
+  @Test func aSnapshotIsTheLoadedTable() throws {
+    let loaded = Self.bundled
+    let reopened = try SnapshotTests.reopened(loaded)
+    for section: SnapshotFormat.Section in [.rows, .rowChecksums, .members, .keys, .texts, .guesses, .idOrder] {
+      let a = UnsafeRawBufferPointer(rebasing: loaded.table.memory.bytes[loaded.table.sections[section]!])
+      let b = UnsafeRawBufferPointer(rebasing: reopened.table.memory.bytes[reopened.table.sections[section]!])
+      #expect(a.elementsEqual(b), "\(section.name)")
+    }
+  }
+}
