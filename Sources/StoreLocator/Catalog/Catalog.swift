@@ -69,7 +69,8 @@ public struct Catalog: Sendable {
     let tree = KDTree(coordinates: coordinates)
     let masks = compiled.map {
       SearchMasks(
-        tree: tree, storeAtPoint: positions, openHours: $0.openHours, hoursWindow: hoursWindow, conditions: [],
+        tree: tree, storeAtPoint: positions, openHours: $0.openHours, hoursWindow: hoursWindow,
+        conditions: [],
         matches: { _, _ in false })
     }
 
@@ -142,7 +143,9 @@ public struct Catalog: Sendable {
   public var diagnostics: [Diagnostic] { table.diagnostics }
 
   /// How many diagnostics have `severity`, without decoding a snapshot's diagnostics.
-  public func diagnosticCount(_ severity: Diagnostic.Severity) -> Int { table.diagnosticCounts[severity] ?? 0 }
+  public func diagnosticCount(_ severity: Diagnostic.Severity) -> Int {
+    table.diagnosticCounts[severity] ?? 0
+  }
 
   /// The position in `stores` of the first store with `id`.
   func position(ofID id: String) -> Int? { table.position(ofID: id) }
@@ -188,7 +191,9 @@ public struct Catalog: Sendable {
     if addingSuggested { conditions += suggestedIndexConditions().filter { !conditions.contains($0) } }
     var copy = self
     let table = table
-    let matches = { (condition: StoreFilter.Condition, position: Int) in table.matches(condition, at: position) }
+    let matches = { (condition: StoreFilter.Condition, position: Int) in
+      table.matches(condition, at: position)
+    }
     copy.builtMasks =
       searchMasks?.indexing(conditions, tree: tree, storeAtPoint: storePositions, matches: matches)
       ?? SearchMasks(

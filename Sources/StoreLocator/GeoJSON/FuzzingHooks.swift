@@ -31,7 +31,8 @@
     }
     guard bytes.count >= SnapshotFormat.headerSize else { return }
     let count = Int(word(UInt32.self, 12))
-    guard count <= 64, SnapshotFormat.headerSize + count * SnapshotFormat.sectionEntrySize <= bytes.count else {
+    guard count <= 64, SnapshotFormat.headerSize + count * SnapshotFormat.sectionEntrySize <= bytes.count
+    else {
       return
     }
     var ranges: [SnapshotFormat.Section: Range<Int>] = [:]
@@ -54,13 +55,15 @@
         return RowDigest.digest(
           row: UnsafeRawBufferPointer(rebasing: all[start..<start + StoreTableLayout.rowSize]),
           members: UnsafeRawBufferPointer(rebasing: all[members]),
-          guesses: UnsafeRawBufferPointer(rebasing: all[guesses]), texts: UnsafeRawBufferPointer(rebasing: all[texts]))
+          guesses: UnsafeRawBufferPointer(rebasing: all[guesses]),
+          texts: UnsafeRawBufferPointer(rebasing: all[texts]))
       }
     }
     bytes.withUnsafeMutableBytes { all in
       for (position, digest) in computed.enumerated() {
         guard let digest else { continue }
-        all.storeBytes(of: digest.littleEndian, toByteOffset: digests.lowerBound + 4 * position, as: UInt32.self)
+        all.storeBytes(
+          of: digest.littleEndian, toByteOffset: digests.lowerBound + 4 * position, as: UInt32.self)
       }
     }
   }

@@ -35,7 +35,9 @@ struct JSONBytes {
     for offset in 0..<raw.count {
       let byte = raw[offset]
       guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-      if runStart < offset { bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[runStart..<offset])) }
+      if runStart < offset {
+        bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[runStart..<offset]))
+      }
       appendEscape(byte)
       runStart = offset + 1
     }

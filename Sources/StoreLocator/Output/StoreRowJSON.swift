@@ -32,7 +32,11 @@ extension StoreMatch {
     output.appendKey("distance_m")
     output.append(distance.map { JSONValue(meters: $0.meters) } ?? .null)
     output.appendKey("timezone")
-    if let zone = table.timeZoneName(at: position) { output.appendString(zone) } else { output.append(ascii: "null") }
+    if let zone = table.timeZoneName(at: position) {
+      output.appendString(zone)
+    } else {
+      output.append(ascii: "null")
+    }
     output.appendKey("opening_hours")
     writeScalarText(table, keys.openingHours, position, to: &output)
     func text(_ value: String?) {
@@ -66,7 +70,9 @@ extension StoreMatch {
 
   /// A property as `Store.subscript(property:)` reads it, written as JSON: a string as it is,
   /// a number or boolean as the string of its text, anything else `null`.
-  private func writeScalarText(_ table: StoreTable, _ key: UInt32?, _ position: Int, to output: inout JSONBytes) {
+  private func writeScalarText(
+    _ table: StoreTable, _ key: UInt32?, _ position: Int, to output: inout JSONBytes
+  ) {
     guard let key, let value = table.valueJSON(key: key, at: position), let first = value.first else {
       output.append(ascii: "null")
       return

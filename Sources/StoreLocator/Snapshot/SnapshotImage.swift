@@ -63,7 +63,8 @@ enum SnapshotImage {
     boxes.appendRaw(parts.boxes)
     return [
       (.coordinates, coordinates.bytes), (.storePositions, raw(storePositions)), (.treeXs, raw(parts.xs)),
-      (.treeYs, raw(parts.ys)), (.treeZs, raw(parts.zs)), (.treeIDs, raw(parts.ids)), (.treeBoxes, boxes.bytes),
+      (.treeYs, raw(parts.ys)), (.treeZs, raw(parts.zs)), (.treeIDs, raw(parts.ids)),
+      (.treeBoxes, boxes.bytes),
     ]
   }
 
@@ -152,7 +153,8 @@ extension Catalog {
       let copied = kept.map { section in
         (section, UnsafeRawBufferPointer(rebasing: table.memory.bytes[table.sections[section]!]))
       }
-      func withMasks(_ index: Int, _ done: [(SnapshotFormat.Section, UnsafeRawBufferPointer)]) -> TableMemory {
+      func withMasks(_ index: Int, _ done: [(SnapshotFormat.Section, UnsafeRawBufferPointer)]) -> TableMemory
+      {
         guard index < masks.count else { return SnapshotImage.assemble([(.meta, meta)] + copied + done) }
         return masks[index].1.withUnsafeBytes { withMasks(index + 1, done + [(masks[index].0, $0)]) }
       }

@@ -242,7 +242,9 @@ extension StoreTable {
       let big: [SnapshotFormat.Section] = [.rows, .members, .texts, .guesses]
       let checksRows = !trusted && big.reduce(0, { $0 + sections[$1]!.count }) > verifiedOnOpen
       if !trusted, !checksRows {
-        for section in big { try verify(section, sections, checksums, buffer, path: path, source: sourcePath) }
+        for section in big {
+          try verify(section, sections, checksums, buffer, path: path, source: sourcePath)
+        }
       }
 
       let storePositions: [Int32] = Self.array(base, sections[.storePositions]!)

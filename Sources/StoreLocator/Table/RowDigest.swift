@@ -20,11 +20,13 @@ enum RowDigest {
     var hash = snapshotChecksum(row)
     func fold(_ offset: UInt32, _ length: UInt32) -> Bool {
       guard UInt64(offset) + UInt64(length) <= UInt64(texts.count) else { return false }
-      hash = (hash ^ snapshotChecksum(UnsafeRawBufferPointer(rebasing: texts[Int(offset)..<Int(offset + length)])))
+      hash =
+        (hash ^ snapshotChecksum(UnsafeRawBufferPointer(rebasing: texts[Int(offset)..<Int(offset + length)])))
         &* 0x9E37_79B1_85EB_CA87
       return true
     }
-    guard fold(word(row, 0), word(row, 4)), fold(word(row, 64), word(row, 68)), fold(word(row, 72), word(row, 76))
+    guard fold(word(row, 0), word(row, 4)), fold(word(row, 64), word(row, 68)),
+      fold(word(row, 72), word(row, 76))
     else { return nil }
     if word(row, 48) != StoreTableLayout.none, !fold(word(row, 48), word(row, 52)) { return nil }
     let first = UInt64(word(row, 8))

@@ -133,7 +133,9 @@ final class StoreTable: @unchecked Sendable {
   /// its big columns; ends the process when it does not match.
   @inline(__always) func checkRow(_ position: Int) {
     guard checksRows else { return }
-    guard position >= 0, position < storeCount else { corrupted("store \(position) of \(storeCount) is not there") }
+    guard position >= 0, position < storeCount else {
+      corrupted("store \(position) of \(storeCount) is not there")
+    }
     guard rowIsIntact(position) else { corrupted("store \(position) fails its checksum") }
   }
 
@@ -298,7 +300,9 @@ final class StoreTable: @unchecked Sendable {
 
   /// The store at `position`, made from its row.
   func store(at position: Int) -> Store {
-    guard position >= 0, position < storeCount else { corrupted("store \(position) of \(storeCount) is not there") }
+    guard position >= 0, position < storeCount else {
+      corrupted("store \(position) of \(storeCount) is not there")
+    }
     checkRow(position)
     var properties: [JSONObject.Member] = []
     let range = memberRange(position)
@@ -326,9 +330,12 @@ final class StoreTable: @unchecked Sendable {
     guard index != StoreTableLayout.none else { return nil }
     guard Int(index) < guessCount else { corrupted("store \(position) names time-zone guess \(index)") }
     let byte = Int(index) * StoreTableLayout.guessSize
-    func text(_ at: Int) -> String { string(textBytes(word(guesses, byte + at), word(guesses, byte + at + 4))) }
+    func text(_ at: Int) -> String {
+      string(textBytes(word(guesses, byte + at), word(guesses, byte + at + 4)))
+    }
     func number(_ at: Int) -> Double {
-      Double(bitPattern: UInt64(littleEndian: guesses.loadUnaligned(fromByteOffset: byte + at, as: UInt64.self)))
+      Double(
+        bitPattern: UInt64(littleEndian: guesses.loadUnaligned(fromByteOffset: byte + at, as: UInt64.self)))
     }
     guard let place = try? Coordinate(latitude: number(24), longitude: number(32)) else {
       corrupted("time-zone guess \(index) has a coordinate out of range")
@@ -359,7 +366,11 @@ final class StoreTable: @unchecked Sendable {
       var high = storeCount
       while low < high {
         let middle = (low + high) / 2
-        if Self.compare(idBytes(at: idOrderEntry(middle)), wanted) < 0 { low = middle + 1 } else { high = middle }
+        if Self.compare(idBytes(at: idOrderEntry(middle)), wanted) < 0 {
+          low = middle + 1
+        } else {
+          high = middle
+        }
       }
       guard low < storeCount, Self.compare(idBytes(at: idOrderEntry(low)), wanted) == 0 else { return nil }
       return low

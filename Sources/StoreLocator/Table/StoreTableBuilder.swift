@@ -152,7 +152,8 @@ struct StoreTableBuilder {
             for position in 0..<count {
               let start = position * StoreTableLayout.rowSize
               let row = UnsafeRawBufferPointer(rebasing: rows[start..<start + StoreTableLayout.rowSize])
-              digests.append(RowDigest.digest(row: row, members: members, guesses: guesses, texts: texts) ?? 0)
+              digests.append(
+                RowDigest.digest(row: row, members: members, guesses: guesses, texts: texts) ?? 0)
             }
           }
         }
@@ -162,7 +163,8 @@ struct StoreTableBuilder {
     groups.appendRaw(groupLeaders)
     return [
       (.rows, rows.bytes), (.rowChecksums, digests.bytes), (.members, members.bytes), (.keys, keys.bytes),
-      (.texts, texts.bytes), (.guesses, guesses.bytes), (.scheduleGroups, groups.bytes), (.idOrder, order.bytes),
+      (.texts, texts.bytes), (.guesses, guesses.bytes), (.scheduleGroups, groups.bytes),
+      (.idOrder, order.bytes),
     ]
   }
 }
