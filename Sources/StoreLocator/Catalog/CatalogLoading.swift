@@ -41,7 +41,7 @@ extension Catalog {
     throws(CatalogError)
   {
     let result = bytes.withUnsafeBufferPointer { GeoJSONReader.read($0, source: source) }
-    let output = try result.get()
+    var output = try result.get()
     if options.strict {
       let errors = output.diagnostics.filter { $0.severity == .error }
       if let first = errors.first {
@@ -55,7 +55,7 @@ extension Catalog {
       options.evaluatesHours
       ? try HoursResources.bundled(for: output.stores, extraHolidayFiles: options.holidayFiles) : nil
     do {
-      try self.init(building: output.stores, diagnostics: output.diagnostics, source: source, hours: hours)
+      try self.init(building: &output.stores, diagnostics: output.diagnostics, source: source, hours: hours)
     } catch {
       throw CatalogError(.badData, source: source, error.reason)
     }

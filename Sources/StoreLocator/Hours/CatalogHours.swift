@@ -210,6 +210,14 @@ struct CompiledSchedules {
   var groupSchedules: [Schedule?]
   /// Per group, its first store.
   var groupLeaders: [UInt32]
+
+  /// Lets go of what is kept per store once the rows hold it (states, groups).
+  mutating func dropPerStoreParts() {
+    schedules = []
+    gaps = []
+    openHours = []
+    groups = []
+  }
 }
 
 /// What makes two stores' compiled schedules the same.

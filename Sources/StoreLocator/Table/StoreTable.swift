@@ -271,11 +271,7 @@ final class StoreTable: @unchecked Sendable {
   }
 
   private func parse(_ text: UnsafeRawBufferPointer) -> JSONValue {
-    guard let base = text.baseAddress, !text.isEmpty else { corrupted("an empty property value") }
-    var scanner = JSONScanner(base: base.assumingMemoryBound(to: UInt8.self), start: 0, end: text.count)
-    guard let value = try? scanner.parseValue(), scanner.isAtEnd else {
-      corrupted("a property value is not JSON")
-    }
+    guard let value = CompactJSONReader.value(of: text) else { corrupted("a property value is not JSON") }
     return value
   }
 
@@ -568,11 +564,7 @@ final class StoreTable: @unchecked Sendable {
     for index in 0..<memberTotal {
       let byte = index * StoreTableLayout.memberSize
       let value = textBytes(word(members, byte + 4), word(members, byte + 8))
-      var scanner = JSONScanner(
-        base: value.baseAddress!.assumingMemoryBound(to: UInt8.self), start: 0, end: value.count)
-      guard (try? scanner.parseValue()) != nil, scanner.isAtEnd else {
-        throw refuse("its property \(index) is not JSON")
-      }
+      guard CompactJSONReader.value(of: value) != nil else { throw refuse("its property \(index) is not JSON") }
     }
     // The id order: a permutation sorted by (id bytes, position), as `position(ofID:)` assumes.
     var seen = [Bool](repeating: false, count: storeCount)

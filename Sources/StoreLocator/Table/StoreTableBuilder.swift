@@ -47,6 +47,8 @@ struct StoreTableBuilder {
   private var keyNumbers: [String: UInt32] = [:]
   private var keyRefs: [TextRef] = []
   private var memberCount = 0
+  /// Each row's id, for the id order.
+  private var idRefs: [TextRef] = []
   private var scratch = JSONBytes(capacity: 256)
   private(set) var count = 0
 
@@ -84,6 +86,7 @@ struct StoreTableBuilder {
   mutating func append(_ store: Store, hoursState: UInt8, scheduleGroup: UInt32?) throws(StoreTableOverflow) {
     guard memberCount + store.properties.count < Int(UInt32.max) else { throw Self.full }
     let id = try text(store.id)
+    idRefs.append(id)
     Self.put(id, to: &rows)
     rows.append(UInt32(memberCount))
     rows.append(UInt32(store.properties.count))
@@ -128,22 +131,39 @@ struct StoreTableBuilder {
     count += 1
   }
 
+  /// The ids of the rows, in row order, joined by newlines: what names data built from records.
+  var joinedIDs: [UInt8] {
+    var joined: [UInt8] = []
+    texts.bytes.withUnsafeBytes { arena in
+      for (row, ref) in idRefs.enumerated() {
+        if row > 0 { joined.append(UInt8(ascii: "\n")) }
+        joined.append(contentsOf: arena[Int(ref.offset)..<Int(ref.offset + ref.length)])
+      }
+    }
+    return joined
+  }
+
   /// The columns as snapshot sections.
-  /// - Parameters:
-  ///   - ids: The stores' ids in row order, for the id order.
-  ///   - groupLeaders: Per schedule group, the first store of the group.
-  func sections(ids: [String], groupLeaders: [UInt32]) -> [(SnapshotFormat.Section, [UInt8])] {
+  /// - Parameter groupLeaders: Per schedule group, the first store of the group.
+  func sections(groupLeaders: [UInt32]) -> [(SnapshotFormat.Section, [UInt8])] {
     var keys = SnapshotWriter()
     for ref in keyRefs {
       keys.append(ref.offset)
       keys.append(ref.length)
     }
     var order = SnapshotWriter()
-    let idBytes = ids.map { Array($0.utf8) }
-    let sorted = idBytes.indices.sorted { a, b in
-      idBytes[a] == idBytes[b] ? a < b : idBytes[a].lexicographicallyPrecedes(idBytes[b])
+    // Sorted by the ids' bytes, then by row: compared in the arena, no string made.
+    let sorted: [Int32] = texts.bytes.withUnsafeBytes { arena in
+      func id(_ row: Int32) -> UnsafeRawBufferPointer {
+        let ref = idRefs[Int(row)]
+        return UnsafeRawBufferPointer(rebasing: arena[Int(ref.offset)..<Int(ref.offset + ref.length)])
+      }
+      return (0..<Int32(count)).sorted { a, b in
+        let order = StoreTable.compare(id(a), id(b))
+        return order == 0 ? a < b : order < 0
+      }
     }
-    order.appendRaw(sorted.map { Int32($0) })
+    order.appendRaw(sorted)
     var digests = SnapshotWriter()
     rows.bytes.withUnsafeBytes { rows in
       members.bytes.withUnsafeBytes { members in
