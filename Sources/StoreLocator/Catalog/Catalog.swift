@@ -312,11 +312,12 @@ public struct Catalog: Sendable {
     open: OpeningRequirement? = nil
   ) -> [StoreMatch] {
     let (requirement, filter) = searchPlan(filter, open)
+    let rows = RowFilter(filter, table: table)
     let neighbors =
       filter.isEmpty && open == nil
       ? tree.nearest(k, to: center, within: maximumDistance, requiring: requirement)
       : tree.nearest(k, to: center, within: maximumDistance, requiring: requirement) {
-        admits($0, filter, open)
+        admits($0, rows, open)
       }
     return neighbors.map { match(atTreeIndex: $0.index, distance: $0.distance) }
   }
@@ -330,7 +331,8 @@ public struct Catalog: Sendable {
     open: OpeningRequirement? = nil
   ) -> [StoreMatch] {
     let (requirement, filter) = searchPlan(filter, open)
-    return tree.within(radius, of: center, requiring: requirement) { admits($0, filter, open) }
+    let rows = RowFilter(filter, table: table)
+    return tree.within(radius, of: center, requiring: requirement) { admits($0, rows, open) }
       .map { match(atTreeIndex: $0.index, distance: $0.distance) }
   }
 
@@ -352,7 +354,8 @@ public struct Catalog: Sendable {
     in box: GeoBox, where filter: StoreFilter, open: OpeningRequirement?, ordered: Bool = true
   ) -> [Int] {
     let (requirement, filter) = searchPlan(filter, open)
-    return tree.within(box, requiring: requirement, ordered: ordered) { admits($0, filter, open) }
+    let rows = RowFilter(filter, table: table)
+    return tree.within(box, requiring: requirement, ordered: ordered) { admits($0, rows, open) }
   }
 
   /// The bits the tree can check on whole subtrees, and the conditions left to test per store.
@@ -365,9 +368,12 @@ public struct Catalog: Sendable {
 
   /// The one predicate every search runs on a candidate point.
   @inline(__always)
-  private func admits(_ treeIndex: Int, _ filter: StoreFilter, _ open: OpeningRequirement?) -> Bool {
+  private func admits(_ treeIndex: Int, _ filter: RowFilter, _ open: OpeningRequirement?) -> Bool {
     let position = Int(storePositions[treeIndex])
-    if !filter.isEmpty, !table.matches(filter, at: position) { return false }
+    if !filter.isEmpty {
+      table.checkRow(position)
+      if !filter.matches(table, at: position) { return false }
+    }
     if let open, !open.isMet(by: schedule(at: position)) { return false }
     return true
   }

@@ -36,7 +36,7 @@ struct SnapshotWriter {
 
   /// The elements' bytes as they lie in memory (all our arrays are of little-endian scalars).
   mutating func appendRaw<T: BitwiseCopyable>(_ array: [T]) {
-    array.withUnsafeBytes { bytes.append(contentsOf: $0) }
+    array.withUnsafeBytes { bytes.append(contentsOf: $0.assumingMemoryBound(to: UInt8.self)) }
   }
 
   /// Zero bytes up to a multiple of `alignment`, so a section can be read in place.

@@ -81,7 +81,9 @@ struct CompactJSONReader {
   /// One or more digits.
   private mutating func digits() -> Bool {
     let start = offset
-    while offset < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[offset]) { offset += 1 }
+    while offset < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[offset]) {
+      offset += 1
+    }
     return offset > start
   }
 

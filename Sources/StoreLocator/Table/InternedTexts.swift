@@ -40,7 +40,7 @@ struct InternedTexts {
     }
     guard bytes.count + text.count <= Self.capacity, offsets.count < Int(UInt32.max - 1) else { return nil }
     let ref = TextRef(offset: UInt32(bytes.count), length: UInt32(text.count))
-    bytes.append(contentsOf: text)
+    bytes.append(contentsOf: text.assumingMemoryBound(to: UInt8.self))
     offsets.append(ref.offset)
     lengths.append(ref.length)
     hashes.append(hash)

@@ -54,6 +54,9 @@ final class StoreTable: @unchecked Sendable {
   /// True when the big columns were not verified on open: each row is then checked against its
   /// digest when it is read (`checkRow(_:)`).
   let checksRows: Bool
+  /// Set once `verifyEverything` has checked every row: reads stop checking them one by one (a
+  /// service verifies its snapshot beside serving, then answers at full speed).
+  private let verifiedWhole = Atomic<Bool>(false)
   /// The key numbers of the properties every answer writes beside `properties`.
   private(set) var answerKeys = AnswerKeys()
   private let cache: Mutex<Cache>
@@ -132,7 +135,7 @@ final class StoreTable: @unchecked Sendable {
   /// Checks the row of `position` against its digest when the table was opened without verifying
   /// its big columns; ends the process when it does not match.
   @inline(__always) func checkRow(_ position: Int) {
-    guard checksRows else { return }
+    guard checksRows, !verifiedWhole.load(ordering: .relaxed) else { return }
     guard position >= 0, position < storeCount else {
       corrupted("store \(position) of \(storeCount) is not there")
     }
@@ -291,7 +294,7 @@ final class StoreTable: @unchecked Sendable {
 
   func matches(_ filter: StoreFilter, at position: Int) -> Bool {
     checkRow(position)
-    return filter.conditions.allSatisfy { matches($0, at: position) }
+    return RowFilter(filter, table: self).matches(self, at: position)
   }
 
   /// The store at `position`, made from its row.
@@ -564,7 +567,9 @@ final class StoreTable: @unchecked Sendable {
     for index in 0..<memberTotal {
       let byte = index * StoreTableLayout.memberSize
       let value = textBytes(word(members, byte + 4), word(members, byte + 8))
-      guard CompactJSONReader.value(of: value) != nil else { throw refuse("its property \(index) is not JSON") }
+      guard CompactJSONReader.value(of: value) != nil else {
+        throw refuse("its property \(index) is not JSON")
+      }
     }
     // The id order: a permutation sorted by (id bytes, position), as `position(ofID:)` assumes.
     var seen = [Bool](repeating: false, count: storeCount)
@@ -602,6 +607,7 @@ final class StoreTable: @unchecked Sendable {
     do { _ = try decodeDiagnostics() } catch {
       throw refuse("its diagnostics section is corrupted (\(error.reason))")
     }
+    verifiedWhole.store(true, ordering: .relaxed)
   }
 
   /// The first reference of the table that points outside its column, or a field out of range,

@@ -1,0 +1,82 @@
+/// A `StoreFilter` made ready for one table: each condition's key as the table numbers it and its
+/// value as the JSON text the table keeps, so most rows are decided by comparing bytes, without
+/// parsing a value or taking a lock. Built once per search; the rest fall back to
+/// `Condition.matches(value:)` on the parsed value.
+struct RowFilter {
+  struct Test {
+    let condition: StoreFilter.Condition
+    /// `nil` when no store has the key.
+    let key: UInt32?
+    /// The JSON string literal of the wanted value (`"yes"`), for `=` and `!=`.
+    let wantedJSON: [UInt8]
+    /// `yes` and `no` also match the booleans `true` and `false`: those go the slow way.
+    let wantedIsBooleanWord: Bool
+  }
+
+  let tests: [Test]
+
+  init(_ filter: StoreFilter, table: StoreTable) {
+    tests = filter.conditions.map { condition in
+      var wanted = JSONBytes()
+      var word = ""
+      switch condition.test {
+      case .present: break
+      case .equals(let value), .notEquals(let value):
+        wanted.appendString(value)
+        word = value
+      }
+      return Test(
+        condition: condition, key: table.keyNumber(of: condition.key), wantedJSON: wanted.bytes,
+        wantedIsBooleanWord: word == "yes" || word == "no")
+    }
+  }
+
+  var isEmpty: Bool { tests.isEmpty }
+
+  /// True when the store at `position` meets every condition.
+  func matches(_ table: StoreTable, at position: Int) -> Bool {
+    tests.allSatisfy { test in
+      let value = test.key.flatMap { table.valueJSON(key: $0, at: position) }
+      switch test.condition.test {
+      case .present: return Self.isPresent(value, test, table, position)
+      case .equals: return Self.holds(value, test, table, position)
+      case .notEquals: return !Self.holds(value, test, table, position)
+      }
+    }
+  }
+
+  private static func isPresent(
+    _ value: UnsafeRawBufferPointer?, _ test: Test, _ table: StoreTable, _ position: Int
+  ) -> Bool {
+    guard let value, let first = value.first else { return false }
+    switch first {
+    case UInt8(ascii: "\""):
+      // An empty string, "no" and "false" are absent; any other string is present.
+      return !(equal(value, "\"\"") || equal(value, "\"no\"") || equal(value, "\"false\""))
+    case UInt8(ascii: "t"): return true
+    case UInt8(ascii: "f"), UInt8(ascii: "n"): return false
+    default: return true
+    }
+  }
+
+  /// Whether the value is (or lists) the wanted one: decided on the bytes for a plain string,
+  /// else by the parsed value.
+  private static func holds(
+    _ value: UnsafeRawBufferPointer?, _ test: Test, _ table: StoreTable, _ position: Int
+  )
+    -> Bool
+  {
+    guard let value else { return false }
+    if value.elementsEqual(test.wantedJSON) { return true }
+    if !test.wantedIsBooleanWord, value.first == UInt8(ascii: "\""),
+      !value.contains(UInt8(ascii: ";")), !value.contains(UInt8(ascii: "\\"))
+    {
+      return false
+    }
+    return test.condition.matches(value: table.value(test.condition.key, at: position))
+  }
+
+  private static func equal(_ value: UnsafeRawBufferPointer, _ text: StaticString) -> Bool {
+    text.withUTF8Buffer { value.elementsEqual($0) }
+  }
+}
