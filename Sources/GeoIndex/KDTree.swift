@@ -138,7 +138,29 @@ public struct KDTree: @unchecked Sendable {
   ///   matches a fixed fraction of them; O(n log k) at worst.
   public func nearest(
     _ k: Int, to center: Coordinate, within maximumDistance: Distance? = nil,
-    requiring requirement: MaskRequirement? = nil, where isIncluded: (Int) -> Bool = { _ in true }
+    requiring requirement: MaskRequirement? = nil, where isIncluded: (Int) -> Bool
+  ) -> [Neighbor] {
+    withoutActuallyEscaping(isIncluded) { isIncluded in
+      nearest(
+        k, to: center, within: maximumDistance, requiring: requirement, filter: ClosureFilter(isIncluded))
+    }
+  }
+
+  /// The `k` points nearest to `center`, nearest first; ties by index.
+  ///
+  /// The same as `nearest(_:to:within:requiring:where:)` with a predicate that admits every
+  /// point, without a call per point.
+  public func nearest(
+    _ k: Int, to center: Coordinate, within maximumDistance: Distance? = nil,
+    requiring requirement: MaskRequirement? = nil
+  ) -> [Neighbor] {
+    nearest(k, to: center, within: maximumDistance, requiring: requirement, filter: EveryPoint())
+  }
+
+  private func nearest<Filter: PointFilter>(
+    _ k: Int, to center: Coordinate, within maximumDistance: Distance?,
+    requiring requirement: MaskRequirement?,
+    filter: Filter
   ) -> [Neighbor] {
     let n = count
     guard k > 0, n > 0 else { return [] }
@@ -155,7 +177,7 @@ public struct KDTree: @unchecked Sendable {
       withView(requiring: requirement) { view in
         view.nearest(
           qx: q.x, qy: q.y, qz: q.z, limit: limit, center: center, heap: &heap,
-          nearTies: &nearTies, isIncluded: isIncluded)
+          nearTies: &nearTies, filter: filter)
       }
       if !nearTies.isEmpty {
         // Only with a full heap. Keep the near ties that can still rank among the best k by
