@@ -81,13 +81,15 @@ public struct KDTree: @unchecked Sendable {
     if n > 0 {
       let scratch = UnsafeMutablePointer<Double>.allocate(capacity: Builder.sampleCapacity)
       let offsets = UnsafeMutablePointer<UInt8>.allocate(capacity: 2 * Builder.block)
+      let small = UnsafeMutablePointer<SIMD4<Double>>.allocate(capacity: Builder.smallSubtree)
       defer {
         scratch.deallocate()
         offsets.deallocate()
+        small.deallocate()
       }
       let builder = Builder(
         xs: xs.baseAddress!, ys: ys.baseAddress!, zs: zs.baseAddress!, ids: ids.baseAddress!,
-        boxes: boxes.baseAddress!, count: n, depth: depth, scratch: scratch, offsets: offsets)
+        boxes: boxes.baseAddress!, count: n, depth: depth, scratch: scratch, offsets: offsets, small: small)
       builder.build(node: 0, level: 0, firstLeaf: 0, lower: 0, upper: n)
     } else {
       for i in 0..<6 { boxes[i] = i < 3 ? .infinity : -.infinity }
