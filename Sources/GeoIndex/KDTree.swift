@@ -42,8 +42,8 @@ public struct KDTree: @unchecked Sendable {
 
   /// Builds the tree.
   ///
-  /// Each node is split on the axis of largest spread, at the position found by selection
-  /// (quickselect), not by a full sort.
+  /// Each node is split on the axis of largest spread (for nodes of more than 512 points, the
+  /// spread of 128 evenly spaced ones), at the position found by selection, not by a full sort.
   ///
   /// - Parameters:
   ///   - coordinates: The points; their positions are the indices results refer to.

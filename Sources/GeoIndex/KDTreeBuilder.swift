@@ -1,8 +1,9 @@
 /// Builds the node boxes and orders the points in place in the tree's own arrays (`xs`, `ys`,
 /// `zs`, `ids`), recursively from the root: no interleaved copy to build on and none to copy back.
 ///
-/// A node's box is one pass over its points; its split is a selection on the axis of largest
-/// spread that moves the four arrays together. Large ranges are cut by a pivot drawn from a
+/// A large node's split axis is the one of largest spread among evenly spaced points, its box the
+/// union of its children's; its split is a selection on that axis that moves the four arrays
+/// together. Large ranges are cut by a pivot drawn from a
 /// sample (Floyd–Rivest: about 1.5 passes instead of quickselect's 2 to 3) and partitioned in
 /// blocks with no branch on the comparison (BlockQuicksort: the comparisons of a block are turned
 /// into offsets first, then only misplaced points move), because a pivot near the median makes
@@ -33,16 +34,38 @@ struct Builder {
       buildSmall(node: node, level: level, firstLeaf: firstLeaf, lower: lower, upper: upper)
       return
     }
-    let box = bounds(lower, upper)
-    let b = boxes + 6 * node
-    b[0] = Self.roundedDown(box.min.x)
-    b[1] = Self.roundedDown(box.min.y)
-    b[2] = Self.roundedDown(box.min.z)
-    b[3] = Self.roundedUp(box.max.x)
-    b[4] = Self.roundedUp(box.max.y)
-    b[5] = Self.roundedUp(box.max.z)
-    guard level < depth else { return }
-    let spread = box.max - box.min
+    guard level < depth else {
+      let box = bounds(lower, upper)
+      let b = boxes + 6 * node
+      b[0] = Self.roundedDown(box.min.x)
+      b[1] = Self.roundedDown(box.min.y)
+      b[2] = Self.roundedDown(box.min.z)
+      b[3] = Self.roundedUp(box.max.x)
+      b[4] = Self.roundedUp(box.max.y)
+      b[5] = Self.roundedUp(box.max.z)
+      return
+    }
+    // The split axis from the spread of evenly spaced points (a pass over a large node only to
+    // choose it would cost as much as a third of its split); the box, exact, is the union of
+    // the children's, once they are built (rounding outward commutes with the union).
+    let samples = Self.spreadSample
+    let stride = (upper - lower) / samples
+    var low = SIMD4<Double>(repeating: .infinity)
+    var high = SIMD4<Double>(repeating: -.infinity)
+    for s in 0..<samples {
+      let p = lower + s * stride
+      let r = SIMD4(xs[p], ys[p], zs[p], 0)
+      low = low.replacing(with: r, where: r .< low)
+      high = high.replacing(with: r, where: r .> high)
+    }
+    defer {
+      let b = boxes + 6 * node
+      let left = boxes + 6 * (2 * node + 1)
+      let right = boxes + 6 * (2 * node + 2)
+      for i in 0..<3 { b[i] = Swift.min(left[i], right[i]) }
+      for i in 3..<6 { b[i] = Swift.max(left[i], right[i]) }
+    }
+    let spread = high - low
     let axis = spread.x >= spread.y ? (spread.x >= spread.z ? 0 : 2) : (spread.y >= spread.z ? 1 : 2)
     let middleLeaf = firstLeaf + (1 << (depth - level - 1))
     let middle = (middleLeaf * count) >> depth
@@ -52,6 +75,9 @@ struct Builder {
     build(node: 2 * node + 1, level: level + 1, firstLeaf: firstLeaf, lower: lower, upper: middle)
     build(node: 2 * node + 2, level: level + 1, firstLeaf: middleLeaf, lower: middle, upper: upper)
   }
+
+  /// How many points of a node larger than `smallSubtree` choose its split axis.
+  static let spreadSample = 128
 
   /// The most points of a subtree built on a copy of its points (`buildSmall`).
   static let smallSubtree = 512
