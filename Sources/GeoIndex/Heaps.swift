@@ -106,3 +106,91 @@ struct MinHeap<Element: Comparable> {
     return result
   }
 }
+
+/// What a nearest search admits, as a type, so that the search without a predicate is compiled
+/// with no call per point.
+protocol PointFilter {
+  func includes(_ index: Int) -> Bool
+}
+
+/// Admits every point.
+struct EveryPoint: PointFilter {
+  @inline(__always)
+  func includes(_ index: Int) -> Bool { true }
+}
+
+/// Admits the points a caller's predicate admits.
+struct ClosureFilter: PointFilter {
+  let isIncluded: (Int) -> Bool
+
+  init(_ isIncluded: @escaping (Int) -> Bool) { self.isIncluded = isIncluded }
+
+  @inline(__always)
+  func includes(_ index: Int) -> Bool { isIncluded(index) }
+}
+
+/// The nodes a best-first search has yet to visit: a binary min-heap by distance, in a buffer on
+/// the caller's stack that moves to the heap (the allocator's) only when a search queues more
+/// than `initialCapacity` nodes (many leaves: large k, rare matches).
+struct NodeQueue {
+  struct Entry {
+    var distance2: Double
+    var node: Int
+  }
+
+  static let initialCapacity = 64
+
+  private var storage: UnsafeMutablePointer<Entry>
+  private var capacity = NodeQueue.initialCapacity
+  private var allocated = false
+  private(set) var count = 0
+
+  init(initial: UnsafeMutablePointer<Entry>) { storage = initial }
+
+  /// Frees the buffer the queue allocated, if it grew.
+  func release() {
+    if allocated { storage.deallocate() }
+  }
+
+  @inline(__always)
+  mutating func push(_ entry: Entry) {
+    if count == capacity { grow() }
+    var child = count
+    count += 1
+    while child > 0 {
+      let parent = (child - 1) >> 1
+      guard entry.distance2 < storage[parent].distance2 else { break }
+      storage[child] = storage[parent]
+      child = parent
+    }
+    storage[child] = entry
+  }
+
+  /// Removes and returns the nearest entry. Requires `count > 0`.
+  @inline(__always)
+  mutating func popMin() -> Entry {
+    let result = storage[0]
+    count -= 1
+    let last = storage[count]
+    var parent = 0
+    while true {
+      var child = 2 * parent + 1
+      if child >= count { break }
+      if child + 1 < count && storage[child + 1].distance2 < storage[child].distance2 { child += 1 }
+      guard storage[child].distance2 < last.distance2 else { break }
+      storage[parent] = storage[child]
+      parent = child
+    }
+    storage[parent] = last
+    return result
+  }
+
+  private mutating func grow() {
+    let larger = UnsafeMutablePointer<Entry>.allocate(capacity: 2 * capacity)
+    larger.moveInitialize(from: storage, count: count)
+    if allocated { storage.deallocate() }
+    storage = larger
+    capacity *= 2
+    allocated = true
+  }
+}

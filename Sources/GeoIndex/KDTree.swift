@@ -42,8 +42,8 @@ public struct KDTree: @unchecked Sendable {
 
   /// Builds the tree.
   ///
-  /// Each node is split on the axis of largest spread, at the position found by selection
-  /// (quickselect), not by a full sort.
+  /// Each node is split on the axis of largest spread (for nodes of more than 512 points, the
+  /// spread of 128 evenly spaced ones), at the position found by selection, not by a full sort.
   ///
   /// - Parameters:
   ///   - coordinates: The points; their positions are the indices results refer to.
@@ -60,42 +60,40 @@ public struct KDTree: @unchecked Sendable {
     while (n + (1 << depth) - 1) >> depth > leafSize { depth += 1 }
     let nodeCount = (2 << depth) - 1
 
-    // Build on interleaved x, y, z, index (32 bytes a point, so swaps move one block).
-    var work = [Double](unsafeUninitializedCapacity: 4 * n) { buffer, initialized in
-      for i in 0..<n {
-        let v = coordinates[i].unitVector
-        buffer[4 * i] = v.x
-        buffer[4 * i + 1] = v.y
-        buffer[4 * i + 2] = v.z
-        buffer[4 * i + 3] = Double(i)
-      }
-      initialized = 4 * n
-    }
     let memory = TreeMemory(owner: nil)
-    // An empty tree is one empty leaf: min +∞, max -∞, which every search skips.
-    let boxes = memory.allocate(Float.self, count: n > 0 ? 6 * nodeCount : 6)
-    if n > 0 {
-      work.withUnsafeMutableBufferPointer { points in
-        var builder = Builder(points: points.baseAddress!, boxes: boxes.baseAddress!, count: n, depth: depth)
-        builder.build(node: 0, level: 0, firstLeaf: 0, lower: 0, upper: n)
-      }
-    } else {
-      for i in 0..<6 { boxes[i] = i < 3 ? .infinity : -.infinity }
-    }
+    let stored = memory.allocate(Coordinate.self, count: n)
+    _ = stored.initialize(from: coordinates)
     let xs = memory.allocate(Double.self, count: n)
     let ys = memory.allocate(Double.self, count: n)
     let zs = memory.allocate(Double.self, count: n)
     let ids = memory.allocate(Int32.self, count: n)
-    work.withUnsafeBufferPointer { work in
-      for i in 0..<n {
-        xs[i] = work[4 * i]
-        ys[i] = work[4 * i + 1]
-        zs[i] = work[4 * i + 2]
-        ids[i] = Int32(work[4 * i + 3])
-      }
+    // The unit vectors of `Coordinate.unitVector`, with both angles of a point in one `sinCos`.
+    for i in 0..<n {
+      let c = stored[i]
+      let (sine, cosine) = sinCos(SIMD2(c.latitude, c.longitude) * (.pi / 180))
+      xs[i] = cosine.x * cosine.y
+      ys[i] = cosine.x * sine.y
+      zs[i] = sine.x
+      ids[i] = Int32(truncatingIfNeeded: i)
     }
-    let stored = memory.allocate(Coordinate.self, count: n)
-    _ = stored.initialize(from: coordinates)
+    // An empty tree is one empty leaf: min +∞, max -∞, which every search skips.
+    let boxes = memory.allocate(Float.self, count: n > 0 ? 6 * nodeCount : 6)
+    if n > 0 {
+      let scratch = UnsafeMutablePointer<Double>.allocate(capacity: Builder.sampleCapacity)
+      let offsets = UnsafeMutablePointer<UInt8>.allocate(capacity: 2 * Builder.block)
+      let small = UnsafeMutablePointer<SIMD4<Double>>.allocate(capacity: Builder.smallSubtree)
+      defer {
+        scratch.deallocate()
+        offsets.deallocate()
+        small.deallocate()
+      }
+      let builder = Builder(
+        xs: xs.baseAddress!, ys: ys.baseAddress!, zs: zs.baseAddress!, ids: ids.baseAddress!,
+        boxes: boxes.baseAddress!, count: n, depth: depth, scratch: scratch, offsets: offsets, small: small)
+      builder.build(node: 0, level: 0, firstLeaf: 0, lower: 0, upper: n)
+    } else {
+      for i in 0..<6 { boxes[i] = i < 3 ? .infinity : -.infinity }
+    }
     self.init(
       memory: memory, coordinates: UnsafeBufferPointer(stored), depth: depth, xs: UnsafeBufferPointer(xs),
       ys: UnsafeBufferPointer(ys), zs: UnsafeBufferPointer(zs), ids: UnsafeBufferPointer(ids),
@@ -142,7 +140,29 @@ public struct KDTree: @unchecked Sendable {
   ///   matches a fixed fraction of them; O(n log k) at worst.
   public func nearest(
     _ k: Int, to center: Coordinate, within maximumDistance: Distance? = nil,
-    requiring requirement: MaskRequirement? = nil, where isIncluded: (Int) -> Bool = { _ in true }
+    requiring requirement: MaskRequirement? = nil, where isIncluded: (Int) -> Bool
+  ) -> [Neighbor] {
+    withoutActuallyEscaping(isIncluded) { isIncluded in
+      nearest(
+        k, to: center, within: maximumDistance, requiring: requirement, filter: ClosureFilter(isIncluded))
+    }
+  }
+
+  /// The `k` points nearest to `center`, nearest first; ties by index.
+  ///
+  /// The same as `nearest(_:to:within:requiring:where:)` with a predicate that admits every
+  /// point, without a call per point.
+  public func nearest(
+    _ k: Int, to center: Coordinate, within maximumDistance: Distance? = nil,
+    requiring requirement: MaskRequirement? = nil
+  ) -> [Neighbor] {
+    nearest(k, to: center, within: maximumDistance, requiring: requirement, filter: EveryPoint())
+  }
+
+  private func nearest<Filter: PointFilter>(
+    _ k: Int, to center: Coordinate, within maximumDistance: Distance?,
+    requiring requirement: MaskRequirement?,
+    filter: Filter
   ) -> [Neighbor] {
     let n = count
     guard k > 0, n > 0 else { return [] }
@@ -159,7 +179,7 @@ public struct KDTree: @unchecked Sendable {
       withView(requiring: requirement) { view in
         view.nearest(
           qx: q.x, qy: q.y, qz: q.z, limit: limit, center: center, heap: &heap,
-          nearTies: &nearTies, isIncluded: isIncluded)
+          nearTies: &nearTies, filter: filter)
       }
       if !nearTies.isEmpty {
         // Only with a full heap. Keep the near ties that can still rank among the best k by

@@ -68,8 +68,12 @@ struct View {
     return chord * chord
   }
 
-  /// k nearest: depth first, nearer child first, pruning boxes farther than the worst candidate
-  /// kept (or the distance limit).
+  /// k nearest, best first: the node nearest the query is taken from a priority queue, followed
+  /// down to a leaf by its nearer child (the farther one queued), and the leaf scanned; the search
+  /// ends when the nearest queued node is farther than the worst candidate kept (or the distance
+  /// limit). Leaves are thus scanned in order of their distance, so the bound tightens as fast
+  /// as it can and, when the filter rejects most points, fewer leaves and predicate calls are
+  /// spent before it does.
   ///
   /// The heap keeps the `k` best by (chord, index), but the answer is ranked by (haversine,
   /// index), and the two may disagree between points whose chords differ by rounding. So the
@@ -78,79 +82,104 @@ struct View {
   /// `nearTies`. Once the search ends, the answer is the best `k` by (haversine, index) of the heap
   /// and of the near ties within `tieBound2` of the final top: any point beyond that is farther,
   /// by haversine, than all `k` points in the heap.
-  func nearest(
+  func nearest<Filter: PointFilter>(
     qx: Double, qy: Double, qz: Double, limit: ChordLimit, center: Coordinate,
-    heap: inout BoundedMaxHeap, nearTies: inout [Candidate], isIncluded: (Int) -> Bool
+    heap: inout BoundedMaxHeap, nearTies: inout [Candidate], filter: Filter
   ) {
     let firstLeaf = firstLeafNode
     var bound2 = limit.outer2
     let rootDistance = nodeDistance2(0, qx, qy, qz)
     guard rootDistance <= bound2 else { return }
-    withUnsafeTemporaryAllocation(of: (node: Int, distance2: Double).self, capacity: 64) { stack in
-      stack[0] = (0, rootDistance)
-      var top = 1
-      while top > 0 {
-        top -= 1
-        var (node, distance2) = stack[top]
-        guard distance2 <= bound2 else { continue }
-        while node < firstLeaf {
-          let left = 2 * node + 1
-          let right = left + 1
-          let dl = nodeDistance2(left, qx, qy, qz)
-          let dr = nodeDistance2(right, qx, qy, qz)
-          let far: Int
-          let farDistance: Double
-          if dl <= dr {
-            node = left
-            distance2 = dl
-            far = right
-            farDistance = dr
-          } else {
-            node = right
-            distance2 = dr
-            far = left
-            farDistance = dl
+    withUnsafeTemporaryAllocation(of: (Int32, Int32, Double).self, capacity: leafCapacity) { nearby in
+      withUnsafeTemporaryAllocation(of: NodeQueue.Entry.self, capacity: NodeQueue.initialCapacity) {
+        initial in
+        var queue = NodeQueue(initial: initial.baseAddress!)
+        defer { queue.release() }
+        queue.push(NodeQueue.Entry(distance2: rootDistance, node: 0))
+        while queue.count > 0 {
+          let entry = queue.popMin()
+          // Every queued node is at least this far: nothing left can enter the answer.
+          if entry.distance2 > bound2 { break }
+          var node = entry.node
+          var distance2 = entry.distance2
+          while node < firstLeaf {
+            let left = 2 * node + 1
+            let right = left + 1
+            let dl = nodeDistance2(left, qx, qy, qz)
+            let dr = nodeDistance2(right, qx, qy, qz)
+            let far: Int
+            let farDistance: Double
+            if dl <= dr {
+              node = left
+              distance2 = dl
+              far = right
+              farDistance = dr
+            } else {
+              node = right
+              distance2 = dr
+              far = left
+              farDistance = dl
+            }
+            if farDistance <= bound2 { queue.push(NodeQueue.Entry(distance2: farDistance, node: far)) }
+            if distance2 > bound2 { break }
           }
-          if farDistance <= bound2 {
-            stack[top] = (far, farDistance)
-            top += 1
+          guard node >= firstLeaf, distance2 <= bound2 else { continue }
+          let (start, end) = leafBounds(node)
+          // First the points within the bound, with no branch a point (most of a leaf is usually
+          // outside it); their ids are read here too, so that those cache misses overlap the
+          // vectors' instead of following them.
+          var found = 0
+          for p in start..<end {
+            let d2 = chord2(p, qx, qy, qz)
+            nearby[found] = (Int32(truncatingIfNeeded: p), ids[p], d2)
+            found &+= Self.isWithin(d2, bound2)
           }
-          if distance2 > bound2 { break }
-        }
-        guard node >= firstLeaf, distance2 <= bound2 else { continue }
-        let (start, end) = leafBounds(node)
-        for p in start..<end {
-          let d2 = chord2(p, qx, qy, qz)
-          if d2 > bound2 || !meetsRequirement(p) { continue }
-          let candidate = Candidate(chord2: d2, index: ids[p])
-          let index = Int(candidate.index)
-          if !heap.isFull {
-            guard isIncluded(index) else { continue }
-            if d2 > limit.inner2 && center.distance(to: coordinates[index]).meters > limit.meters {
+          // Then the requirement and the filter, in a loop of their own (the call is the costly
+          // part when it rejects most points), keeping the points they admit; then the heap.
+          var admitted = 0
+          for i in 0..<found {
+            let (position, index, d2) = nearby[i]
+            guard meetsRequirement(Int(position)) else { continue }
+            nearby[admitted] = (position, index, d2)
+            admitted &+= filter.includes(Int(index)) ? 1 : 0
+          }
+          for i in 0..<admitted {
+            let (_, index, d2) = nearby[i]
+            if d2 > bound2 { continue }
+            let candidate = Candidate(chord2: d2, index: index)
+            if d2 > limit.inner2 && center.distance(to: coordinates[Int(index)]).meters > limit.meters {
               continue
             }
-            heap.insert(candidate)
-            if heap.isFull { bound2 = Swift.min(bound2, Self.tieBound2(heap.top.chord2)) }
-            continue
+            if !heap.isFull {
+              heap.insert(candidate)
+              if heap.isFull { bound2 = Swift.min(bound2, Self.tieBound2(heap.top.chord2)) }
+              continue
+            }
+            let worst = heap.top
+            guard Candidate.precedes(candidate, worst) else {
+              // Not among the best k by chord, but within the tie bound (`d2 <= bound2`).
+              nearTies.append(candidate)
+              continue
+            }
+            heap.replaceTop(with: candidate)
+            bound2 = Swift.min(bound2, Self.tieBound2(heap.top.chord2))
+            if worst.chord2 <= bound2 { nearTies.append(worst) }
           }
-          let worst = heap.top
-          let better = Candidate.precedes(candidate, worst)
-          guard isIncluded(index) else { continue }
-          if d2 > limit.inner2 && center.distance(to: coordinates[index]).meters > limit.meters {
-            continue
-          }
-          guard better else {
-            // Not among the best k by chord, but within the tie bound (`d2 <= bound2`).
-            nearTies.append(candidate)
-            continue
-          }
-          heap.replaceTop(with: candidate)
-          bound2 = Swift.min(bound2, Self.tieBound2(heap.top.chord2))
-          if worst.chord2 <= bound2 { nearTies.append(worst) }
         }
       }
     }
   }
+
+  /// 1 when `d2 <= bound2`, else 0, from the sign of the difference, so that it is not a branch
+  /// (both are squared chords, at most 4, or the bound is +∞; the difference is negative exactly
+  /// when `d2 > bound2`).
+  @inline(__always)
+  static func isWithin(_ d2: Double, _ bound2: Double) -> Int {
+    1 &- Int(truncatingIfNeeded: (bound2 - d2).bitPattern >> 63)
+  }
+
+  /// The most points a leaf holds.
+  var leafCapacity: Int { (count + (1 << depth) - 1) >> depth }
 
   /// The input indices of every included point with squared chord ≤ `limit.outer2`, unordered:
   /// the candidates for a radius query, which the caller checks by haversine.
@@ -297,123 +326,6 @@ struct BoxFilter {
         || Self.maximum(eastA, eastB, box) >= -Self.margin
     default:
       return true
-    }
-  }
-}
-
-/// Builds the node boxes and orders the points, recursively from the root.
-struct Builder {
-  /// Interleaved x, y, z, input index; 4 doubles a point.
-  let points: UnsafeMutablePointer<Double>
-  let boxes: UnsafeMutablePointer<Float>
-  let count: Int
-  let depth: Int
-
-  mutating func build(node: Int, level: Int, firstLeaf: Int, lower: Int, upper: Int) {
-    var minX = Double.infinity
-    var minY = Double.infinity
-    var minZ = Double.infinity
-    var maxX = -Double.infinity
-    var maxY = -Double.infinity
-    var maxZ = -Double.infinity
-    var p = points + 4 * lower
-    for _ in lower..<upper {
-      minX = Swift.min(minX, p[0])
-      maxX = Swift.max(maxX, p[0])
-      minY = Swift.min(minY, p[1])
-      maxY = Swift.max(maxY, p[1])
-      minZ = Swift.min(minZ, p[2])
-      maxZ = Swift.max(maxZ, p[2])
-      p += 4
-    }
-    let b = boxes + 6 * node
-    b[0] = Self.roundedDown(minX)
-    b[1] = Self.roundedDown(minY)
-    b[2] = Self.roundedDown(minZ)
-    b[3] = Self.roundedUp(maxX)
-    b[4] = Self.roundedUp(maxY)
-    b[5] = Self.roundedUp(maxZ)
-    guard level < depth else { return }
-    let spreadX = maxX - minX
-    let spreadY = maxY - minY
-    let spreadZ = maxZ - minZ
-    let axis = spreadX >= spreadY ? (spreadX >= spreadZ ? 0 : 2) : (spreadY >= spreadZ ? 1 : 2)
-    let middleLeaf = firstLeaf + (1 << (depth - level - 1))
-    let middle = (middleLeaf * count) >> depth
-    if middle > lower && middle < upper {
-      select(lower: lower, upper: upper, nth: middle, axis: axis)
-    }
-    build(node: 2 * node + 1, level: level + 1, firstLeaf: firstLeaf, lower: lower, upper: middle)
-    build(node: 2 * node + 2, level: level + 1, firstLeaf: middleLeaf, lower: middle, upper: upper)
-  }
-
-  static func roundedDown(_ value: Double) -> Float {
-    let f = Float(value)
-    return Double(f) > value ? f.nextDown : f
-  }
-
-  static func roundedUp(_ value: Double) -> Float {
-    let f = Float(value)
-    return Double(f) < value ? f.nextUp : f
-  }
-
-  @inline(__always)
-  func key(_ i: Int, _ axis: Int) -> Double { points[4 * i + axis] }
-
-  @inline(__always)
-  func swapAt(_ i: Int, _ j: Int) {
-    let a = UnsafeMutableRawPointer(points + 4 * i)
-    let b = UnsafeMutableRawPointer(points + 4 * j)
-    let va = a.loadUnaligned(as: SIMD4<Double>.self)
-    let vb = b.loadUnaligned(as: SIMD4<Double>.self)
-    a.storeBytes(of: vb, as: SIMD4<Double>.self)
-    b.storeBytes(of: va, as: SIMD4<Double>.self)
-  }
-
-  /// Reorders `lower..<upper` so that position `nth` holds the element a sort on `axis` would
-  /// put there, with no larger key before it and no smaller key after it (quickselect with a
-  /// median-of-three pivot and Hoare partitioning).
-  func select(lower: Int, upper: Int, nth: Int, axis: Int) {
-    var left = lower
-    var right = upper - 1
-    while right > left {
-      if right - left < 16 {
-        // Insertion sort of the small remainder.
-        var i = left + 1
-        while i <= right {
-          var j = i
-          while j > left && key(j - 1, axis) > key(j, axis) {
-            swapAt(j - 1, j)
-            j -= 1
-          }
-          i += 1
-        }
-        return
-      }
-      let mid = left + (right - left) / 2
-      if key(mid, axis) < key(left, axis) { swapAt(mid, left) }
-      if key(right, axis) < key(left, axis) { swapAt(right, left) }
-      if key(right, axis) < key(mid, axis) { swapAt(right, mid) }
-      let pivot = key(mid, axis)
-      var i = left
-      var j = right
-      while i <= j {
-        while key(i, axis) < pivot { i += 1 }
-        while key(j, axis) > pivot { j -= 1 }
-        if i <= j {
-          swapAt(i, j)
-          i += 1
-          j -= 1
-        }
-      }
-      // Now left...j ≤ pivot, i...right ≥ pivot, and j < i.
-      if nth <= j {
-        right = j
-      } else if nth >= i {
-        left = i
-      } else {
-        return
-      }
     }
   }
 }
