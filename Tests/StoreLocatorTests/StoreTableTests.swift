@@ -86,6 +86,51 @@ import Testing
     #expect(String(decoding: first, as: UTF8.self) == "\"Northwind\"")
   }
 
+  /// The byte-level filter of a search decides every condition as `Condition.matches` does on
+  /// the store: strings, `;` lists, arrays, booleans against `yes`/`no`, numbers, escapes, null,
+  /// empty and absent values.
+  @Test func rowFiltersDecideAsTheStoreFilterDoes() throws {
+    let values = [
+      #""yes""#, #""no""#, #""true""#, #""false""#, "true", "false", "null", #""""#, "5", "-2.50", #""5""#,
+      #""coffee_shop;donut""#, #""donut ; yes""#, #"["yes","x"]"#, #"["no",true]"#, #"{"a":"yes"}"#,
+      #""y\"es""#, #""ye\u0073""#, #""Yes""#,
+    ]
+    let features = values.enumerated().map { index, value in
+      """
+      {"type": "Feature", "id": "s\(index)", "geometry": {"type": "Point", "coordinates": [\(index), 1]},
+       "properties": {"tag": \(value), "other": "yes"}}
+      """
+    }
+    let catalog = try load(
+      #"{"type": "FeatureCollection", "features": ["# + features.joined(separator: ",") + "]}")
+    #expect(catalog.stores.count == values.count)
+    let words = ["yes", "no", "true", "false", "5", "-2.50", "donut", "coffee_shop", "x", "", "y\"es", "Yes"]
+    var conditions = [StoreFilter.Condition(key: "tag", test: .present)]
+    conditions += [StoreFilter.Condition(key: "missing", test: .present)]
+    for word in words {
+      conditions += [
+        StoreFilter.Condition(key: "tag", test: .equals(word)),
+        StoreFilter.Condition(key: "tag", test: .notEquals(word)),
+        StoreFilter.Condition(key: "missing", test: .equals(word)),
+        StoreFilter.Condition(key: "missing", test: .notEquals(word)),
+      ]
+    }
+    var decided = 0
+    for condition in conditions {
+      let filter = StoreFilter([condition, StoreFilter.Condition(key: "other", test: .equals("yes"))])
+      let rows = RowFilter(filter, table: catalog.table)
+      for position in catalog.stores.indices {
+        let store = catalog.stores[position]
+        #expect(
+          rows.matches(catalog.table, at: position) == filter.matches(store),
+          "\(condition) on \(store.properties["tag"].map { JSONValue.object(JSONObject([.init(key: "tag", value: $0)])).jsonText } ?? "-")"
+        )
+        decided += 1
+      }
+    }
+    #expect(decided == conditions.count * values.count)
+  }
+
   /// A table larger than the open-time check reads each row against its digest: a byte changed in
   /// a value (with the section checksums resealed, as a forger would) is found for exactly the
   /// stores whose rows refer to that byte, and `verify` refuses the file.

@@ -70,7 +70,7 @@ public struct StoreFilter: Hashable, Sendable {
 
     /// Whether `value`, or one of its values (array elements, parts of a `;` list), is `wanted`.
     /// Allocates only for `;` lists: it runs on every candidate of a filtered search.
-    private static func holds(_ value: JSONValue, _ wanted: String) -> Bool {
+    static func holds(_ value: JSONValue, _ wanted: String) -> Bool {
       switch value {
       case .array(let elements):
         return elements.contains { element in element.scalarText.map { same($0, wanted) } ?? false }

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Reads back the compact JSON texts a store table keeps for property values (written by
 /// `JSONBytes`): no whitespace, strings escaped only where JSON requires it.
 ///
@@ -98,14 +106,14 @@ struct CompactJSONReader {
     if bytes[offset] == UInt8(ascii: "\"") {
       let run = UnsafeRawBufferPointer(rebasing: bytes[start..<offset])
       offset += 1
-      return String(validating: run.bindMemory(to: UInt8.self), as: UTF8.self)
+      return Self.validUTF8(run)
     }
     var utf8 = Array(bytes[start..<offset])
     while offset < bytes.count {
       let byte = bytes[offset]
       offset += 1
       switch byte {
-      case UInt8(ascii: "\""): return String(validating: utf8, as: UTF8.self)
+      case UInt8(ascii: "\""): return utf8.withUnsafeBytes { Self.validUTF8($0) }
       case UInt8(ascii: "\\"):
         guard offset < bytes.count else { return nil }
         let escape = bytes[offset]
@@ -127,6 +135,20 @@ struct CompactJSONReader {
       }
     }
     return nil
+  }
+
+  /// The text of `bytes` when they are UTF-8, else `nil`.
+  ///
+  /// (`String(validating:as:)` is generic over the encoding and was not specialised: looking up
+  /// its metadata cost more than decoding. Decoding repairs invalid bytes, so a text whose bytes
+  /// come back unchanged was valid.)
+  static func validUTF8(_ bytes: UnsafeRawBufferPointer) -> String? {
+    let text = String(decoding: bytes.assumingMemoryBound(to: UInt8.self), as: UTF8.self)
+    var copy = text
+    let unchanged = copy.withUTF8 { utf8 in
+      utf8.count == bytes.count && (bytes.isEmpty || memcmp(utf8.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
+    }
+    return unchanged ? text : nil
   }
 
   private mutating func hex4() -> UInt16? {

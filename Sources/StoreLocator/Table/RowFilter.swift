@@ -9,8 +9,8 @@ struct RowFilter {
     let key: UInt32?
     /// The JSON string literal of the wanted value (`"yes"`), for `=` and `!=`.
     let wantedJSON: [UInt8]
-    /// `yes` and `no` also match the booleans `true` and `false`: those go the slow way.
-    let wantedIsBooleanWord: Bool
+    /// For `yes` and `no`, the other spelling that matches: the JSON of `"true"` or `"false"`.
+    let booleanWordJSON: [UInt8]?
   }
 
   let tests: [Test]
@@ -25,9 +25,10 @@ struct RowFilter {
         wanted.appendString(value)
         word = value
       }
+      let boolean = word == "yes" ? "\"true\"" : word == "no" ? "\"false\"" : nil
       return Test(
         condition: condition, key: table.keyNumber(of: condition.key), wantedJSON: wanted.bytes,
-        wantedIsBooleanWord: word == "yes" || word == "no")
+        booleanWordJSON: boolean.map { Array($0.utf8) })
     }
   }
 
@@ -68,12 +69,16 @@ struct RowFilter {
   {
     guard let value else { return false }
     if value.elementsEqual(test.wantedJSON) { return true }
-    if !test.wantedIsBooleanWord, value.first == UInt8(ascii: "\""),
-      !value.contains(UInt8(ascii: ";")), !value.contains(UInt8(ascii: "\\"))
-    {
-      return false
+    if value.first == UInt8(ascii: "\""), !value.contains(UInt8(ascii: ";")), !value.contains(UInt8(ascii: "\\")) {
+      // A plain string other than the wanted one: only `"true"` for `yes` (`"false"` for `no`).
+      return test.booleanWordJSON.map { value.elementsEqual($0) } ?? false
     }
-    return test.condition.matches(value: table.value(test.condition.key, at: position))
+    // Lists, escapes and non-strings: the parsed value, by the rule of `Condition.matches`.
+    guard let parsed = table.value(test.condition.key, at: position) else { return false }
+    switch test.condition.test {
+    case .equals(let wanted), .notEquals(let wanted): return StoreFilter.Condition.holds(parsed, wanted)
+    case .present: return false
+    }
   }
 
   private static func equal(_ value: UnsafeRawBufferPointer, _ text: StaticString) -> Bool {

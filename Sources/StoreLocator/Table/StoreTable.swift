@@ -189,7 +189,7 @@ final class StoreTable: @unchecked Sendable {
   }
 
   private func string(_ bytes: UnsafeRawBufferPointer) -> String {
-    guard let text = String(validating: bytes.bindMemory(to: UInt8.self), as: UTF8.self) else {
+    guard let text = CompactJSONReader.validUTF8(bytes) else {
       corrupted("a text is not UTF-8")
     }
     return text
@@ -260,9 +260,9 @@ final class StoreTable: @unchecked Sendable {
 
   /// The JSON text of the property with key number `key` of the store at `position`.
   func valueJSON(key: UInt32, at position: Int) -> UnsafeRawBufferPointer? {
-    for index in memberRange(position) {
-      let found = member(index)
-      if found.key == key { return found.value }
+    // Keys first: only the member found is bounds-checked and made a buffer.
+    for index in memberRange(position) where word(members, index * StoreTableLayout.memberSize) == key {
+      return member(index).value
     }
     return nil
   }
@@ -641,7 +641,7 @@ final class StoreTable: @unchecked Sendable {
       if checkingDigests, rowDigest(position) != word(rowChecksums, 4 * position) {
         return "its row \(position) fails its checksum"
       }
-      guard String(validating: idBytes(at: position).bindMemory(to: UInt8.self), as: UTF8.self) != nil else {
+      guard CompactJSONReader.validUTF8(idBytes(at: position)) != nil else {
         return ("its row \(position) has an id that is not UTF-8")
       }
       if rowByte(position, 45) & 1 != 0 {
