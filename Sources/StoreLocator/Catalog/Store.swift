@@ -135,6 +135,21 @@ public struct Store: Hashable, Sendable, Identifiable {
 extension String {
   /// Whitespace runs (including the newlines some directories embed in addresses) become one space.
   var trimmingWhitespaceAndNewlines: String {
-    split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    if isTrimmedASCII { return self }
+    return split(whereSeparator: \.isWhitespace).joined(separator: " ")
+  }
+
+  /// ASCII with no whitespace but single spaces between words: already trimmed. (Splitting into
+  /// Characters was an eighth of loading a file, for values that nearly all look like this.)
+  private var isTrimmedASCII: Bool {
+    var previousWasSpace = true
+    for byte in utf8 {
+      if byte >= 0x80 || (byte < 0x20 && byte != 0) || byte == 0x7F { return false }
+      if byte == 0 { return false }
+      let isSpace = byte == UInt8(ascii: " ")
+      if isSpace && previousWasSpace { return false }
+      previousWasSpace = isSpace
+    }
+    return !previousWasSpace || isEmpty
   }
 }

@@ -146,7 +146,8 @@ struct CompactJSONReader {
     let text = String(decoding: bytes.assumingMemoryBound(to: UInt8.self), as: UTF8.self)
     var copy = text
     let unchanged = copy.withUTF8 { utf8 in
-      utf8.count == bytes.count && (bytes.isEmpty || memcmp(utf8.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
+      utf8.count == bytes.count
+        && (bytes.isEmpty || memcmp(utf8.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
     }
     return unchanged ? text : nil
   }

@@ -69,7 +69,9 @@ struct RowFilter {
   {
     guard let value else { return false }
     if value.elementsEqual(test.wantedJSON) { return true }
-    if value.first == UInt8(ascii: "\""), !value.contains(UInt8(ascii: ";")), !value.contains(UInt8(ascii: "\\")) {
+    if value.first == UInt8(ascii: "\""), !value.contains(UInt8(ascii: ";")),
+      !value.contains(UInt8(ascii: "\\"))
+    {
       // A plain string other than the wanted one: only `"true"` for `yes` (`"false"` for `no`).
       return test.booleanWordJSON.map { value.elementsEqual($0) } ?? false
     }

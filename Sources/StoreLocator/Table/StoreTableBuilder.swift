@@ -63,13 +63,36 @@ struct StoreTableBuilder {
     return ref
   }
 
-  private mutating func jsonText(_ value: JSONValue) throws(StoreTableOverflow) -> TextRef {
+  /// The JSON text of `value` in the arena: looked up first unless `key`'s values have turned out
+  /// to be nearly all distinct (`KeyStatistics`), or `unique` says so.
+  private mutating func jsonText(_ value: JSONValue, key: UInt32? = nil, unique: Bool = false)
+    throws(StoreTableOverflow) -> TextRef
+  {
     scratch.bytes.removeAll(keepingCapacity: true)
     scratch.append(value)
-    let ref = scratch.bytes.withUnsafeBytes { texts.intern($0) }
+    var lookUp = !unique
+    if let key, Int(key) < keyStatistics.count { lookUp = keyStatistics[Int(key)].worthLookingUp }
+    let before = texts.bytes.count
+    let ref = scratch.bytes.withUnsafeBytes { lookUp ? texts.intern($0) : texts.append($0) }
     guard let ref else { throw Self.full }
+    if let key, Int(key) < keyStatistics.count {
+      keyStatistics[Int(key)].count(isNew: texts.bytes.count > before)
+    }
     return ref
   }
+
+  /// How often a key's values repeat: after 512 values of which over 90% were new, its values are
+  /// stored without looking them up (phone numbers, street addresses, references).
+  struct KeyStatistics {
+    var seen = 0
+    var new = 0
+    var worthLookingUp: Bool { seen < 512 || new * 10 < seen * 9 }
+    mutating func count(isNew: Bool) {
+      seen += 1
+      if isNew { new += 1 }
+    }
+  }
+  private var keyStatistics: [KeyStatistics] = []
 
   private static let full = StoreTableOverflow(
     reason: "the stores' texts take more than 4 GiB once indexed (docs/limits.md); split the file")
@@ -85,7 +108,9 @@ struct StoreTableBuilder {
   ///   - scheduleGroup: The group whose compiled schedule it shares, or `nil`.
   mutating func append(_ store: Store, hoursState: UInt8, scheduleGroup: UInt32?) throws(StoreTableOverflow) {
     guard memberCount + store.properties.count < Int(UInt32.max) else { throw Self.full }
-    let id = try text(store.id)
+    var storeID = store.id
+    let appended = storeID.withUTF8 { texts.append(UnsafeRawBufferPointer($0)) }
+    guard let id = appended else { throw Self.full }
     idRefs.append(id)
     Self.put(id, to: &rows)
     rows.append(UInt32(memberCount))
@@ -113,7 +138,8 @@ struct StoreTableBuilder {
     }
     rows.append(scheduleGroup ?? StoreTableLayout.none)
     Self.put(try jsonText(store.name.map(JSONValue.string) ?? .null), to: &rows)
-    Self.put(try jsonText(store.address.map(JSONValue.string) ?? .null), to: &rows)
+    Self.put(
+      try jsonText(store.address.map(JSONValue.string) ?? .null, unique: store.address != nil), to: &rows)
 
     for member in store.properties {
       let key: UInt32
@@ -123,9 +149,10 @@ struct StoreTableBuilder {
         key = UInt32(keyRefs.count)
         keyNumbers[member.key] = key
         keyRefs.append(try text(member.key))
+        keyStatistics.append(KeyStatistics())
       }
       members.append(key)
-      Self.put(try jsonText(member.value), to: &members)
+      Self.put(try jsonText(member.value, key: key), to: &members)
     }
     memberCount += store.properties.count
     count += 1
