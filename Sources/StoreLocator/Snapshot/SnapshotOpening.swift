@@ -110,8 +110,9 @@ extension StoreTable {
     }
     guard version == SnapshotFormat.version else {
       let age = version < SnapshotFormat.version ? "an older" : "a newer"
+      // The meta section opens with the source path in every version so far: name it if it reads.
       throw refusal(
-        path, source: nil,
+        path, source: sourceHint(buffer),
         "it was written in \(age) snapshot format (version \(version)); this stores reads version "
           + "\(SnapshotFormat.version)")
     }
