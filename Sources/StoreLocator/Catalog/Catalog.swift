@@ -378,9 +378,6 @@ public struct Catalog: Sendable {
     return true
   }
 
-  @inline(__always)
-  func store(atTreeIndex index: Int) -> Store { stores[Int(storePositions[index])] }
-
   /// The match of the store at tree point `index`: its row, not a copy of it.
   @inline(__always)
   func match(atTreeIndex index: Int, distance: Distance?) -> StoreMatch {

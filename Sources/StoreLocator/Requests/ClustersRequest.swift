@@ -167,7 +167,7 @@ extension Catalog {
         column: key % columns, row: key / columns, count: cell.count,
         center: center(of: cell),
         bounds: GeoBox(uncheckedWest: cell.west, south: cell.south, east: cell.east, north: cell.north),
-        storeID: cell.count == 1 ? store(atTreeIndex: cell.treeIndex).id : nil)
+        storeID: cell.count == 1 ? id(at: Int(storePositions[cell.treeIndex])) : nil)
     }
 
     var query = JSONObject()

@@ -641,6 +641,11 @@ final class StoreTable: @unchecked Sendable {
       if checkingDigests, rowDigest(position) != word(rowChecksums, 4 * position) {
         return "its row \(position) fails its checksum"
       }
+      if row(48) != StoreTableLayout.none,
+        CompactJSONReader.validUTF8(textBytes(row: position, at: 48)) == nil
+      {
+        return "its row \(position) has a time zone that is not UTF-8"
+      }
       guard CompactJSONReader.validUTF8(idBytes(at: position)) != nil else {
         return ("its row \(position) has an id that is not UTF-8")
       }
@@ -655,8 +660,13 @@ final class StoreTable: @unchecked Sendable {
         word(members, byte + 8) > 0
       else { return ("its property \(index) is out of range") }
     }
-    for key in 0..<keyCount where !inArena(word(keys, key * 8), word(keys, key * 8 + 4)) {
-      return ("its key \(key) lies outside the arena")
+    for key in 0..<keyCount {
+      guard inArena(word(keys, key * 8), word(keys, key * 8 + 4)) else {
+        return "its key \(key) lies outside the arena"
+      }
+      guard CompactJSONReader.validUTF8(keyBytes(UInt32(key))) != nil else {
+        return "its key \(key) is not UTF-8"
+      }
     }
     for guess in 0..<guessCount {
       let byte = guess * StoreTableLayout.guessSize
@@ -664,6 +674,20 @@ final class StoreTable: @unchecked Sendable {
         inArena(word(guesses, byte + 8), word(guesses, byte + 12)),
         inArena(word(guesses, byte + 16), word(guesses, byte + 20))
       else { return ("its time-zone guess \(guess) lies outside the arena") }
+      // Everything `store(at:)` reads of a guess: its texts and its place.
+      for field in 0..<3 {
+        let text = textBytes(word(guesses, byte + 8 * field), word(guesses, byte + 8 * field + 4))
+        guard CompactJSONReader.validUTF8(text) != nil else {
+          return "its time-zone guess \(guess) has a text that is not UTF-8"
+        }
+      }
+      func number(_ at: Int) -> Double {
+        Double(
+          bitPattern: UInt64(littleEndian: guesses.loadUnaligned(fromByteOffset: byte + at, as: UInt64.self)))
+      }
+      guard (try? Coordinate(latitude: number(24), longitude: number(32))) != nil else {
+        return "its time-zone guess \(guess) has a coordinate out of range"
+      }
     }
     for group in 0..<groupCount where Int(word(groupLeaders, 4 * group)) >= storeCount {
       return ("its schedule group \(group) names a store that is not there")
