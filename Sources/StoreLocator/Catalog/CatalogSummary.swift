@@ -71,32 +71,43 @@ extension Catalog {
     var timezones: [String: Int] = [:]
     var brands: [String: Int] = [:]
     var withHours = 0
-    var attributeValues: [String: [String: Int]] = [:]
-    var saturatedKeys: Set<String> = []
+    var withInferredTimezone = 0
     var longitudes: [Double] = []
     var south = Double.infinity
     var north = -Double.infinity
-    for store in stores {
-      if let timezone = store.timezone { timezones[timezone, default: 0] += 1 }
-      if let brand = store.brand { brands[brand, default: 0] += 1 }
-      if store.openingHours != nil { withHours += 1 }
-      // Hours are asked for with open_at, not by their text.
-      for member in store.properties
-      where !saturatedKeys.contains(member.key) && !member.key.hasPrefix("opening_hours") {
-        guard let text = member.value.scalarText, !text.isEmpty, text.utf8.count <= Self.attributeValueBytes
+    // Counted from the rows, by key number: no store is made, no key string per property.
+    var attributeValues: [Int: [String: Int]] = [:]
+    var saturated: [Int: Bool] = [:]
+    let keys = table.answerKeys
+    for position in stores.indices {
+      table.checkRow(position)
+      if let timezone = table.timeZoneName(at: position) { timezones[timezone, default: 0] += 1 }
+      if let brand = table.scalarText(key: keys.brand, at: position) { brands[brand, default: 0] += 1 }
+      if table.scalarText(key: keys.openingHours, at: position) != nil { withHours += 1 }
+      if table.hasInferredTimezone(at: position) { withInferredTimezone += 1 }
+      table.forEachMember(at: position) { key, number, value in
+        guard saturated[number] == nil else { return }
+        // Hours are asked for with open_at, not by their text.
+        if key.starts(with: Self.hoursKeyPrefix) {
+          saturated[number] = true
+          return
+        }
+        // A value of more than 6 bytes of JSON a byte of text is over the limit however escaped.
+        guard value.count <= 6 * Self.attributeValueBytes + 2,
+          let text = table.scalarText(json: value), !text.isEmpty, text.utf8.count <= Self.attributeValueBytes
         else {
           // A long or structured value: the key is a description, not an attribute.
-          saturatedKeys.insert(member.key)
-          attributeValues[member.key] = nil
-          continue
+          saturated[number] = true
+          attributeValues[number] = nil
+          return
         }
-        attributeValues[member.key, default: [:]][text, default: 0] += 1
-        if attributeValues[member.key]!.count > Self.attributeValueLimit {
-          saturatedKeys.insert(member.key)
-          attributeValues[member.key] = nil
+        attributeValues[number, default: [:]][text, default: 0] += 1
+        if attributeValues[number]!.count > Self.attributeValueLimit {
+          saturated[number] = true
+          attributeValues[number] = nil
         }
       }
-      if let coordinate = store.coordinate {
+      if let coordinate = table.coordinate(at: position) {
         longitudes.append(coordinate.longitude)
         south = min(south, coordinate.latitude)
         north = max(north, coordinate.latitude)
@@ -128,10 +139,10 @@ extension Catalog {
       storesWithSchedule: stores.indices.count { scheduleGap(at: $0) == nil },
       storesWithInvalidHours: storesReported("opening-hours-invalid"),
       storesWithToleratedHours: storesReported("opening-hours-tolerated"),
-      storesWithInferredTimezone: stores.count { $0.inferredTimezone != nil },
-      attributes: attributeValues.compactMap { key, values in
+      storesWithInferredTimezone: withInferredTimezone,
+      attributes: attributeValues.compactMap { number, values in
         values.count == 1 && values.first!.value == stores.count
-          ? nil : CatalogSummary.Attribute(key: key, values: tallies(values))
+          ? nil : CatalogSummary.Attribute(key: table.key(number: number), values: tallies(values))
       }.sorted { $0.key < $1.key },
       errorCount: diagnostics.count { $0.severity == .error },
       warningCount: diagnostics.count { $0.severity == .warning },
@@ -143,6 +154,8 @@ extension Catalog {
 
   /// The most distinct values of an attribute, and the longest (see `CatalogSummary.attributes`).
   static let attributeValueLimit = 16
+  /// Keys of opening hours (`opening_hours`, `opening_hours:drive_through`) are no attributes.
+  static let hoursKeyPrefix = Array("opening_hours".utf8)
   static let attributeValueBytes = 40
 
   /// The narrowest longitude interval holding every value: the complement of the widest gap

@@ -287,6 +287,39 @@ final class StoreTable: @unchecked Sendable {
     }
   }
 
+  /// Like `forEachMember(at:_:)`, with each key's number too.
+  func forEachMember(
+    at position: Int, _ body: (UnsafeRawBufferPointer, Int, UnsafeRawBufferPointer) -> Void
+  ) {
+    for index in memberRange(position) {
+      let found = member(index)
+      body(keyBytes(found.key), Int(found.key), found.value)
+    }
+  }
+
+  /// The key with number `number`.
+  func key(number: Int) -> String { string(keyBytes(UInt32(number))) }
+
+  /// A property as `Store.subscript(property:)` reads it (strings, numbers as written, booleans),
+  /// from the JSON text of its value; `nil` for null, arrays and objects.
+  func scalarText(json value: UnsafeRawBufferPointer) -> String? {
+    guard let first = value.first else { return nil }
+    switch first {
+    case UInt8(ascii: "\""), UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "-"),
+      UInt8(ascii: "0")...UInt8(ascii: "9"):
+      return parse(value).scalarText
+    default: return nil
+    }
+  }
+
+  /// The property with key number `key` as `scalarText(json:)` reads it.
+  func scalarText(key: UInt32?, at position: Int) -> String? {
+    key.flatMap { valueJSON(key: $0, at: position) }.flatMap { scalarText(json: $0) }
+  }
+
+  /// Whether the store's time zone was inferred from its location.
+  func hasInferredTimezone(at position: Int) -> Bool { rowByte(position, 45) & 2 != 0 }
+
   /// True when the store at `position` meets `condition`: only the one property is parsed.
   func matches(_ condition: StoreFilter.Condition, at position: Int) -> Bool {
     condition.matches(value: value(condition.key, at: position))
