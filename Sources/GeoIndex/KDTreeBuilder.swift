@@ -410,18 +410,7 @@ struct Builder {
     var store = lower
     for i in lower..<upper {
       let first = goesFirst(keys[i])
-      let x = xs[i]
-      let y = ys[i]
-      let z = zs[i]
-      let id = ids[i]
-      xs[i] = xs[store]
-      ys[i] = ys[store]
-      zs[i] = zs[store]
-      ids[i] = ids[store]
-      xs[store] = x
-      ys[store] = y
-      zs[store] = z
-      ids[store] = id
+      swapAt(i, store)
       store &+= first
     }
     return store

@@ -1,8 +1,8 @@
 /// Compact JSON written straight into bytes: what the store table keeps for each property value,
 /// and what answers are rendered into from the table's rows.
 ///
-/// The text is the same as `JSONValue.write(to:)` writes, byte for byte (tests hold the two
-/// together), so an answer rendered from a row equals one rendered from a `Store`.
+/// `JSONValue.jsonText` is written by it too, so an answer rendered from a row equals one rendered
+/// from a `Store`, byte for byte.
 struct JSONBytes {
   var bytes: [UInt8] = []
 
@@ -26,7 +26,7 @@ struct JSONBytes {
     text.withUTF8 { bytes.append(contentsOf: $0) }
   }
 
-  /// `text` as a JSON string literal, escaped as `JSONValue.writeString` escapes.
+  /// `text` as a JSON string literal: only quotes, backslashes and control characters escaped.
   mutating func appendString(_ text: String) {
     var text = text
     text.withUTF8 { appendString(utf8: UnsafeRawBufferPointer($0)) }

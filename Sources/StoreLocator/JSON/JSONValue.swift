@@ -66,90 +66,21 @@ public struct JSONObject: Hashable, Sendable, RandomAccessCollection {
 extension JSONValue {
   /// Compact RFC 8259 text for this value; strings are escaped, numbers written as they came.
   public var jsonText: String {
-    var output = ""
-    write(to: &output)
-    return output
+    var bytes = JSONBytes()
+    bytes.append(self)
+    return bytes.text
   }
 
-  /// Appends the compact JSON text of this value to `output`.
-  public func write(to output: inout String) {
-    switch self {
-    case .null: output += "null"
-    case .bool(let value): output += value ? "true" : "false"
-    case .number(let literal): output += literal
-    case .string(let text): JSONValue.writeString(text, to: &output)
-    case .array(let elements):
-      output += "["
-      for (position, element) in elements.enumerated() {
-        if position > 0 { output += "," }
-        element.write(to: &output)
-      }
-      output += "]"
-    case .object(let object):
-      output += "{"
-      for (position, member) in object.members.enumerated() {
-        if position > 0 { output += "," }
-        JSONValue.writeString(member.key, to: &output)
-        output += ":"
-        member.value.write(to: &output)
-      }
-      output += "}"
-    }
-  }
+  /// Appends the compact JSON text of this value to `output` (written by `JSONBytes`, the one
+  /// JSON writer, which answers rendered from the store table use too).
+  public func write(to output: inout String) { output += jsonText }
 
   /// Appends `text` as a JSON string literal.
-  ///
-  /// Most strings need no escape: they are appended whole, a copy of their bytes. The others are
-  /// appended in runs between the bytes that need one (each an ASCII byte, so a run never splits
-  /// a character). (Appending scalar by scalar made
-  /// this function half of what a `nearest` answer cost the service: Benchmarks/README.md.)
   /// - Complexity: O(n) in the UTF-8 length of `text`.
   public static func writeString(_ text: String, to output: inout String) {
-    output += "\""
-    let written: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
-      var runStart = 0
-      for offset in bytes.indices {
-        let byte = bytes[offset]
-        guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-        if runStart < offset {
-          output += String(decoding: UnsafeBufferPointer(rebasing: bytes[runStart..<offset]), as: UTF8.self)
-        }
-        output += escape(byte)
-        runStart = offset + 1
-      }
-      if runStart == 0 {
-        output += text
-      } else if runStart < bytes.count {
-        output += String(decoding: UnsafeBufferPointer(rebasing: bytes[runStart...]), as: UTF8.self)
-      }
-    }
-    if written == nil {
-      // A bridged string without contiguous UTF-8: scalar by scalar.
-      for scalar in text.unicodeScalars {
-        if scalar.isASCII, let byte = UInt8(exactly: scalar.value),
-          byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
-        {
-          output += escape(byte)
-        } else {
-          output.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    output += "\""
-  }
-
-  /// The escape of an ASCII byte that JSON strings cannot hold as it is.
-  private static func escape(_ byte: UInt8) -> String {
-    switch byte {
-    case UInt8(ascii: "\""): return "\\\""
-    case UInt8(ascii: "\\"): return "\\\\"
-    case UInt8(ascii: "\n"): return "\\n"
-    case UInt8(ascii: "\r"): return "\\r"
-    case UInt8(ascii: "\t"): return "\\t"
-    default:
-      let hex = String(byte, radix: 16)
-      return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-    }
+    var bytes = JSONBytes()
+    bytes.appendString(text)
+    output += bytes.text
   }
 }
 
