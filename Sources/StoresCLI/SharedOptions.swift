@@ -43,7 +43,9 @@ struct DataOptions: ParsableArguments {
       let errors = catalog.diagnosticCount(.error)
       // A cut-off file loses every store after the cut: say so in its own words, not only as a count.
       if let truncation = catalog.truncation {
-        standardError("stores: warning: \(path) is truncated: \(truncation.message)")
+        // A snapshot is whole; the GeoJSON it was built from was the cut-off file.
+        let cutFile = catalog.isSnapshot ? "\(catalog.source) (from which \(path) was built)" : path
+        standardError("stores: warning: \(cutFile) is truncated: \(truncation.message)")
       }
       if errors > 0 {
         standardError(

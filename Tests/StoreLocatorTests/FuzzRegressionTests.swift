@@ -65,6 +65,41 @@ struct FuzzRegressionTests {
     try SnapshotTests.expectRefused(badKey, "is not UTF-8")
   }
 
+  /// fuzz-snapshot, resealed mode (crash-cf6c2cf3…, in CI's run of 16aab8d, 647 executions from
+  /// the seeds; the input was not kept, this is the forgery it points to): a property value's
+  /// JSON text changed in the arena (digests and checksums resealed) passed the checks of a table
+  /// checked whole, and making the store ended the process ("a property value is not JSON").
+  /// Now every value, and every row's `name` and `address` text, must be the JSON it stands for
+  /// on open, and `verify` checks the same for any size.
+  @Test func forgedPropertyValueIsRefused() throws {
+    let catalog = try Catalog(geoJSON: Array(Self.geoJSON.utf8), source: "two.geojson")
+    let clean = catalog.snapshotBytes()
+    let members = try #require(Self.section(SnapshotFormat.Section.members.rawValue, in: clean))
+    let rows = try #require(Self.section(SnapshotFormat.Section.rows.rawValue, in: clean))
+    let texts = try #require(Self.section(SnapshotFormat.Section.texts.rawValue, in: clean))
+    func offset(_ at: Int) -> Int { Int(UInt32(truncatingIfNeeded: Self.load(clean, at: at))) }
+    // The second property's value (the opening hours, a string no other field shares): its
+    // closing quote becomes a letter.
+    var badValue = clean
+    let second = members.lowerBound + StoreTableLayout.memberSize
+    let value = texts.lowerBound + offset(second + 4)
+    let length = offset(second + 8)
+    #expect(badValue[value] == UInt8(ascii: "\""))
+    badValue[value + length - 1] = UInt8(ascii: "x")
+    FuzzingHooks.resealRowDigests(&badValue)
+    Self.reseal(&badValue)
+    try SnapshotTests.expectRefused(badValue, "its property 1 is not JSON")
+
+    // The first row's pre-rendered name: a JSON string, so answers copying it stay JSON.
+    var badName = clean
+    let name = texts.lowerBound + offset(rows.lowerBound + 64)
+    #expect(badName[name] == UInt8(ascii: "\""))
+    badName[name] = UInt8(ascii: "{")
+    FuzzingHooks.resealRowDigests(&badName)
+    Self.reseal(&badName)
+    try SnapshotTests.expectRefused(badName, "its row 0 has a name or address that is not JSON text")
+  }
+
   /// fuzz-snapshot, resealed mode (crash-105c87dc…, crash-03e19057… and 8 more): a section-table
   /// offset (field at +8) or length (+16) of 2^63 with the header checksum recomputed traps in
   /// `SnapshotCatalog.map` (SnapshotCatalog.swift:175 and :176, "Not enough bits to represent the

@@ -39,6 +39,17 @@ import Testing
     let validate = try StoresProcess.run(["validate", path])
     #expect(validate.status == 65)
     #expect(validate.standardOutput.contains("error[truncated]"))
+
+    // A snapshot built from it is whole: the warning names the GeoJSON that was cut.
+    let snapshot = path + ".snap"
+    defer { try? FileManager.default.removeItem(atPath: snapshot) }
+    let build = try StoresProcess.run(["snapshot", "build", path, "-o", snapshot])
+    #expect(build.status == 0, "\(build.standardError)")
+    let fromSnapshot = try StoresProcess.run(["nearest", "--near", "50,10", "--data", snapshot])
+    #expect(fromSnapshot.status == 0)
+    #expect(
+      fromSnapshot.standardError.contains("\(path) (from which \(snapshot) was built) is truncated: "),
+      "\(fromSnapshot.standardError)")
   }
 
   // MARK: validate --severity (item 16)

@@ -88,7 +88,8 @@ public struct Catalog: Sendable {
     var reasons: [String] = []
     var reasonIndex: [String: Int] = [:]
     var countries = Set<String>()
-    var builder = StoreTableBuilder(expectedCount: stores.count)
+    var builder = StoreTableBuilder(
+      expectedCount: stores.count, expectedMembers: stores.reduce(0) { $0 + $1.properties.count })
     for (position, store) in stores.enumerated() {
       if store.openingHours != nil, let country = store.country, country.count == 2 {
         countries.insert(country.uppercased())
@@ -119,16 +120,17 @@ public struct Catalog: Sendable {
       SnapshotImage.Meta(
         source: source, storeCount: storeCount, indexedCount: tree.count, masks: masks,
         diagnosticCounts: counts, reasons: reasons, countries: countries))
-    let sections =
+    let version = Catalog.version(of: builder.joinedIDs)
+    var sections =
       [(SnapshotFormat.Section.meta, meta)] + SnapshotImage.treeSections(tree, storePositions: positions)
       + SnapshotImage.maskSections(masks)
       + builder.sections(groupLeaders: compiled?.groupLeaders ?? [])
       + [(.diagnostics, SnapshotImage.diagnosticsSection(diagnostics))]
-    let opened = StoreTable.opening(image: SnapshotImage.assemble(sections), options: LoadOptions())
+    let opened = StoreTable.opening(image: SnapshotImage.assemble(taking: &sections), options: LoadOptions())
     opened.table.prefill(
       schedules: compiled?.groupSchedules ?? [], zones: compiled?.zones ?? [:], diagnostics: diagnostics)
     self.init(table: opened.table, tree: opened.tree, storePositions: opened.storePositions)
-    self.dataVersion = Catalog.version(of: builder.joinedIDs)
+    self.dataVersion = version
   }
 
   /// Gives free heap pages back to the system (glibc's `malloc_trim`, which also releases free

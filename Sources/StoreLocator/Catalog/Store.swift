@@ -135,21 +135,31 @@ public struct Store: Hashable, Sendable, Identifiable {
 extension String {
   /// Whitespace runs (including the newlines some directories embed in addresses) become one space.
   var trimmingWhitespaceAndNewlines: String {
-    if isTrimmedASCII { return self }
+    if isTrimmed { return self }
     return split(whereSeparator: \.isWhitespace).joined(separator: " ")
   }
 
-  /// ASCII with no whitespace but single spaces between words: already trimmed. (Splitting into
-  /// Characters was an eighth of loading a file, for values that nearly all look like this.)
-  private var isTrimmedASCII: Bool {
-    var previousWasSpace = true
+  /// No whitespace but single spaces between words: already trimmed. (Splitting into Characters
+  /// was an eighth of loading a file, for values that nearly all look like this.)
+  ///
+  /// Decided on the bytes: control characters, UTF-8 sequences led by C2, E1, E2 or E3 (the only
+  /// ones that can encode non-ASCII whitespace: U+0085, U+00A0, U+1680, U+2000-U+205F, U+3000),
+  /// and a space followed by a non-ASCII byte (which may be a combining mark that makes the space
+  /// part of another character) are left to the slow path.
+  var isTrimmed: Bool {
+    var afterSpace = false
+    var isFirst = true
     for byte in utf8 {
-      if byte >= 0x80 || (byte < 0x20 && byte != 0) || byte == 0x7F { return false }
-      if byte == 0 { return false }
-      let isSpace = byte == UInt8(ascii: " ")
-      if isSpace && previousWasSpace { return false }
-      previousWasSpace = isSpace
+      if byte < 0x20 || byte == 0x7F { return false }
+      if byte == UInt8(ascii: " ") {
+        if afterSpace || isFirst { return false }
+        afterSpace = true
+      } else {
+        if byte >= 0x80, afterSpace || byte == 0xC2 || (0xE1...0xE3).contains(byte) { return false }
+        afterSpace = false
+      }
+      isFirst = false
     }
-    return !previousWasSpace || isEmpty
+    return !afterSpace
   }
 }

@@ -1,5 +1,14 @@
+import Dispatch
 import GeoIndex
 import OpeningHours
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 extension Catalog {
   /// The compiled opening hours of `store`, or `nil` when it has none usable.
@@ -77,12 +86,23 @@ extension Catalog {
       added.append(
         Diagnostic(Diagnostic.Code(code), severity, at: store.position, storeID: store.id, message))
     }
+    // Each zone name of the data is looked up once; then the zones of the stores without a
+    // usable one are inferred on every core (a tree search each: a seventh of loading a large
+    // file without zones when done one store at a time).
+    for store in stores {
+      if let name = store.timezone, zones[name] == nil {
+        zones[name] = .some(try? TimeZoneRules(identifier: name))
+      }
+    }
+    let usableNames = Set(zones.compactMap { name, rules in rules == nil ? nil : name })
+    let guesses = resources.timeZoneLocator.map { locator in
+      inferTimeZones(of: stores, except: usableNames, with: locator)
+    }
     for position in stores.indices {
       var store = stores[position]
       // Time zone: the data's, else inferred from the location.
       var rules: TimeZoneRules?
       if let name = store.timezone {
-        if zones[name] == nil { zones[name] = .some(try? TimeZoneRules(identifier: name)) }
         rules = zones[name] ?? nil
         if rules == nil {
           note(
@@ -93,9 +113,7 @@ extension Catalog {
           store.timezone = nil
         }
       }
-      if store.timezone == nil, let coordinate = store.coordinate, let locator = resources.timeZoneLocator,
-        let guess = locator.timeZone(near: coordinate, country: store.country)
-      {
+      if store.timezone == nil, let guess = guesses?[position] {
         if zones[guess.identifier] == nil {
           zones[guess.identifier] = .some(try? TimeZoneRules(identifier: guess.identifier))
         }
@@ -176,26 +194,84 @@ extension Catalog {
         openHours[position] = schedule.possiblyOpenHours(within: openHoursWindow)
       }
     }
-    if !added.isEmpty {
-      // Keep input order: each added diagnostic goes after the loader's ones for its feature.
-      var key = -1
-      let keyed =
-        diagnostics.enumerated().map { offset, diagnostic in
-          key = diagnostic.position?.featureIndex ?? key
-          return (key: key, group: 0, offset: offset, diagnostic: diagnostic)
-        }
-        + added.enumerated().map { offset, diagnostic in
-          (
-            key: diagnostic.position?.featureIndex ?? Int.max, group: 1, offset: offset,
-            diagnostic: diagnostic
-          )
-        }
-      diagnostics = keyed.sorted { ($0.key, $0.group, $0.offset) < ($1.key, $1.group, $1.offset) }.map(
-        \.diagnostic)
-    }
+    if !added.isEmpty { diagnostics = merged(diagnostics, added) }
     return CompiledSchedules(
       schedules: schedules, gaps: gaps, zones: zones.compactMapValues { $0 }, openHours: openHours,
       groups: groups, groupSchedules: groupSchedules, groupLeaders: groupLeaders)
+  }
+}
+
+extension Catalog {
+  /// The loader's diagnostics and those added per store, in input order: each added one goes
+  /// after the loader's ones for its feature (a loader's diagnostic without a position belongs
+  /// with the feature before it; an added one without a position goes last).
+  ///
+  /// Both lists are nearly always in feature order already, and then one pass merges them
+  /// (sorting a million "zone inferred" notes took seconds); otherwise they are sorted.
+  static func merged(_ loaded: [Diagnostic], _ added: [Diagnostic]) -> [Diagnostic] {
+    var feature = -1
+    let loadedKeys = loaded.map { diagnostic in
+      feature = diagnostic.position?.featureIndex ?? feature
+      return feature
+    }
+    let addedKeys = added.map { $0.position?.featureIndex ?? Int.max }
+    func isSorted(_ keys: [Int]) -> Bool { zip(keys, keys.dropFirst()).allSatisfy { $0 <= $1 } }
+    guard isSorted(loadedKeys), isSorted(addedKeys) else {
+      let keyed =
+        loaded.indices.map { (key: loadedKeys[$0], group: 0, offset: $0) }
+        + added.indices.map { (key: addedKeys[$0], group: 1, offset: $0) }
+      return keyed.sorted { ($0.key, $0.group, $0.offset) < ($1.key, $1.group, $1.offset) }.map {
+        $0.group == 0 ? loaded[$0.offset] : added[$0.offset]
+      }
+    }
+    var result: [Diagnostic] = []
+    result.reserveCapacity(loaded.count + added.count)
+    var next = 0
+    for (offset, diagnostic) in loaded.enumerated() {
+      while next < added.count, addedKeys[next] < loadedKeys[offset] {
+        result.append(added[next])
+        next += 1
+      }
+      result.append(diagnostic)
+    }
+    result.append(contentsOf: added[next...])
+    return result
+  }
+
+  /// The zone inferred for each store that has a location and no usable zone of its own (`nil`
+  /// for the others), the stores shared out between the processors.
+  ///
+  /// - Parameter usableNames: The zone names that exist; a store naming one keeps it.
+  static func inferTimeZones(
+    of stores: [Store], except usableNames: Set<String>, with locator: TimeZoneLocator
+  )
+    -> [TimeZoneGuess?]
+  {
+    @Sendable func guess(_ store: Store) -> TimeZoneGuess? {
+      guard let coordinate = store.coordinate else { return nil }
+      if let name = store.timezone, usableNames.contains(name) { return nil }
+      return locator.timeZone(near: coordinate, country: store.country)
+    }
+    let count = stores.count
+    let processors = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    // Below a few thousand stores a thread costs more than it saves.
+    let parts = min(processors, max(1, count / 4096))
+    guard parts > 1 else { return stores.map(guess) }
+    return [TimeZoneGuess?](unsafeUninitializedCapacity: count) { buffer, initialized in
+      // Each part initializes its own slots of the buffer; nobody writes the stores.
+      let shared = SharedSlots(slots: buffer)
+      DispatchQueue.concurrentPerform(iterations: parts) { part in
+        for position in (part * count / parts)..<((part + 1) * count / parts) {
+          (shared.slots.baseAddress! + position).initialize(to: guess(stores[position]))
+        }
+      }
+      initialized = count
+    }
+  }
+
+  /// Slots that several threads fill, each its own.
+  private struct SharedSlots<Element>: @unchecked Sendable {
+    let slots: UnsafeMutableBufferPointer<Element>
   }
 }
 

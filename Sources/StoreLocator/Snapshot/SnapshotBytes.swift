@@ -5,6 +5,9 @@ struct SnapshotWriter {
 
   var count: Int { bytes.count }
 
+  /// Room for `count` bytes in all, so that a column of known size is not copied as it grows.
+  mutating func reserveCapacity(_ count: Int) { bytes.reserveCapacity(count) }
+
   mutating func append<T: FixedWidthInteger>(_ value: T) {
     withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
   }

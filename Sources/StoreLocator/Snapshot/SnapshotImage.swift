@@ -87,43 +87,69 @@ enum SnapshotImage {
   /// Header, section table, then each section on an 8-byte boundary, in one page-aligned
   /// allocation of the image's exact size.
   static func assemble(_ sections: [(SnapshotFormat.Section, UnsafeRawBufferPointer)]) -> TableMemory {
-    let tableStart = SnapshotFormat.headerSize
-    var size = tableStart + sections.count * SnapshotFormat.sectionEntrySize
-    var offsets: [Int] = []
-    for (_, body) in sections {
-      size = (size + 7) & ~7
-      offsets.append(size)
-      size += body.count
+    let image = ImageWriter(sizes: sections.map(\.1.count))
+    for (number, (section, body)) in sections.enumerated() { image.put(section, body, number: number) }
+    return image.finished()
+  }
+
+  /// `assemble` for sections held in arrays, each let go as soon as it is copied (`sections` is
+  /// left with empty bodies): the sections and the image are never both whole in memory, which
+  /// on 1M stores keeps about 400 MB off the loader's peak.
+  static func assemble(taking sections: inout [(SnapshotFormat.Section, [UInt8])]) -> TableMemory {
+    let image = ImageWriter(sizes: sections.map(\.1.count))
+    for number in sections.indices {
+      sections[number].1.withUnsafeBytes { image.put(sections[number].0, $0, number: number) }
+      sections[number].1 = []
     }
-    let image = UnsafeMutableRawPointer.allocate(byteCount: max(size, 1), alignment: 4096)
-    image.initializeMemory(as: UInt8.self, repeating: 0, count: size)
-    func put<T: FixedWidthInteger>(_ value: T, at offset: Int) {
+    return image.finished()
+  }
+
+  /// Lays out an image of sections of known sizes and copies them in one at a time.
+  private struct ImageWriter {
+    private let image: UnsafeMutableRawPointer
+    private let size: Int
+    private let offsets: [Int]
+
+    init(sizes: [Int]) {
+      var size = SnapshotFormat.headerSize + sizes.count * SnapshotFormat.sectionEntrySize
+      var offsets: [Int] = []
+      for count in sizes {
+        size = (size + 7) & ~7
+        offsets.append(size)
+        size += count
+      }
+      self.size = size
+      self.offsets = offsets
+      image = UnsafeMutableRawPointer.allocate(byteCount: max(size, 1), alignment: 4096)
+      image.initializeMemory(as: UInt8.self, repeating: 0, count: size)
+      for (i, byte) in SnapshotFormat.magic.enumerated() { put(byte, at: i) }
+      put(SnapshotFormat.version, at: 8)
+      put(UInt32(sizes.count), at: 12)
+      put(UInt64(size), at: 16)
+    }
+
+    private func put<T: FixedWidthInteger>(_ value: T, at offset: Int) {
       image.storeBytes(of: value.littleEndian, toByteOffset: offset, as: T.self)
     }
-    for (i, byte) in SnapshotFormat.magic.enumerated() { put(byte, at: i) }
-    put(SnapshotFormat.version, at: 8)
-    put(UInt32(sections.count), at: 12)
-    put(UInt64(size), at: 16)
-    for (i, (section, body)) in sections.enumerated() {
-      if let base = body.baseAddress { (image + offsets[i]).copyMemory(from: base, byteCount: body.count) }
-      let entry = tableStart + i * SnapshotFormat.sectionEntrySize
+
+    /// Copies the `number`th section and writes its entry of the section table.
+    func put(_ section: SnapshotFormat.Section, _ body: UnsafeRawBufferPointer, number: Int) {
+      if let base = body.baseAddress {
+        (image + offsets[number]).copyMemory(from: base, byteCount: body.count)
+      }
+      let entry = SnapshotFormat.headerSize + number * SnapshotFormat.sectionEntrySize
       put(section.rawValue, at: entry)
-      put(UInt64(offsets[i]), at: entry + 8)
+      put(UInt64(offsets[number]), at: entry + 8)
       put(UInt64(body.count), at: entry + 16)
       put(snapshotChecksum(body), at: entry + 24)
     }
-    let headerEnd = tableStart + sections.count * SnapshotFormat.sectionEntrySize
-    put(snapshotChecksum(UnsafeRawBufferPointer(start: image, count: headerEnd)), at: 24)
-    return TableMemory(adopting: UnsafeRawPointer(image), size: size)
-  }
 
-  /// `assemble` for sections held in arrays.
-  static func assemble(_ sections: [(SnapshotFormat.Section, [UInt8])]) -> TableMemory {
-    func pinned(_ index: Int, _ done: [(SnapshotFormat.Section, UnsafeRawBufferPointer)]) -> TableMemory {
-      guard index < sections.count else { return assemble(done) }
-      return sections[index].1.withUnsafeBytes { pinned(index + 1, done + [(sections[index].0, $0)]) }
+    /// The image, its header sealed by the checksum of header and section table.
+    func finished() -> TableMemory {
+      let headerEnd = SnapshotFormat.headerSize + offsets.count * SnapshotFormat.sectionEntrySize
+      put(snapshotChecksum(UnsafeRawBufferPointer(start: image, count: headerEnd)), at: 24)
+      return TableMemory(adopting: UnsafeRawPointer(image), size: size)
     }
-    return pinned(0, [])
   }
 }
 

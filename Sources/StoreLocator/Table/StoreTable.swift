@@ -682,6 +682,13 @@ final class StoreTable: @unchecked Sendable {
       guard CompactJSONReader.validUTF8(idBytes(at: position)) != nil else {
         return ("its row \(position) has an id that is not UTF-8")
       }
+      // Answers copy the name and address texts as they are: each must be a string or null.
+      for field in [64, 72] {
+        switch CompactJSONReader.value(of: textBytes(row: position, at: field)) {
+        case .string?, .null?: break
+        default: return "its row \(position) has a name or address that is not JSON text"
+        }
+      }
       if rowByte(position, 45) & 1 != 0 {
         guard (try? Coordinate(latitude: rowDouble(position, 16), longitude: rowDouble(position, 24))) != nil
         else { return ("its row \(position) has a coordinate out of range") }
@@ -692,6 +699,9 @@ final class StoreTable: @unchecked Sendable {
       guard Int(word(members, byte)) < keyCount, inArena(word(members, byte + 4), word(members, byte + 8)),
         word(members, byte + 8) > 0
       else { return ("its property \(index) is out of range") }
+      // Making a store parses every value, and answers copy them: each must be one JSON value.
+      let value = textBytes(word(members, byte + 4), word(members, byte + 8))
+      guard CompactJSONReader.value(of: value) != nil else { return "its property \(index) is not JSON" }
     }
     for key in 0..<keyCount {
       guard inArena(word(keys, key * 8), word(keys, key * 8 + 4)) else {

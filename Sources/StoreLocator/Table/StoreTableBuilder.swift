@@ -52,9 +52,15 @@ struct StoreTableBuilder {
   private var scratch = JSONBytes(capacity: 256)
   private(set) var count = 0
 
-  init(expectedCount: Int) {
+  /// - Parameters:
+  ///   - expectedCount: The number of rows to come.
+  ///   - expectedMembers: The number of properties they have in all.
+  init(expectedCount: Int, expectedMembers: Int = 0) {
     rows = SnapshotWriter()
     members = SnapshotWriter()
+    rows.reserveCapacity(expectedCount * StoreTableLayout.rowSize)
+    members.reserveCapacity(expectedMembers * StoreTableLayout.memberSize)
+    idRefs.reserveCapacity(expectedCount)
     texts = InternedTexts(expectedCount: expectedCount * 4)
   }
 
@@ -138,8 +144,8 @@ struct StoreTableBuilder {
     }
     rows.append(scheduleGroup ?? StoreTableLayout.none)
     Self.put(try jsonText(store.name.map(JSONValue.string) ?? .null), to: &rows)
-    Self.put(
-      try jsonText(store.address.map(JSONValue.string) ?? .null, unique: store.address != nil), to: &rows)
+    let address = store.address
+    Self.put(try jsonText(address.map(JSONValue.string) ?? .null, unique: address != nil), to: &rows)
 
     for member in store.properties {
       let key: UInt32
@@ -170,9 +176,10 @@ struct StoreTableBuilder {
     return joined
   }
 
-  /// The columns as snapshot sections.
+  /// The columns as snapshot sections; the builder is used up, so that the sections hold the
+  /// only references to the columns and `SnapshotImage.assemble(taking:)` can let each go.
   /// - Parameter groupLeaders: Per schedule group, the first store of the group.
-  func sections(groupLeaders: [UInt32]) -> [(SnapshotFormat.Section, [UInt8])] {
+  consuming func sections(groupLeaders: [UInt32]) -> [(SnapshotFormat.Section, [UInt8])] {
     var keys = SnapshotWriter()
     for ref in keyRefs {
       keys.append(ref.offset)
