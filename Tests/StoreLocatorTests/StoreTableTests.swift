@@ -131,6 +131,52 @@ import Testing
     #expect(decided == conditions.count * values.count)
   }
 
+  /// `suggestedIndexConditions` reads the rows' JSON texts; it suggests what counting the records'
+  /// values does (the rule written out here), and the indexed bits are the records' answers.
+  @Test func indexSuggestionsAndBitsFromRowsAreThoseOfTheRecords() throws {
+    for catalog in try Self.catalogs() {
+      var keys: [String] = []
+      var counts: [String: [String: Int]] = [:]
+      var saturated: Set<String> = []
+      for store in catalog.stores {
+        for member in store.properties where !saturated.contains(member.key) {
+          guard let text = member.value.scalarText, !text.isEmpty, text.utf8.count <= 40 else { continue }
+          if counts[member.key] == nil {
+            keys.append(member.key)
+            counts[member.key] = [:]
+          }
+          counts[member.key]![text, default: 0] += 1
+          if counts[member.key]!.count > 16 {
+            saturated.insert(member.key)
+            counts[member.key] = nil
+          }
+        }
+      }
+      var expected: [StoreFilter.Condition] = []
+      for key in keys where !saturated.contains(key) {
+        for (value, count) in counts[key]!.sorted(by: { ($0.value, $0.key) < ($1.value, $1.key) })
+        where count < catalog.stores.count {
+          expected.append(StoreFilter.Condition(key: key, test: .equals(value)))
+        }
+      }
+      let suggested = catalog.suggestedIndexConditions()
+      #expect(suggested == Array(expected.prefix(64)), "\(catalog.source)")
+
+      // Each store's bits (through a search that needs every indexed condition in turn) are the
+      // records' answers.
+      let indexed = catalog.indexing(suggested)
+      for condition in suggested.prefix(8) {
+        let filter = StoreFilter([condition])
+        let everywhere = indexed.stores(
+          within: .meters(20_100_000), of: Coordinate(uncheckedLatitude: 0, longitude: 0), where: filter)
+        let found = Set(everywhere.map(\.store.catalogIndex))
+        let wanted = Set(
+          catalog.stores.filter { $0.coordinate != nil && filter.matches($0) }.map(\.catalogIndex))
+        #expect(found == wanted, "\(catalog.source): \(condition)")
+      }
+    }
+  }
+
   /// A table larger than the open-time check reads each row against its digest: a byte changed in
   /// a value (with the section checksums resealed, as a forger would) is found for exactly the
   /// stores whose rows refer to that byte, and `verify` refuses the file.

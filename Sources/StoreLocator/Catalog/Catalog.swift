@@ -225,8 +225,13 @@ public struct Catalog: Sendable {
     if addingSuggested { conditions += suggestedIndexConditions().filter { !conditions.contains($0) } }
     var copy = self
     let table = table
-    let matches = { (condition: StoreFilter.Condition, position: Int) in
-      table.matches(condition, at: position)
+    // One row filter a condition, made once: most rows are decided on their bytes.
+    let filters = conditions.prefix(SearchMasks.conditionCapacity).map {
+      RowFilter(StoreFilter([$0]), table: table)
+    }
+    let matches = { (condition: Int, position: Int) in
+      table.checkRow(position)
+      return filters[condition].matches(table, at: position)
     }
     copy.builtMasks =
       searchMasks?.indexing(conditions, tree: tree, storeAtPoint: storePositions, matches: matches)

@@ -31,17 +31,18 @@ struct SearchMasks: Sendable {
   ///   - openHours: Per store (in `stores` order), the hours it may be open within
   ///     `hoursWindow`; `nil` when the catalog evaluates no opening hours.
   ///   - storeAtPoint: The store position of each tree point.
-  ///   - matches: Whether the store at a position meets a condition.
+  ///   - matches: Whether the store at a position (second) meets the condition with an index
+  ///     (first) in `conditions`.
   init(
     tree: KDTree, storeAtPoint: [Int32], openHours: [HoursOfWeek]?,
     hoursWindow: Range<Instant>, conditions: [StoreFilter.Condition],
-    matches: (StoreFilter.Condition, Int) -> Bool
+    matches: (Int, Int) -> Bool
   ) {
     let conditions = Array(conditions.prefix(Self.conditionCapacity))
     masks = SubtreeMasks(for: tree) { point in
       let position = Int(storeAtPoint[point])
       var mask = openHours?[position].words ?? HoursOfWeek.all.words
-      mask[Self.conditionWord] = Self.conditionBits(conditions) { matches($0, position) }
+      mask[Self.conditionWord] = Self.conditionBits(conditions.count) { matches($0, position) }
       return mask
     }
     self.conditions = conditions
@@ -57,13 +58,13 @@ struct SearchMasks: Sendable {
   /// The same hour bits with `conditions` indexed instead.
   func indexing(
     _ conditions: [StoreFilter.Condition], tree: KDTree, storeAtPoint: [Int32],
-    matches: (StoreFilter.Condition, Int) -> Bool
+    matches: (Int, Int) -> Bool
   ) -> SearchMasks {
     let conditions = Array(conditions.prefix(Self.conditionCapacity))
     let updated = masks.updating(for: tree) { point, mask in
       var mask = mask
       let position = Int(storeAtPoint[point])
-      mask[Self.conditionWord] = Self.conditionBits(conditions) { matches($0, position) }
+      mask[Self.conditionWord] = Self.conditionBits(conditions.count) { matches($0, position) }
       return mask
     }
     return SearchMasks(masks: updated, conditions: conditions, hoursWindow: hoursWindow)
@@ -71,11 +72,9 @@ struct SearchMasks: Sendable {
 
   private static let conditionWord = firstConditionBit >> 6
 
-  private static func conditionBits(
-    _ conditions: [StoreFilter.Condition], _ matches: (StoreFilter.Condition) -> Bool
-  ) -> UInt64 {
+  private static func conditionBits(_ count: Int, _ matches: (Int) -> Bool) -> UInt64 {
     var bits: UInt64 = 0
-    for (i, condition) in conditions.enumerated() where matches(condition) { bits |= 1 << UInt64(i) }
+    for i in 0..<count where matches(i) { bits |= 1 << UInt64(i) }
     return bits
   }
 
@@ -110,29 +109,36 @@ extension Catalog {
   /// - Complexity: O(n × properties).
   public func suggestedIndexConditions(limit: Int = 64) -> [StoreFilter.Condition] {
     let maximumValues = 16
-    var keys: [String] = []
-    var counts: [String: [String: Int]] = [:]
-    var saturated: Set<String> = []
-    for store in stores {
-      for member in store.properties where !saturated.contains(member.key) {
-        guard let text = member.value.scalarText, !text.isEmpty, text.utf8.count <= 40 else { continue }
-        if counts[member.key] == nil {
-          keys.append(member.key)
-          counts[member.key] = [:]
+    // By key number, in the order keys first appear; values are read from the rows' JSON texts
+    // (no store is made: this was a sixth of `snapshot build`).
+    var keys: [Int] = []
+    var counts: [Int: [String: Int]] = [:]
+    var saturated: Set<Int> = []
+    for position in 0..<table.storeCount {
+      table.checkRow(position)
+      table.forEachMember(at: position) { _, key, value in
+        // (A text of 40 bytes is at most 242 as JSON: quotes, and six bytes an escaped byte.)
+        guard !saturated.contains(key), value.count <= 242, let text = table.scalarText(json: value),
+          !text.isEmpty, text.utf8.count <= 40
+        else { return }
+        if counts[key] == nil {
+          keys.append(key)
+          counts[key] = [:]
         }
-        counts[member.key]![text, default: 0] += 1
-        if counts[member.key]!.count > maximumValues {
-          saturated.insert(member.key)
-          counts[member.key] = nil
+        counts[key]![text, default: 0] += 1
+        if counts[key]!.count > maximumValues {
+          saturated.insert(key)
+          counts[key] = nil
         }
       }
     }
     var conditions: [StoreFilter.Condition] = []
     for key in keys where !saturated.contains(key) {
       guard let values = counts[key] else { continue }
+      let name = table.key(number: key)
       for (value, count) in values.sorted(by: { ($0.value, $0.key) < ($1.value, $1.key) })
       where count < stores.count {
-        conditions.append(StoreFilter.Condition(key: key, test: .equals(value)))
+        conditions.append(StoreFilter.Condition(key: name, test: .equals(value)))
       }
     }
     return Array(conditions.prefix(limit))

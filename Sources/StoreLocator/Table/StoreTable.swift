@@ -320,11 +320,6 @@ final class StoreTable: @unchecked Sendable {
   /// Whether the store's time zone was inferred from its location.
   func hasInferredTimezone(at position: Int) -> Bool { rowByte(position, 45) & 2 != 0 }
 
-  /// True when the store at `position` meets `condition`: only the one property is parsed.
-  func matches(_ condition: StoreFilter.Condition, at position: Int) -> Bool {
-    condition.matches(value: value(condition.key, at: position))
-  }
-
   func matches(_ filter: StoreFilter, at position: Int) -> Bool {
     checkRow(position)
     return RowFilter(filter, table: self).matches(self, at: position)
