@@ -93,7 +93,8 @@ import Testing
     let values = [
       #""yes""#, #""no""#, #""true""#, #""false""#, "true", "false", "null", #""""#, "5", "-2.50", #""5""#,
       #""coffee_shop;donut""#, #""donut ; yes""#, #"["yes","x"]"#, #"["no",true]"#, #"{"a":"yes"}"#,
-      #""y\"es""#, #""ye\u0073""#, #""Yes""#,
+      #""y\"es""#, #""ye\u0073""#, #""Yes""#, #""a;  b  c ;true;;""#, #"" ; ""#, #""x;false""#,
+      #""donut;\u0001""#, "\"\u{212A}\"", "\"Cafe\u{301};x\"", #""Café""#, #""K;x""#,
     ]
     let features = values.enumerated().map { index, value in
       """
@@ -104,7 +105,10 @@ import Testing
     let catalog = try load(
       #"{"type": "FeatureCollection", "features": ["# + features.joined(separator: ",") + "]}")
     #expect(catalog.stores.count == values.count)
-    let words = ["yes", "no", "true", "false", "5", "-2.50", "donut", "coffee_shop", "x", "", "y\"es", "Yes"]
+    let words = [
+      "yes", "no", "true", "false", "5", "-2.50", "donut", "coffee_shop", "x", "", "y\"es", "Yes", "b c", "a",
+      "K", "Café", " ",
+    ]
     var conditions = [StoreFilter.Condition(key: "tag", test: .present)]
     conditions += [StoreFilter.Condition(key: "missing", test: .present)]
     for word in words {

@@ -11,6 +11,10 @@ struct RowFilter {
     let wantedJSON: [UInt8]
     /// For `yes` and `no`, the other spelling that matches: the JSON of `"true"` or `"false"`.
     let booleanWordJSON: [UInt8]?
+    /// The wanted value's UTF-8 when it is printable ASCII that JSON writes unescaped: then a
+    /// plain ASCII string is decided on its bytes, `;` lists included. (Outside ASCII, Swift's
+    /// `==` is canonical equivalence, which bytes cannot decide: U+212A KELVIN SIGN equals `K`.)
+    let wantedASCII: [UInt8]?
   }
 
   let tests: [Test]
@@ -26,9 +30,10 @@ struct RowFilter {
         word = value
       }
       let boolean = word == "yes" ? "\"true\"" : word == "no" ? "\"false\"" : nil
+      let isPlainASCII = word.utf8.allSatisfy { (0x20..<0x7F).contains($0) && $0 != 0x22 && $0 != 0x5C }
       return Test(
         condition: condition, key: table.keyNumber(of: condition.key), wantedJSON: wanted.bytes,
-        booleanWordJSON: boolean.map { Array($0.utf8) })
+        booleanWordJSON: boolean.map { Array($0.utf8) }, wantedASCII: isPlainASCII ? Array(word.utf8) : nil)
     }
   }
 
@@ -69,11 +74,20 @@ struct RowFilter {
   {
     guard let value else { return false }
     if value.elementsEqual(test.wantedJSON) { return true }
-    if value.first == UInt8(ascii: "\""), !value.contains(UInt8(ascii: ";")),
-      !value.contains(UInt8(ascii: "\\"))
+    if let wanted = test.wantedASCII, value.count >= 2, value.first == UInt8(ascii: "\""),
+      value.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "\\") })
     {
-      // A plain string other than the wanted one: only `"true"` for `yes` (`"false"` for `no`).
-      return test.booleanWordJSON.map { value.elementsEqual($0) } ?? false
+      // A plain ASCII string other than the wanted one: only `"true"` for `yes` (`"false"` for
+      // `no`), or a `;` list with the wanted value (or that word) as one of its parts.
+      if test.booleanWordJSON.map({ value.elementsEqual($0) }) == true { return true }
+      let content = UnsafeRawBufferPointer(rebasing: value[1..<value.count - 1])
+      guard content.contains(UInt8(ascii: ";")) else { return false }
+      let word = test.booleanWordJSON.map { Array($0.dropFirst().dropLast()) }
+      return content.split(separator: UInt8(ascii: ";")).contains { part in
+        let words = part.split(whereSeparator: { $0 == 0x20 || (0x09...0x0D).contains($0) })
+        let normalized = Array(words.joined(separator: [0x20]))
+        return normalized == wanted || normalized == word
+      }
     }
     // Lists, escapes and non-strings: the parsed value, by the rule of `Condition.matches`.
     guard let parsed = table.value(test.condition.key, at: position) else { return false }
