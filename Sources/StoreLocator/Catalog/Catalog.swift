@@ -105,6 +105,9 @@ public struct Catalog: Sendable {
       }
       try builder.append(store, hoursState: state, scheduleGroup: compiled?.groups[position])
       stores[position] = Catalog.emptyRecord
+      // Records freed so far still count against the process until the heap gives their pages
+      // back; doing so as the rows grow keeps records and table from both being whole at the peak.
+      if position & 0xFFFF == 0xFFFF { Catalog.returnFreedMemory() }
     }
     let storeCount = stores.count
     stores = []
