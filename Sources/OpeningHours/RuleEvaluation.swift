@@ -307,11 +307,13 @@ struct RuleEvaluator: Sendable {
     return result
   }
 
-  /// Whether `span` runs past midnight as written: its end is not after its start with sun
-  /// events at the specification's defaults (dawn 05:30, sunrise 06:00, sunset 18:00, dusk 18:30).
+  /// Whether `span` runs past midnight as written, with sun events at the specification's
+  /// defaults (dawn 05:30, sunrise 06:00, sunset 18:00, dusk 18:30): its end is before its start,
+  /// or the same clock time (`10:00-10:00` is 24 hours; `sunrise-06:00` is not).
   static func wrapsPastMidnight(_ span: TimeSpan) -> Bool {
     guard let end = span.end else { return false }
-    return writtenMinutes(end) <= writtenMinutes(span.start)
+    if case .clock(let a) = span.start, case .clock(let b) = end { return b <= a }
+    return writtenMinutes(end) < writtenMinutes(span.start)
   }
 
   /// Minutes into the day of `point` as written, sun events at the specification's defaults.

@@ -46,6 +46,18 @@ struct RangeEndTests {
     #expect(s.status(at: wall(zone, 2026, 6, 15, 9)).state == .closed)
   }
 
+  @Test("sunrise-06:00 is not 24 hours: the default sunrise is 06:00, but it is no clock time")
+  func sunStartAtTheDefaultOfTheEnd() throws {
+    let (s, zone) = try berlin("sunrise-06:00")
+    // Berlin, 2026-01-15: the sun rises after 08:00, so there is no span at all.
+    for hour in [0, 5, 7, 9, 12, 23] {
+      #expect(s.status(at: wall(zone, 2026, 1, 15, hour)).state == .closed, "2026-01-15 \(hour):00")
+    }
+    // 2026-06-15: sunrise before 05:00, open until 06:00.
+    #expect(s.status(at: wall(zone, 2026, 6, 15, 5, 30)).state == .open)
+    #expect(s.status(at: wall(zone, 2026, 6, 15, 6, 30)).state == .closed)
+  }
+
   @Test("a span that runs past midnight as written still does with a sun time")
   func sunSpanPastMidnight() throws {
     let (s, zone) = try berlin("sunset-02:00")
