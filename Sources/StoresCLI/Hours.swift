@@ -112,6 +112,9 @@ extension StoresCommand {
       if format == .json { return standardOutput(answer.jsonText) }
       var text = title + "\n" + "Hours  " + schedule.hours.text + "\n"
       for warning in schedule.hours.warnings + schedule.warnings { text += "       note: \(warning)\n" }
+      if !schedule.hours.warnings.isEmpty, schedule.hours.normalized != schedule.hours.text {
+        text += "       write it as `\(schedule.hours.normalized)`\n"
+      }
       text +=
         "At     \(Self.moment(answer.status.instant, in: schedule.timeZone)): \(answer.status.summary)\n\n"
       text += answer.days.map(Self.line).joined()

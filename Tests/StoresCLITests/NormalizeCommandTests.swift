@@ -15,6 +15,15 @@ import Testing
     #expect(outcome.standardError.contains("am-pm"))
   }
 
+  @Test func hoursOfAToleratedExpressionEndTheNotesWithTheCanonicalForm() throws {
+    let outcome = try StoresProcess.run([
+      "hours", "--expression", "Mo-Fr 9:00-17:00", "--timezone", "Europe/Berlin", "--at", "2026-11-23T10:00",
+    ])
+    #expect(outcome.status == 0, "\(outcome.standardError)")
+    #expect(outcome.standardOutput.contains("note: single-digit-hour"))
+    #expect(outcome.standardOutput.contains("write it as `Mo-Fr 09:00-17:00`\n"))
+  }
+
   @Test func normalizeNeedsNoTimeZoneAndLeavesACanonicalValueAlone() throws {
     let outcome = try StoresProcess.run([
       "hours", "--expression", "Mo-Fr 09:00-18:00; Sa 10:00-14:00", "--normalize",
