@@ -289,7 +289,13 @@ struct RuleEvaluator: Sendable {
         continue
       }
       guard var end = seconds(endPoint, date) else { continue }
-      if end <= start, end <= 86_400 { end += 86_400 }
+      if end <= start, end <= 86_400 {
+        // A span runs past midnight when it does as written (`22:00-02:00`, `sunset-02:00`), read
+        // with the specification's default sun times. A sun time that moves past a fixed one
+        // (`sunrise-08:00` on a day the sun rises after 08:00) leaves the span empty that day.
+        guard Self.wrapsPastMidnight(t) else { continue }
+        end += 86_400
+      }
       end = min(end, 2 * 86_400)
       guard start < end else { continue }
       result.append(Span(start: start, end: end, status: status))
@@ -299,6 +305,31 @@ struct RuleEvaluator: Sendable {
       }
     }
     return result
+  }
+
+  /// Whether `span` runs past midnight as written, with sun events at the specification's
+  /// defaults (dawn 05:30, sunrise 06:00, sunset 18:00, dusk 18:30): its end is before its start,
+  /// or the same clock time (`10:00-10:00` is 24 hours; `sunrise-06:00` is not).
+  static func wrapsPastMidnight(_ span: TimeSpan) -> Bool {
+    guard let end = span.end else { return false }
+    if case .clock(let a) = span.start, case .clock(let b) = end { return b <= a }
+    return writtenMinutes(end) < writtenMinutes(span.start)
+  }
+
+  /// Minutes into the day of `point` as written, sun events at the specification's defaults.
+  static func writtenMinutes(_ point: TimePoint) -> Int {
+    switch point {
+    case .clock(let minutes): return minutes
+    case .sun(let event, let offset):
+      let base =
+        switch event {
+        case .dawn: 5 * 60 + 30
+        case .sunrise: 6 * 60
+        case .sunset: 18 * 60
+        case .dusk: 18 * 60 + 30
+        }
+      return max(0, min(2 * 1440, base + offset))
+    }
   }
 
   func seconds(_ point: TimePoint, on date: LocalDate) -> Int? {
@@ -388,24 +419,33 @@ struct RuleEvaluator: Sendable {
       let value = date.year * 12 + date.month
       return value >= fy * 12 + from && value <= ty * 12 + to
     case .dates(let from, nil):
-      if let y = from.year { return resolve(from, year: y, clamp: false)?.daysSinceEpoch == day }
-      for y in (date.year - 1)...(date.year + 1)
-      where resolve(from, year: y, clamp: false)?.daysSinceEpoch == day {
+      if let y = from.year { return resolve(from, year: y, as: nil)?.daysSinceEpoch == day }
+      for y in (date.year - 1)...(date.year + 1) where resolve(from, year: y, as: nil)?.daysSinceEpoch == day
+      {
         return true
       }
       return false
     case .dates(let from, let to?):
-      if let fy = from.year {
-        guard let a = resolve(from, year: fy, clamp: true)?.daysSinceEpoch else { return false }
-        var b = resolve(to, year: to.year ?? fy, clamp: true)?.daysSinceEpoch ?? a
-        if to.year == nil, b < a { b = resolve(to, year: fy + 1, clamp: true)?.daysSinceEpoch ?? a }
+      if from.year == nil, let endYear = to.year {
+        // `Mar 28-2027 Apr 16`: a year on the end alone. The range starts at the last `from`
+        // not after its end (2027 Mar 28; `easter-2025 Jan Su[-2]` starts at Easter 2024).
+        guard let b = resolve(to, year: endYear, as: .end)?.daysSinceEpoch else { return false }
+        var a = resolve(from, year: endYear, as: .start)?.daysSinceEpoch
+        if a.map({ $0 > b }) ?? true { a = resolve(from, year: endYear - 1, as: .start)?.daysSinceEpoch }
+        guard let a else { return false }
         return day >= a && day <= b
       }
-      for y in (date.year - 1)...date.year {
-        guard let a = resolve(from, year: y, clamp: true)?.daysSinceEpoch else { continue }
-        let toYear = to.year ?? y
-        guard var b = resolve(to, year: toYear, clamp: true)?.daysSinceEpoch else { continue }
-        if to.year == nil, b < a, let next = resolve(to, year: y + 1, clamp: true)?.daysSinceEpoch {
+      let startYears = from.year.map { $0...$0 } ?? (date.year - 1)...date.year
+      for y in startYears {
+        guard let a = resolve(from, year: y, as: .start)?.daysSinceEpoch,
+          var b = resolve(to, year: to.year ?? y, as: .end)?.daysSinceEpoch
+        else { continue }
+        if to.year == nil, b < a {
+          // The end comes before the start this year: the range runs over the year end when it
+          // does as written (see `wrapsYearEnd`), else it is empty this year.
+          guard Self.wrapsYearEnd(from: from, to: to),
+            let next = resolve(to, year: y + 1, as: .end)?.daysSinceEpoch
+          else { continue }
           b = next
         }
         if day >= a && day <= b { return true }
@@ -414,13 +454,41 @@ struct RuleEvaluator: Sendable {
     }
   }
 
-  /// The day a date point names in `year`; `clamp` turns `Feb 29` of a common year into Feb 28.
-  static func resolve(_ p: DatePoint, year: Int, clamp: Bool) -> LocalDate? {
+  /// Whether a yearly date range runs over the year end as written. Between fixed dates, when its
+  /// end is before its start (`Dec 24-Jan 02`). With a variable date (`easter`, `Mar Su[-1]`),
+  /// when that is so in most years (2000-2099): `easter-Apr 02` runs from Easter to the next
+  /// Apr 2 (Easter is after Apr 2 in most years), while `easter-Apr 20` is empty in a year whose
+  /// Easter is after Apr 20 (2011, 2019), as `sunrise-08:00` is on a day the sun rises after 08:00.
+  static func wrapsYearEnd(from: DatePoint, to: DatePoint) -> Bool {
+    if from.anchor.isFixed, to.anchor.isFixed { return true }
+    var wrapping = 0
+    for y in 2000..<2100 {
+      if let a = resolve(from, year: y, as: .start), let b = resolve(to, year: y, as: .end), b < a {
+        wrapping += 1
+      }
+    }
+    return wrapping > 50
+  }
+
+  /// Which end of a date range a date point is.
+  enum RangeEnd { case start, end }
+
+  /// The day a date point names in `year`. A `Feb 29` of a common year names no day alone; as the
+  /// start of a range it is Mar 1, as its end Feb 28 (the range keeps the days that exist).
+  static func resolve(_ p: DatePoint, year: Int, as end: RangeEnd?) -> LocalDate? {
     let base: LocalDate?
     switch p.anchor {
     case .fixed(let month, let d):
       let last = LocalDate.daysIn(month: month, year: year)
-      base = LocalDate(year: year, month: month, day: clamp ? min(d, last) : d)
+      if d <= last {
+        base = LocalDate(year: year, month: month, day: d)
+      } else {
+        switch end {
+        case nil: base = nil
+        case .start: base = LocalDate(year: year, month: month, day: last)?.adding(days: 1)
+        case .end: base = LocalDate(year: year, month: month, day: last)
+        }
+      }
     case .easter:
       base = easter(year: year)
     case .nthWeekday(let month, let weekday, let nth):
@@ -471,5 +539,15 @@ struct RuleEvaluator: Sendable {
     let thursday = LocalDate(daysSinceEpoch: day + 3 - weekday)
     let jan1 = LocalDate(year: thursday.year, month: 1, day: 1)!
     return (thursday.daysSinceEpoch - jan1.daysSinceEpoch) / 7 + 1
+  }
+}
+
+extension DateAnchor {
+  /// A date that is the same every year (`Dec 25`), not `easter` or an nth weekday.
+  var isFixed: Bool {
+    switch self {
+    case .fixed: true
+    case .easter, .nthWeekday: false
+    }
   }
 }

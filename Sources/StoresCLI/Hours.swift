@@ -11,7 +11,14 @@ extension StoresCommand {
         Three ways in:
           stores hours ID [--at T] [--days N]
           stores hours --expression EXPR --timezone TZ [--country CC[-RR]] [--at T]
+          stores hours --expression EXPR --normalize
           stores hours --batch < requests.jsonl
+
+        --normalize prints the expression's canonical form (`mo-fri 9am-5pm` is written \
+        `Mo-Fr 09:00-17:00`), which parses without warnings and means the same at every instant; \
+        each tolerated deviation is a note on standard error. With --format json: {"expression", \
+        "normalized", "changed", "warnings": [{"code", "start", "end", "message"}]} (0-based \
+        character offsets). An expression that does not parse exits 65.
 
         --batch reads one JSON object a line, {"id": 1, "oh": "Mo-Fr 09:00-18:00; PH off", \
         "tz": "Europe/Berlin", "country": "DE", "at": "2026-03-29T00:59:00Z", "ops": ["state", \
@@ -48,6 +55,9 @@ extension StoresCommand {
     @Flag(help: "Answer JSON-lines requests from standard input (see above).")
     var batch = false
 
+    @Flag(help: "Print the --expression in its canonical form instead of evaluating it (see above).")
+    var normalize = false
+
     @Option(
       help: ArgumentHelp(
         "The time to evaluate at (ISO 8601 with a time of day; without an offset it is the store's "
@@ -69,7 +79,10 @@ extension StoresCommand {
       guard modes == 1 else {
         throw ValidationError("give a store ID, or --expression with --timezone, or --batch")
       }
-      if expression != nil, timezone == nil {
+      if normalize, expression == nil {
+        throw ValidationError("--normalize needs --expression")
+      }
+      if expression != nil, timezone == nil, !normalize {
         throw ValidationError("--expression needs --timezone (such as Europe/Berlin)")
       }
       guard [.text, .json].contains(format) else { throw ValidationError("hours writes text or json") }
@@ -88,6 +101,7 @@ extension StoresCommand {
 
     func run() throws {
       if batch { return try runBatch() }
+      if normalize { return try runNormalize() }
       let (title, answer) = try hoursToShow()
       guard let schedule = answer.schedule else {
         // A store without usable hours: its status says why.
@@ -98,6 +112,9 @@ extension StoresCommand {
       if format == .json { return standardOutput(answer.jsonText) }
       var text = title + "\n" + "Hours  " + schedule.hours.text + "\n"
       for warning in schedule.hours.warnings + schedule.warnings { text += "       note: \(warning)\n" }
+      if !schedule.hours.warnings.isEmpty, schedule.hours.normalized != schedule.hours.text {
+        text += "       write it as `\(schedule.hours.normalized)`\n"
+      }
       text +=
         "At     \(Self.moment(answer.status.instant, in: schedule.timeZone)): \(answer.status.summary)\n\n"
       text += answer.days.map(Self.line).joined()
@@ -182,12 +199,7 @@ extension StoresCommand {
       do { zone = try TimeZoneRules(identifier: timezone) } catch {
         throw ValidationError(error.description)
       }
-      let hours: OpeningHours
-      do { hours = try OpeningHours(parsing: expression) } catch {
-        standardError("stores: opening_hours \"\(expression)\" \(error.description)")
-        standardError("  \(expression)\n  " + String(repeating: " ", count: error.position) + "^")
-        throw ExitCode.badData
-      }
+      let hours = try parsedExpression(expression)
       var calendar: HolidayCalendar?
       if let country {
         let countryCode = String(country.prefix { $0 != "-" })
@@ -198,6 +210,42 @@ extension StoresCommand {
       }
       return Schedule(
         hours, timeZone: zone, holidays: calendar, latitude: near?.latitude, longitude: near?.longitude)
+    }
+
+    /// The expression parsed; one that does not parse is shown with a caret under the problem and
+    /// exits 65.
+    func parsedExpression(_ expression: String) throws -> OpeningHours {
+      do { return try OpeningHours(parsing: expression) } catch {
+        standardError("stores: opening_hours \"\(expression)\" \(error.description)")
+        standardError("  \(expression)\n  " + String(repeating: " ", count: error.position) + "^")
+        throw ExitCode.badData
+      }
+    }
+
+    /// `--normalize`: the canonical form on standard output, the tolerated deviations as notes on
+    /// standard error (text), or one JSON object.
+    func runNormalize() throws {
+      guard let expression else { throw ExitCode.usage }
+      let hours = try parsedExpression(expression)
+      let normalized = hours.normalized
+      if format == .json {
+        var object = JSONObject()
+        object["expression"] = .string(expression)
+        object["normalized"] = .string(normalized)
+        object["changed"] = .bool(normalized != expression)
+        object["warnings"] = .array(
+          hours.warnings.map { warning in
+            var item = JSONObject()
+            item["code"] = .string(warning.code)
+            item["start"] = JSONValue(warning.range.lowerBound)
+            item["end"] = JSONValue(warning.range.upperBound)
+            item["message"] = .string(warning.message)
+            return .object(item)
+          })
+        return standardOutput(JSONValue.object(object).jsonText + "\n")
+      }
+      for warning in hours.warnings { standardError("stores: note: \(warning)") }
+      standardOutput(normalized + "\n")
     }
 
     /// The next line of standard input; a line with no end exits 65, a read error 66.

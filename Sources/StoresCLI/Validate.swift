@@ -10,7 +10,10 @@ extension StoresCommand {
         stable and listed in docs/diagnostics.md. Errors and warnings are listed, notes (how \
         something was read, such as an inferred time zone) only counted: --severity note lists \
         them too, --severity error lists errors alone. A summary line follows, then one line per \
-        code: count, severity, code.
+        code: count, severity, code. A message about an opening_hours value read by tolerating \
+        a deviation (opening-hours-tolerated, a note) or a doubtful one (opening-hours-doubtful, \
+        a warning) ends with "; write it as `…`": the value's canonical form, which parses \
+        without warnings and means the same (stores hours --expression X --normalize prints it).
 
         --format json writes one object: source, records, indexed, errors, warnings, notes \
         (counts of all diagnostics, listed or not), valid, fatal (the message when the file \

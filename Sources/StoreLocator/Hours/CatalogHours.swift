@@ -58,6 +58,13 @@ extension Catalog {
       ? "character \(range.lowerBound + 1)" : "characters \(range.lowerBound + 1)-\(range.upperBound)"
   }
 
+  /// `; write it as `Mo-Fr 09:00-17:00``: the end of a message about a tolerated or doubtful
+  /// opening_hours value, naming its canonical form; empty when that is the text itself.
+  static func fixIt(for hours: OpeningHours) -> String {
+    let normalized = hours.normalized
+    return normalized == hours.text ? "" : "; write it as `\(normalized)`"
+  }
+
   /// Parses each store's `opening_hours`, settles its time zone (inferring it from the nearest
   /// populated place when the data has none), and compiles a schedule; says what went wrong as
   /// diagnostics on the store.
@@ -79,6 +86,7 @@ extension Catalog {
     // Chains repeat the same hours in the same zones: parse each text once, compile each
     // (text, zone, holiday region) once.
     var parsed: [String: Result<OpeningHours, OpeningHoursParseError>] = [:]
+    var fixes: [String: String] = [:]
     // Building a calendar merges a country's dates with a region's: once per pair.
     var calendars: [HolidayKey: HolidayCalendar?] = [:]
     var added: [Diagnostic] = []
@@ -144,13 +152,19 @@ extension Catalog {
           "opening_hours \"\(text)\" \(error.description); the hours count as unknown")
         continue
       }
+      // The fix-it: the canonical spelling, which parses without warnings and means the same.
+      var fix = ""
+      if !hours.warnings.isEmpty {
+        if fixes[text] == nil { fixes[text] = Catalog.fixIt(for: hours) }
+        fix = fixes[text]!
+      }
       for warning in hours.warnings {
         // Most deviations have a clear meaning (a note); a doubtful one may not mean what it says.
         note(
           warning.isDoubtful ? "opening-hours-doubtful" : "opening-hours-tolerated",
           warning.isDoubtful ? .warning : .note, store,
           "opening_hours \"\(text)\" \(Catalog.characters(warning.range)): "
-            + "\(warning.message) [\(warning.code)]")
+            + "\(warning.message) [\(warning.code)]\(fix)")
       }
       guard let rules else {
         gaps[position] = "no time zone"
