@@ -437,12 +437,20 @@ struct OpeningHoursParser {
         }
       }
       result.append(item)
-      if case .comma = token.kind, case .number(_, let d) = peek().kind, d <= 2, peek(2).kind != .colon {
+      // `week 01,03: 10:00-12:00`: a colon after the next number is the wide-range colon unless a
+      // number follows it directly, as the minutes of a time (`week 01,03:00-…` is not a week list).
+      if case .comma = token.kind, case .number(_, let d) = peek().kind, d <= 2, !startsClockAt(2) {
         advance()
         continue
       }
       return result
     }
+  }
+
+  /// Whether token `k` is a colon directly followed by a number (the minutes of `03:00`).
+  func startsClockAt(_ k: Int) -> Bool {
+    guard case .colon = peek(k).kind, case .number = peek(k + 1).kind else { return false }
+    return !peek(k + 1).spaceBefore
   }
 
   /// `+2 days`, `-1 day` (only when a number and `day(s)` follow the sign).
