@@ -7,6 +7,9 @@ struct OpeningHoursParser {
   let tokens: [Token]
   var index = 0
   var warnings: [OpeningHoursWarning] = []
+  /// How the last time `parseClock` read was written: a bare hour (`10` in `10-12`), with am/pm.
+  var lastClockBare = false
+  var lastClockMeridiem = false
 
   init(text: String) throws(OpeningHoursParseError) {
     self.text = text
@@ -31,7 +34,9 @@ struct OpeningHoursParser {
     case .number(let value, let digits):
       let s = String(value)
       return "'" + String(repeating: "0", count: max(0, digits - s.count)) + s + "'"
-    case .word(let w): return "'\(w)'"
+    case .word(let w):
+      if let m = token.localized, m.kind == .ambiguous { return "'\(w)', which could be \(m.note)" }
+      return "'\(w)'"
     case .comment(let c): return "the comment \"\(c)\""
     case .dash: return "'-'"
     case .colon: return "':'"
@@ -80,6 +85,7 @@ struct OpeningHoursParser {
   /// Weekday index of a word, without side effects.
   static func weekday(of token: Token) -> Int? {
     guard case .word(let w) = token.kind else { return nil }
+    if let m = token.localized { return m.kind == .weekday ? m.value : nil }
     let lower = w.lowercased()
     if lower.count == 2, let i = weekdayCanonical.firstIndex(where: { $0.lowercased() == lower }) { return i }
     return weekdayEnglish[lower]
@@ -87,6 +93,7 @@ struct OpeningHoursParser {
 
   static func month(of token: Token) -> Int? {
     guard case .word(let w) = token.kind else { return nil }
+    if let m = token.localized { return m.kind == .month ? m.value : nil }
     let lower = w.lowercased()
     if lower.count == 3, let i = monthCanonical.firstIndex(where: { $0.lowercased() == lower }) {
       return i + 1
@@ -113,7 +120,9 @@ struct OpeningHoursParser {
   mutating func takeWeekday() -> Int? {
     let t = token
     guard case .word(let w) = t.kind, let day = Self.weekday(of: t) else { return nil }
-    if w.count == 2 {
+    if let m = t.localized {
+      warn("localized-weekday", t.range, "write '\(Self.weekdayCanonical[day])' for '\(w)' (\(m.note))")
+    } else if w.count == 2 {
       if w != Self.weekdayCanonical[day] {
         warn("keyword-case", t.range, "write '\(Self.weekdayCanonical[day])' for '\(w)'")
       }
@@ -128,7 +137,9 @@ struct OpeningHoursParser {
     let t = token
     guard case .word(let w) = t.kind, let m = Self.month(of: t) else { return nil }
     let canonical = Self.monthCanonical[m - 1]
-    if w.count == 3 {
+    if let meaning = t.localized {
+      warn("localized-month", t.range, "write '\(canonical)' for '\(w)' (\(meaning.note))")
+    } else if w.count == 3 {
       if w != canonical { warn("keyword-case", t.range, "write '\(canonical)' for '\(w)'") }
     } else {
       warn("month-name", t.range, "write '\(canonical)' for '\(w)'")
@@ -147,7 +158,12 @@ struct OpeningHoursParser {
     return true
   }
 
-  static let rangeWords: Set<String> = ["to", "through", "thru", "till", "until"]
+  static let rangeWords: Set<String> = [
+    "to", "through", "thru", "till", "until",
+    // `til`, German `bis`, French `à`/`au`, Spanish `a`/`hasta`, Portuguese `às`/`até`, Dutch `tot`,
+    // Russian `до`: only where a range dash is expected.
+    "til", "bis", "à", "au", "a", "á", "hasta", "às", "as", "ás", "até", "ate", "tot", "до",
+  ]
 
   /// Whether the current token is a range dash (`-`, a dash variant, or `to`).
   func atRangeDash() -> Bool {
@@ -184,7 +200,77 @@ struct OpeningHoursParser {
     return false
   }
 
-  func startsWeekdaySelector(_ t: Token) -> Bool { Self.weekday(of: t) != nil || Self.holiday(of: t) != nil }
+  func startsWeekdaySelector(_ t: Token) -> Bool {
+    Self.weekday(of: t) != nil || Self.holiday(of: t) != nil || Self.startsEveryDay(t)
+  }
+
+  /// Words for "every day": `daily`, `täglich`, `tous les jours`… (each phrase as its words).
+  static let everyDayPhrases: [[String]] = [
+    ["daily"], ["everyday"], ["every", "day"], ["täglich"], ["taeglich"], ["jeden", "tag"],
+    ["tous", "les", "jours"],
+    ["todos", "los", "días"], ["todos", "los", "dias"], ["todos", "os", "dias"], ["diariamente"],
+    ["tutti", "i", "giorni"],
+    ["dagelijks"], ["elke", "dag"],
+  ]
+  static let everyDayFirstWords = Set(everyDayPhrases.map { $0[0] })
+
+  static func startsEveryDay(_ t: Token) -> Bool {
+    guard let w = t.lowercasedWord else { return false }
+    return everyDayFirstWords.contains(w) || weekdayGroups[w] != nil
+  }
+
+  /// `weekdays` (and `wd`) are Monday to Friday, `weekends` Saturday and Sunday.
+  static let weekdayGroups: [String: (Int, Int)] = [
+    "weekdays": (0, 4), "weekday": (0, 4), "wd": (0, 4), "weekends": (5, 6), "weekend": (5, 6),
+  ]
+
+  /// Words that join two time spans or two weekdays: read as `,`.
+  static let andWords: Set<String> = ["and", "et", "und", "y", "e", "en"]
+
+  /// Whether the current token is `and`, `&`, `et`, `und`, `y`…
+  func atAndWord() -> Bool {
+    if case .other("&") = token.kind { return true }
+    if let w = token.lowercasedWord { return Self.andWords.contains(w) }
+    return false
+  }
+
+  /// Words that only introduce a time or a weekday: `from 9 to 5`, `de 9h à 18h`, `du lundi au
+  /// vendredi`, `с 9:00 до 18:00`, `von 9 bis 18 Uhr`.
+  static let fromWords: Set<String> = ["from", "de", "du", "von", "с", "desde", "dalle", "dal", "vanaf"]
+
+  /// Skips a `from` word when a time or a weekday follows it.
+  mutating func skipFromWord() {
+    guard let w = token.lowercasedWord, Self.fromWords.contains(w),
+      startsTime(1) || Self.weekday(of: peek()) != nil
+    else { return }
+    warn("from-word", token.range, "no '\(w)' before a time or weekday")
+    advance()
+  }
+
+  /// `7/7`, `7j/7`, `7 days a week`, `7 days`: every day; the number of tokens, or 0.
+  func sevenDaysLength() -> Int {
+    guard case .number(7, 1) = token.kind else { return 0 }
+    if case .slash = peek().kind, case .number(7, 1) = peek(2).kind { return 3 }
+    if isWord(peek(), "j"), !peek().spaceBefore, case .slash = peek(2).kind, case .number(7, 1) = peek(3).kind
+    {
+      return 4
+    }
+    if isWord(peek(), "days") {
+      return isWord(peek(2), "a") && isWord(peek(3), "week") ? 4 : 2
+    }
+    return 0
+  }
+
+  /// The number of tokens of an every-day phrase at the current token, or 0.
+  func everyDayPhraseLength() -> Int {
+    let seven = sevenDaysLength()
+    if seven > 0 { return seven }
+    for phrase in Self.everyDayPhrases
+    where phrase.indices.allSatisfy({ peek($0).lowercasedWord == phrase[$0] }) {
+      return phrase.count
+    }
+    return 0
+  }
 
   /// Whether a time starts at token `k`; `compact` also accepts `0900` (a 3–4 digit time) when a
   /// range of such numbers follows, as in `Mo-Fr 0900-1730`.
@@ -203,6 +289,8 @@ struct OpeningHoursParser {
           case .word, .slash: return false
           default: break
           }
+          // `week 05 Feb 2012-2014`: after a month, as likely years as times.
+          if index + k > 0, Self.month(of: tokens[index + k - 1]) != nil { return false }
         }
         return true
       }
@@ -225,6 +313,7 @@ struct OpeningHoursParser {
     if case .end = token.kind {
       throw error("opening hours such as 'Mo-Fr 09:00-18:00'")
     }
+    skipKeyPrefix()
     var rules: [Rule] = []
     var separator = RuleSeparator.normal
     var withoutSeparator = false
@@ -285,6 +374,24 @@ struct OpeningHoursParser {
     }
   }
 
+  /// `opening_hours=Mo-Fr …`: the key written before the value.
+  mutating func skipKeyPrefix() {
+    guard isWord(token, "opening"), case .other("_") = peek().kind, isWord(peek(2), "hours"),
+      !peek().spaceBefore, !peek(2).spaceBefore
+    else { return }
+    var k = 3
+    if case .other("=") = peek(k).kind {
+      k += 1
+    } else if case .colon = peek(k).kind {
+      k += 1
+    } else {
+      return
+    }
+    let range = token.range.lowerBound..<peek(k - 1).range.upperBound
+    for _ in 0..<k { advance() }
+    warn("key-prefix", range, "write the value without 'opening_hours='")
+  }
+
   func expectedAfterRule(_ rule: Rule) -> String {
     if rule.times.isEmpty, rule.modifier.state == nil, rule.modifier.comment == nil {
       return "a time such as 09:00-18:00, 'off', or ';' before the next rule"
@@ -301,9 +408,17 @@ struct OpeningHoursParser {
       advance()
       advance()
       rule.is247 = true
+      if case .colon = token.kind {
+        warn("stray-colon", token.range, "no ':' after 24/7")
+        advance()
+      }
     } else {
       try parseWideRange(&rule)
+      skipFromWord()
       try parseWeekdaySelector(&rule)
+      if rule.weekdays != nil, try parseLateWideRange(&rule) {
+        // `Mo-Su week 05 Feb 10:00-12:00`
+      }
       if rule.weekdays != nil, case .colon = token.kind {
         warn("stray-colon", token.range, "no ':' after weekdays")
         advance()
@@ -326,7 +441,7 @@ struct OpeningHoursParser {
       }
       if rule.weekdays == nil, rule.years.isEmpty, rule.monthdays.isEmpty, rule.weeks.isEmpty,
         !rule.times.isEmpty,
-        startsWeekdaySelector(token)
+        startsWeekdaySelector(token) || sevenDaysLength() > 0
       {
         // `10am-6pm Mon-Fri`: weekdays after the times, when nothing else follows in the rule.
         let saved = (index, warnings.count, rule)
@@ -335,6 +450,18 @@ struct OpeningHoursParser {
         switch token.kind {
         case .end, .semicolon, .comma, .fallback:
           warn("weekday-after-time", at.range, "write the weekdays before the times")
+        default:
+          (index, rule) = (saved.0, saved.2)
+          warnings.removeLast(warnings.count - saved.1)
+        }
+      }
+    }
+    if !rule.is247, !rule.times.isEmpty {
+      // `10:00-12:00 week 05 Feb`: only when the rule ends right after the dates.
+      let saved = (index, warnings.count, rule)
+      if try parseLateWideRange(&rule) {
+        switch token.kind {
+        case .end, .semicolon, .comma, .fallback: break
         default:
           (index, rule) = (saved.0, saved.2)
           warnings.removeLast(warnings.count - saved.1)
@@ -372,6 +499,25 @@ struct OpeningHoursParser {
 
   // MARK: - Wide range selectors
 
+  /// Dates or weeks after the weekdays or times (`Mo-Su week 05 Feb`), when the rule has none yet.
+  /// Years are not read here: `Mo 1900-2000` is a compact time range.
+  mutating func parseLateWideRange(_ rule: inout Rule) throws(OpeningHoursParseError) -> Bool {
+    guard rule.years.isEmpty, rule.monthdays.isEmpty, rule.weeks.isEmpty,
+      startsDatePoint(0) && !isYear(token) || isWord(token, "week") && isNumberToken(peek())
+    else { return false }
+    let start = token.range.lowerBound
+    try parseWideRange(&rule)
+    warn(
+      "selector-order", start..<tokens[index - 1].range.upperBound,
+      "write years, dates and weeks first, then weekdays, then times")
+    return true
+  }
+
+  func isNumberToken(_ t: Token) -> Bool {
+    if case .number = t.kind { return true }
+    return false
+  }
+
   mutating func parseWideRange(_ rule: inout Rule) throws(OpeningHoursParseError) {
     var any = false
     if isYear(token), !startsDatePoint(0) {
@@ -386,6 +532,12 @@ struct OpeningHoursParser {
       _ = takeKeyword("week")
       rule.weeks = try parseWeeks()
       any = true
+      if rule.monthdays.isEmpty, startsDatePoint(0), !isYear(token) {
+        // `week 05 Feb`: the month after the weeks.
+        let start = token.range.lowerBound
+        rule.monthdays = try parseMonthdays()
+        warn("selector-order", start..<tokens[index - 1].range.upperBound, "write dates before weeks")
+      }
     }
     if any, case .colon = token.kind { advance() }
   }
@@ -572,6 +724,18 @@ struct OpeningHoursParser {
             result.append(.dates(from: a, to: b))
           }
         }
+      } else if let point = first.point, case .plus = token.kind {
+        // `Dec 25+`: from that date to the end of its year; `2026 Dec 25+`: from that day on.
+        let plus = token
+        advance()
+        let end = DatePoint(
+          year: point.year.map { _ in 9999 }, anchor: .fixed(month: 12, day: 31), offsetDays: 0)
+        warn(
+          "open-ended-date", plus.range,
+          point.year == nil
+            ? "read as the date to the end of its year (write 'Dec 25-Dec 31')"
+            : "read as from that date on, with no end")
+        result.append(.dates(from: point, to: end))
       } else if let point = first.point {
         result.append(.dates(from: point, to: nil))
       } else {
@@ -581,8 +745,48 @@ struct OpeningHoursParser {
         advance()
         continue
       }
+      // `Dec 24,25`, `Dec 11,15-17`: more days of the month of the last date.
+      while case .comma = token.kind, !peek().spaceBefore, peekIsDayNumber(1),
+        case .dates(_, let last)? = result.last,
+        case .fixed(let month, _)? = (last ?? lastFrom(result)).map({ $0.anchor }),
+        (last ?? lastFrom(result))?.offsetDays == 0
+      {
+        let comma = token
+        advance()
+        let year = (last ?? lastFrom(result))?.year
+        let dayToken = token
+        let day = try parseNumber(1...31, "a day of the month from 1 to 31")
+        guard day <= LocalDate.daysIn(month: month, year: 2000) else {
+          throw error("a day that exists in \(Self.monthCanonical[month - 1])", at: dayToken)
+        }
+        let from = DatePoint(year: year, anchor: .fixed(month: month, day: day), offsetDays: 0)
+        var to: DatePoint?
+        if atRangeDash(), peekIsDayNumber(1) {
+          _ = takeRangeDash()
+          let endToken = token
+          let endDay = try parseNumber(day...31, "a day of the month from \(day) to 31")
+          guard endDay <= LocalDate.daysIn(month: month, year: 2000) else {
+            throw error("a day that exists in \(Self.monthCanonical[month - 1])", at: endToken)
+          }
+          to = DatePoint(year: year, anchor: .fixed(month: month, day: endDay), offsetDays: 0)
+        }
+        warn(
+          "monthday-list", comma.range.lowerBound..<tokens[index - 1].range.upperBound,
+          "write the month before each day: \(Self.monthCanonical[month - 1]) \(LocalDate.pad(day, 2))")
+        result.append(.dates(from: from, to: to))
+      }
+      if case .comma = token.kind, startsDatePoint(1) {
+        advance()
+        continue
+      }
       return result
     }
+  }
+
+  /// The start of the last date item when it has no end (`Dec 24` in `Dec 24,25`).
+  func lastFrom(_ items: [MonthdayRange]) -> DatePoint? {
+    if case .dates(let from, nil)? = items.last { return from }
+    return nil
   }
 
   /// Whether `[year] Mon We[n] [±k day(s)] -` follows: a variable date that starts a date range
@@ -627,7 +831,7 @@ struct OpeningHoursParser {
   // MARK: - Weekdays and holidays
 
   mutating func parseWeekdaySelector(_ rule: inout Rule) throws(OpeningHoursParseError) {
-    guard startsWeekdaySelector(token) else { return }
+    guard startsWeekdaySelector(token) || sevenDaysLength() > 0 else { return }
     if index > 0, !token.spaceBefore, case .number = tokens[index - 1].kind {
       warn("missing-space", tokens[index - 1].range.upperBound..<token.range.lowerBound, "insert a space")
     }
@@ -656,7 +860,21 @@ struct OpeningHoursParser {
 
   mutating func parseWeekdayList(_ selector: inout WeekdaySelector) throws(OpeningHoursParseError) {
     while true {
-      if let kind = Self.holiday(of: token) {
+      let length = everyDayPhraseLength()
+      if let w = token.lowercasedWord, let (from, to) = Self.weekdayGroups[w] {
+        warn(
+          "weekday-group-word", token.range,
+          "write '\(Self.weekdayCanonical[from])-\(Self.weekdayCanonical[to])' for '\(w)'")
+        advance()
+        selector.weekdays.append(WeekdayRange(from: from, to: to, nth: [], offsetDays: 0))
+      } else if length > 0 {
+        let start = token.range.lowerBound
+        let end = peek(length - 1).range.upperBound
+        let words = String(Array(text)[start..<end])
+        for _ in 0..<length { advance() }
+        warn("every-day-word", start..<end, "write 'Mo-Su' for '\(words)'")
+        selector.weekdays.append(WeekdayRange(from: 0, to: 6, nth: [], offsetDays: 0))
+      } else if let kind = Self.holiday(of: token) {
         _ = takeKeyword(kind == .publicHoliday ? "PH" : "SH")
         selector.holidays.append(HolidaySelector(kind: kind, offsetDays: parseDayOffset()))
       } else if let from = takeWeekday() {
@@ -680,6 +898,11 @@ struct OpeningHoursParser {
         throw error("a weekday such as Mo, or PH")
       }
       if case .comma = token.kind, startsWeekdaySelector(peek()) {
+        advance()
+        continue
+      }
+      if atAndWord(), startsWeekdaySelector(peek()) {
+        warn("and-word", token.range, "write ',' between weekdays")
         advance()
         continue
       }
@@ -716,13 +939,28 @@ struct OpeningHoursParser {
   // MARK: - Times
 
   mutating func parseTimes(_ rule: inout Rule, after weekdays: Bool) throws(OpeningHoursParseError) {
+    skipFromWord()
     guard startsTime(0) else { return }
     if index > 0, !token.spaceBefore, case .word = tokens[index - 1].kind {
       warn("missing-space", tokens[index - 1].range.upperBound..<token.range.lowerBound, "insert a space")
     }
     while true {
-      rule.times.append(try parseSpan())
+      var previousEnd: Int?
+      if case .clock(let m)? = rule.times.last?.end { previousEnd = m }
+      rule.times.append(try parseSpan(previousEnd: previousEnd))
       if case .comma = token.kind, startsTime(1) {
+        advance()
+        continue
+      }
+      if atAndWord(), startsTime(1) || Self.fromWords.contains(peek().lowercasedWord ?? "") {
+        warn("and-word", token.range, "write ',' between time spans")
+        advance()
+        skipFromWord()
+        continue
+      }
+      if case .slash = token.kind, startsTime(1) {
+        // `12h-15h / 18h-22h` (a repeat interval is read by `parseSpan`, so a slash here begins a span)
+        warn("slash-between-times", token.range, "write ',' between time spans")
         advance()
         continue
       }
@@ -735,28 +973,76 @@ struct OpeningHoursParser {
     }
   }
 
-  mutating func parseSpan() throws(OpeningHoursParseError) -> TimeSpan {
+  /// Words after a range dash that mean the closing time is not known: `17:00-late`,
+  /// `17:00-open end`, `bis Open End`.
+  func openEndWordLength() -> Int {
+    switch token.lowercasedWord {
+    case "late", "openend": return 1
+    case "open": return isWord(peek(), "end") ? 2 : 0
+    default: return 0
+    }
+  }
+
+  /// Whether the `/` at the current token is followed by a whole time span (`08h-12h/14h-18h`)
+  /// rather than a repeat interval.
+  func slashStartsSpan() -> Bool {
+    var probe = self
+    probe.advance()
+    guard (try? probe.parseTime(isEnd: false)) != nil else { return false }
+    return probe.atRangeDash()
+  }
+
+  mutating func parseSpan(previousEnd: Int?) throws(OpeningHoursParseError) -> TimeSpan {
     let startToken = token
+    lastClockBare = false
+    lastClockMeridiem = false
     let start = try parseTime(isEnd: false)
+    let (startBare, startMeridiem) = (lastClockBare, lastClockMeridiem)
     if case .plus = token.kind {
       advance()
       return TimeSpan(start: start, end: nil, openEnd: true)
     }
+    let dash = token
     guard takeRangeDash() else {
       throw error("'-' and a closing time after \(spanText(startToken))")
+    }
+    let words = openEndWordLength()
+    if words > 0, !startBare {
+      let end = peek(words - 1).range.upperBound
+      for _ in 0..<words { advance() }
+      warn(
+        "open-end-word", dash.range.lowerBound..<end,
+        "write '+' after the time for an open end, such as 17:00+")
+      return TimeSpan(start: start, end: nil, openEnd: true)
     }
     if case .number(let v, let d) = token.kind, d == 3 || d == 4, Self.isCompactTime(v) {
       // `0900-1730`: the end of a compact range.
     } else {
       guard startsTime(0) else { throw error("a time such as 18:00 after '-'") }
     }
+    lastClockBare = false
+    lastClockMeridiem = false
     let end = try parseTime(isEnd: true)
+    let (endBare, endMeridiem) = (lastClockBare, lastClockMeridiem)
+    if startBare || endBare, case .clock(let a) = start, case .clock(let b) = end {
+      // A bare hour is a 24-hour time unless the range could as well be 12-hour times.
+      let ambiguous =
+        (startBare && endMeridiem) || (endBare && startMeridiem) || (b <= a && a <= 720)
+        || (startBare && (60...300).contains(a) && b <= 720) || (previousEnd.map { a < $0 } ?? false)
+      if ambiguous {
+        throw OpeningHoursParseError(
+          text: text, position: startToken.range.lowerBound,
+          expected:
+            "times with minutes: \(spanText(startToken)) could be read as 24-hour or as 12-hour times",
+          found: spanText(startToken))
+      }
+    }
     var openEnd = false
     if case .plus = token.kind {
       advance()
       openEnd = true
     }
-    if case .slash = token.kind, case .number = peek().kind {
+    if case .slash = token.kind, case .number = peek().kind, !slashStartsSpan() {
       // `10:00-16:00/01:30`: repeating points in time (collection times); the span counts as open.
       let slash = token
       advance()
@@ -843,8 +1129,9 @@ struct OpeningHoursParser {
       }
     default: break
     }
-    if minute != nil, !usedH, let w = token.lowercasedWord,
-      (w == "h" && !token.spaceBefore) || ["uhr", "hrs", "hr", "hs"].contains(w)
+    if !usedH, let w = token.lowercasedWord,
+      w == "h"
+        || ["uhr", "hrs", "hr", "hs", "horas", "heures"].contains(w)
     {
       usedH = true
       advance()
@@ -867,6 +1154,8 @@ struct OpeningHoursParser {
       if case .dot = token.kind, !token.spaceBefore { advance() }
     }
     let endOffset = tokens[max(index - 1, 0)].range.upperBound
+    lastClockBare = false
+    lastClockMeridiem = meridiem != nil
     if let meridiem {
       guard (1...12).contains(hour) else {
         throw OpeningHoursParseError(
@@ -883,12 +1172,18 @@ struct OpeningHoursParser {
     if usedH {
       warn("hour-suffix", hourToken.range.lowerBound..<endOffset, "write times as 17:00, without 'h'")
     } else if minute == nil {
-      throw OpeningHoursParseError(
-        text: text, position: hourToken.range.upperBound,
-        expected: "':' and two digits of minutes after the hour",
-        found: describe(token))
+      // `10-12`, `Mo 7-18`: an hour alone, as either end of a range (`parseSpan` refuses the ranges
+      // that could also be read as 12-hour times).
+      guard isEnd || atRangeDash() else {
+        throw OpeningHoursParseError(
+          text: text, position: hourToken.range.upperBound,
+          expected: "':' and two digits of minutes after the hour",
+          found: describe(token))
+      }
+      lastClockBare = true
+      warn("bare-hour", hourToken.range, "write hours with minutes, such as \(LocalDate.pad(hour, 2)):00")
     }
-    if hourDigits == 1, !usedH {
+    if hourDigits == 1, !usedH, !lastClockBare {
       warn("single-digit-hour", hourToken.range, "write hours with two digits, such as 08:00")
     }
     let m = minute ?? 0
