@@ -84,7 +84,7 @@ struct OpeningHoursLexer {
             OpeningHoursWarning(
               code: "fullwidth-character", range: start..<i, message: "write the digits as 0-9"))
         }
-      } else if c.isLetter {
+      } else if c.isLetter, !dashVariants.contains(c) {
         i += 1
         while i < n, characters[i].isLetter, characters[i].asciiDigit == nil { i += 1 }
         // `segunda-feira`: the Portuguese weekday is one word.
@@ -389,12 +389,12 @@ enum LocalizedNames {
         narrowing &= mask
       }
     }
-    guard !found.isEmpty else { return }
+    // No language common to every name (`PN-SO`: Polish, German): none is read.
+    guard !found.isEmpty, evidence != 0 else { return }
     var languages = evidence
     if languages & narrowing != 0 { languages &= narrowing }
     for (i, entries) in found {
-      // With no language common to every name, each name is read on its own.
-      let mask = languages != 0 ? languages : all
+      let mask = languages
       let readings = entries.filter { $0.languages & mask != 0 }
       guard let first = readings.first else { continue }
       if readings.count == 1 {

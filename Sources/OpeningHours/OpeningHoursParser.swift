@@ -10,6 +10,8 @@ struct OpeningHoursParser {
   /// How the last time `parseClock` read was written: a bare hour (`10` in `10-12`), with am/pm.
   var lastClockBare = false
   var lastClockMeridiem = false
+  /// Whether the rule being read named its days with `daily`, `7/7` or `weekdays`.
+  var everyDayWordUsed = false
 
   init(text: String) throws(OpeningHoursParseError) {
     self.text = text
@@ -326,6 +328,20 @@ struct OpeningHoursParser {
         // `Mo-Fr 10:00-18:00 Sa`: a new rule without times would mean "open all day": not clear.
         throw error("';' before the next rule, and times for it", at: start)
       }
+      let noTimes =
+        rule.times.isEmpty && !rule.is247 && rule.modifier.state == nil && rule.modifier.comment == nil
+      if noTimes, everyDayWordUsed {
+        // `daily`, `7 days`, `weekdays` alone say which days, not "around the clock".
+        throw error("times for \(spanText(start))", at: token)
+      }
+      if noTimes, rule.separator == .additional, !warnings.isEmpty, rule.weekdays != nil, rule.years.isEmpty,
+        rule.monthdays.isEmpty, rule.weeks.isEmpty, let previous = rules.last, previous.weekdays == nil,
+        !previous.times.isEmpty, previous.years.isEmpty, previous.monthdays.isEmpty, previous.weeks.isEmpty
+      {
+        // `9:00-22:00, Pon-Sob` reads as "9-22 every day, and Monday to Saturday all day", which no
+        // one means; refused in a value that already needed tolerance.
+        throw error("times for the weekdays after ',' (write the weekdays before the times)", at: start)
+      }
       withoutSeparator = false
       rules.append(rule)
       switch token.kind {
@@ -402,6 +418,7 @@ struct OpeningHoursParser {
   mutating func parseRule(separator: RuleSeparator) throws(OpeningHoursParseError) -> Rule {
     var rule = Rule()
     rule.separator = separator
+    everyDayWordUsed = false
     let startToken = token
     if case .number(24, _) = token.kind, case .slash = peek().kind, case .number(7, _) = peek(2).kind {
       advance()
@@ -629,7 +646,8 @@ struct OpeningHoursParser {
 
   /// A day of the month after a month name: a number that is not the hour of a time (`Jan 10:00`).
   func atDayOfMonth() -> Bool {
-    guard case .number(_, let digits) = token.kind, digits <= 2 else { return false }
+    // `Nov-Feb 00-24`: there is no day 0, so `00` is an hour.
+    guard case .number(let value, let digits) = token.kind, digits <= 2, value > 0 else { return false }
     switch peek().kind {
     case .colon: if case .number = peek(2).kind, !peek(2).spaceBefore { return false }
     case .dot: if case .number = peek(2).kind { return false }
@@ -866,6 +884,7 @@ struct OpeningHoursParser {
           "weekday-group-word", token.range,
           "write '\(Self.weekdayCanonical[from])-\(Self.weekdayCanonical[to])' for '\(w)'")
         advance()
+        everyDayWordUsed = true
         selector.weekdays.append(WeekdayRange(from: from, to: to, nth: [], offsetDays: 0))
       } else if length > 0 {
         let start = token.range.lowerBound
@@ -873,6 +892,7 @@ struct OpeningHoursParser {
         let words = String(Array(text)[start..<end])
         for _ in 0..<length { advance() }
         warn("every-day-word", start..<end, "write 'Mo-Su' for '\(words)'")
+        everyDayWordUsed = true
         selector.weekdays.append(WeekdayRange(from: 0, to: 6, nth: [], offsetDays: 0))
       } else if let kind = Self.holiday(of: token) {
         _ = takeKeyword(kind == .publicHoliday ? "PH" : "SH")
@@ -882,7 +902,12 @@ struct OpeningHoursParser {
         if case .dot = token.kind, !token.spaceBefore { advance() }  // `Mon.`
         if atRangeDash(), Self.weekday(of: peek()) != nil {
           _ = takeRangeDash()
+          let toToken = token
           item.to = takeWeekday()!
+          if item.to == item.from, toToken.localized != nil {
+            // `domingo a domingo` is said for every day of the week.
+            throw error("a range between two different weekdays", at: toToken)
+          }
           if case .dot = token.kind, !token.spaceBefore { advance() }
         } else if atRangeDash(), !startsTime(1), !isKind(peek(), .end) {
           _ = takeRangeDash()
@@ -964,7 +989,11 @@ struct OpeningHoursParser {
         advance()
         continue
       }
-      if startsTime(0) {
+      if startsTime(0), sevenDaysLength() == 0 {
+        if rule.times.last?.openEnd == true {
+          // `08:30-12:30 + 14:00-17:00`: the '+' is more likely "and" than an open end.
+          throw error("',' or ';' after an open end ('+')")
+        }
         warn(
           "missing-comma", token.range.lowerBound..<token.range.lowerBound, "insert ',' between time spans")
         continue
