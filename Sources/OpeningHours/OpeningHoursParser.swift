@@ -267,6 +267,7 @@ struct OpeningHoursParser {
   func everyDayPhraseLength() -> Int {
     let seven = sevenDaysLength()
     if seven > 0 { return seven }
+    guard let first = token.lowercasedWord, Self.everyDayFirstWords.contains(first) else { return 0 }
     for phrase in Self.everyDayPhrases
     where phrase.indices.allSatisfy({ peek($0).lowercasedWord == phrase[$0] }) {
       return phrase.count
