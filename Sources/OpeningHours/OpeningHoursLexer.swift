@@ -187,7 +187,7 @@ extension Character {
 /// Monday to Thursday, `ma-vr` (Dutch: `vr`) Monday to Friday, while `Di-Sa` alone (German or
 /// French) is refused. Canonical English spellings (`Mo`, `Mar`, `Sept`) always keep their meaning;
 /// `Mar` in a value with French, Spanish or Italian weekday names could be March or Tuesday, and is
-/// refused.
+/// refused. `pn` is left out: Monday in Polish, Friday in Lithuanian (opening_hours.js reads it so).
 enum LocalizedNames {
   enum Kind: Hashable, Sendable { case weekday, month, ambiguous }
 
@@ -271,7 +271,7 @@ enum LocalizedNames {
     (
       pl,
       [
-        "poniedziałek|poniedzialek|pn|pon", "wtorek|wt", "środa|sroda|śr|sr", "czwartek|cz|czw",
+        "poniedziałek|poniedzialek|pon", "wtorek|wt", "środa|sroda|śr|sr", "czwartek|cz|czw",
         "piątek|piatek|pt|pią",
         "sobota|sb|sob", "niedziela|nd|niedz|nie",
       ]
