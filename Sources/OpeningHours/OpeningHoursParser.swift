@@ -16,7 +16,7 @@ struct OpeningHoursParser {
   init(text: String) throws(OpeningHoursParseError) {
     self.text = text
     var warnings: [OpeningHoursWarning] = []
-    self.tokens = try OpeningHoursLexer.tokenize(Array(text), text: text, warnings: &warnings)
+    self.tokens = try OpeningHoursLexer.tokenize(text, warnings: &warnings)
     self.warnings = warnings
   }
 
@@ -86,37 +86,26 @@ struct OpeningHoursParser {
 
   /// Weekday index of a word, without side effects.
   static func weekday(of token: Token) -> Int? {
-    guard case .word(let w) = token.kind else { return nil }
-    if let m = token.localized { return m.kind == .weekday ? m.value : nil }
-    let lower = w.lowercased()
-    if lower.count == 2, let i = weekdayCanonical.firstIndex(where: { $0.lowercased() == lower }) { return i }
-    return weekdayEnglish[lower]
+    if let m = token.localized { return m.kind == .weekday ? Int(m.value) : nil }
+    return token.word.weekday >= 0 ? Int(token.word.weekday) : nil
   }
 
   static func month(of token: Token) -> Int? {
-    guard case .word(let w) = token.kind else { return nil }
-    if let m = token.localized { return m.kind == .month ? m.value : nil }
-    let lower = w.lowercased()
-    if lower.count == 3, let i = monthCanonical.firstIndex(where: { $0.lowercased() == lower }) {
-      return i + 1
-    }
-    return monthEnglish[lower]
+    if let m = token.localized { return m.kind == .month ? Int(m.value) : nil }
+    return token.word.month > 0 ? Int(token.word.month) : nil
   }
 
   static func holiday(of token: Token) -> HolidayKind? {
-    switch token.lowercasedWord {
-    case "ph": .publicHoliday
-    case "sh": .schoolHoliday
+    switch token.keyword {
+    case .ph: .publicHoliday
+    case .sh: .schoolHoliday
     default: nil
     }
   }
 
-  static func sunEvent(of token: Token) -> SunEvent? {
-    guard let w = token.lowercasedWord else { return nil }
-    return SunEvent(rawValue: w)
-  }
+  static func sunEvent(of token: Token) -> SunEvent? { token.keyword?.sunEvent }
 
-  func isWord(_ t: Token, _ lower: String) -> Bool { t.lowercasedWord == lower }
+  func isWord(_ t: Token, _ keyword: Keyword) -> Bool { t.keyword == keyword }
 
   /// Consumes a weekday word, warning about non-canonical spellings.
   mutating func takeWeekday() -> Int? {
@@ -151,27 +140,22 @@ struct OpeningHoursParser {
     return m
   }
 
-  /// Consumes a keyword (case-insensitively), warning when the case differs.
-  mutating func takeKeyword(_ canonical: String) -> Bool {
+  /// Consumes a keyword (case-insensitively), warning when the case differs from `canonical`
+  /// (the keyword's spelling by default).
+  mutating func takeKeyword(_ keyword: Keyword, _ canonical: String? = nil) -> Bool {
     let t = token
-    guard case .word(let w) = t.kind, w.lowercased() == canonical.lowercased() else { return false }
+    guard t.keyword == keyword, case .word(let w) = t.kind else { return false }
+    let canonical = canonical ?? keyword.rawValue
     if w != canonical { warn("keyword-case", t.range, "write '\(canonical)' for '\(w)'") }
     advance()
     return true
   }
 
-  static let rangeWords: Set<String> = [
-    "to", "through", "thru", "till", "until",
-    // `til`, German `bis`, French `à`/`au`, Spanish `a`/`hasta`, Portuguese `às`/`até`, Dutch `tot`,
-    // Russian `до`: only where a range dash is expected.
-    "til", "bis", "à", "au", "a", "á", "hasta", "às", "as", "ás", "até", "ate", "tot", "до",
-  ]
-
-  /// Whether the current token is a range dash (`-`, a dash variant, or `to`).
+  /// Whether the current token is a range dash (`-`, a dash variant, or a range word such as `to`,
+  /// `Keyword.isRangeWord`).
   func atRangeDash() -> Bool {
     if case .dash = token.kind { return true }
-    if let w = token.lowercasedWord, Self.rangeWords.contains(w) { return true }
-    return false
+    return token.keyword?.isRangeWord ?? false
   }
 
   mutating func takeRangeDash() -> Bool {
@@ -179,8 +163,8 @@ struct OpeningHoursParser {
       advance()
       return true
     }
-    if let w = token.lowercasedWord, Self.rangeWords.contains(w) {
-      warn("range-word", token.range, "write '-' for '\(w)'")
+    if let k = token.keyword, k.isRangeWord {
+      warn("range-word", token.range, "write '-' for '\(k.rawValue)'")
       advance()
       return true
     }
@@ -194,10 +178,10 @@ struct OpeningHoursParser {
 
   func startsDatePoint(_ k: Int) -> Bool {
     let t = peek(k)
-    if Self.month(of: t) != nil || isWord(t, "easter") { return true }
+    if Self.month(of: t) != nil || isWord(t, .easter) { return true }
     if isYear(t) {
       let u = peek(k + 1)
-      return Self.month(of: u) != nil || isWord(u, "easter")
+      return Self.month(of: u) != nil || isWord(u, .easter)
     }
     return false
   }
@@ -207,45 +191,32 @@ struct OpeningHoursParser {
   }
 
   /// Words for "every day": `daily`, `täglich`, `tous les jours`… (each phrase as its words).
-  static let everyDayPhrases: [[String]] = [
-    ["daily"], ["everyday"], ["every", "day"], ["täglich"], ["taeglich"], ["jeden", "tag"],
-    ["tous", "les", "jours"],
-    ["todos", "los", "días"], ["todos", "los", "dias"], ["todos", "os", "dias"], ["diariamente"],
-    ["tutti", "i", "giorni"],
-    ["dagelijks"], ["elke", "dag"],
+  static let everyDayPhrases: [[Keyword]] = [
+    [.daily], [.everyday], [.every, .day], [.taeglichUmlaut], [.taeglich], [.jeden, .tag],
+    [.tous, .les, .jours],
+    [.todos, .los, .diasAcute], [.todos, .los, .dias], [.todos, .os, .dias], [.diariamente],
+    [.tutti, .i, .giorni],
+    [.dagelijks], [.elke, .dag],
   ]
   static let everyDayFirstWords = Set(everyDayPhrases.map { $0[0] })
 
   static func startsEveryDay(_ t: Token) -> Bool {
-    guard let w = t.lowercasedWord else { return false }
-    return everyDayFirstWords.contains(w) || weekdayGroups[w] != nil
+    guard let k = t.keyword else { return false }
+    return everyDayFirstWords.contains(k) || k.weekdayGroup != nil
   }
 
-  /// `weekdays` (and `wd`) are Monday to Friday, `weekends` Saturday and Sunday.
-  static let weekdayGroups: [String: (Int, Int)] = [
-    "weekdays": (0, 4), "weekday": (0, 4), "wd": (0, 4), "weekends": (5, 6), "weekend": (5, 6),
-  ]
-
-  /// Words that join two time spans or two weekdays: read as `,`.
-  static let andWords: Set<String> = ["and", "et", "und", "y", "e", "en"]
-
-  /// Whether the current token is `and`, `&`, `et`, `und`, `y`…
+  /// Whether the current token is `and`, `&`, `et`, `und`, `y`… (`Keyword.isAndWord`): read as `,`.
   func atAndWord() -> Bool {
     if case .other("&") = token.kind { return true }
-    if let w = token.lowercasedWord { return Self.andWords.contains(w) }
-    return false
+    return token.keyword?.isAndWord ?? false
   }
 
-  /// Words that only introduce a time or a weekday: `from 9 to 5`, `de 9h à 18h`, `du lundi au
-  /// vendredi`, `с 9:00 до 18:00`, `von 9 bis 18 Uhr`.
-  static let fromWords: Set<String> = ["from", "de", "du", "von", "с", "desde", "dalle", "dal", "vanaf"]
-
-  /// Skips a `from` word when a time or a weekday follows it.
+  /// Skips a word that only introduces a time or a weekday (`Keyword.isFromWord`) when one follows
+  /// it: `from 9 to 5`, `de 9h à 18h`, `du lundi au vendredi`, `с 9:00 до 18:00`, `von 9 bis 18 Uhr`.
   mutating func skipFromWord() {
-    guard let w = token.lowercasedWord, Self.fromWords.contains(w),
-      startsTime(1) || Self.weekday(of: peek()) != nil
+    guard let k = token.keyword, k.isFromWord, startsTime(1) || Self.weekday(of: peek()) != nil
     else { return }
-    warn("from-word", token.range, "no '\(w)' before a time or weekday")
+    warn("from-word", token.range, "no '\(k.rawValue)' before a time or weekday")
     advance()
   }
 
@@ -253,12 +224,12 @@ struct OpeningHoursParser {
   func sevenDaysLength() -> Int {
     guard case .number(7, 1) = token.kind else { return 0 }
     if case .slash = peek().kind, case .number(7, 1) = peek(2).kind { return 3 }
-    if isWord(peek(), "j"), !peek().spaceBefore, case .slash = peek(2).kind, case .number(7, 1) = peek(3).kind
+    if isWord(peek(), .j), !peek().spaceBefore, case .slash = peek(2).kind, case .number(7, 1) = peek(3).kind
     {
       return 4
     }
-    if isWord(peek(), "days") {
-      return isWord(peek(2), "a") && isWord(peek(3), "week") ? 4 : 2
+    if isWord(peek(), .days) {
+      return isWord(peek(2), .a) && isWord(peek(3), .week) ? 4 : 2
     }
     return 0
   }
@@ -267,9 +238,8 @@ struct OpeningHoursParser {
   func everyDayPhraseLength() -> Int {
     let seven = sevenDaysLength()
     if seven > 0 { return seven }
-    guard let first = token.lowercasedWord, Self.everyDayFirstWords.contains(first) else { return 0 }
-    for phrase in Self.everyDayPhrases
-    where phrase.indices.allSatisfy({ peek($0).lowercasedWord == phrase[$0] }) {
+    guard let first = token.keyword, Self.everyDayFirstWords.contains(first) else { return 0 }
+    for phrase in Self.everyDayPhrases where phrase.indices.allSatisfy({ peek($0).keyword == phrase[$0] }) {
       return phrase.count
     }
     return 0
@@ -393,7 +363,7 @@ struct OpeningHoursParser {
 
   /// `opening_hours=Mo-Fr …`: the key written before the value.
   mutating func skipKeyPrefix() {
-    guard isWord(token, "opening"), case .other("_") = peek().kind, isWord(peek(2), "hours"),
+    guard isWord(token, .opening), case .other("_") = peek().kind, isWord(peek(2), .hours),
       !peek().spaceBefore, !peek(2).spaceBefore
     else { return }
     var k = 3
@@ -496,16 +466,16 @@ struct OpeningHoursParser {
   }
 
   mutating func parseModifier(_ rule: inout Rule) {
-    if let w = token.lowercasedWord {
+    if let k = token.keyword {
       let state: OpeningState? =
-        switch w {
-        case "open": .open
-        case "closed", "off": .closed
-        case "unknown": .unknown
+        switch k {
+        case .open: .open
+        case .closed, .off: .closed
+        case .unknown: .unknown
         default: nil
         }
       if let state {
-        _ = takeKeyword(w)
+        _ = takeKeyword(k)
         rule.modifier.state = state
       }
     }
@@ -521,7 +491,7 @@ struct OpeningHoursParser {
   /// Years are not read here: `Mo 1900-2000` is a compact time range.
   mutating func parseLateWideRange(_ rule: inout Rule) throws(OpeningHoursParseError) -> Bool {
     guard rule.years.isEmpty, rule.monthdays.isEmpty, rule.weeks.isEmpty,
-      startsDatePoint(0) && !isYear(token) || isWord(token, "week") && isNumberToken(peek())
+      startsDatePoint(0) && !isYear(token) || isWord(token, .week) && isNumberToken(peek())
     else { return false }
     let start = token.range.lowerBound
     try parseWideRange(&rule)
@@ -546,8 +516,8 @@ struct OpeningHoursParser {
       rule.monthdays = try parseMonthdays()
       any = true
     }
-    if isWord(token, "week") {
-      _ = takeKeyword("week")
+    if isWord(token, .week) {
+      _ = takeKeyword(.week)
       rule.weeks = try parseWeeks()
       any = true
       if rule.monthdays.isEmpty, startsDatePoint(0), !isYear(token) {
@@ -627,8 +597,8 @@ struct OpeningHoursParser {
   mutating func parseDayOffset() -> Int {
     var sign = 0
     if case .plus = token.kind { sign = 1 } else if case .dash = token.kind { sign = -1 }
-    guard sign != 0, case .number(let v, let digits) = peek().kind, let w = peek(2).lowercasedWord,
-      w == "day" || w == "days"
+    guard sign != 0, case .number(let v, let digits) = peek().kind, let w = peek(2).keyword,
+      w == .day || w == .days
     else { return 0 }
     let start = token.range.lowerBound
     let end = peek(2).range.upperBound
@@ -652,7 +622,7 @@ struct OpeningHoursParser {
     switch peek().kind {
     case .colon: if case .number = peek(2).kind, !peek(2).spaceBefore { return false }
     case .dot: if case .number = peek(2).kind { return false }
-    case .word(let w): if ["am", "pm", "h"].contains(w.lowercased()) { return false }
+    case .word: if let k = peek().keyword, k == .am || k == .pm || k == .h { return false }
     default: break
     }
     return true
@@ -669,8 +639,8 @@ struct OpeningHoursParser {
     if isYear(token), startsDatePoint(0) {
       year = try parseNumber(1900...9999, "a year")
     }
-    if isWord(token, "easter") {
-      _ = takeKeyword("easter")
+    if isWord(token, .easter) {
+      _ = takeKeyword(.easter)
       var point = DatePoint(year: year, anchor: .easter, offsetDays: 0)
       point.offsetDays = parseDayOffset()
       return (year, 0, point)
@@ -828,15 +798,14 @@ struct OpeningHoursParser {
       }
       break
     }
-    if case .plus = peek(k).kind, let w = peek(k + 2).lowercasedWord, w == "day" || w == "days" { k += 3 }
-    if case .dash = peek(k).kind, case .number = peek(k + 1).kind, let w = peek(k + 2).lowercasedWord,
-      w == "day" || w == "days"
+    if case .plus = peek(k).kind, let w = peek(k + 2).keyword, w == .day || w == .days { k += 3 }
+    if case .dash = peek(k).kind, case .number = peek(k + 1).kind, let w = peek(k + 2).keyword,
+      w == .day || w == .days
     {
       k += 3
     }
     if case .dash = peek(k).kind { return true }
-    if let w = peek(k).lowercasedWord, Self.rangeWords.contains(w) { return true }
-    return false
+    return peek(k).keyword?.isRangeWord ?? false
   }
 
   func peekIsDayNumber(_ k: Int) -> Bool {
@@ -880,10 +849,10 @@ struct OpeningHoursParser {
   mutating func parseWeekdayList(_ selector: inout WeekdaySelector) throws(OpeningHoursParseError) {
     while true {
       let length = everyDayPhraseLength()
-      if let w = token.lowercasedWord, let (from, to) = Self.weekdayGroups[w] {
+      if let k = token.keyword, let (from, to) = k.weekdayGroup {
         warn(
           "weekday-group-word", token.range,
-          "write '\(Self.weekdayCanonical[from])-\(Self.weekdayCanonical[to])' for '\(w)'")
+          "write '\(Self.weekdayCanonical[from])-\(Self.weekdayCanonical[to])' for '\(k.rawValue)'")
         advance()
         everyDayWordUsed = true
         selector.weekdays.append(WeekdayRange(from: from, to: to, nth: [], offsetDays: 0))
@@ -896,7 +865,7 @@ struct OpeningHoursParser {
         everyDayWordUsed = true
         selector.weekdays.append(WeekdayRange(from: 0, to: 6, nth: [], offsetDays: 0))
       } else if let kind = Self.holiday(of: token) {
-        _ = takeKeyword(kind == .publicHoliday ? "PH" : "SH")
+        _ = takeKeyword(kind == .publicHoliday ? .ph : .sh, kind == .publicHoliday ? "PH" : "SH")
         selector.holidays.append(HolidaySelector(kind: kind, offsetDays: parseDayOffset()))
       } else if let from = takeWeekday() {
         var item = WeekdayRange(from: from, to: from, nth: [], offsetDays: 0)
@@ -978,7 +947,7 @@ struct OpeningHoursParser {
         advance()
         continue
       }
-      if atAndWord(), startsTime(1) || Self.fromWords.contains(peek().lowercasedWord ?? "") {
+      if atAndWord(), startsTime(1) || peek().keyword?.isFromWord ?? false {
         warn("and-word", token.range, "write ',' between time spans")
         advance()
         skipFromWord()
@@ -1006,9 +975,9 @@ struct OpeningHoursParser {
   /// Words after a range dash that mean the closing time is not known: `17:00-late`,
   /// `17:00-open end`, `bis Open End`.
   func openEndWordLength() -> Int {
-    switch token.lowercasedWord {
-    case "late", "openend": return 1
-    case "open": return isWord(peek(), "end") ? 2 : 0
+    switch token.keyword {
+    case .late, .openend: return 1
+    case .open: return isWord(peek(), .end) ? 2 : 0
     default: return 0
     }
   }
@@ -1150,7 +1119,7 @@ struct OpeningHoursParser {
         minute = m
         advance()
       }
-    case .word(let w) where w.lowercased() == "h" && !token.spaceBefore:
+    case .word where token.keyword == .h && !token.spaceBefore:
       usedH = true
       advance()
       if case .number(let m, let d) = token.kind, d == 2, !token.spaceBefore {
@@ -1159,10 +1128,7 @@ struct OpeningHoursParser {
       }
     default: break
     }
-    if !usedH, let w = token.lowercasedWord,
-      w == "h"
-        || ["uhr", "hrs", "hr", "hs", "horas", "heures"].contains(w)
-    {
+    if !usedH, token.keyword?.isHourSuffix ?? false {
       usedH = true
       advance()
       if case .dot = token.kind, !token.spaceBefore { advance() }
@@ -1170,14 +1136,14 @@ struct OpeningHoursParser {
     // am / pm, a.m. / p.m.
     var meridiem: Int?  // 0 am, 12 pm
     let meridiemStart = token.range.lowerBound
-    if let w = token.lowercasedWord, w == "am" || w == "pm" {
-      meridiem = w == "am" ? 0 : 12
+    if let w = token.keyword, w == .am || w == .pm {
+      meridiem = w == .am ? 0 : 12
       advance()
       if case .dot = token.kind, !token.spaceBefore { advance() }
-    } else if let w = token.lowercasedWord, w == "a" || w == "p", case .dot = peek().kind,
-      isWord(peek(2), "m")
+    } else if let w = token.keyword, w == .a || w == .p, case .dot = peek().kind,
+      isWord(peek(2), .m)
     {
-      meridiem = w == "a" ? 0 : 12
+      meridiem = w == .a ? 0 : 12
       advance()
       advance()
       advance()
