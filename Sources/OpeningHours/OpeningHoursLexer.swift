@@ -28,12 +28,6 @@ struct Token: Hashable, Sendable {
   /// A day or month name of another language, resolved for the whole value (`LocalizedNames`).
   var localized: LocalizedNames.Meaning? = nil
 
-  /// The word in lower case, for messages (the parser matches on `word`, not on text).
-  var lowercasedWord: String? {
-    if case .word(let text) = kind { return text.lowercased() }
-    return nil
-  }
-
   var keyword: Keyword? { word.keyword }
 }
 
