@@ -7,11 +7,16 @@ struct OpeningHoursParser {
   let tokens: [Token]
   var index = 0
   var warnings: [OpeningHoursWarning] = []
+  /// How the last time `parseClock` read was written: a bare hour (`10` in `10-12`), with am/pm.
+  var lastClockBare = false
+  var lastClockMeridiem = false
+  /// Whether the rule being read named its days with `daily`, `7/7` or `weekdays`.
+  var everyDayWordUsed = false
 
   init(text: String) throws(OpeningHoursParseError) {
     self.text = text
     var warnings: [OpeningHoursWarning] = []
-    self.tokens = try OpeningHoursLexer.tokenize(Array(text), text: text, warnings: &warnings)
+    self.tokens = try OpeningHoursLexer.tokenize(text, warnings: &warnings)
     self.warnings = warnings
   }
 
@@ -31,7 +36,9 @@ struct OpeningHoursParser {
     case .number(let value, let digits):
       let s = String(value)
       return "'" + String(repeating: "0", count: max(0, digits - s.count)) + s + "'"
-    case .word(let w): return "'\(w)'"
+    case .word(let w):
+      if let m = token.localized, m.kind == .ambiguous { return "'\(w)', which could be \(m.note)" }
+      return "'\(w)'"
     case .comment(let c): return "the comment \"\(c)\""
     case .dash: return "'-'"
     case .colon: return "':'"
@@ -79,41 +86,34 @@ struct OpeningHoursParser {
 
   /// Weekday index of a word, without side effects.
   static func weekday(of token: Token) -> Int? {
-    guard case .word(let w) = token.kind else { return nil }
-    let lower = w.lowercased()
-    if lower.count == 2, let i = weekdayCanonical.firstIndex(where: { $0.lowercased() == lower }) { return i }
-    return weekdayEnglish[lower]
+    if let m = token.localized { return m.kind == .weekday ? Int(m.value) : nil }
+    return token.word.weekday >= 0 ? Int(token.word.weekday) : nil
   }
 
   static func month(of token: Token) -> Int? {
-    guard case .word(let w) = token.kind else { return nil }
-    let lower = w.lowercased()
-    if lower.count == 3, let i = monthCanonical.firstIndex(where: { $0.lowercased() == lower }) {
-      return i + 1
-    }
-    return monthEnglish[lower]
+    if let m = token.localized { return m.kind == .month ? Int(m.value) : nil }
+    return token.word.month > 0 ? Int(token.word.month) : nil
   }
 
   static func holiday(of token: Token) -> HolidayKind? {
-    switch token.lowercasedWord {
-    case "ph": .publicHoliday
-    case "sh": .schoolHoliday
+    switch token.keyword {
+    case .ph: .publicHoliday
+    case .sh: .schoolHoliday
     default: nil
     }
   }
 
-  static func sunEvent(of token: Token) -> SunEvent? {
-    guard let w = token.lowercasedWord else { return nil }
-    return SunEvent(rawValue: w)
-  }
+  static func sunEvent(of token: Token) -> SunEvent? { token.keyword?.sunEvent }
 
-  func isWord(_ t: Token, _ lower: String) -> Bool { t.lowercasedWord == lower }
+  func isWord(_ t: Token, _ keyword: Keyword) -> Bool { t.keyword == keyword }
 
   /// Consumes a weekday word, warning about non-canonical spellings.
   mutating func takeWeekday() -> Int? {
     let t = token
     guard case .word(let w) = t.kind, let day = Self.weekday(of: t) else { return nil }
-    if w.count == 2 {
+    if let m = t.localized {
+      warn("localized-weekday", t.range, "write '\(Self.weekdayCanonical[day])' for '\(w)' (\(m.note))")
+    } else if w.count == 2 {
       if w != Self.weekdayCanonical[day] {
         warn("keyword-case", t.range, "write '\(Self.weekdayCanonical[day])' for '\(w)'")
       }
@@ -128,7 +128,9 @@ struct OpeningHoursParser {
     let t = token
     guard case .word(let w) = t.kind, let m = Self.month(of: t) else { return nil }
     let canonical = Self.monthCanonical[m - 1]
-    if w.count == 3 {
+    if let meaning = t.localized {
+      warn("localized-month", t.range, "write '\(canonical)' for '\(w)' (\(meaning.note))")
+    } else if w.count == 3 {
       if w != canonical { warn("keyword-case", t.range, "write '\(canonical)' for '\(w)'") }
     } else {
       warn("month-name", t.range, "write '\(canonical)' for '\(w)'")
@@ -138,22 +140,22 @@ struct OpeningHoursParser {
     return m
   }
 
-  /// Consumes a keyword (case-insensitively), warning when the case differs.
-  mutating func takeKeyword(_ canonical: String) -> Bool {
+  /// Consumes a keyword (case-insensitively), warning when the case differs from `canonical`
+  /// (the keyword's spelling by default).
+  mutating func takeKeyword(_ keyword: Keyword, _ canonical: String? = nil) -> Bool {
     let t = token
-    guard case .word(let w) = t.kind, w.lowercased() == canonical.lowercased() else { return false }
+    guard t.keyword == keyword, case .word(let w) = t.kind else { return false }
+    let canonical = canonical ?? keyword.rawValue
     if w != canonical { warn("keyword-case", t.range, "write '\(canonical)' for '\(w)'") }
     advance()
     return true
   }
 
-  static let rangeWords: Set<String> = ["to", "through", "thru", "till", "until"]
-
-  /// Whether the current token is a range dash (`-`, a dash variant, or `to`).
+  /// Whether the current token is a range dash (`-`, a dash variant, or a range word such as `to`,
+  /// `Keyword.isRangeWord`).
   func atRangeDash() -> Bool {
     if case .dash = token.kind { return true }
-    if let w = token.lowercasedWord, Self.rangeWords.contains(w) { return true }
-    return false
+    return token.keyword?.isRangeWord ?? false
   }
 
   mutating func takeRangeDash() -> Bool {
@@ -161,8 +163,8 @@ struct OpeningHoursParser {
       advance()
       return true
     }
-    if let w = token.lowercasedWord, Self.rangeWords.contains(w) {
-      warn("range-word", token.range, "write '-' for '\(w)'")
+    if let k = token.keyword, k.isRangeWord {
+      warn("range-word", token.range, "write '-' for '\(k.rawValue)'")
       advance()
       return true
     }
@@ -176,15 +178,72 @@ struct OpeningHoursParser {
 
   func startsDatePoint(_ k: Int) -> Bool {
     let t = peek(k)
-    if Self.month(of: t) != nil || isWord(t, "easter") { return true }
+    if Self.month(of: t) != nil || isWord(t, .easter) { return true }
     if isYear(t) {
       let u = peek(k + 1)
-      return Self.month(of: u) != nil || isWord(u, "easter")
+      return Self.month(of: u) != nil || isWord(u, .easter)
     }
     return false
   }
 
-  func startsWeekdaySelector(_ t: Token) -> Bool { Self.weekday(of: t) != nil || Self.holiday(of: t) != nil }
+  func startsWeekdaySelector(_ t: Token) -> Bool {
+    Self.weekday(of: t) != nil || Self.holiday(of: t) != nil || Self.startsEveryDay(t)
+  }
+
+  /// Words for "every day": `daily`, `täglich`, `tous les jours`… (each phrase as its words).
+  static let everyDayPhrases: [[Keyword]] = [
+    [.daily], [.everyday], [.every, .day], [.taeglichUmlaut], [.taeglich], [.jeden, .tag],
+    [.tous, .les, .jours],
+    [.todos, .los, .diasAcute], [.todos, .los, .dias], [.todos, .os, .dias], [.diariamente],
+    [.tutti, .i, .giorni],
+    [.dagelijks], [.elke, .dag],
+  ]
+  static let everyDayFirstWords = Set(everyDayPhrases.map { $0[0] })
+
+  static func startsEveryDay(_ t: Token) -> Bool {
+    guard let k = t.keyword else { return false }
+    return everyDayFirstWords.contains(k) || k.weekdayGroup != nil
+  }
+
+  /// Whether the current token is `and`, `&`, `et`, `und`, `y`… (`Keyword.isAndWord`): read as `,`.
+  func atAndWord() -> Bool {
+    if case .other("&") = token.kind { return true }
+    return token.keyword?.isAndWord ?? false
+  }
+
+  /// Skips a word that only introduces a time or a weekday (`Keyword.isFromWord`) when one follows
+  /// it: `from 9 to 5`, `de 9h à 18h`, `du lundi au vendredi`, `с 9:00 до 18:00`, `von 9 bis 18 Uhr`.
+  mutating func skipFromWord() {
+    guard let k = token.keyword, k.isFromWord, startsTime(1) || Self.weekday(of: peek()) != nil
+    else { return }
+    warn("from-word", token.range, "no '\(k.rawValue)' before a time or weekday")
+    advance()
+  }
+
+  /// `7/7`, `7j/7`, `7 days a week`, `7 days`: every day; the number of tokens, or 0.
+  func sevenDaysLength() -> Int {
+    guard case .number(7, 1) = token.kind else { return 0 }
+    if case .slash = peek().kind, case .number(7, 1) = peek(2).kind { return 3 }
+    if isWord(peek(), .j), !peek().spaceBefore, case .slash = peek(2).kind, case .number(7, 1) = peek(3).kind
+    {
+      return 4
+    }
+    if isWord(peek(), .days) {
+      return isWord(peek(2), .a) && isWord(peek(3), .week) ? 4 : 2
+    }
+    return 0
+  }
+
+  /// The number of tokens of an every-day phrase at the current token, or 0.
+  func everyDayPhraseLength() -> Int {
+    let seven = sevenDaysLength()
+    if seven > 0 { return seven }
+    guard let first = token.keyword, Self.everyDayFirstWords.contains(first) else { return 0 }
+    for phrase in Self.everyDayPhrases where phrase.indices.allSatisfy({ peek($0).keyword == phrase[$0] }) {
+      return phrase.count
+    }
+    return 0
+  }
 
   /// Whether a time starts at token `k`; `compact` also accepts `0900` (a 3–4 digit time) when a
   /// range of such numbers follows, as in `Mo-Fr 0900-1730`.
@@ -203,6 +262,8 @@ struct OpeningHoursParser {
           case .word, .slash: return false
           default: break
           }
+          // `week 05 Feb 2012-2014`: after a month, as likely years as times.
+          if index + k > 0, Self.month(of: tokens[index + k - 1]) != nil { return false }
         }
         return true
       }
@@ -225,6 +286,7 @@ struct OpeningHoursParser {
     if case .end = token.kind {
       throw error("opening hours such as 'Mo-Fr 09:00-18:00'")
     }
+    skipKeyPrefix()
     var rules: [Rule] = []
     var separator = RuleSeparator.normal
     var withoutSeparator = false
@@ -236,6 +298,20 @@ struct OpeningHoursParser {
       {
         // `Mo-Fr 10:00-18:00 Sa`: a new rule without times would mean "open all day": not clear.
         throw error("';' before the next rule, and times for it", at: start)
+      }
+      let noTimes =
+        rule.times.isEmpty && !rule.is247 && rule.modifier.state == nil && rule.modifier.comment == nil
+      if noTimes, everyDayWordUsed {
+        // `daily`, `7 days`, `weekdays` alone say which days, not "around the clock".
+        throw error("times for \(spanText(start))", at: token)
+      }
+      if noTimes, rule.separator == .additional, !warnings.isEmpty, rule.weekdays != nil, rule.years.isEmpty,
+        rule.monthdays.isEmpty, rule.weeks.isEmpty, let previous = rules.last, previous.weekdays == nil,
+        !previous.times.isEmpty, previous.years.isEmpty, previous.monthdays.isEmpty, previous.weeks.isEmpty
+      {
+        // `9:00-22:00, Pon-Sob` reads as "9-22 every day, and Monday to Saturday all day", which no
+        // one means; refused in a value that already needed tolerance.
+        throw error("times for the weekdays after ',' (write the weekdays before the times)", at: start)
       }
       withoutSeparator = false
       rules.append(rule)
@@ -285,6 +361,24 @@ struct OpeningHoursParser {
     }
   }
 
+  /// `opening_hours=Mo-Fr …`: the key written before the value.
+  mutating func skipKeyPrefix() {
+    guard isWord(token, .opening), case .other("_") = peek().kind, isWord(peek(2), .hours),
+      !peek().spaceBefore, !peek(2).spaceBefore
+    else { return }
+    var k = 3
+    if case .other("=") = peek(k).kind {
+      k += 1
+    } else if case .colon = peek(k).kind {
+      k += 1
+    } else {
+      return
+    }
+    let range = token.range.lowerBound..<peek(k - 1).range.upperBound
+    for _ in 0..<k { advance() }
+    warn("key-prefix", range, "write the value without 'opening_hours='")
+  }
+
   func expectedAfterRule(_ rule: Rule) -> String {
     if rule.times.isEmpty, rule.modifier.state == nil, rule.modifier.comment == nil {
       return "a time such as 09:00-18:00, 'off', or ';' before the next rule"
@@ -295,15 +389,24 @@ struct OpeningHoursParser {
   mutating func parseRule(separator: RuleSeparator) throws(OpeningHoursParseError) -> Rule {
     var rule = Rule()
     rule.separator = separator
+    everyDayWordUsed = false
     let startToken = token
     if case .number(24, _) = token.kind, case .slash = peek().kind, case .number(7, _) = peek(2).kind {
       advance()
       advance()
       advance()
       rule.is247 = true
+      if case .colon = token.kind {
+        warn("stray-colon", token.range, "no ':' after 24/7")
+        advance()
+      }
     } else {
       try parseWideRange(&rule)
+      skipFromWord()
       try parseWeekdaySelector(&rule)
+      if rule.weekdays != nil, try parseLateWideRange(&rule) {
+        // `Mo-Su week 05 Feb 10:00-12:00`
+      }
       if rule.weekdays != nil, case .colon = token.kind {
         warn("stray-colon", token.range, "no ':' after weekdays")
         advance()
@@ -326,7 +429,7 @@ struct OpeningHoursParser {
       }
       if rule.weekdays == nil, rule.years.isEmpty, rule.monthdays.isEmpty, rule.weeks.isEmpty,
         !rule.times.isEmpty,
-        startsWeekdaySelector(token)
+        startsWeekdaySelector(token) || sevenDaysLength() > 0
       {
         // `10am-6pm Mon-Fri`: weekdays after the times, when nothing else follows in the rule.
         let saved = (index, warnings.count, rule)
@@ -335,6 +438,18 @@ struct OpeningHoursParser {
         switch token.kind {
         case .end, .semicolon, .comma, .fallback:
           warn("weekday-after-time", at.range, "write the weekdays before the times")
+        default:
+          (index, rule) = (saved.0, saved.2)
+          warnings.removeLast(warnings.count - saved.1)
+        }
+      }
+    }
+    if !rule.is247, !rule.times.isEmpty {
+      // `10:00-12:00 week 05 Feb`: only when the rule ends right after the dates.
+      let saved = (index, warnings.count, rule)
+      if try parseLateWideRange(&rule) {
+        switch token.kind {
+        case .end, .semicolon, .comma, .fallback: break
         default:
           (index, rule) = (saved.0, saved.2)
           warnings.removeLast(warnings.count - saved.1)
@@ -351,16 +466,16 @@ struct OpeningHoursParser {
   }
 
   mutating func parseModifier(_ rule: inout Rule) {
-    if let w = token.lowercasedWord {
+    if let k = token.keyword {
       let state: OpeningState? =
-        switch w {
-        case "open": .open
-        case "closed", "off": .closed
-        case "unknown": .unknown
+        switch k {
+        case .open: .open
+        case .closed, .off: .closed
+        case .unknown: .unknown
         default: nil
         }
       if let state {
-        _ = takeKeyword(w)
+        _ = takeKeyword(k)
         rule.modifier.state = state
       }
     }
@@ -372,6 +487,25 @@ struct OpeningHoursParser {
 
   // MARK: - Wide range selectors
 
+  /// Dates or weeks after the weekdays or times (`Mo-Su week 05 Feb`), when the rule has none yet.
+  /// Years are not read here: `Mo 1900-2000` is a compact time range.
+  mutating func parseLateWideRange(_ rule: inout Rule) throws(OpeningHoursParseError) -> Bool {
+    guard rule.years.isEmpty, rule.monthdays.isEmpty, rule.weeks.isEmpty,
+      startsDatePoint(0) && !isYear(token) || isWord(token, .week) && isNumberToken(peek())
+    else { return false }
+    let start = token.range.lowerBound
+    try parseWideRange(&rule)
+    warn(
+      "selector-order", start..<tokens[index - 1].range.upperBound,
+      "write years, dates and weeks first, then weekdays, then times")
+    return true
+  }
+
+  func isNumberToken(_ t: Token) -> Bool {
+    if case .number = t.kind { return true }
+    return false
+  }
+
   mutating func parseWideRange(_ rule: inout Rule) throws(OpeningHoursParseError) {
     var any = false
     if isYear(token), !startsDatePoint(0) {
@@ -382,10 +516,16 @@ struct OpeningHoursParser {
       rule.monthdays = try parseMonthdays()
       any = true
     }
-    if isWord(token, "week") {
-      _ = takeKeyword("week")
+    if isWord(token, .week) {
+      _ = takeKeyword(.week)
       rule.weeks = try parseWeeks()
       any = true
+      if rule.monthdays.isEmpty, startsDatePoint(0), !isYear(token) {
+        // `week 05 Feb`: the month after the weeks.
+        let start = token.range.lowerBound
+        rule.monthdays = try parseMonthdays()
+        warn("selector-order", start..<tokens[index - 1].range.upperBound, "write dates before weeks")
+      }
     }
     if any, case .colon = token.kind { advance() }
   }
@@ -437,7 +577,9 @@ struct OpeningHoursParser {
         }
       }
       result.append(item)
-      if case .comma = token.kind, case .number(_, let d) = peek().kind, d <= 2, peek(2).kind != .colon {
+      // `week 01,03: 10:00-12:00`: a colon after the next number is the wide-range colon unless a
+      // number follows it directly, as the minutes of a time (`week 01,03:00-…` is not a week list).
+      if case .comma = token.kind, case .number(_, let d) = peek().kind, d <= 2, !startsClockAt(2) {
         advance()
         continue
       }
@@ -445,12 +587,18 @@ struct OpeningHoursParser {
     }
   }
 
+  /// Whether token `k` is a colon directly followed by a number (the minutes of `03:00`).
+  func startsClockAt(_ k: Int) -> Bool {
+    guard case .colon = peek(k).kind, case .number = peek(k + 1).kind else { return false }
+    return !peek(k + 1).spaceBefore
+  }
+
   /// `+2 days`, `-1 day` (only when a number and `day(s)` follow the sign).
   mutating func parseDayOffset() -> Int {
     var sign = 0
     if case .plus = token.kind { sign = 1 } else if case .dash = token.kind { sign = -1 }
-    guard sign != 0, case .number(let v, let digits) = peek().kind, let w = peek(2).lowercasedWord,
-      w == "day" || w == "days"
+    guard sign != 0, case .number(let v, let digits) = peek().kind, let w = peek(2).keyword,
+      w == .day || w == .days
     else { return 0 }
     let start = token.range.lowerBound
     let end = peek(2).range.upperBound
@@ -469,11 +617,12 @@ struct OpeningHoursParser {
 
   /// A day of the month after a month name: a number that is not the hour of a time (`Jan 10:00`).
   func atDayOfMonth() -> Bool {
-    guard case .number(_, let digits) = token.kind, digits <= 2 else { return false }
+    // `Nov-Feb 00-24`: there is no day 0, so `00` is an hour.
+    guard case .number(let value, let digits) = token.kind, digits <= 2, value > 0 else { return false }
     switch peek().kind {
     case .colon: if case .number = peek(2).kind, !peek(2).spaceBefore { return false }
     case .dot: if case .number = peek(2).kind { return false }
-    case .word(let w): if ["am", "pm", "h"].contains(w.lowercased()) { return false }
+    case .word: if let k = peek().keyword, k == .am || k == .pm || k == .h { return false }
     default: break
     }
     return true
@@ -490,8 +639,8 @@ struct OpeningHoursParser {
     if isYear(token), startsDatePoint(0) {
       year = try parseNumber(1900...9999, "a year")
     }
-    if isWord(token, "easter") {
-      _ = takeKeyword("easter")
+    if isWord(token, .easter) {
+      _ = takeKeyword(.easter)
       var point = DatePoint(year: year, anchor: .easter, offsetDays: 0)
       point.offsetDays = parseDayOffset()
       return (year, 0, point)
@@ -564,6 +713,18 @@ struct OpeningHoursParser {
             result.append(.dates(from: a, to: b))
           }
         }
+      } else if let point = first.point, case .plus = token.kind {
+        // `Dec 25+`: from that date to the end of its year; `2026 Dec 25+`: from that day on.
+        let plus = token
+        advance()
+        let end = DatePoint(
+          year: point.year.map { _ in 9999 }, anchor: .fixed(month: 12, day: 31), offsetDays: 0)
+        warn(
+          "open-ended-date", plus.range,
+          point.year == nil
+            ? "read as the date to the end of its year (write 'Dec 25-Dec 31')"
+            : "read as from that date on, with no end")
+        result.append(.dates(from: point, to: end))
       } else if let point = first.point {
         result.append(.dates(from: point, to: nil))
       } else {
@@ -573,8 +734,48 @@ struct OpeningHoursParser {
         advance()
         continue
       }
+      // `Dec 24,25`, `Dec 11,15-17`: more days of the month of the last date.
+      while case .comma = token.kind, !peek().spaceBefore, peekIsDayNumber(1),
+        case .dates(_, let last)? = result.last,
+        case .fixed(let month, _)? = (last ?? lastFrom(result)).map({ $0.anchor }),
+        (last ?? lastFrom(result))?.offsetDays == 0
+      {
+        let comma = token
+        advance()
+        let year = (last ?? lastFrom(result))?.year
+        let dayToken = token
+        let day = try parseNumber(1...31, "a day of the month from 1 to 31")
+        guard day <= LocalDate.daysIn(month: month, year: 2000) else {
+          throw error("a day that exists in \(Self.monthCanonical[month - 1])", at: dayToken)
+        }
+        let from = DatePoint(year: year, anchor: .fixed(month: month, day: day), offsetDays: 0)
+        var to: DatePoint?
+        if atRangeDash(), peekIsDayNumber(1) {
+          _ = takeRangeDash()
+          let endToken = token
+          let endDay = try parseNumber(day...31, "a day of the month from \(day) to 31")
+          guard endDay <= LocalDate.daysIn(month: month, year: 2000) else {
+            throw error("a day that exists in \(Self.monthCanonical[month - 1])", at: endToken)
+          }
+          to = DatePoint(year: year, anchor: .fixed(month: month, day: endDay), offsetDays: 0)
+        }
+        warn(
+          "monthday-list", comma.range.lowerBound..<tokens[index - 1].range.upperBound,
+          "write the month before each day: \(Self.monthCanonical[month - 1]) \(LocalDate.pad(day, 2))")
+        result.append(.dates(from: from, to: to))
+      }
+      if case .comma = token.kind, startsDatePoint(1) {
+        advance()
+        continue
+      }
       return result
     }
+  }
+
+  /// The start of the last date item when it has no end (`Dec 24` in `Dec 24,25`).
+  func lastFrom(_ items: [MonthdayRange]) -> DatePoint? {
+    if case .dates(let from, nil)? = items.last { return from }
+    return nil
   }
 
   /// Whether `[year] Mon We[n] [±k day(s)] -` follows: a variable date that starts a date range
@@ -597,15 +798,14 @@ struct OpeningHoursParser {
       }
       break
     }
-    if case .plus = peek(k).kind, let w = peek(k + 2).lowercasedWord, w == "day" || w == "days" { k += 3 }
-    if case .dash = peek(k).kind, case .number = peek(k + 1).kind, let w = peek(k + 2).lowercasedWord,
-      w == "day" || w == "days"
+    if case .plus = peek(k).kind, let w = peek(k + 2).keyword, w == .day || w == .days { k += 3 }
+    if case .dash = peek(k).kind, case .number = peek(k + 1).kind, let w = peek(k + 2).keyword,
+      w == .day || w == .days
     {
       k += 3
     }
     if case .dash = peek(k).kind { return true }
-    if let w = peek(k).lowercasedWord, Self.rangeWords.contains(w) { return true }
-    return false
+    return peek(k).keyword?.isRangeWord ?? false
   }
 
   func peekIsDayNumber(_ k: Int) -> Bool {
@@ -619,7 +819,7 @@ struct OpeningHoursParser {
   // MARK: - Weekdays and holidays
 
   mutating func parseWeekdaySelector(_ rule: inout Rule) throws(OpeningHoursParseError) {
-    guard startsWeekdaySelector(token) else { return }
+    guard startsWeekdaySelector(token) || sevenDaysLength() > 0 else { return }
     if index > 0, !token.spaceBefore, case .number = tokens[index - 1].kind {
       warn("missing-space", tokens[index - 1].range.upperBound..<token.range.lowerBound, "insert a space")
     }
@@ -648,15 +848,36 @@ struct OpeningHoursParser {
 
   mutating func parseWeekdayList(_ selector: inout WeekdaySelector) throws(OpeningHoursParseError) {
     while true {
-      if let kind = Self.holiday(of: token) {
-        _ = takeKeyword(kind == .publicHoliday ? "PH" : "SH")
+      let length = everyDayPhraseLength()
+      if let k = token.keyword, let (from, to) = k.weekdayGroup {
+        warn(
+          "weekday-group-word", token.range,
+          "write '\(Self.weekdayCanonical[from])-\(Self.weekdayCanonical[to])' for '\(k.rawValue)'")
+        advance()
+        everyDayWordUsed = true
+        selector.weekdays.append(WeekdayRange(from: from, to: to, nth: [], offsetDays: 0))
+      } else if length > 0 {
+        let start = token.range.lowerBound
+        let end = peek(length - 1).range.upperBound
+        let words = String(Array(text)[start..<end])
+        for _ in 0..<length { advance() }
+        warn("every-day-word", start..<end, "write 'Mo-Su' for '\(words)'")
+        everyDayWordUsed = true
+        selector.weekdays.append(WeekdayRange(from: 0, to: 6, nth: [], offsetDays: 0))
+      } else if let kind = Self.holiday(of: token) {
+        _ = takeKeyword(kind == .publicHoliday ? .ph : .sh, kind == .publicHoliday ? "PH" : "SH")
         selector.holidays.append(HolidaySelector(kind: kind, offsetDays: parseDayOffset()))
       } else if let from = takeWeekday() {
         var item = WeekdayRange(from: from, to: from, nth: [], offsetDays: 0)
         if case .dot = token.kind, !token.spaceBefore { advance() }  // `Mon.`
         if atRangeDash(), Self.weekday(of: peek()) != nil {
           _ = takeRangeDash()
+          let toToken = token
           item.to = takeWeekday()!
+          if item.to == item.from, toToken.localized != nil {
+            // `domingo a domingo` is said for every day of the week.
+            throw error("a range between two different weekdays", at: toToken)
+          }
           if case .dot = token.kind, !token.spaceBefore { advance() }
         } else if atRangeDash(), !startsTime(1), !isKind(peek(), .end) {
           _ = takeRangeDash()
@@ -672,6 +893,11 @@ struct OpeningHoursParser {
         throw error("a weekday such as Mo, or PH")
       }
       if case .comma = token.kind, startsWeekdaySelector(peek()) {
+        advance()
+        continue
+      }
+      if atAndWord(), startsWeekdaySelector(peek()) {
+        warn("and-word", token.range, "write ',' between weekdays")
         advance()
         continue
       }
@@ -708,17 +934,36 @@ struct OpeningHoursParser {
   // MARK: - Times
 
   mutating func parseTimes(_ rule: inout Rule, after weekdays: Bool) throws(OpeningHoursParseError) {
+    skipFromWord()
     guard startsTime(0) else { return }
     if index > 0, !token.spaceBefore, case .word = tokens[index - 1].kind {
       warn("missing-space", tokens[index - 1].range.upperBound..<token.range.lowerBound, "insert a space")
     }
     while true {
-      rule.times.append(try parseSpan())
+      var previousEnd: Int?
+      if case .clock(let m)? = rule.times.last?.end { previousEnd = m }
+      rule.times.append(try parseSpan(previousEnd: previousEnd))
       if case .comma = token.kind, startsTime(1) {
         advance()
         continue
       }
-      if startsTime(0) {
+      if atAndWord(), startsTime(1) || peek().keyword?.isFromWord ?? false {
+        warn("and-word", token.range, "write ',' between time spans")
+        advance()
+        skipFromWord()
+        continue
+      }
+      if case .slash = token.kind, startsTime(1) {
+        // `12h-15h / 18h-22h` (a repeat interval is read by `parseSpan`, so a slash here begins a span)
+        warn("slash-between-times", token.range, "write ',' between time spans")
+        advance()
+        continue
+      }
+      if startsTime(0), sevenDaysLength() == 0 {
+        if rule.times.last?.openEnd == true {
+          // `08:30-12:30 + 14:00-17:00`: the '+' is more likely "and" than an open end.
+          throw error("',' or ';' after an open end ('+')")
+        }
         warn(
           "missing-comma", token.range.lowerBound..<token.range.lowerBound, "insert ',' between time spans")
         continue
@@ -727,28 +972,76 @@ struct OpeningHoursParser {
     }
   }
 
-  mutating func parseSpan() throws(OpeningHoursParseError) -> TimeSpan {
+  /// Words after a range dash that mean the closing time is not known: `17:00-late`,
+  /// `17:00-open end`, `bis Open End`.
+  func openEndWordLength() -> Int {
+    switch token.keyword {
+    case .late, .openend: return 1
+    case .open: return isWord(peek(), .end) ? 2 : 0
+    default: return 0
+    }
+  }
+
+  /// Whether the `/` at the current token is followed by a whole time span (`08h-12h/14h-18h`)
+  /// rather than a repeat interval.
+  func slashStartsSpan() -> Bool {
+    var probe = self
+    probe.advance()
+    guard (try? probe.parseTime(isEnd: false)) != nil else { return false }
+    return probe.atRangeDash()
+  }
+
+  mutating func parseSpan(previousEnd: Int?) throws(OpeningHoursParseError) -> TimeSpan {
     let startToken = token
+    lastClockBare = false
+    lastClockMeridiem = false
     let start = try parseTime(isEnd: false)
+    let (startBare, startMeridiem) = (lastClockBare, lastClockMeridiem)
     if case .plus = token.kind {
       advance()
       return TimeSpan(start: start, end: nil, openEnd: true)
     }
+    let dash = token
     guard takeRangeDash() else {
       throw error("'-' and a closing time after \(spanText(startToken))")
+    }
+    let words = openEndWordLength()
+    if words > 0, !startBare {
+      let end = peek(words - 1).range.upperBound
+      for _ in 0..<words { advance() }
+      warn(
+        "open-end-word", dash.range.lowerBound..<end,
+        "write '+' after the time for an open end, such as 17:00+")
+      return TimeSpan(start: start, end: nil, openEnd: true)
     }
     if case .number(let v, let d) = token.kind, d == 3 || d == 4, Self.isCompactTime(v) {
       // `0900-1730`: the end of a compact range.
     } else {
       guard startsTime(0) else { throw error("a time such as 18:00 after '-'") }
     }
+    lastClockBare = false
+    lastClockMeridiem = false
     let end = try parseTime(isEnd: true)
+    let (endBare, endMeridiem) = (lastClockBare, lastClockMeridiem)
+    if startBare || endBare, case .clock(let a) = start, case .clock(let b) = end {
+      // A bare hour is a 24-hour time unless the range could as well be 12-hour times.
+      let ambiguous =
+        (startBare && endMeridiem) || (endBare && startMeridiem) || (b <= a && a <= 720)
+        || (startBare && (60...300).contains(a) && b <= 720) || (previousEnd.map { a < $0 } ?? false)
+      if ambiguous {
+        throw OpeningHoursParseError(
+          text: text, position: startToken.range.lowerBound,
+          expected:
+            "times with minutes: \(spanText(startToken)) could be read as 24-hour or as 12-hour times",
+          found: spanText(startToken))
+      }
+    }
     var openEnd = false
     if case .plus = token.kind {
       advance()
       openEnd = true
     }
-    if case .slash = token.kind, case .number = peek().kind {
+    if case .slash = token.kind, case .number = peek().kind, !slashStartsSpan() {
       // `10:00-16:00/01:30`: repeating points in time (collection times); the span counts as open.
       let slash = token
       advance()
@@ -826,7 +1119,7 @@ struct OpeningHoursParser {
         minute = m
         advance()
       }
-    case .word(let w) where w.lowercased() == "h" && !token.spaceBefore:
+    case .word where token.keyword == .h && !token.spaceBefore:
       usedH = true
       advance()
       if case .number(let m, let d) = token.kind, d == 2, !token.spaceBefore {
@@ -835,9 +1128,7 @@ struct OpeningHoursParser {
       }
     default: break
     }
-    if minute != nil, !usedH, let w = token.lowercasedWord,
-      (w == "h" && !token.spaceBefore) || ["uhr", "hrs", "hr", "hs"].contains(w)
-    {
+    if !usedH, token.keyword?.isHourSuffix ?? false {
       usedH = true
       advance()
       if case .dot = token.kind, !token.spaceBefore { advance() }
@@ -845,20 +1136,22 @@ struct OpeningHoursParser {
     // am / pm, a.m. / p.m.
     var meridiem: Int?  // 0 am, 12 pm
     let meridiemStart = token.range.lowerBound
-    if let w = token.lowercasedWord, w == "am" || w == "pm" {
-      meridiem = w == "am" ? 0 : 12
+    if let w = token.keyword, w == .am || w == .pm {
+      meridiem = w == .am ? 0 : 12
       advance()
       if case .dot = token.kind, !token.spaceBefore { advance() }
-    } else if let w = token.lowercasedWord, w == "a" || w == "p", case .dot = peek().kind,
-      isWord(peek(2), "m")
+    } else if let w = token.keyword, w == .a || w == .p, case .dot = peek().kind,
+      isWord(peek(2), .m)
     {
-      meridiem = w == "a" ? 0 : 12
+      meridiem = w == .a ? 0 : 12
       advance()
       advance()
       advance()
       if case .dot = token.kind, !token.spaceBefore { advance() }
     }
     let endOffset = tokens[max(index - 1, 0)].range.upperBound
+    lastClockBare = false
+    lastClockMeridiem = meridiem != nil
     if let meridiem {
       guard (1...12).contains(hour) else {
         throw OpeningHoursParseError(
@@ -875,12 +1168,18 @@ struct OpeningHoursParser {
     if usedH {
       warn("hour-suffix", hourToken.range.lowerBound..<endOffset, "write times as 17:00, without 'h'")
     } else if minute == nil {
-      throw OpeningHoursParseError(
-        text: text, position: hourToken.range.upperBound,
-        expected: "':' and two digits of minutes after the hour",
-        found: describe(token))
+      // `10-12`, `Mo 7-18`: an hour alone, as either end of a range (`parseSpan` refuses the ranges
+      // that could also be read as 12-hour times).
+      guard isEnd || atRangeDash() else {
+        throw OpeningHoursParseError(
+          text: text, position: hourToken.range.upperBound,
+          expected: "':' and two digits of minutes after the hour",
+          found: describe(token))
+      }
+      lastClockBare = true
+      warn("bare-hour", hourToken.range, "write hours with minutes, such as \(LocalDate.pad(hour, 2)):00")
     }
-    if hourDigits == 1, !usedH {
+    if hourDigits == 1, !usedH, !lastClockBare {
       warn("single-digit-hour", hourToken.range, "write hours with two digits, such as 08:00")
     }
     let m = minute ?? 0

@@ -22,7 +22,7 @@ struct ParserTests {
       "Jul 23-Jan 3: 08:00-11:00",
       "2020,8000-9000 10:00-22:00", "Sa[-1],Sa[-1] +1 day 10:00-12:00 open", "PH Su 10:00-12:00", "Su,PH off",
       "Jan 23-Feb 11,Feb 12 00:00-24:00", "week 2-52/2 We 00:00-24:00", "Feb 29 10:00-12:00",
-      "Mo-Fr 08:00-18:00; We 12:00-13:00 off",
+      "Mo-Fr 08:00-18:00; We 12:00-13:00 off", "week 01,03: 10:00-12:00",
     ])
   func valid(text: String) throws {
     let hours = try OpeningHours(parsing: text)
@@ -171,6 +171,10 @@ struct ParserTests {
       ])
     let w = try OpeningHours(parsing: "week 01-53/2 Mo 10:00-12:00").rules[0]
     #expect(w.weeks == [WeekRange(from: 1, to: 53, step: 2)])
+    // A week list before the wide-range colon (the number before ':' is a week, not an hour).
+    let wl = try OpeningHours(parsing: "week 01,03: 10:00-12:00").rules[0]
+    #expect(wl.weeks == [WeekRange(from: 1, to: 1, step: 1), WeekRange(from: 3, to: 3, step: 1)])
+    #expect(wl.times == [TimeSpan(start: .clock(minutes: 600), end: .clock(minutes: 720), openEnd: false)])
     let y = try OpeningHours(parsing: "2020-2029/3,2060+ Mo 10:00-12:00").rules[0]
     #expect(
       y.years == [

@@ -1,0 +1,199 @@
+import Testing
+
+@testable import OpeningHours
+
+/// The syntax the reference engines accept and real data uses (issue 13): each deviation is read
+/// with its own warning code and means exactly what an equivalent strict spelling, parsed by our own
+/// parser, means.
+@Suite("Tolerated syntax")
+struct ToleratedSyntaxTests {
+  struct Case: Sendable, CustomStringConvertible {
+    var text: String
+    var code: String
+    /// Character range of the first warning with `code`.
+    var range: Range<Int>
+    /// The strict spelling that must read the same.
+    var strict: String
+    var description: String { text }
+  }
+
+  /// The rules without their character ranges, to compare two spellings.
+  static func reading(_ text: String) throws -> [Rule] {
+    try OpeningHours(parsing: text).rules.map { rule in
+      var rule = rule
+      rule.range = 0..<0
+      return rule
+    }
+  }
+
+  @Test(
+    "each tolerated form warns with its code and reads as its strict spelling",
+    arguments: [
+      Case(text: "10-12", code: "bare-hour", range: 0..<2, strict: "10:00-12:00"),
+      Case(text: "Mo 7-18", code: "bare-hour", range: 3..<4, strict: "Mo 07:00-18:00"),
+      Case(text: "Nov-Feb 00-24", code: "bare-hour", range: 8..<10, strict: "Nov-Feb 00:00-24:00"),
+      Case(text: "22-2", code: "bare-hour", range: 0..<2, strict: "22:00-02:00"),
+      Case(text: "Mo 9-18 Uhr", code: "bare-hour", range: 3..<4, strict: "Mo 09:00-18:00"),
+      Case(text: "Mo 12:00 til 14:00", code: "range-word", range: 9..<12, strict: "Mo 12:00-14:00"),
+      Case(text: "Mo-Fr 09:00 bis 18:00", code: "range-word", range: 12..<15, strict: "Mo-Fr 09:00-18:00"),
+      Case(text: "Mo 12:00 à 14:00", code: "range-word", range: 9..<10, strict: "Mo 12:00-14:00"),
+      Case(text: "Mo 12:00 до 14:00", code: "range-word", range: 9..<11, strict: "Mo 12:00-14:00"),
+      Case(text: "Mo 12:00 às 14:00", code: "range-word", range: 9..<11, strict: "Mo 12:00-14:00"),
+      Case(text: "Mo 12:00→14:00", code: "dash-variant", range: 8..<9, strict: "Mo 12:00-14:00"),
+      Case(text: "Mo 12:00ー14:00", code: "dash-variant", range: 8..<9, strict: "Mo 12:00-14:00"),
+      Case(
+        text: "Mo 10:00-12:00 \u{201C}call\u{201D}", code: "quote-variant", range: 15..<21,
+        strict: "Mo 10:00-12:00 \"call\""),
+      Case(
+        text: "Mo 10:00-12:00 «call»", code: "quote-variant", range: 15..<21,
+        strict: "Mo 10:00-12:00 \"call\""),
+      Case(text: "Montags 07:00-18:00", code: "localized-weekday", range: 0..<7, strict: "Mo 07:00-18:00"),
+      Case(
+        text: "lundi,vendredi 10:00-18:00", code: "localized-weekday", range: 0..<5,
+        strict: "Mo,Fr 10:00-18:00"),
+      Case(text: "sábado 10:00-14:00", code: "localized-weekday", range: 0..<6, strict: "Sa 10:00-14:00"),
+      Case(
+        text: "Lunedì-Venerdì 09:00-13:00", code: "localized-weekday", range: 0..<6,
+        strict: "Mo-Fr 09:00-13:00"),
+      Case(
+        text: "segunda-feira 09:00-13:00", code: "localized-weekday", range: 0..<13, strict: "Mo 09:00-13:00"),
+      Case(text: "ma-vr 09:00-17:00", code: "localized-weekday", range: 0..<2, strict: "Mo-Fr 09:00-17:00"),
+      Case(text: "Mo-Do 08:00-16:00", code: "localized-weekday", range: 3..<5, strict: "Mo-Th 08:00-16:00"),
+      Case(text: "Mo-So 08:00-22:00", code: "localized-weekday", range: 3..<5, strict: "Mo-Su 08:00-22:00"),
+      Case(text: "Lu-Di 10:00-18:00", code: "localized-weekday", range: 0..<2, strict: "Mo-Su 10:00-18:00"),
+      Case(text: "Пн-Пт 09:00-18:00", code: "localized-weekday", range: 0..<2, strict: "Mo-Fr 09:00-18:00"),
+      Case(text: "pon-pt 08:00-20:00", code: "localized-weekday", range: 0..<3, strict: "Mo-Fr 08:00-20:00"),
+      Case(text: "januar 10:00-18:00", code: "localized-month", range: 0..<6, strict: "Jan 10:00-18:00"),
+      Case(text: "juin 10:00-18:00", code: "localized-month", range: 0..<4, strict: "Jun 10:00-18:00"),
+      Case(text: "enero 10:00-18:00", code: "localized-month", range: 0..<5, strict: "Jan 10:00-18:00"),
+      Case(text: "gennaio 10:00-18:00", code: "localized-month", range: 0..<7, strict: "Jan 10:00-18:00"),
+      Case(text: "Dez 24 off", code: "localized-month", range: 0..<3, strict: "Dec 24 off"),
+      Case(text: "daily 10:00-18:00", code: "every-day-word", range: 0..<5, strict: "Mo-Su 10:00-18:00"),
+      Case(text: "10:00-18:00 täglich", code: "every-day-word", range: 12..<19, strict: "Mo-Su 10:00-18:00"),
+      Case(
+        text: "tous les jours 10h-18h", code: "every-day-word", range: 0..<14, strict: "Mo-Su 10:00-18:00"),
+      Case(text: "8h-20h 7j/7", code: "every-day-word", range: 7..<11, strict: "Mo-Su 08:00-20:00"),
+      Case(
+        text: "wd 07:00-20:00; Sa,Su 08:00-18:00", code: "weekday-group-word", range: 0..<2,
+        strict: "Mo-Fr 07:00-20:00; Sa,Su 08:00-18:00"),
+      Case(
+        text: "Weekends 10:00-16:00", code: "weekday-group-word", range: 0..<8, strict: "Sa-Su 10:00-16:00"),
+      Case(text: "Mo 12:00-14：00", code: "fullwidth-character", range: 11..<12, strict: "Mo 12:00-14:00"),
+      Case(text: "１０:００-１２:００", code: "fullwidth-character", range: 0..<2, strict: "10:00-12:00"),
+      Case(text: "17:00-late", code: "open-end-word", range: 5..<10, strict: "17:00+"),
+      Case(text: "17:00 till late", code: "open-end-word", range: 6..<15, strict: "17:00+"),
+      Case(text: "17:00-open end", code: "open-end-word", range: 5..<14, strict: "17:00+"),
+      Case(text: "17:00 bis Open End", code: "open-end-word", range: 6..<18, strict: "17:00+"),
+      Case(text: "Dec 24,25 off", code: "monthday-list", range: 6..<9, strict: "Dec 24,Dec 25 off"),
+      Case(
+        text: "Jan 01,Dec 11,15-17,24", code: "monthday-list", range: 13..<19,
+        strict: "Jan 01,Dec 11,Dec 15-Dec 17,Dec 24"),
+      Case(text: "Dec 25+ off", code: "open-ended-date", range: 6..<7, strict: "Dec 25-Dec 31 off"),
+      Case(text: "May2+", code: "open-ended-date", range: 4..<5, strict: "May 02-Dec 31"),
+      Case(text: "24/7: closed", code: "stray-colon", range: 4..<5, strict: "24/7 closed"),
+      Case(text: "PH: off", code: "stray-colon", range: 2..<3, strict: "PH off"),
+      Case(
+        text: "Mo-Su week 05 Feb 00:00-24:00", code: "selector-order", range: 6..<17,
+        strict: "Feb week 05 Mo-Su 00:00-24:00"),
+      Case(
+        text: "00:00-24:00 week 05 Feb", code: "selector-order", range: 12..<23,
+        strict: "Feb week 05 00:00-24:00"),
+      Case(
+        text: "week 05 Feb 10:00-12:00", code: "selector-order", range: 8..<11,
+        strict: "Feb week 05 10:00-12:00"),
+      Case(
+        text: "10:00-18:00 Apr-Sep", code: "selector-order", range: 12..<19, strict: "Apr-Sep 10:00-18:00"),
+      Case(text: "12h-15h et 19h-23h", code: "and-word", range: 8..<10, strict: "12:00-15:00,19:00-23:00"),
+      Case(text: "Mo & Th 10:00-12:00", code: "and-word", range: 3..<4, strict: "Mo,Th 10:00-12:00"),
+      Case(
+        text: "9h-12h / 14h-19h", code: "slash-between-times", range: 7..<8, strict: "09:00-12:00,14:00-19:00"
+      ),
+      Case(text: "from 9am to 5pm", code: "from-word", range: 0..<4, strict: "09:00-17:00"),
+      Case(
+        text: "du lundi au vendredi de 8h30 à 19h30", code: "from-word", range: 0..<2,
+        strict: "Mo-Fr 08:30-19:30"),
+      Case(
+        text: "opening_hours=Mo-Fr 09:00-17:00", code: "key-prefix", range: 0..<14,
+        strict: "Mo-Fr 09:00-17:00"),
+      Case(
+        text: "opening_hours = Mo-Fr 09:00-17:00", code: "key-prefix", range: 0..<15,
+        strict: "Mo-Fr 09:00-17:00"),
+    ])
+  func tolerated(_ c: Case) throws {
+    let hours = try OpeningHours(parsing: c.text)
+    let match = hours.warnings.first { $0.code == c.code }
+    #expect(match != nil, "\(hours.warnings)")
+    #expect(match?.range == c.range, "\(hours.warnings)")
+    let strict = try OpeningHours(parsing: c.strict)
+    #expect(strict.warnings.isEmpty, "the strict spelling \(c.strict) warns: \(strict.warnings)")
+    #expect(try Self.reading(c.text) == Self.reading(c.strict))
+  }
+
+  @Test("a year on an open-ended date reads as from that day on")
+  func openEndedWithYear() throws {
+    let rule = try OpeningHours(parsing: "2019 Sep 01+ 10:00-12:00").rules[0]
+    #expect(
+      rule.monthdays == [
+        .dates(
+          from: DatePoint(year: 2019, anchor: .fixed(month: 9, day: 1), offsetDays: 0),
+          to: DatePoint(year: 9999, anchor: .fixed(month: 12, day: 31), offsetDays: 0))
+      ])
+  }
+
+  struct Refused: Sendable, CustomStringConvertible {
+    var text: String
+    var position: Int
+    var expected: String
+    var description: String { text }
+  }
+
+  @Test(
+    "forms with two plausible readings are refused, with the reason",
+    arguments: [
+      // 12-hour or 24-hour?
+      Refused(text: "10-2", position: 0, expected: "times with minutes"),
+      Refused(text: "12-1", position: 0, expected: "times with minutes"),
+      Refused(text: "1-5", position: 0, expected: "times with minutes"),
+      Refused(text: "4-10 pm", position: 0, expected: "times with minutes"),
+      Refused(text: "8-12, 1-5", position: 6, expected: "times with minutes"),
+      // `Di` is Tuesday in German and Dutch, Sunday in French; `Sa` (not Dutch) leaves German or French.
+      Refused(text: "Di-Sa 10:00-18:00", position: 0, expected: "a weekday, a time, a date"),
+      // `Ma` is Tuesday in French, Spanish and Italian, Monday in Dutch; `Do` Thursday or Sunday.
+      Refused(text: "Ma-Do 10:00-18:00", position: 0, expected: "a weekday, a time, a date"),
+      // Polish and German names together: no language is common to both.
+      Refused(text: "PN-SO 07:00-14:00", position: 0, expected: "a weekday, a time, a date"),
+      // `mar` beside Spanish weekdays could be March or Tuesday.
+      Refused(text: "lun-mar 10:00-12:00", position: 4, expected: "a weekday such as Fr after '-'"),
+      // "Sunday to Sunday" is said for every day.
+      Refused(text: "domingo a domingo 10:00-12:00", position: 10, expected: "a range between two different"),
+      // `daily` says which days, not the hours.
+      Refused(text: "daily", position: 5, expected: "times for 'daily'"),
+      Refused(text: "7 days a week", position: 13, expected: "times for '7 days a week'"),
+      // The '+' between two spans is "and", not an open end.
+      Refused(text: "08:30-12:30 + 14:00-17:00", position: 14, expected: "',' or ';' after an open end"),
+      // "9-22 every day, plus Monday to Saturday all day" is not what `9:00-22:00, Pon-Sob` means.
+      Refused(text: "9:00-22:00, Pon-Sob", position: 12, expected: "times for the weekdays after ','"),
+      // After a month, `2012-2014` is as likely years as a compact time range.
+      Refused(text: "week 05 Feb 2012-2014", position: 12, expected: "a time such as 09:00-18:00"),
+    ])
+  func refused(_ r: Refused) {
+    do {
+      let hours = try OpeningHours(parsing: r.text)
+      Issue.record("\(r.text) parsed: \(hours.rules)")
+    } catch {
+      #expect(error.position == r.position, "\(error)")
+      #expect(error.expected.hasPrefix(r.expected), "\(error)")
+    }
+  }
+
+  @Test("an ambiguous name is named in the error")
+  func ambiguousNameInError() {
+    do {
+      _ = try OpeningHours(parsing: "Di-Sa 10:00-18:00")
+      Issue.record("should not parse")
+    } catch {
+      #expect(error.found.contains("Tu in German"), "\(error)")
+      #expect(error.found.contains("Su in French"), "\(error)")
+    }
+  }
+}
