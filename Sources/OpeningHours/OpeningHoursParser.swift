@@ -411,9 +411,13 @@ struct OpeningHoursParser {
         warn("stray-colon", token.range, "no ':' after weekdays")
         advance()
       }
-      if rule.weekdays != nil, case .comma = token.kind, startsTime(1, compact: true) {
+      // `Sa, 10:00-12:00` and `Du lundi au vendredi, de 9h à 18h`: the times of those days.
+      if rule.weekdays != nil, case .comma = token.kind,
+        startsTime(1, compact: true) || (peek().keyword?.isFromWord == true && startsTime(2))
+      {
         warn("comma-before-time", token.range, "no ',' between weekdays and times")
         advance()
+        skipFromWord()
       }
       if case .number(24, _) = token.kind, case .slash = peek().kind, case .number(7, _) = peek(2).kind {
         // `Mo-Su 24/7`: around the clock on those days.

@@ -196,4 +196,20 @@ struct ToleratedSyntaxTests {
       #expect(error.found.contains("Su in French"), "\(error)")
     }
   }
+
+  /// A comma after the weekdays, then a word that introduces the times, is the times of those
+  /// days (found by the canonical-form property: `Mo-Fr` all day plus `11:30-13:00` every day
+  /// was read before); the strict spelling of each is its expected reading.
+  @Test(arguments: [
+    ("Du lundi au vendredi, de 11h30 à 13h", "Mo-Fr 11:30-13:00"),
+    ("De lunes a viernes, de 10 a 13:30 y de 17 a 20", "Mo-Fr 10:00-13:30,17:00-20:00"),
+    ("Monday to Saturday, from 9:00 AM to 6:00 PM", "Mo-Sa 09:00-18:00"),
+    ("Samedi, de 15h30 à 18h", "Sa 15:30-18:00"),
+  ])
+  func commaThenFromWordStartsTheTimes(value: String, strict: String) throws {
+    let tolerated = try OpeningHours(parsing: value)
+    #expect(tolerated.warnings.contains { $0.code == "comma-before-time" })
+    #expect(try Self.reading(value) == Self.reading(strict))
+    #expect(tolerated.normalized == strict)
+  }
 }
