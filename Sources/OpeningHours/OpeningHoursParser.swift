@@ -16,8 +16,10 @@ struct OpeningHoursParser {
   var weekdaysAfterTimes = false
   /// Whether any rule read so far did.
   var valueHasWeekdaysAfterTimes = false
-  /// The `,` and `and` tokens (their indices) over which the weekday lists read so far continued.
-  var weekdayListBreaks: [Int] = []
+  /// How many `,`, `and` or spaces the weekday lists read since the count was reset continued over,
+  /// and the token index of the first (counted without an array: no allocation on the hot path).
+  var weekdayListBreakCount = 0
+  var firstWeekdayListBreak = -1
   /// Where `parseWeekdayList` stops instead of continuing over a `,` or `and` (a token index).
   var weekdayListStop = -1
   /// Whether the weekday list being read had two items with only a space between them.
@@ -496,7 +498,7 @@ struct OpeningHoursParser {
         let saved = (index, warnings.count, rule)
         let comma = token
         advance()
-        weekdayListBreaks = []
+        (weekdayListBreakCount, firstWeekdayListBreak) = (0, -1)
         try parseWeekdaySelector(&rule)
         switch token.kind {
         case .end, .semicolon, .comma, .fallback:
@@ -515,7 +517,7 @@ struct OpeningHoursParser {
         // `10am-6pm Mon-Fri`: weekdays after the times, when nothing else follows in the rule.
         let saved = (index, warnings.count, rule)
         let at = token
-        weekdayListBreaks = []
+        (weekdayListBreakCount, firstWeekdayListBreak) = (0, -1)
         try parseWeekdaySelector(&rule)
         switch token.kind {
         case .end, .semicolon, .comma, .fallback:
@@ -523,7 +525,7 @@ struct OpeningHoursParser {
           weekdaysAfterTimes = true
           valueHasWeekdaysAfterTimes = true
         default:
-          let breaks = weekdayListBreaks
+          let (breaks, firstBreak) = (weekdayListBreakCount, firstWeekdayListBreak)
           let ownTimes = startsTime(0)
           (index, rule) = (saved.0, saved.2)
           warnings.removeLast(warnings.count - saved.1)
@@ -532,17 +534,17 @@ struct OpeningHoursParser {
           // its one break; `8am-11:30am Saturday, Sunday Closed` ends there too when an earlier rule
           // of the value wrote its weekdays after its times, but alone it could as well be "every day
           // 8-11:30; Saturday and Sunday closed".
-          if breaks.count == 1, ownTimes || valueHasWeekdaysAfterTimes {
-            weekdayListStop = breaks[0]
+          if breaks == 1, ownTimes || valueHasWeekdaysAfterTimes {
+            weekdayListStop = firstBreak
             defer { weekdayListStop = -1 }
             try parseWeekdaySelector(&rule)
             warn("weekday-after-time", at.range, "write the weekdays before the times")
             weekdaysAfterTimes = true
             valueHasWeekdaysAfterTimes = true
             andSeparatesRules = atAndWord()
-          } else if !breaks.isEmpty {
+          } else if breaks > 0 {
             // `9-17 Mo-Fr, Sa, Su 10-12`: which of the listed days have the times before them?
-            throw error("';' after the weekdays of these times", at: tokens[breaks[0]])
+            throw error("';' after the weekdays of these times", at: tokens[firstBreak])
           }
         }
       }
@@ -1031,24 +1033,29 @@ struct OpeningHoursParser {
           // `Mo Fr 10:00-15:00`: Monday and Friday, or Monday to Friday? (A third day makes it a list.)
           ambiguousWeekdayJoin = token
         }
-        weekdayListBreaks.append(index)
+        noteWeekdayListBreak()
         warn("missing-comma", token.range.lowerBound..<token.range.lowerBound, "insert ',' between weekdays")
         spaceJoinedWeekdays = true
         continue
       }
       if case .comma = token.kind, startsWeekdaySelector(peek()) {
-        weekdayListBreaks.append(index)
+        noteWeekdayListBreak()
         advance()
         continue
       }
       if atAndWord(), startsWeekdaySelector(peek()) {
-        weekdayListBreaks.append(index)
+        noteWeekdayListBreak()
         warn("and-word", token.range, "write ',' between weekdays")
         advance()
         continue
       }
       return
     }
+  }
+
+  mutating func noteWeekdayListBreak() {
+    if weekdayListBreakCount == 0 { firstWeekdayListBreak = index }
+    weekdayListBreakCount += 1
   }
 
   mutating func parseNthList() throws(OpeningHoursParseError) -> [Int] {
