@@ -961,6 +961,12 @@ struct OpeningHoursParser {
       var days = WeekdaySelector(weekdays: [], holidays: [], intersect: false)
       try parseWeekdayList(&days)
       if !days.holidays.isEmpty { throw error("a weekday such as Mo", at: next) }
+      if spaceJoinedWeekdays {
+        // `PH Fr Su off`: spaces between all three: the holidays in the list, or on those days?
+        throw error(
+          "',' after the holidays (or ',' between the weekdays: 'PH Fr,Su' is a holiday on those days)",
+          at: next)
+      }
       selector.weekdays = days.weekdays
       selector.intersect = true
     } else if selector.holidays.isEmpty, Self.holiday(of: next) != nil {

@@ -98,6 +98,7 @@ struct MisreadingTests {
       Refused(text: "Lunes Viernes 8:00 - 20:00", position: 6, expected: "',' or '-' between the weekdays"),
       // The holidays in the list, or the holidays on a weekend?
       Refused(text: "Sa Su PH 10:00-22:00", position: 6, expected: "',' before the holidays"),
+      Refused(text: "PH Fr Su off", position: 3, expected: "',' after the holidays"),
       // A day named twice is not a list.
       Refused(text: "Mo-Th Mo 08:00-12:30", position: 0, expected: "weekdays named once"),
       // `.` or `:` between weekdays: a list or a range? ("Monday all day" before.)
