@@ -12,6 +12,23 @@ struct OpeningHoursParser {
   var lastClockMeridiem = false
   /// Whether the rule being read named its days with `daily`, `7/7` or `weekdays`.
   var everyDayWordUsed = false
+  /// Whether the rule being read wrote its weekdays after its times (`10am-6pm Mon-Fri`).
+  var weekdaysAfterTimes = false
+  /// Whether any rule read so far did.
+  var valueHasWeekdaysAfterTimes = false
+  /// How many `,`, `and` or spaces the weekday lists read since the count was reset continued over,
+  /// and the token index of the first (counted without an array: no allocation on the hot path).
+  var weekdayListBreakCount = 0
+  var firstWeekdayListBreak = -1
+  /// Where `parseWeekdayList` stops instead of continuing over a `,` or `and` (a token index).
+  var weekdayListStop = -1
+  /// Whether the weekday list being read had two items with only a space between them.
+  var spaceJoinedWeekdays = false
+  /// The second of two single days with only a space between them that are not neighbours.
+  var ambiguousWeekdayJoin: Token?
+  /// Whether the last rule ended at an `and` that joins it to the next one
+  /// (`11am-12am mon-sat and Sunday 1pm-10pm`).
+  var andSeparatesRules = false
 
   init(text: String) throws(OpeningHoursParseError) {
     self.text = text
@@ -151,11 +168,12 @@ struct OpeningHoursParser {
     return true
   }
 
-  /// Whether the current token is a range dash (`-`, a dash variant, or a range word such as `to`,
+  /// Whether token `k` is a range dash (`-`, a dash variant, or a range word such as `to`,
   /// `Keyword.isRangeWord`).
-  func atRangeDash() -> Bool {
-    if case .dash = token.kind { return true }
-    return token.keyword?.isRangeWord ?? false
+  func atRangeDash(_ k: Int = 0) -> Bool {
+    let t = peek(k)
+    if case .dash = t.kind { return true }
+    return t.keyword?.isRangeWord ?? false
   }
 
   mutating func takeRangeDash() -> Bool {
@@ -313,6 +331,9 @@ struct OpeningHoursParser {
         // one means; refused in a value that already needed tolerance.
         throw error("times for the weekdays after ',' (write the weekdays before the times)", at: start)
       }
+      if !warnings.isEmpty, let previous = rules.last {
+        try refuseMisplacedDays(rule, after: previous, start: start)
+      }
       withoutSeparator = false
       rules.append(rule)
       switch token.kind {
@@ -342,6 +363,20 @@ struct OpeningHoursParser {
         }
         separator = .additional
       default:
+        if andSeparatesRules, atAndWord() {
+          // `… mon-sat and Sunday 1pm-10pm`: the `and` joins two rules.
+          warn("and-word", token.range, "write ',' between rules")
+          advance()
+          separator = .additional
+          continue
+        }
+        if startsWeekdaySelector(token), rule.times.isEmpty, !rule.is247, rule.modifier.state == nil,
+          rule.modifier.comment == nil, rule.weekdays != nil
+        {
+          // `Tu We[3] off`, `Sa, Su  Mo off`: "Tuesday all day; the third Wednesday closed" or
+          // "Tuesday and the third Wednesday closed"?
+          throw error("',' between weekdays, or times for the weekdays before", at: token)
+        }
         guard startsWeekdaySelector(token), !rule.is247,
           rule.weekdays != nil || !rule.monthdays.isEmpty || !rule.years.isEmpty || !rule.weeks.isEmpty
             || !rule.times.isEmpty
@@ -386,10 +421,36 @@ struct OpeningHoursParser {
     return "';' before the next rule"
   }
 
+  /// Refuses a rule whose days depend on a reading no one would defend, in a value that already
+  /// needed tolerance (issue 13): the weekdays or times of one rule moved to other days.
+  func refuseMisplacedDays(_ rule: Rule, after previous: Rule, start: Token) throws(OpeningHoursParseError) {
+    let timesOnly =
+      !rule.times.isEmpty && rule.weekdays == nil && rule.years.isEmpty && rule.monthdays.isEmpty
+      && rule.weeks.isEmpty
+    let previousHasSelector =
+      previous.weekdays != nil || !previous.years.isEmpty || !previous.monthdays.isEmpty
+      || !previous.weeks.isEmpty
+    if timesOnly, rule.separator == .additional, previousHasSelector {
+      // `4pm-11pm Mon-Thu, 4pm-12am`: every day, or the days of the rule before, or the others?
+      throw error("weekdays for the times after ',' (the rule before names its days)", at: start)
+    }
+    let previousTimesOnly =
+      !previous.times.isEmpty && !previousHasSelector && previous.modifier.state == nil
+      && previous.modifier.comment == nil
+    if weekdaysAfterTimes, rule.separator == .normal, previousTimesOnly {
+      // `9:00-13:00; 16:00-18:00 Mo-Fr`: the weekdays after the times are as likely those of both.
+      throw error(
+        "weekdays before the times, or ',' between the spans (which days have the times before ';'?)",
+        at: start)
+    }
+  }
+
   mutating func parseRule(separator: RuleSeparator) throws(OpeningHoursParseError) -> Rule {
     var rule = Rule()
     rule.separator = separator
     everyDayWordUsed = false
+    weekdaysAfterTimes = false
+    andSeparatesRules = false
     let startToken = token
     if case .number(24, _) = token.kind, case .slash = peek().kind, case .number(7, _) = peek(2).kind {
       advance()
@@ -432,19 +493,60 @@ struct OpeningHoursParser {
         try parseTimes(&rule, after: rule.weekdays != nil)
       }
       if rule.weekdays == nil, rule.years.isEmpty, rule.monthdays.isEmpty, rule.weeks.isEmpty,
+        !rule.times.isEmpty, case .comma = token.kind, startsWeekdaySelector(peek())
+      {
+        // `9am-5pm, Monday-Friday`: as without the comma, when the rule ends after the weekdays.
+        let saved = (index, warnings.count, rule)
+        let comma = token
+        advance()
+        (weekdayListBreakCount, firstWeekdayListBreak) = (0, -1)
+        try parseWeekdaySelector(&rule)
+        switch token.kind {
+        case .end, .semicolon, .comma, .fallback:
+          warn("weekday-after-time", comma.range, "write the weekdays before the times, without ','")
+          weekdaysAfterTimes = true
+          valueHasWeekdaysAfterTimes = true
+        default:
+          (index, rule) = (saved.0, saved.2)
+          warnings.removeLast(warnings.count - saved.1)
+        }
+      }
+      if rule.weekdays == nil, rule.years.isEmpty, rule.monthdays.isEmpty, rule.weeks.isEmpty,
         !rule.times.isEmpty,
         startsWeekdaySelector(token) || sevenDaysLength() > 0
       {
         // `10am-6pm Mon-Fri`: weekdays after the times, when nothing else follows in the rule.
         let saved = (index, warnings.count, rule)
         let at = token
+        (weekdayListBreakCount, firstWeekdayListBreak) = (0, -1)
         try parseWeekdaySelector(&rule)
         switch token.kind {
         case .end, .semicolon, .comma, .fallback:
           warn("weekday-after-time", at.range, "write the weekdays before the times")
+          weekdaysAfterTimes = true
+          valueHasWeekdaysAfterTimes = true
         default:
+          let (breaks, firstBreak) = (weekdayListBreakCount, firstWeekdayListBreak)
+          let ownTimes = startsTime(0)
           (index, rule) = (saved.0, saved.2)
           warnings.removeLast(warnings.count - saved.1)
+          // Where the list ends is a question only when it has a `,`, an `and` or a space in it.
+          // `9am-9pm Monday-Saturday, Sunday 1pm-9pm`: Sunday has its own times, so the list ends at
+          // its one break; `8am-11:30am Saturday, Sunday Closed` ends there too when an earlier rule
+          // of the value wrote its weekdays after its times, but alone it could as well be "every day
+          // 8-11:30; Saturday and Sunday closed".
+          if breaks == 1, ownTimes || valueHasWeekdaysAfterTimes {
+            weekdayListStop = firstBreak
+            defer { weekdayListStop = -1 }
+            try parseWeekdaySelector(&rule)
+            warn("weekday-after-time", at.range, "write the weekdays before the times")
+            weekdaysAfterTimes = true
+            valueHasWeekdaysAfterTimes = true
+            andSeparatesRules = atAndWord()
+          } else if breaks > 0 {
+            // `9-17 Mo-Fr, Sa, Su 10-12`: which of the listed days have the times before them?
+            throw error("';' after the weekdays of these times", at: tokens[firstBreak])
+          }
         }
       }
     }
@@ -828,13 +930,44 @@ struct OpeningHoursParser {
       warn("missing-space", tokens[index - 1].range.upperBound..<token.range.lowerBound, "insert a space")
     }
     var selector = WeekdaySelector(weekdays: [], holidays: [], intersect: false)
+    let listStart = token
+    spaceJoinedWeekdays = false
+    ambiguousWeekdayJoin = nil
     try parseWeekdayList(&selector)
     let next = token
+    if let join = ambiguousWeekdayJoin, selector.weekdays.count == 2 {
+      throw error("',' or '-' between the weekdays", at: join)
+    }
+    if spaceJoinedWeekdays {
+      if Self.holiday(of: next) != nil {
+        // `Sa Su PH 10:00-16:00`: the holidays in the list, or the holidays on those days?
+        throw error(
+          "',' before the holidays (or the holidays first: 'PH Sa,Su' is a holiday on those days)", at: next)
+      }
+      var seen = Set<Int>()
+      for item in selector.weekdays where item.nth.isEmpty {
+        var day = item.from
+        while true {
+          if !seen.insert(day).inserted {
+            // `Mo-Th Mo 08:00-12:30`, `Fr Mo-Fr 09:00-13:00`: a day named twice is not a list.
+            throw error("weekdays named once, with ',' between them", at: listStart)
+          }
+          if day == item.to { break }
+          day = (day + 1) % 7
+        }
+      }
+    }
     if selector.weekdays.isEmpty, Self.weekday(of: next) != nil {
       // `PH Su`, `SH Mo-Fr`: holidays that fall on these weekdays.
       var days = WeekdaySelector(weekdays: [], holidays: [], intersect: false)
       try parseWeekdayList(&days)
       if !days.holidays.isEmpty { throw error("a weekday such as Mo", at: next) }
+      if spaceJoinedWeekdays {
+        // `PH Fr Su off`: spaces between all three: the holidays in the list, or on those days?
+        throw error(
+          "',' after the holidays (or ',' between the weekdays: 'PH Fr,Su' is a holiday on those days)",
+          at: next)
+      }
       selector.weekdays = days.weekdays
       selector.intersect = true
     } else if selector.holidays.isEmpty, Self.holiday(of: next) != nil {
@@ -896,17 +1029,40 @@ struct OpeningHoursParser {
       } else {
         throw error("a weekday such as Mo, or PH")
       }
+      if index == weekdayListStop { return }
+      if case .word = token.kind, token.spaceBefore, let next = Self.weekday(of: token),
+        let last = selector.weekdays.last, index > 0, Self.weekday(of: tokens[index - 1]) != nil
+      {
+        // `Mo-We Fr 10:00-18:00`, `Sa Su 10:00-16:00`: a space between weekdays. Read as a list only
+        // where a range would not be meant: either side is a range, or the days are neighbours.
+        let nextIsRange = atRangeDash(1) && Self.weekday(of: peek(2)) != nil
+        if last.from == last.to, !nextIsRange, next != (last.to + 1) % 7, ambiguousWeekdayJoin == nil {
+          // `Mo Fr 10:00-15:00`: Monday and Friday, or Monday to Friday? (A third day makes it a list.)
+          ambiguousWeekdayJoin = token
+        }
+        noteWeekdayListBreak()
+        warn("missing-comma", token.range.lowerBound..<token.range.lowerBound, "insert ',' between weekdays")
+        spaceJoinedWeekdays = true
+        continue
+      }
       if case .comma = token.kind, startsWeekdaySelector(peek()) {
+        noteWeekdayListBreak()
         advance()
         continue
       }
       if atAndWord(), startsWeekdaySelector(peek()) {
+        noteWeekdayListBreak()
         warn("and-word", token.range, "write ',' between weekdays")
         advance()
         continue
       }
       return
     }
+  }
+
+  mutating func noteWeekdayListBreak() {
+    if weekdayListBreakCount == 0 { firstWeekdayListBreak = index }
+    weekdayListBreakCount += 1
   }
 
   mutating func parseNthList() throws(OpeningHoursParseError) -> [Int] {
@@ -943,10 +1099,19 @@ struct OpeningHoursParser {
     if index > 0, !token.spaceBefore, case .word = tokens[index - 1].kind {
       warn("missing-space", tokens[index - 1].range.upperBound..<token.range.lowerBound, "insert a space")
     }
+    var missingComma = false
     while true {
       var previousEnd: Int?
       if case .clock(let m)? = rule.times.last?.end { previousEnd = m }
-      rule.times.append(try parseSpan(previousEnd: previousEnd))
+      let spanStart = token
+      let span = try parseSpan(previousEnd: previousEnd)
+      if missingComma, let last = rule.times.last, Self.overlap(last, span) {
+        // `6.00-20.00 12.00-19.00 niedziela`: overlapping spans side by side are those of other days
+        // (the second is Sunday's), not one day's two spans.
+        throw error("';' between the hours of different days (the spans overlap)", at: spanStart)
+      }
+      missingComma = false
+      rule.times.append(span)
       if case .comma = token.kind, startsTime(1) {
         advance()
         continue
@@ -970,10 +1135,22 @@ struct OpeningHoursParser {
         }
         warn(
           "missing-comma", token.range.lowerBound..<token.range.lowerBound, "insert ',' between time spans")
+        missingComma = true
         continue
       }
       return
     }
+  }
+
+  /// Whether two spans of clock times share a minute (an end at or before its start is on the next
+  /// day: `10:00-00:00` runs to midnight).
+  static func overlap(_ x: TimeSpan, _ y: TimeSpan) -> Bool {
+    guard case .clock(let a) = x.start, case .clock(var b)? = x.end, case .clock(let c) = y.start,
+      case .clock(var d)? = y.end
+    else { return false }
+    if b <= a { b += 1440 }
+    if d <= c { d += 1440 }
+    return c < b && a < d
   }
 
   /// Words after a range dash that mean the closing time is not known: `17:00-late`,
