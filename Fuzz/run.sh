@@ -85,6 +85,11 @@ summary=()
 for target in "${targets[@]}"; do
   corpus="$work/corpus/$target" crashes="$work/crashes/$target/" log="$work/logs/$target.log"
   mkdir -p "$corpus" "$crashes" "$work/logs"
+  # The targets' scratch files (snapshots they map) and libFuzzer's own temporary files go to a
+  # directory of this target's, removed when it ends: a fuzzing process ends without cleaning up.
+  scratch="$work/tmp/$target"
+  rm -rf "$scratch" && mkdir -p "$scratch"
+  export TMPDIR="$scratch"
   make_seeds "$target"
   echo "== fuzz-$target for ${seconds}s (log: ${log#"$root/"})"
   fork=()
@@ -114,6 +119,7 @@ for target in "${targets[@]}"; do
     summary+=("fuzz-$target: clean, ${runs:-?} executions in ${seconds}s")
   fi
   echo "${summary[-1]}"
+  rm -rf "$scratch"
 done
 echo "== summary"
 printf '%s\n' "${summary[@]}"
