@@ -15,6 +15,8 @@ struct RowFilter {
     /// plain ASCII string is decided on its bytes, `;` lists included. (Outside ASCII, Swift's
     /// `==` is canonical equivalence, which bytes cannot decide: U+212A KELVIN SIGN equals `K`.)
     let wantedASCII: [UInt8]?
+    /// `booleanWordJSON` without its quotes: the part of a `;` list that matches too.
+    let booleanWord: [UInt8]?
   }
 
   let tests: [Test]
@@ -33,7 +35,8 @@ struct RowFilter {
       let isPlainASCII = word.utf8.allSatisfy { (0x20..<0x7F).contains($0) && $0 != 0x22 && $0 != 0x5C }
       return Test(
         condition: condition, key: table.keyNumber(of: condition.key), wantedJSON: wanted.bytes,
-        booleanWordJSON: boolean.map { Array($0.utf8) }, wantedASCII: isPlainASCII ? Array(word.utf8) : nil)
+        booleanWordJSON: boolean.map { Array($0.utf8) }, wantedASCII: isPlainASCII ? Array(word.utf8) : nil,
+        booleanWord: boolean.map { Array($0.utf8.dropFirst().dropLast()) })
     }
   }
 
@@ -82,11 +85,10 @@ struct RowFilter {
       if test.booleanWordJSON.map({ value.elementsEqual($0) }) == true { return true }
       let content = UnsafeRawBufferPointer(rebasing: value[1..<value.count - 1])
       guard content.contains(UInt8(ascii: ";")) else { return false }
-      let word = test.booleanWordJSON.map { Array($0.dropFirst().dropLast()) }
       return content.split(separator: UInt8(ascii: ";")).contains { part in
         let words = part.split(whereSeparator: { $0 == 0x20 || (0x09...0x0D).contains($0) })
         let normalized = Array(words.joined(separator: [0x20]))
-        return normalized == wanted || normalized == word
+        return normalized == wanted || normalized == test.booleanWord
       }
     }
     // Lists, escapes and non-strings: the parsed value, by the rule of `Condition.matches`.
