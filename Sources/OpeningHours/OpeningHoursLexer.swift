@@ -56,6 +56,9 @@ struct WordInfo: Hashable, Sendable {
     for (name, day) in OpeningHoursParser.weekdayEnglish {
       vocabulary[name, default: WordInfo()].weekday = Int8(day)
     }
+    for (name, day) in OpeningHoursParser.weekdayOtherScripts {
+      vocabulary[name, default: WordInfo()].weekday = Int8(day)
+    }
     for (index, name) in OpeningHoursParser.monthCanonical.enumerated() {
       vocabulary[name.lowercased(), default: WordInfo()].month = Int8(index + 1)
     }
@@ -93,6 +96,12 @@ enum Keyword: String, CaseIterable, Hashable, Sendable {
   // Selectors, states, times.
   case ph, sh, dawn, sunrise, sunset, dusk, easter, week, days, open, closed, off, unknown
   case am, pm, h, p, m, j, uhr, hrs, hr, hs, horas, heures, late, openend, end, opening, hours
+  // Holiday phrases: `public holidays`, `day before public holiday`, `Feiertage`.
+  case holiday, holidays, `public`, bank, one, before, after, feiertag, feiertage, feiertags, feiertagen
+  // Appointment phrases: `by appointment`, `nach Vereinbarung`, `sur rendez-vous`.
+  case by, on, appointment, appointments, only, nach, vereinbarung, sur, rendez, vous, uniquement
+  // Closed in other languages: `Mo geschlossen`, `dimanche fermé`.
+  case geschlossen, geschl, ferme, fermeAcute = "fermé", cerrado, chiuso, gesloten, fechado
 
   /// `to`, `bis`, `à`…: read as `-` where a range dash is expected.
   var isRangeWord: Bool {
@@ -136,6 +145,22 @@ enum Keyword: String, CaseIterable, Hashable, Sendable {
     case .sunset: .sunset
     case .dusk: .dusk
     default: nil
+    }
+  }
+
+  /// `holiday`, `public`, `Feiertage`…: a word of a public-holiday phrase (`holidayPhrase()`).
+  var isHolidayWord: Bool {
+    switch self {
+    case .holiday, .holidays, .public, .bank, .feiertag, .feiertage, .feiertags, .feiertagen: true
+    default: false
+    }
+  }
+
+  /// `geschlossen`, `fermé`, `cerrado`…: `closed` in another language.
+  var isLocalizedClosed: Bool {
+    switch self {
+    case .geschlossen, .geschl, .ferme, .fermeAcute, .cerrado, .chiuso, .gesloten, .fechado: true
+    default: false
     }
   }
 
@@ -326,6 +351,24 @@ struct OpeningHoursLexer {
             OpeningHoursWarning(
               code: "fullwidth-character", range: start..<i, message: "write the digits as 0-9"))
         }
+      } else if let run = raisedDigits(characters, at: i) {
+        // `9⁰⁰`, `12°°`, `⁰⁰:³⁰`: minutes written raised (a shop sign's style), or a time in
+        // superscript or subscript digits.
+        i += run.length
+        kind = .number(run.value, digits: run.length)
+        let afterNumber: Bool
+        if case .number = tokens.last?.kind, !space, tokens.last?.range.upperBound == start, run.raised {
+          afterNumber = true
+        } else {
+          afterNumber = false
+        }
+        warnings.append(
+          OpeningHoursWarning(
+            code: "digit-variant", range: start..<i,
+            message: afterNumber ? "write the minutes after ':', in digits 0-9" : "write the digits as 0-9"))
+        if afterNumber {
+          tokens.append(Token(kind: .colon, range: start..<start, spaceBefore: false))
+        }
       } else if c.isLetter, !dashVariants.contains(c) {
         i += 1
         while i < n, characters[i].isLetter, characters[i].asciiDigit == nil { i += 1 }
@@ -402,6 +445,41 @@ struct OpeningHoursLexer {
     }
     tokens.append(Token(kind: .end, range: n..<n, spaceBefore: space))
     return tokens
+  }
+}
+
+extension OpeningHoursLexer {
+  /// Superscript digits and `°` (a raised zero), or subscript digits: the value and length of the
+  /// run at `i`, and whether it is raised; nil unless the run has a digit (a lone `°` is a degree).
+  static func raisedDigits(_ characters: [Character], at i: Int) -> (value: Int, length: Int, raised: Bool)? {
+    func digit(_ c: Character) -> (Int, raised: Bool)? {
+      guard let scalar = c.unicodeScalars.first, c.unicodeScalars.count == 1 else { return nil }
+      switch scalar.value {
+      case 0x2070, 0x00B0: return (0, true)
+      case 0x00B9: return (1, true)
+      case 0x00B2: return (2, true)
+      case 0x00B3: return (3, true)
+      case 0x2074...0x2079: return (Int(scalar.value) - 0x2070, true)
+      case 0x2080...0x2089: return (Int(scalar.value) - 0x2080, false)
+      default: return nil
+      }
+    }
+    guard let first = digit(characters[i]) else { return nil }
+    var value = 0
+    var length = 0
+    var hasDigit = false
+    while i + length < characters.count, let (d, raised) = digit(characters[i + length]), raised == first.raised,
+      length < 9
+    {
+      value = value * 10 + d
+      if characters[i + length] != "\u{00B0}" { hasDigit = true }
+      length += 1
+    }
+    if !hasDigit, first.raised {
+      // `12°°`: degree signs only count as zeros right after a number.
+      guard i > 0, characters[i - 1].digitValue != nil else { return nil }
+    }
+    return (value, length, first.raised)
   }
 }
 

@@ -93,6 +93,14 @@ struct OpeningHoursParser {
     "sat": 5, "saturday": 5, "saturdays": 5,
     "sun": 6, "sunday": 6, "sundays": 6,
   ]
+  /// Full weekday names in scripts no other language shares a spelling with (Japanese, Georgian,
+  /// Thai, Arabic): each names one day, so they are read wherever they appear.
+  static let weekdayOtherScripts: [String: Int] = [
+    "月曜日": 0, "火曜日": 1, "水曜日": 2, "木曜日": 3, "金曜日": 4, "土曜日": 5, "日曜日": 6,
+    "ორშაბათი": 0, "სამშაბათი": 1, "ოთხშაბათი": 2, "ხუთშაბათი": 3, "პარასკევი": 4, "შაბათი": 5, "კვირა": 6,
+    "วันจันทร์": 0, "วันอังคาร": 1, "วันพุธ": 2, "วันพฤหัสบดี": 3, "วันศุกร์": 4, "วันเสาร์": 5, "วันอาทิตย์": 6,
+    "الاثنين": 0, "الإثنين": 0, "الثلاثاء": 1, "الأربعاء": 2, "الخميس": 3, "الجمعة": 4, "السبت": 5, "الأحد": 6,
+  ]
   static let monthCanonical = [
     "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
   ]
@@ -206,6 +214,32 @@ struct OpeningHoursParser {
 
   func startsWeekdaySelector(_ t: Token) -> Bool {
     Self.weekday(of: t) != nil || Self.holiday(of: t) != nil || Self.startsEveryDay(t)
+      || t.keyword?.isHolidayWord == true
+  }
+
+  /// Whether token `k` starts `PH`, `SH` or a public-holiday phrase.
+  func startsHoliday(_ k: Int) -> Bool { Self.holiday(of: peek(k)) != nil || holidayPhrase(at: k) != nil }
+
+  /// A public-holiday phrase at token `k`: `holidays`, `public holiday`, `Feiertage`, `day after
+  /// public holiday`, `one day before public holidays` (read as `PH`, `PH +1 day`, `PH -1 day`);
+  /// its number of tokens and day offset, or nil.
+  func holidayPhrase(at k: Int) -> (length: Int, offsetDays: Int)? {
+    var n = k
+    var offset = 0
+    if isWord(peek(n), .one), isWord(peek(n + 1), .day) { n += 1 }
+    if isWord(peek(n), .day) {
+      if isWord(peek(n + 1), .before) {
+        offset = -1
+      } else if isWord(peek(n + 1), .after) {
+        offset = 1
+      } else {
+        return nil
+      }
+      n += 2
+    }
+    if let w = peek(n).keyword, w == .public || w == .bank { n += 1 }
+    guard let w = peek(n).keyword, w.isHolidayWord, w != .public, w != .bank else { return nil }
+    return (n + 1 - k, offset)
   }
 
   /// Words for "every day": `daily`, `täglich`, `tous les jours`… (each phrase as its words).
@@ -308,15 +342,18 @@ struct OpeningHoursParser {
     var rules: [Rule] = []
     var separator = RuleSeparator.normal
     var withoutSeparator = false
+    var startedByAndWord = false
     while true {
       let start = token
       let rule = try parseRule(separator: separator)
-      if withoutSeparator, rule.times.isEmpty, !rule.is247, rule.modifier.state == nil,
+      if withoutSeparator || startedByAndWord, rule.times.isEmpty, !rule.is247, rule.modifier.state == nil,
         rule.modifier.comment == nil
       {
-        // `Mo-Fr 10:00-18:00 Sa`: a new rule without times would mean "open all day": not clear.
+        // `Mo-Fr 10:00-18:00 Sa`, `Mo-Fr 9:00-12:00 und Sa`: a new rule without times would mean
+        // "open all day", where the times before are as likely meant.
         throw error("';' before the next rule, and times for it", at: start)
       }
+      startedByAndWord = false
       let noTimes =
         rule.times.isEmpty && !rule.is247 && rule.modifier.state == nil && rule.modifier.comment == nil
       if noTimes, everyDayWordUsed {
@@ -363,11 +400,14 @@ struct OpeningHoursParser {
         }
         separator = .additional
       default:
-        if andSeparatesRules, atAndWord() {
+        if atAndWord(), andSeparatesRules || rule.weekdays != nil && !weekdaysAfterTimes && !rule.times.isEmpty
+            && startsWeekdaySelector(peek())
+        {
           // `… mon-sat and Sunday 1pm-10pm`: the `and` joins two rules.
           warn("and-word", token.range, "write ',' between rules")
           advance()
           separator = .additional
+          startedByAndWord = true
           continue
         }
         if startsWeekdaySelector(token), rule.times.isEmpty, !rule.is247, rule.modifier.state == nil,
@@ -377,7 +417,10 @@ struct OpeningHoursParser {
           // "Tuesday and the third Wednesday closed"?
           throw error("',' between weekdays, or times for the weekdays before", at: token)
         }
-        guard startsWeekdaySelector(token), !rule.is247,
+        // `… Oct Tu-Su 10:00-14:30 Nov off`: a rule that starts with a month after one with times or a state.
+        let monthStartsRule =
+          startsDatePoint(0) && (!rule.times.isEmpty || rule.modifier.state != nil) && !isYear(token)
+        guard startsWeekdaySelector(token) || monthStartsRule, !rule.is247,
           rule.weekdays != nil || !rule.monthdays.isEmpty || !rule.years.isEmpty || !rule.weeks.isEmpty
             || !rule.times.isEmpty
         else {
@@ -462,9 +505,11 @@ struct OpeningHoursParser {
         advance()
       }
     } else {
+      parseEarlyModifier(&rule, timesOnly: false)
       try parseWideRange(&rule)
       skipFromWord()
       try parseWeekdaySelector(&rule)
+      if rule.weekdays != nil { parseEarlyModifier(&rule, timesOnly: true) }
       if rule.weekdays != nil, try parseLateWideRange(&rule) {
         // `Mo-Su week 05 Feb 10:00-12:00`
       }
@@ -562,7 +607,9 @@ struct OpeningHoursParser {
         }
       }
     }
-    parseModifier(&rule)
+    if rule.modifier.state == nil, rule.modifier.comment == nil {
+      parseModifier(&rule)
+    }
     if rule.hasNoSelector, rule.modifier.state == nil, rule.modifier.comment == nil {
       throw error("a weekday, a time, a date, '24/7' or 'off'", at: startToken)
     }
@@ -571,24 +618,97 @@ struct OpeningHoursParser {
     return rule
   }
 
-  mutating func parseModifier(_ rule: inout Rule) {
-    if let k = token.keyword {
-      let state: OpeningState? =
-        switch k {
-        case .open: .open
-        case .closed, .off: .closed
-        case .unknown: .unknown
-        default: nil
+  /// The state a word at token `k` names: `open`, `closed`, `off`, `unknown`, or `closed` in
+  /// another language (`geschlossen`, `fermé`).
+  func stateWord(at k: Int) -> OpeningState? {
+    guard let keyword = peek(k).keyword else { return nil }
+    switch keyword {
+    case .open: return .open
+    case .closed, .off: return .closed
+    case .unknown: return .unknown
+    default: return keyword.isLocalizedClosed ? .closed : nil
+    }
+  }
+
+  /// Whether a state or a comment is at token `k`.
+  func startsModifier(_ k: Int) -> Bool {
+    if case .comment = peek(k).kind { return true }
+    return stateWord(at: k) != nil || appointmentPhraseLength(at: k) > 0
+  }
+
+  /// `by appointment`, `on appointment only`, `nach Vereinbarung`, `sur rendez-vous`: the same
+  /// words quoted are the specification's own example of a comment.
+  static let appointmentPhrases: [[Keyword]] = [
+    [.by, .appointment], [.by, .appointments], [.on, .appointment], [.nach, .vereinbarung],
+    [.sur, .rendez, .vous],
+  ]
+
+  /// The number of tokens of an unquoted appointment phrase at token `k` (words joined by spaces,
+  /// `_` or `-`, with a trailing `only`), or 0.
+  func appointmentPhraseLength(at k: Int) -> Int {
+    guard let first = peek(k).keyword, first == .by || first == .on || first == .nach || first == .sur else {
+      return 0
+    }
+    phrases: for phrase in Self.appointmentPhrases where phrase[0] == first {
+      var n = k + 1
+      for word in phrase.dropFirst() {
+        switch peek(n).kind {
+        case .other("_"), .dash: if peek(n).spaceBefore || peek(n + 1).spaceBefore { continue phrases } else { n += 1 }
+        default: break
         }
-      if let state {
+        guard peek(n).keyword == word else { continue phrases }
+        n += 1
+      }
+      if let w = peek(n).keyword, w == .only || w == .uniquement { n += 1 }
+      return n - k
+    }
+    return 0
+  }
+
+  mutating func parseModifier(_ rule: inout Rule) {
+    if let state = stateWord(at: 0), let k = token.keyword {
+      if k.isLocalizedClosed {
+        let start = token.range.lowerBound
+        advance()
+        // `geschl.`: the abbreviation's dot.
+        if case .dot = token.kind, !token.spaceBefore { advance() }
+        warn("localized-state", start..<tokens[index - 1].range.upperBound, "write 'closed'")
+      } else {
         _ = takeKeyword(k)
-        rule.modifier.state = state
+      }
+      rule.modifier.state = state
+      if case .colon = token.kind, case .comment = peek().kind {
+        // `24/7 closed: "always closed"`.
+        warn("stray-colon", token.range, "no ':' before a comment")
+        advance()
       }
     }
     if case .comment(let c) = token.kind {
       rule.modifier.comment = c
       advance()
+    } else if case let length = appointmentPhraseLength(at: 0), length > 0 {
+      let range = token.range.lowerBound..<peek(length - 1).range.upperBound
+      let words = String(Array(text)[range]).replacing("_", with: " ")
+      for _ in 0..<length { advance() }
+      rule.modifier.comment = words
+      warn("unquoted-comment", range, "write the comment in double quotes: \"\(words)\"")
     }
+  }
+
+  /// A state or comment written before the selectors or times it belongs to (`Off 14:00-16:00`,
+  /// `We "call us" 10:00-16:00`, `"call us" We 10:00-16:00`): read as if written after them, when
+  /// a selector or time follows it directly.
+  /// After weekdays (`timesOnly`), only times may follow it.
+  mutating func parseEarlyModifier(_ rule: inout Rule, timesOnly: Bool) {
+    guard rule.modifier.state == nil, rule.modifier.comment == nil, startsModifier(0) else { return }
+    var k = stateWord(at: 0) != nil ? 1 : 0
+    if case .comment = peek(k).kind { k += 1 } else { k += appointmentPhraseLength(at: k) }
+    guard startsTime(k) || !timesOnly && (startsWeekdaySelector(peek(k)) || startsDatePoint(k)) else { return }
+    let start = token.range.lowerBound
+    parseModifier(&rule)
+    let end = tokens[index - 1].range.upperBound
+    let written = String(Array(text)[start..<end])
+    warn("modifier-before-selector", start..<end, "write '\(written)' after the times")
   }
 
   // MARK: - Wide range selectors
@@ -925,7 +1045,7 @@ struct OpeningHoursParser {
   // MARK: - Weekdays and holidays
 
   mutating func parseWeekdaySelector(_ rule: inout Rule) throws(OpeningHoursParseError) {
-    guard startsWeekdaySelector(token) || sevenDaysLength() > 0 else { return }
+    guard startsWeekdaySelector(token) || sevenDaysLength() > 0 || holidayPhrase(at: 0) != nil else { return }
     if index > 0, !token.spaceBefore, case .number = tokens[index - 1].kind {
       warn("missing-space", tokens[index - 1].range.upperBound..<token.range.lowerBound, "insert a space")
     }
@@ -934,12 +1054,19 @@ struct OpeningHoursParser {
     spaceJoinedWeekdays = false
     ambiguousWeekdayJoin = nil
     try parseWeekdayList(&selector)
+    if case .colon = token.kind,
+      selector.weekdays.isEmpty && Self.weekday(of: peek()) != nil || selector.holidays.isEmpty && startsHoliday(1)
+    {
+      // `PH: We,Fr`, `We,Fr: PH`: as with a space, a holiday on those weekdays.
+      warn("stray-colon", token.range, "no ':' between holidays and weekdays")
+      advance()
+    }
     let next = token
     if let join = ambiguousWeekdayJoin, selector.weekdays.count == 2 {
       throw error("',' or '-' between the weekdays", at: join)
     }
     if spaceJoinedWeekdays {
-      if Self.holiday(of: next) != nil {
+      if startsHoliday(0) {
         // `Sa Su PH 10:00-16:00`: the holidays in the list, or the holidays on those days?
         throw error(
           "',' before the holidays (or the holidays first: 'PH Sa,Su' is a holiday on those days)", at: next)
@@ -970,7 +1097,7 @@ struct OpeningHoursParser {
       }
       selector.weekdays = days.weekdays
       selector.intersect = true
-    } else if selector.holidays.isEmpty, Self.holiday(of: next) != nil {
+    } else if selector.holidays.isEmpty, startsHoliday(0) {
       var holidays = WeekdaySelector(weekdays: [], holidays: [], intersect: false)
       try parseWeekdayList(&holidays)
       if !holidays.weekdays.isEmpty { throw error("'PH' or 'SH'", at: next) }
@@ -1001,6 +1128,14 @@ struct OpeningHoursParser {
         warn("every-day-word", start..<end, "write 'Mo-Su' for '\(words)'")
         everyDayWordUsed = true
         selector.weekdays.append(WeekdayRange(from: 0, to: 6, nth: [], offsetDays: 0))
+      } else if let phrase = holidayPhrase(at: 0) {
+        let start = token.range.lowerBound
+        let end = peek(phrase.length - 1).range.upperBound
+        let words = String(Array(text)[start..<end])
+        for _ in 0..<phrase.length { advance() }
+        let canonical = phrase.offsetDays == 0 ? "PH" : "PH \(phrase.offsetDays > 0 ? "+" : "-")1 day"
+        warn("holiday-word", start..<end, "write '\(canonical)' for '\(words)'")
+        selector.holidays.append(HolidaySelector(kind: .publicHoliday, offsetDays: phrase.offsetDays))
       } else if let kind = Self.holiday(of: token) {
         _ = takeKeyword(kind == .publicHoliday ? .ph : .sh, kind == .publicHoliday ? "PH" : "SH")
         selector.holidays.append(HolidaySelector(kind: kind, offsetDays: parseDayOffset()))
