@@ -468,7 +468,8 @@ extension OpeningHoursLexer {
     var value = 0
     var length = 0
     var hasDigit = false
-    while i + length < characters.count, let (d, raised) = digit(characters[i + length]), raised == first.raised,
+    while i + length < characters.count, let (d, raised) = digit(characters[i + length]),
+      raised == first.raised,
       length < 9
     {
       value = value * 10 + d
@@ -476,8 +477,9 @@ extension OpeningHoursLexer {
       length += 1
     }
     if !hasDigit, first.raised {
-      // `12°°`: degree signs only count as zeros right after a number.
-      guard i > 0, characters[i - 1].digitValue != nil else { return nil }
+      // `12°°`: degree signs count as zeros only as two minute digits right after a number (`20°C` is
+      // a temperature).
+      guard length == 2, i > 0, characters[i - 1].digitValue != nil else { return nil }
     }
     return (value, length, first.raised)
   }

@@ -29,6 +29,12 @@ struct OpeningHoursParser {
   /// Whether the last rule ended at an `and` that joins it to the next one
   /// (`11am-12am mon-sat and Sunday 1pm-10pm`).
   var andSeparatesRules = false
+  /// The state the rule being read wrote before its selectors or times (`Closed Mondays`), if any.
+  var earlyState: OpeningState?
+  /// The rules (indices) that wrote `closed` before their days.
+  var closedWrittenFirst: [Int] = []
+  /// A localized closed word that makes a rule alone (`chiuso`).
+  var bareLocalizedClosed: Token?
 
   init(text: String) throws(OpeningHoursParseError) {
     self.text = text
@@ -99,7 +105,8 @@ struct OpeningHoursParser {
     "月曜日": 0, "火曜日": 1, "水曜日": 2, "木曜日": 3, "金曜日": 4, "土曜日": 5, "日曜日": 6,
     "ორშაბათი": 0, "სამშაბათი": 1, "ოთხშაბათი": 2, "ხუთშაბათი": 3, "პარასკევი": 4, "შაბათი": 5, "კვირა": 6,
     "วันจันทร์": 0, "วันอังคาร": 1, "วันพุธ": 2, "วันพฤหัสบดี": 3, "วันศุกร์": 4, "วันเสาร์": 5, "วันอาทิตย์": 6,
-    "الاثنين": 0, "الإثنين": 0, "الثلاثاء": 1, "الأربعاء": 2, "الخميس": 3, "الجمعة": 4, "السبت": 5, "الأحد": 6,
+    "الاثنين": 0, "الإثنين": 0, "الثلاثاء": 1, "الأربعاء": 2, "الخميس": 3, "الجمعة": 4, "السبت": 5,
+    "الأحد": 6,
   ]
   static let monthCanonical = [
     "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
@@ -335,6 +342,50 @@ struct OpeningHoursParser {
   // MARK: - Expression
 
   mutating func parse() throws(OpeningHoursParseError) -> [Rule] {
+    let rules = try parseRules()
+    if rules.count > 1, let word = bareLocalizedClosed {
+      // `…; Mo off; chiuso; Su[1] 15:00-19:00`: alone in a rule, the word closes every day.
+      throw error("days or times for '\(textOf(word.range))' (alone in a rule it closes every day)", at: word)
+    }
+    for (k, rule) in rules.enumerated() where rule.modifier.state == .closed && closedWrittenFirst.contains(k)
+    {
+      // `Closed Mondays. Everyday 11:00-19:00`: a later rule would open the closed days again.
+      let closedDays = Self.weekdaysCovered(by: rule)
+      for later in rules[(k + 1)...]
+      where !later.times.isEmpty && later.monthdays.isEmpty && later.years.isEmpty {
+        if !Self.weekdaysCovered(by: later).isDisjoint(with: closedDays) {
+          throw OpeningHoursParseError(
+            text: text, position: later.range.lowerBound,
+            expected:
+              "the closed days last (a later rule replaces them: write '\(textOf(rule.range))' at the end)",
+            found: "a rule for the same days")
+        }
+      }
+    }
+    return rules
+  }
+
+  /// Whether a rule names no days: no weekdays, holidays, dates or weeks.
+  static func hasNoDays(_ rule: Rule) -> Bool {
+    rule.weekdays == nil && rule.years.isEmpty && rule.monthdays.isEmpty && rule.weeks.isEmpty
+  }
+
+  /// The weekdays a rule's weekday selector names (every weekday without one; none for holidays only).
+  static func weekdaysCovered(by rule: Rule) -> Set<Int> {
+    guard let selector = rule.weekdays else { return Set(0...6) }
+    var days = Set<Int>()
+    for item in selector.weekdays {
+      var day = item.from
+      while true {
+        days.insert(day)
+        if day == item.to { break }
+        day = (day + 1) % 7
+      }
+    }
+    return days
+  }
+
+  mutating func parseRules() throws(OpeningHoursParseError) -> [Rule] {
     if case .end = token.kind {
       throw error("opening hours such as 'Mo-Fr 09:00-18:00'")
     }
@@ -372,6 +423,7 @@ struct OpeningHoursParser {
         try refuseMisplacedDays(rule, after: previous, start: start)
       }
       withoutSeparator = false
+      if earlyState == .closed { closedWrittenFirst.append(rules.count) }
       rules.append(rule)
       switch token.kind {
       case .end:
@@ -400,8 +452,10 @@ struct OpeningHoursParser {
         }
         separator = .additional
       default:
-        if atAndWord(), andSeparatesRules || rule.weekdays != nil && !weekdaysAfterTimes && !rule.times.isEmpty
-            && startsWeekdaySelector(peek())
+        if atAndWord(),
+          andSeparatesRules
+            || rule.weekdays != nil && !weekdaysAfterTimes && !rule.times.isEmpty
+              && startsWeekdaySelector(peek())
         {
           // `… mon-sat and Sunday 1pm-10pm`: the `and` joins two rules.
           warn("and-word", token.range, "write ',' between rules")
@@ -477,6 +531,10 @@ struct OpeningHoursParser {
       // `4pm-11pm Mon-Thu, 4pm-12am`: every day, or the days of the rule before, or the others?
       throw error("weekdays for the times after ',' (the rule before names its days)", at: start)
     }
+    if timesOnly, rule.separator == .normal, previousHasSelector, rule.modifier.state == nil {
+      // `Lu-Do 12:00-16:00;20:00-00:30`: after ';' the times would replace every day's hours.
+      throw error("',' between the spans, or weekdays for the times after ';'", at: start)
+    }
     let previousTimesOnly =
       !previous.times.isEmpty && !previousHasSelector && previous.modifier.state == nil
       && previous.modifier.comment == nil
@@ -494,6 +552,7 @@ struct OpeningHoursParser {
     everyDayWordUsed = false
     weekdaysAfterTimes = false
     andSeparatesRules = false
+    earlyState = nil
     let startToken = token
     if case .number(24, _) = token.kind, case .slash = peek().kind, case .number(7, _) = peek(2).kind {
       advance()
@@ -505,11 +564,11 @@ struct OpeningHoursParser {
         advance()
       }
     } else {
-      parseEarlyModifier(&rule, timesOnly: false)
+      try parseEarlyModifier(&rule, timesOnly: false)
       try parseWideRange(&rule)
       skipFromWord()
       try parseWeekdaySelector(&rule)
-      if rule.weekdays != nil { parseEarlyModifier(&rule, timesOnly: true) }
+      if rule.weekdays != nil { try parseEarlyModifier(&rule, timesOnly: true) }
       if rule.weekdays != nil, try parseLateWideRange(&rule) {
         // `Mo-Su week 05 Feb 10:00-12:00`
       }
@@ -608,7 +667,20 @@ struct OpeningHoursParser {
       }
     }
     if rule.modifier.state == nil, rule.modifier.comment == nil {
+      let at = token
       parseModifier(&rule)
+      if rule.hasNoSelector, at.keyword?.isLocalizedClosed == true { bareLocalizedClosed = at }
+    }
+    if let state = earlyState, !rule.is247 {
+      if state != .closed, rule.times.isEmpty {
+        // `Open daily`, `open Mo-Sa`: which days, not "around the clock".
+        throw error(
+          "times after '\(textOf(startToken.range))' (without them the rule is open around the clock)")
+      }
+      if state == .closed, !rule.times.isEmpty, !Self.hasNoDays(rule) {
+        // `Closed Monday, Tuesday-Saturday 8am-10pm`: which days are closed?
+        throw error("';' after the closed days (or the times before 'closed')", at: startToken)
+      }
     }
     if rule.hasNoSelector, rule.modifier.state == nil, rule.modifier.comment == nil {
       throw error("a weekday, a time, a date, '24/7' or 'off'", at: startToken)
@@ -653,7 +725,8 @@ struct OpeningHoursParser {
       var n = k + 1
       for word in phrase.dropFirst() {
         switch peek(n).kind {
-        case .other("_"), .dash: if peek(n).spaceBefore || peek(n + 1).spaceBefore { continue phrases } else { n += 1 }
+        case .other("_"), .dash:
+          if peek(n).spaceBefore || peek(n + 1).spaceBefore { continue phrases } else { n += 1 }
         default: break
         }
         guard peek(n).keyword == word else { continue phrases }
@@ -698,12 +771,21 @@ struct OpeningHoursParser {
   /// A state or comment written before the selectors or times it belongs to (`Off 14:00-16:00`,
   /// `We "call us" 10:00-16:00`, `"call us" We 10:00-16:00`): read as if written after them, when
   /// a selector or time follows it directly.
-  /// After weekdays (`timesOnly`), only times may follow it.
-  mutating func parseEarlyModifier(_ rule: inout Rule, timesOnly: Bool) {
+  /// After weekdays (`timesOnly`), only times may follow it, and the state may not be closed.
+  mutating func parseEarlyModifier(_ rule: inout Rule, timesOnly: Bool) throws(OpeningHoursParseError) {
     guard rule.modifier.state == nil, rule.modifier.comment == nil, startsModifier(0) else { return }
-    var k = stateWord(at: 0) != nil ? 1 : 0
+    let state = stateWord(at: 0)
+    var k = state != nil ? 1 : 0
     if case .comment = peek(k).kind { k += 1 } else { k += appointmentPhraseLength(at: k) }
-    guard startsTime(k) || !timesOnly && (startsWeekdaySelector(peek(k)) || startsDatePoint(k)) else { return }
+    guard startsTime(k) || !timesOnly && (startsWeekdaySelector(peek(k)) || startsDatePoint(k)) else {
+      return
+    }
+    if timesOnly, state == .closed {
+      // `Fr off 16:00-23:00`: closed all day, closed during those times, or open then?
+      throw error(
+        "the times before '\(textOf(token.range))', or ';' after it (closed all day, or at these times?)")
+    }
+    earlyState = state
     let start = token.range.lowerBound
     parseModifier(&rule)
     let end = tokens[index - 1].range.upperBound
@@ -1055,7 +1137,8 @@ struct OpeningHoursParser {
     ambiguousWeekdayJoin = nil
     try parseWeekdayList(&selector)
     if case .colon = token.kind,
-      selector.weekdays.isEmpty && Self.weekday(of: peek()) != nil || selector.holidays.isEmpty && startsHoliday(1)
+      selector.weekdays.isEmpty && Self.weekday(of: peek()) != nil
+        || selector.holidays.isEmpty && startsHoliday(1)
     {
       // `PH: We,Fr`, `We,Fr: PH`: as with a space, a holiday on those weekdays.
       warn("stray-colon", token.range, "no ':' between holidays and weekdays")
@@ -1097,6 +1180,10 @@ struct OpeningHoursParser {
       }
       selector.weekdays = days.weekdays
       selector.intersect = true
+    } else if selector.holidays.isEmpty, holidayPhrase(at: 0) != nil {
+      // `Sunday Holiday`: Sunday is the day off, or holidays on a Sunday?
+      throw error(
+        "',' between the weekdays and the holidays, or 'PH' first for holidays on those days", at: next)
     } else if selector.holidays.isEmpty, startsHoliday(0) {
       var holidays = WeekdaySelector(weekdays: [], holidays: [], intersect: false)
       try parseWeekdayList(&holidays)
@@ -1367,6 +1454,13 @@ struct OpeningHoursParser {
         "a repeat interval is read as the whole span")
     }
     return TimeSpan(start: start, end: end, openEnd: openEnd)
+  }
+
+  /// The text at character offsets `range`.
+  func textOf(_ range: Range<Int>) -> String {
+    let chars = Array(text)
+    guard range.lowerBound >= 0, range.upperBound <= chars.count else { return "" }
+    return String(chars[range])
   }
 
   func spanText(_ t: Token) -> String {

@@ -117,7 +117,7 @@ struct ParserTests {
       Failure(text: "Su[7] 10:00-12:00", position: 3, expected: "a number from 1 to 5"),
       Failure(text: "week 60 Mo 10:00-12:00", position: 5, expected: "a week number from 1 to 53"),
       Failure(text: "Feb 30 off", position: 4, expected: "a day that exists in Feb"),
-      Failure(text: "by appointment", position: 0, expected: "a weekday, a time, a date"),
+      Failure(text: "by arrangement", position: 0, expected: "a weekday, a time, a date"),
       Failure(
         text: "Mo-Fr 10:00-18:00 Sa", position: 18, expected: "';' before the next rule, and times for it"),
       Failure(text: "Mo-Fr 13:00 pm-14:00", position: 6, expected: "an hour from 1 to 12 before am/pm"),

@@ -118,6 +118,53 @@ struct ToleratedSyntaxTests {
       Case(
         text: "opening_hours = Mo-Fr 09:00-17:00", code: "key-prefix", range: 0..<15,
         strict: "Mo-Fr 09:00-17:00"),
+      Case(
+        text: "public holidays 10:00-12:00", code: "holiday-word", range: 0..<15, strict: "PH 10:00-12:00"),
+      Case(text: "Su,holidays off", code: "holiday-word", range: 3..<11, strict: "Su,PH off"),
+      Case(
+        text: "day before public holiday Mo-We", code: "holiday-word", range: 0..<25,
+        strict: "PH -1 day Mo-We"),
+      Case(
+        text: "one day after public holiday 10:00-12:00", code: "holiday-word", range: 0..<28,
+        strict: "PH +1 day 10:00-12:00"),
+      Case(text: "Feiertage geschlossen", code: "holiday-word", range: 0..<9, strict: "PH off"),
+      Case(
+        text: "Mo geschl., Tu 14:00-18:00", code: "localized-state", range: 3..<10,
+        strict: "Mo off, Tu 14:00-18:00"),
+      Case(text: "dimanche fermé", code: "localized-state", range: 9..<14, strict: "Su off"),
+      Case(text: "PH: We,Fr", code: "stray-colon", range: 2..<3, strict: "PH We,Fr"),
+      Case(text: "We,Fr: PH", code: "stray-colon", range: 5..<6, strict: "PH We,Fr"),
+      Case(
+        text: "24/7 closed: \"always closed\"", code: "stray-colon", range: 11..<12,
+        strict: "24/7 closed \"always closed\""),
+      Case(
+        text: "Off 14:00-16:00", code: "modifier-before-selector", range: 0..<3, strict: "14:00-16:00 off"),
+      Case(
+        text: "We \"call us\" 10:00-16:00", code: "modifier-before-selector", range: 3..<12,
+        strict: "We 10:00-16:00 \"call us\""),
+      Case(
+        text: "\"call us\" We 10:00-16:00", code: "modifier-before-selector", range: 0..<9,
+        strict: "We 10:00-16:00 \"call us\""),
+      Case(
+        text: "Mo-Fr 09:00-12:00 und Sa 10:00-12:00", code: "and-word", range: 18..<21,
+        strict: "Mo-Fr 09:00-12:00, Sa 10:00-12:00"),
+      Case(
+        text: "Oct Tu-Su 10:00-14:30 Nov off", code: "missing-rule-separator", range: 22..<22,
+        strict: "Oct Tu-Su 10:00-14:30; Nov off"),
+      Case(
+        text: "Sa nach Vereinbarung", code: "unquoted-comment", range: 3..<20,
+        strict: "Sa \"nach Vereinbarung\""),
+      Case(
+        text: "By appointment only", code: "unquoted-comment", range: 0..<19,
+        strict: "\"By appointment only\""),
+      Case(
+        text: "Mo sur rendez-vous", code: "unquoted-comment", range: 3..<18, strict: "Mo \"sur rendez-vous\""),
+      Case(text: "Mo-Fr 9⁰⁰-18³⁰", code: "digit-variant", range: 7..<9, strict: "Mo-Fr 09:00-18:30"),
+      Case(text: "Mo 12°°-14:00", code: "digit-variant", range: 5..<7, strict: "Mo 12:00-14:00"),
+      Case(text: "Mo ₀₀:₃₀-₁₄:₀₉", code: "digit-variant", range: 3..<5, strict: "Mo 00:30-14:09"),
+      Case(text: "月曜日-金曜日 09:00-17:00", code: "weekday-name", range: 0..<3, strict: "Mo-Fr 09:00-17:00"),
+      Case(
+        text: "الاثنين-الجمعة 09:00-17:00", code: "weekday-name", range: 0..<7, strict: "Mo-Fr 09:00-17:00"),
     ])
   func tolerated(_ c: Case) throws {
     let hours = try OpeningHours(parsing: c.text)
@@ -173,6 +220,34 @@ struct ToleratedSyntaxTests {
       Refused(text: "08:30-12:30 + 14:00-17:00", position: 14, expected: "',' or ';' after an open end"),
       // After a month, `2012-2014` is as likely years as a compact time range.
       Refused(text: "week 05 Feb 2012-2014", position: 12, expected: "a time such as 09:00-18:00"),
+      // After `und`, Saturday all day, or Saturday with the times before?
+      Refused(text: "Mo-Fr 9:00-12:00 und Sa", position: 21, expected: "';' before the next rule, and times"),
+      // `open` written first and no times: the days it is open, not "around the clock".
+      Refused(text: "Open daily", position: 10, expected: "times after 'Open'"),
+      Refused(text: "8am - 6pm, Open daily", position: 21, expected: "times after 'Open'"),
+      // Which days does `Closed` go with: Monday only, or the whole list with its times?
+      Refused(
+        text: "Closed Monday, Tuesday-Saturday 8am-10pm, Sunday 9am-3pm", position: 0,
+        expected: "';' after the closed days"),
+      // The closed days written first would be opened again by the later rule.
+      Refused(
+        text: "Closed Mondays. Everyday 11:00 a.m. to 7:00 p.m.", position: 16,
+        expected: "the closed days last"),
+      // Friday closed all day, closed 16-23, or open 16-23 after a closed morning?
+      Refused(
+        text: "Sa-Th 08:00-14:00; Fr off 16:00-23:00", position: 22, expected: "the times before 'off'"),
+      // Alone in a rule between others, `chiuso` would close every day.
+      Refused(
+        text: "Fr 10:00-19:00; Mo off; chiuso; Su[1] 15:00-19:00", position: 24,
+        expected: "days or times for 'chiuso'"),
+      // `Sunday Holiday`: Sunday is the day off, or holidays on a Sunday?
+      Refused(
+        text: "9 to 17 hrs, Sunday Holiday", position: 20,
+        expected: "',' between the weekdays and the holidays"),
+      // After ';' the times alone would replace every day's hours.
+      Refused(text: "Lu-Sa 09:00-12:00;14:00-18:00", position: 18, expected: "',' between the spans"),
+      // A degree sign after a number is a raised zero only as minutes: `20°C` is not a time.
+      Refused(text: "Mo 20°C", position: 5, expected: "':' and two digits of minutes"),
     ])
   func refused(_ r: Refused) {
     do {
