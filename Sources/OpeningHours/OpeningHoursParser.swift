@@ -1439,6 +1439,19 @@ struct OpeningHoursParser {
           found: spanText(startToken))
       }
     }
+    if !startMeridiem, endMeridiem, case .clock(let a) = start, case .clock(let b) = end, a < 720,
+      a + 720 < b,
+      b < 1440
+    {
+      // `5:30-10:30PM`, `7:00-10:00 PM`: the start as written (05:30) or with the end's pm (17:30)?
+      // Both are opening hours someone keeps; `10:00-6pm` is not in question (22:00 is after 18:00),
+      // nor is an end in the morning or at midnight (`09:00-12:00am`: with the end's am, 09:00).
+      throw OpeningHoursParseError(
+        text: text, position: startToken.range.lowerBound,
+        expected:
+          "am or pm on the start too: \(spanText(startToken)) could start in the morning or the evening",
+        found: spanText(startToken))
+    }
     var openEnd = false
     if case .plus = token.kind {
       advance()

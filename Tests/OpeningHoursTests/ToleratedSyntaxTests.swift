@@ -176,6 +176,16 @@ struct ToleratedSyntaxTests {
     #expect(try Self.reading(c.text) == Self.reading(c.strict))
   }
 
+  @Test(
+    "am/pm on the end only is read where the start cannot take it",
+    arguments: [
+      ("10:00-6pm", "10:00-18:00"), ("Sa 8:00 - 1:30pm", "Sa 08:00-13:30"), ("11:30-9:00pm", "11:30-21:00"),
+      ("12:00-5pm", "12:00-17:00"), ("09:00-12:00am", "09:00-24:00"),
+    ])
+  func meridiemOnTheEnd(value: String, strict: String) throws {
+    #expect(try Self.reading(value) == Self.reading(strict))
+  }
+
   @Test("a year on an open-ended date reads as from that day on")
   func openEndedWithYear() throws {
     let rule = try OpeningHours(parsing: "2019 Sep 01+ 10:00-12:00").rules[0]
@@ -246,6 +256,9 @@ struct ToleratedSyntaxTests {
         expected: "',' between the weekdays and the holidays"),
       // After ';' the times alone would replace every day's hours.
       Refused(text: "Lu-Sa 09:00-12:00;14:00-18:00", position: 18, expected: "',' between the spans"),
+      // am/pm on the end only: 05:30 or 17:30? Both are hours someone keeps.
+      Refused(text: "Mo 5:30-10:30PM", position: 3, expected: "am or pm on the start too"),
+      Refused(text: "Su 10:00 - 11pm", position: 3, expected: "am or pm on the start too"),
       // A degree sign after a number is a raised zero only as minutes: `20°C` is not a time.
       Refused(text: "Mo 20°C", position: 5, expected: "':' and two digits of minutes"),
     ])
