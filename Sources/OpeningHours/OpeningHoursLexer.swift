@@ -98,6 +98,8 @@ enum Keyword: String, CaseIterable, Hashable, Sendable {
   case am, pm, h, p, m, j, uhr, hrs, hr, hs, horas, heures, late, openend, end, opening, hours
   // Holiday phrases: `public holidays`, `day before public holiday`, `Feiertage`.
   case holiday, holidays, `public`, bank, one, before, after, feiertag, feiertage, feiertags, feiertagen
+  // Around the clock: `always`, `nonstop`, `anytime` (and `24 hours`, read by the parser).
+  case always, nonstop, anytime
   // Appointment phrases: `by appointment`, `nach Vereinbarung`, `sur rendez-vous`.
   case by, on, appointment, appointments, only, nach, vereinbarung, sur, rendez, vous, uniquement
   // Closed in other languages: `Mo geschlossen`, `dimanche fermé`.

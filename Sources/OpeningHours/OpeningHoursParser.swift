@@ -563,6 +563,12 @@ struct OpeningHoursParser {
         warn("stray-colon", token.range, "no ':' after 24/7")
         advance()
       }
+    } else if case let length = aroundTheClockLength(), length > 0 {
+      // `always`, `nonstop`, `24 hours`, `24 hours 7 days a week`.
+      let range = token.range.lowerBound..<peek(length - 1).range.upperBound
+      for _ in 0..<length { advance() }
+      warn("around-the-clock-word", range, "write '24/7' for '\(textOf(range))'")
+      rule.is247 = true
     } else {
       try parseEarlyModifier(&rule, timesOnly: false)
       try parseWideRange(&rule)
@@ -655,16 +661,7 @@ struct OpeningHoursParser {
       }
     }
     if !rule.is247, !rule.times.isEmpty {
-      // `10:00-12:00 week 05 Feb`: only when the rule ends right after the dates.
-      let saved = (index, warnings.count, rule)
-      if try parseLateWideRange(&rule) {
-        switch token.kind {
-        case .end, .semicolon, .comma, .fallback: break
-        default:
-          (index, rule) = (saved.0, saved.2)
-          warnings.removeLast(warnings.count - saved.1)
-        }
-      }
+      parseSelectorsAfterTimes(&rule)
     }
     if rule.modifier.state == nil, rule.modifier.comment == nil {
       let at = token
@@ -688,6 +685,71 @@ struct OpeningHoursParser {
     let last = tokens[max(index - 1, 0)]
     rule.range = startToken.range.lowerBound..<max(startToken.range.lowerBound, last.range.upperBound)
     return rule
+  }
+
+  /// The number of tokens of a word or phrase for "around the clock" at the start of a rule
+  /// (`always`, `nonstop`, `anytime`, `24 hours`, `24 hours 7 days a week`) when the rule ends after
+  /// it or a state or comment follows; 0 otherwise.
+  func aroundTheClockLength() -> Int {
+    var n = 0
+    if let k = token.keyword, k == .always || k == .nonstop || k == .anytime {
+      n = 1
+    } else if case .number(24, 2) = token.kind, isWord(peek(), .hours) {
+      n = 2
+      if case .number(7, 1) = peek(2).kind, isWord(peek(3), .days), isWord(peek(4), .a),
+        isWord(peek(5), .week)
+      {
+        n = 6
+      }
+    }
+    guard n > 0 else { return 0 }
+    switch peek(n).kind {
+    case .end, .semicolon, .comma, .fallback: return n
+    default: return startsModifier(n) ? n : 0
+    }
+  }
+
+  /// Selectors written after the times, in any order (`10:00-12:00 week 05 Feb`, `00:00-24:00 Mo-Su
+  /// week 05 Feb`, `00:00-24:00 2012 week 05 Feb`), each of a kind the rule does not have yet: read
+  /// only when the rule ends right after them (or a state or comment follows); otherwise nothing is
+  /// read here and the rest of the value is read as before.
+  mutating func parseSelectorsAfterTimes(_ rule: inout Rule) {
+    let saved = (index, warnings.count, rule, weekdaysAfterTimes)
+    var read = false
+    while true {
+      let start = token.range.lowerBound
+      do {
+        // A year and a month apart (`2012 … Feb`) have no canonical spelling of their own: `2012 Feb`
+        // is one dated month; so a late year is not read beside months, nor a late month beside years.
+        if rule.years.isEmpty, rule.monthdays.isEmpty, isYear(token), isWord(peek(), .week) {
+          rule.years = try parseYears()
+        } else if rule.weeks.isEmpty, isWord(token, .week), isNumberToken(peek()) {
+          _ = takeKeyword(.week)
+          rule.weeks = try parseWeeks()
+        } else if rule.monthdays.isEmpty, rule.years.isEmpty, startsDatePoint(0) {
+          rule.monthdays = try parseMonthdays()
+        } else if rule.weekdays == nil, startsWeekdaySelector(token) {
+          (weekdayListBreakCount, firstWeekdayListBreak) = (0, -1)
+          try parseWeekdaySelector(&rule)
+          weekdaysAfterTimes = true
+        } else {
+          break
+        }
+      } catch {
+        read = false
+        break
+      }
+      warn(
+        "selector-order", start..<tokens[index - 1].range.upperBound,
+        "write years, dates and weeks first, then weekdays, then times")
+      read = true
+    }
+    switch token.kind {
+    case .end, .semicolon, .comma, .fallback: if read { return }
+    default: if read, startsModifier(0) { return }
+    }
+    (index, rule, weekdaysAfterTimes) = (saved.0, saved.2, saved.3)
+    warnings.removeLast(warnings.count - saved.1)
   }
 
   /// The state a word at token `k` names: `open`, `closed`, `off`, `unknown`, or `closed` in

@@ -96,13 +96,19 @@ struct ToleratedSyntaxTests {
         text: "Mo-Su week 05 Feb 00:00-24:00", code: "selector-order", range: 6..<17,
         strict: "Feb week 05 Mo-Su 00:00-24:00"),
       Case(
-        text: "00:00-24:00 week 05 Feb", code: "selector-order", range: 12..<23,
+        text: "00:00-24:00 week 05 Feb", code: "selector-order", range: 12..<19,
         strict: "Feb week 05 00:00-24:00"),
       Case(
         text: "week 05 Feb 10:00-12:00", code: "selector-order", range: 8..<11,
         strict: "Feb week 05 10:00-12:00"),
       Case(
         text: "10:00-18:00 Apr-Sep", code: "selector-order", range: 12..<19, strict: "Apr-Sep 10:00-18:00"),
+      Case(
+        text: "00:00-24:00 Mo-Su week 05 Feb", code: "selector-order", range: 12..<17,
+        strict: "Feb week 05 Mo-Su 00:00-24:00"),
+      Case(
+        text: "week 05 10:00-12:00 Feb", code: "selector-order", range: 20..<23,
+        strict: "Feb week 05 10:00-12:00"),
       Case(text: "12h-15h et 19h-23h", code: "and-word", range: 8..<10, strict: "12:00-15:00,19:00-23:00"),
       Case(text: "Mo & Th 10:00-12:00", code: "and-word", range: 3..<4, strict: "Mo,Th 10:00-12:00"),
       Case(
@@ -118,6 +124,9 @@ struct ToleratedSyntaxTests {
       Case(
         text: "opening_hours = Mo-Fr 09:00-17:00", code: "key-prefix", range: 0..<15,
         strict: "Mo-Fr 09:00-17:00"),
+      Case(text: "always", code: "around-the-clock-word", range: 0..<6, strict: "24/7"),
+      Case(text: "nonstop closed", code: "around-the-clock-word", range: 0..<7, strict: "24/7 closed"),
+      Case(text: "24 hours 7 days a week", code: "around-the-clock-word", range: 0..<22, strict: "24/7"),
       Case(
         text: "public holidays 10:00-12:00", code: "holiday-word", range: 0..<15, strict: "PH 10:00-12:00"),
       Case(text: "Su,holidays off", code: "holiday-word", range: 3..<11, strict: "Su,PH off"),
