@@ -495,6 +495,17 @@ struct OpeningHoursParser {
 
   /// `opening_hours=Mo-Fr …`: the key written before the value.
   mutating func skipKeyPrefix() {
+    if let k = token.keyword, k == .oeffnungszeitUmlaut || k == .oeffnungszeitenUmlaut {
+      // `Öffnungszeiten: Mo-Fr …`: a label, as on a sign.
+      var end = token.range.upperBound
+      advance()
+      if case .colon = token.kind {
+        end = token.range.upperBound
+        advance()
+      }
+      warn("key-prefix", tokens[0].range.lowerBound..<end, "write the value without its label")
+      return
+    }
     guard isWord(token, .opening), case .other("_") = peek().kind, isWord(peek(2), .hours),
       !peek().spaceBefore, !peek(2).spaceBefore
     else { return }
@@ -701,8 +712,14 @@ struct OpeningHoursParser {
       {
         n = 6
       }
+    } else if case .number(24, 2) = token.kind, isWord(peek(), .x), case .number(7, 1) = peek(2).kind,
+      !peek().spaceBefore, !peek(2).spaceBefore
+    {
+      n = 3  // `24x7`
     }
     guard n > 0 else { return 0 }
+    // `nonstop geöffnet`: "open" in German, said of the whole phrase.
+    if let k = peek(n).keyword, k == .geoeffnetUmlaut || k == .geoeffnet { n += 1 }
     switch peek(n).kind {
     case .end, .semicolon, .comma, .fallback: return n
     default: return startsModifier(n) ? n : 0

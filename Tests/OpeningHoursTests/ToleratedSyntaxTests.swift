@@ -127,6 +127,11 @@ struct ToleratedSyntaxTests {
       Case(text: "always", code: "around-the-clock-word", range: 0..<6, strict: "24/7"),
       Case(text: "nonstop closed", code: "around-the-clock-word", range: 0..<7, strict: "24/7 closed"),
       Case(text: "24 hours 7 days a week", code: "around-the-clock-word", range: 0..<22, strict: "24/7"),
+      Case(text: "24x7", code: "around-the-clock-word", range: 0..<4, strict: "24/7"),
+      Case(text: "nonstop geöffnet", code: "around-the-clock-word", range: 0..<16, strict: "24/7"),
+      Case(
+        text: "Öffnungszeiten: Mo-Fr 09:00-18:00", code: "key-prefix", range: 0..<15,
+        strict: "Mo-Fr 09:00-18:00"),
       Case(
         text: "public holidays 10:00-12:00", code: "holiday-word", range: 0..<15, strict: "PH 10:00-12:00"),
       Case(text: "Su,holidays off", code: "holiday-word", range: 3..<11, strict: "Su,PH off"),
