@@ -784,8 +784,10 @@ struct OpeningHoursParser {
   }
 
   /// `/8` after a date range (`Jan 01-31/8`): every 8th day from its first; 1 when there is none.
+  /// Not `7/7` (every day: `may-oct 7/7` is no range to Oct 7 with a step of 7).
   mutating func parseDateStep() throws(OpeningHoursParseError) -> Int {
     guard case .slash = token.kind, case .number = peek().kind, !startsClockAt(2) else { return 1 }
+    if case .number(7, 1) = peek(-1).kind, case .number(7, 1) = peek().kind { return 1 }
     advance()
     return try parseNumber(1...366, "a number of days from 1 to 366 after '/'")
   }
