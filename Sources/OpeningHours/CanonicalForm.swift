@@ -115,36 +115,39 @@ enum CanonicalForm {
 
   // MARK: - Wide ranges
 
-  /// `2026`, `2025-2027`, `2020-2029/3`, `2026+`.
+  /// `2026`, `2025-2027`, `2020-2029/3`, `2026+`, `2055/2` (every other year from 2055 on).
   static func text(of years: YearRange) -> String {
     assert(
       YearRange(from: years.from, to: years.to, step: years.step, openEnded: years.openEnded) == years,
       "a field of YearRange has no spelling in CanonicalForm")
-    guard let to = years.to else { return "\(years.from)+" }
+    guard let to = years.to else { return "\(years.from)" + (years.step == 1 ? "+" : "/\(years.step)") }
     if to == years.from, years.step == 1 { return "\(years.from)" }
     return "\(years.from)-\(to)" + (years.step == 1 ? "" : "/\(years.step)")
   }
 
-  /// `Jun-Aug`, `2026 Jan`, `Dec 25`, `Dec 24-26`, `easter -2 days-easter +2 days`.
+  /// `Jun-Aug`, `2026 Jan`, `Dec 25`, `Dec 24-26`, `easter -2 days-easter +2 days`, `Jan 01-31/8`.
   static func text(of range: MonthdayRange) -> String {
     switch range {
     case .months(let fromYear, let from, let toYear, let to):
       let start = (fromYear.map { "\($0) " } ?? "") + monthName(from)
       if from == to, fromYear == toYear { return start }
       return start + "-" + (toYear.map { "\($0) " } ?? "") + monthName(to)
-    case .dates(let from, nil):
+    case .dates(let from, nil, let step):
+      // A step needs an end: the parser never makes one without it.
+      assert(step == 1, "a date with a step and no end has no spelling")
       // A lone nth weekday of a month is written as a range to itself: `Mar Su[-1]` alone would
       // read as the month and a weekday selector.
       if case .nthWeekday = from.anchor { return text(of: from) + "-" + text(of: from) }
       return text(of: from)
-    case .dates(let from, let to?):
+    case .dates(let from, let to?, let step):
+      let stepText = step == 1 ? "" : "/\(step)"
       // `Dec 24-26`: the end's month is left out when it is the start's and nothing else differs.
       if from.year == to.year, from.offsetDays == 0, case .fixed(let m1, let d1) = from.anchor,
         case .fixed(let m2, let d2) = to.anchor, m1 == m2, d1 <= d2
       {
-        return text(of: from) + "-" + twoDigits(d2) + offsetText(to.offsetDays)
+        return text(of: from) + "-" + twoDigits(d2) + offsetText(to.offsetDays) + stepText
       }
-      return text(of: from) + "-" + text(of: to)
+      return text(of: from) + "-" + text(of: to) + stepText
     }
   }
 

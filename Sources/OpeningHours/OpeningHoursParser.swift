@@ -932,6 +932,12 @@ struct OpeningHoursParser {
         advance()
         item.to = nil
         item.openEnded = true
+      } else if case .slash = token.kind, case .number = peek().kind {
+        // `2055/2` (opening_hours.js): 2055, 2057, … with no end.
+        advance()
+        item.step = try parseNumber(1...9999, "a number of years after '/'")
+        item.to = nil
+        item.openEnded = true
       } else if atRangeDash(), isYear(peek()) {
         _ = takeRangeDash()
         let to = try parseNumber(from...9999, "a year not before \(from)")
@@ -1007,7 +1013,8 @@ struct OpeningHoursParser {
     // `Nov-Feb 00-24`: there is no day 0, so `00` is an hour.
     guard case .number(let value, let digits) = token.kind, digits <= 2, value > 0 else { return false }
     switch peek().kind {
-    case .colon: if case .number = peek(2).kind, !peek(2).spaceBefore { return false }
+    case .colon:
+      if case .number = peek(2).kind, !peek(2).spaceBefore, !dayBeforeColonTime(0) { return false }
     case .dot: if case .number = peek(2).kind { return false }
     case .word: if let k = peek().keyword, k == .am || k == .pm || k == .h { return false }
     default: break
@@ -1015,13 +1022,64 @@ struct OpeningHoursParser {
     return true
   }
 
+  /// `Jun01:10:00-12:00`, `May15-01:10:00` (opening-hours-rs): a day number at token `k`, glued to
+  /// what comes before it, then `:HH:MM` with no space. A time has no seconds, so the number is a
+  /// day of the month and the colon the wide-range colon (`Jun 01: 10:00-12:00`).
+  func dayBeforeColonTime(_ k: Int) -> Bool {
+    guard case .number(_, let digits) = peek(k).kind, digits <= 2, !peek(k).spaceBefore,
+      case .colon = peek(k + 1).kind, !peek(k + 1).spaceBefore,
+      case .number(_, 2) = peek(k + 2).kind, !peek(k + 2).spaceBefore,
+      case .colon = peek(k + 3).kind, !peek(k + 3).spaceBefore,
+      case .number(_, 2) = peek(k + 4).kind, !peek(k + 4).spaceBefore
+    else { return false }
+    return true
+  }
+
+  /// A day of the month of `month` (1…31), after a month name or a range dash, with its German
+  /// dot (`Dec 24.`) and rs's wide-range colon (`Jun01:10:00`) noted. `isEnd`: the end of a range,
+  /// where a day past the month's end (`Feb 31`, `Apr 31`) is read as its last day (`Feb 29`,
+  /// which is Feb 28 in a common year), as opening-hours-rs reads it.
+  mutating func parseDayOfMonth(_ month: Int, isEnd: Bool) throws(OpeningHoursParseError) -> Int {
+    let dayToken = token
+    let written = try parseNumber(1...31, "a day of the month from 1 to 31")
+    var day = written
+    let last = LocalDate.daysIn(month: month, year: 2000)
+    let name = Self.monthCanonical[month - 1]
+    if day > last {
+      guard isEnd else { throw error("a day that exists in \(name)", at: dayToken) }
+      warn(
+        "day-past-month-end", dayToken.range,
+        "\(name) has no day \(day): read as its last day (write '\(name) \(last)')")
+      day = last
+    }
+    if case .dot = token.kind, !token.spaceBefore, !isNumberToken(peek()) {
+      warn("dotted-day", token.range, "write the day without a dot: '\(name) \(LocalDate.pad(day, 2))'")
+      advance()
+    } else if dayBeforeColonTime(-1) {
+      warn(
+        "compact-date", token.range,
+        "'\(LocalDate.pad(written, 2)):' is the day and the wide-range colon, not a time: "
+          + "write a space after ':'")
+    }
+    return day
+  }
+
+  /// `/8` after a date range (`Jan 01-31/8`): every 8th day from its first; 1 when there is none.
+  /// Not `7/7` (every day: `may-oct 7/7` is no range to Oct 7 with a step of 7).
+  mutating func parseDateStep() throws(OpeningHoursParseError) -> Int {
+    guard case .slash = token.kind, case .number = peek().kind, !startsClockAt(2) else { return 1 }
+    if case .number(7, 1) = peek(-1).kind, case .number(7, 1) = peek().kind { return 1 }
+    advance()
+    return try parseNumber(1...366, "a number of days from 1 to 366 after '/'")
+  }
+
   /// A month, or a date: `[year] Mon [day | Su[-1]]`, `[year] easter`, plus a day offset.
   /// Returns (year, month, point) where point is nil when only a month was given.
   /// `allowNth`: read `Mon Su[-1]` as a date (the last Sunday of the month) rather than leaving
   /// `Su[-1]` to the weekday selector; see `nthDateFollowsAsRangeStart()`.
-  mutating func parseDateOrMonth(allowNth: Bool = true) throws(OpeningHoursParseError) -> (
-    year: Int?, month: Int, point: DatePoint?
-  ) {
+  mutating func parseDateOrMonth(
+    allowNth: Bool = true, isEnd: Bool = false
+  ) throws(OpeningHoursParseError) -> (year: Int?, month: Int, point: DatePoint?) {
     var year: Int?
     if isYear(token), startsDatePoint(0) {
       year = try parseNumber(1900...9999, "a year")
@@ -1035,11 +1093,7 @@ struct OpeningHoursParser {
     guard let month = takeMonth() else { throw error("a month such as Jan") }
     if case .dot = token.kind, !token.spaceBefore { advance() }
     if atDayOfMonth() {
-      let dayToken = token
-      let day = try parseNumber(1...31, "a day of the month from 1 to 31")
-      if day > LocalDate.daysIn(month: month, year: 2000) {
-        throw error("a day that exists in \(Self.monthCanonical[month - 1])", at: dayToken)
-      }
+      let day = try parseDayOfMonth(month, isEnd: isEnd)
       var point = DatePoint(year: year, anchor: .fixed(month: month, day: day), offsetDays: 0)
       point.offsetDays = parseDayOffset()
       return (year, month, point)
@@ -1070,34 +1124,51 @@ struct OpeningHoursParser {
       if atRangeDash(), startsDatePoint(1) || (first.point != nil && peekIsDayNumber(1)) {
         _ = takeRangeDash()
         if let fromPoint = first.point, peekIsDayNumber(0) {
-          // `Apr 10-16`: a day in the same month.
-          guard case .fixed(let month, _) = fromPoint.anchor else { throw error("a date after '-'") }
-          let dayToken = token
-          let day = try parseNumber(1...31, "a day of the month from 1 to 31")
-          if day > LocalDate.daysIn(month: month, year: 2000) {
-            throw error("a day that exists in \(Self.monthCanonical[month - 1])", at: dayToken)
+          // `Apr 10-16`: a day in the same month; `Jan Mo[1]-15`: the 15th of the nth weekday's
+          // month (an empty range in a year when that weekday comes after it).
+          let month: Int
+          var startDay = 0
+          switch fromPoint.anchor {
+          case .fixed(let m, let d): (month, startDay) = (m, d)
+          case .nthWeekday(let m, _, _): month = m
+          case .easter: throw error("a date after '-'")
           }
+          let dayToken = token
+          let day = try parseDayOfMonth(month, isEnd: true)
           var to = DatePoint(year: fromPoint.year, anchor: .fixed(month: month, day: day), offsetDays: 0)
+          if day < startDay {
+            // `May 15-01` (opening-hours-rs): to the 1st of the next month, not the year round.
+            let next = month % 12 + 1
+            guard day <= LocalDate.daysIn(month: next, year: 2000) else {
+              throw error("a day that exists in \(Self.monthCanonical[next - 1])", at: dayToken)
+            }
+            let year = month == 12 ? fromPoint.year.map { $0 + 1 } : fromPoint.year
+            to = DatePoint(year: year, anchor: .fixed(month: next, day: day), offsetDays: 0)
+            warn(
+              "day-range-into-next-month", dayToken.range,
+              "read as a day of the next month: write "
+                + "'\(Self.monthCanonical[next - 1]) \(LocalDate.pad(day, 2))'")
+          }
           to.offsetDays = parseDayOffset()
-          result.append(.dates(from: fromPoint, to: to))
+          result.append(.dates(from: fromPoint, to: to, step: try parseDateStep()))
         } else {
           // `Apr-Oct Su[2]`: after a month, `Su[2]` is the weekday selector; after a date
           // (`Mar Su[-1]-Dec Su[1]`), a date.
-          let second = try parseDateOrMonth(allowNth: first.point != nil)
+          let second = try parseDateOrMonth(allowNth: first.point != nil, isEnd: true)
           switch (first.point, second.point) {
           case (nil, nil):
             result.append(
               .months(fromYear: first.year, from: first.month, toYear: second.year, to: second.month))
           case (let a?, let b?):
-            result.append(.dates(from: a, to: b))
+            result.append(.dates(from: a, to: b, step: try parseDateStep()))
           case (nil, let b?):
             let a = DatePoint(year: first.year, anchor: .fixed(month: first.month, day: 1), offsetDays: 0)
-            result.append(.dates(from: a, to: b))
+            result.append(.dates(from: a, to: b, step: try parseDateStep()))
           case (let a?, nil):
             let last = LocalDate.daysIn(month: second.month, year: second.year ?? 2001)
             let b = DatePoint(
               year: second.year, anchor: .fixed(month: second.month, day: last), offsetDays: 0)
-            result.append(.dates(from: a, to: b))
+            result.append(.dates(from: a, to: b, step: try parseDateStep()))
           }
         }
       } else if let point = first.point, case .plus = token.kind {
@@ -1123,33 +1194,30 @@ struct OpeningHoursParser {
       }
       // `Dec 24,25`, `Dec 11,15-17`: more days of the month of the last date.
       while case .comma = token.kind, !peek().spaceBefore, peekIsDayNumber(1),
-        case .dates(_, let last)? = result.last,
+        case .dates(_, let last, _)? = result.last,
         case .fixed(let month, _)? = (last ?? lastFrom(result)).map({ $0.anchor }),
         (last ?? lastFrom(result))?.offsetDays == 0
       {
         let comma = token
         advance()
         let year = (last ?? lastFrom(result))?.year
-        let dayToken = token
-        let day = try parseNumber(1...31, "a day of the month from 1 to 31")
-        guard day <= LocalDate.daysIn(month: month, year: 2000) else {
-          throw error("a day that exists in \(Self.monthCanonical[month - 1])", at: dayToken)
-        }
+        let day = try parseDayOfMonth(month, isEnd: false)
         let from = DatePoint(year: year, anchor: .fixed(month: month, day: day), offsetDays: 0)
         var to: DatePoint?
+        var step = 1
         if atRangeDash(), peekIsDayNumber(1) {
           _ = takeRangeDash()
           let endToken = token
-          let endDay = try parseNumber(day...31, "a day of the month from \(day) to 31")
-          guard endDay <= LocalDate.daysIn(month: month, year: 2000) else {
-            throw error("a day that exists in \(Self.monthCanonical[month - 1])", at: endToken)
-          }
+          let endDay = try parseDayOfMonth(month, isEnd: true)
+          guard endDay >= day else { throw error("a day of the month from \(day) to 31", at: endToken) }
           to = DatePoint(year: year, anchor: .fixed(month: month, day: endDay), offsetDays: 0)
+          // `Dec 19-23/2` in the list `Dec 11,15-17,19-23/2`.
+          step = try parseDateStep()
         }
         warn(
           "monthday-list", comma.range.lowerBound..<tokens[index - 1].range.upperBound,
           "write the month before each day: \(Self.monthCanonical[month - 1]) \(LocalDate.pad(day, 2))")
-        result.append(.dates(from: from, to: to))
+        result.append(.dates(from: from, to: to, step: step))
       }
       if case .comma = token.kind, startsDatePoint(1) {
         advance()
@@ -1161,7 +1229,7 @@ struct OpeningHoursParser {
 
   /// The start of the last date item when it has no end (`Dec 24` in `Dec 24,25`).
   func lastFrom(_ items: [MonthdayRange]) -> DatePoint? {
-    if case .dates(let from, nil)? = items.last { return from }
+    if case .dates(let from, nil, _)? = items.last { return from }
     return nil
   }
 
@@ -1197,7 +1265,9 @@ struct OpeningHoursParser {
 
   func peekIsDayNumber(_ k: Int) -> Bool {
     guard case .number(_, let digits) = peek(k).kind, digits <= 2 else { return false }
-    if case .colon = peek(k + 1).kind, case .number = peek(k + 2).kind, !peek(k + 2).spaceBefore {
+    if case .colon = peek(k + 1).kind, case .number = peek(k + 2).kind, !peek(k + 2).spaceBefore,
+      !dayBeforeColonTime(k)
+    {
       return false
     }
     return true

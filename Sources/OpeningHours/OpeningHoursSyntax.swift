@@ -62,10 +62,10 @@ struct WeekdaySelector: Hashable, Sendable {
   var intersect: Bool
 }
 
-/// `2026`, `2025-2027`, `2020-2029/3`, `2026+`.
+/// `2026`, `2025-2027`, `2020-2029/3`, `2026+`, `2055/2` (2055, 2057, … with no end).
 struct YearRange: Hashable, Sendable {
   var from: Int
-  /// `nil` with `openEnded` for `2026+`.
+  /// `nil` with `openEnded` for `2026+` and `2055/2`.
   var to: Int?
   var step: Int
   var openEnded: Bool
@@ -92,8 +92,9 @@ struct DatePoint: Hashable, Sendable {
 enum MonthdayRange: Hashable, Sendable {
   /// `Jun-Aug`, `Dec-Feb`, `2026 Jan`, with optional year on each end.
   case months(fromYear: Int?, from: Int, toYear: Int?, to: Int)
-  /// `Dec 25`, `Dec 24-Jan 02`, `2026 Dec 24-2027 Jan 02`, `easter`, `Mar Su[-1]-Sep 30`.
-  case dates(from: DatePoint, to: DatePoint?)
+  /// `Dec 25`, `Dec 24-Jan 02`, `2026 Dec 24-2027 Jan 02`, `easter`, `Mar Su[-1]-Sep 30`,
+  /// `Jan 01-31/8` (every 8th day from the first: a `step` above 1 needs an end).
+  case dates(from: DatePoint, to: DatePoint?, step: Int = 1)
 }
 
 /// `week 01-53/2`.

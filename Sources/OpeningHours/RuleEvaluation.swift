@@ -418,14 +418,16 @@ struct RuleEvaluator: Sendable {
       let ty = toYear ?? (to < from ? fy + 1 : fy)
       let value = date.year * 12 + date.month
       return value >= fy * 12 + from && value <= ty * 12 + to
-    case .dates(let from, nil):
+    case .dates(let from, nil, _):
       if let y = from.year { return resolve(from, year: y, as: nil)?.daysSinceEpoch == day }
       for y in (date.year - 1)...(date.year + 1) where resolve(from, year: y, as: nil)?.daysSinceEpoch == day
       {
         return true
       }
       return false
-    case .dates(let from, let to?):
+    case .dates(let from, let to?, let step):
+      // `Jan 01-31/8`: a day of the range whose distance from the range's first day is a multiple
+      // of the step (Jan 1, 9, 17, 25).
       if from.year == nil, let endYear = to.year {
         // `Mar 28-2027 Apr 16`: a year on the end alone. The range starts at the last `from`
         // not after its end (2027 Mar 28; `easter-2025 Jan Su[-2]` starts at Easter 2024).
@@ -433,7 +435,7 @@ struct RuleEvaluator: Sendable {
         var a = resolve(from, year: endYear, as: .start)?.daysSinceEpoch
         if a.map({ $0 > b }) ?? true { a = resolve(from, year: endYear - 1, as: .start)?.daysSinceEpoch }
         guard let a else { return false }
-        return day >= a && day <= b
+        return day >= a && day <= b && (day - a) % step == 0
       }
       let startYears = from.year.map { $0...$0 } ?? (date.year - 1)...date.year
       for y in startYears {
@@ -448,7 +450,7 @@ struct RuleEvaluator: Sendable {
           else { continue }
           b = next
         }
-        if day >= a && day <= b { return true }
+        if day >= a && day <= b && (day - a) % step == 0 { return true }
       }
       return false
     }
