@@ -99,7 +99,7 @@ enum Keyword: String, CaseIterable, Hashable, Sendable {
   // Holiday phrases: `public holidays`, `day before public holiday`, `Feiertage`.
   case holiday, holidays, `public`, bank, one, before, after, feiertag, feiertage, feiertags, feiertagen
   // Around the clock: `always`, `nonstop`, `anytime` (and `24 hours`, read by the parser).
-  case always, nonstop, anytime, x
+  case always, nonstop, anytime, all, x
   case geoeffnetUmlaut = "geöffnet", geoeffnet
   // A label before the value: `Öffnungszeiten: Mo-Fr …`.
   case oeffnungszeitUmlaut = "öffnungszeit", oeffnungszeitenUmlaut = "öffnungszeiten"

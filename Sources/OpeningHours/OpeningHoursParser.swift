@@ -347,6 +347,21 @@ struct OpeningHoursParser {
       // `…; Mo off; chiuso; Su[1] 15:00-19:00`: alone in a rule, the word closes every day.
       throw error("days or times for '\(textOf(word.range))' (alone in a rule it closes every day)", at: word)
     }
+    if !warnings.isEmpty, rules.count > 1,
+      let allDay = rules.first(where: {
+        $0.times.isEmpty && !$0.is247 && $0.modifier.state == nil && $0.modifier.comment == nil
+          && !$0.hasNoSelector
+          && !Self.namesDatesOnly($0)
+      })
+    {
+      // `April to October;Fri: 8:00 AM-1:00 PM`, `Mo-Sa; So geschlossen`: weekdays or months alone
+      // make a rule open around the clock, which a value written this loosely hardly means beside
+      // other rules. Dates alone (`Jan 01,Dec 24-25; Nov Th[4]`) are a list of whole days.
+      throw OpeningHoursParseError(
+        text: text, position: allDay.range.lowerBound,
+        expected: "times or a state for '\(textOf(allDay.range))' (days alone are open around the clock)",
+        found: "days without times")
+    }
     for (k, rule) in rules.enumerated() where rule.modifier.state == .closed && closedWrittenFirst.contains(k)
     {
       // `Closed Mondays. Everyday 11:00-19:00`: a later rule would open the closed days again.
@@ -363,6 +378,17 @@ struct OpeningHoursParser {
       }
     }
     return rules
+  }
+
+  /// Whether a rule names single days of the year (`Dec 24-25`, `Nov Th[4]`): dates, or nth weekdays
+  /// of months, and no weeks, whole months alone or every-week weekdays.
+  static func namesDatesOnly(_ rule: Rule) -> Bool {
+    guard rule.weeks.isEmpty, !rule.monthdays.isEmpty else { return false }
+    if let selector = rule.weekdays {
+      return selector.holidays.isEmpty && !selector.weekdays.isEmpty
+        && selector.weekdays.allSatisfy { !$0.nth.isEmpty }
+    }
+    return rule.monthdays.allSatisfy { if case .dates = $0 { true } else { false } }
   }
 
   /// Whether a rule names no days: no weekdays, holidays, dates or weeks.
@@ -705,6 +731,8 @@ struct OpeningHoursParser {
     var n = 0
     if let k = token.keyword, k == .always || k == .nonstop || k == .anytime {
       n = 1
+    } else if isWord(token, .all), isWord(peek(), .day) {
+      n = 2  // `all day`
     } else if case .number(24, 2) = token.kind, isWord(peek(), .hours) {
       n = 2
       if case .number(7, 1) = peek(2).kind, isWord(peek(3), .days), isWord(peek(4), .a),
@@ -902,6 +930,11 @@ struct OpeningHoursParser {
     if startsDatePoint(0) {
       rule.monthdays = try parseMonthdays()
       any = true
+      if case .colon = token.kind, isWord(peek(), .week) {
+        // `Jan 11-Jan 11: week 02: 00:00-24:00`: one colon, after the last wide-range selector.
+        warn("stray-colon", token.range, "one ':' after the dates and weeks")
+        advance()
+      }
     }
     if isWord(token, .week) {
       _ = takeKeyword(.week)

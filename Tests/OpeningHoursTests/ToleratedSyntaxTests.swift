@@ -128,6 +128,10 @@ struct ToleratedSyntaxTests {
       Case(text: "nonstop closed", code: "around-the-clock-word", range: 0..<7, strict: "24/7 closed"),
       Case(text: "24 hours 7 days a week", code: "around-the-clock-word", range: 0..<22, strict: "24/7"),
       Case(text: "24x7", code: "around-the-clock-word", range: 0..<4, strict: "24/7"),
+      Case(text: "all day", code: "around-the-clock-word", range: 0..<7, strict: "24/7"),
+      Case(
+        text: "Jan 11-Jan 15: week 02: 10:00-12:00", code: "stray-colon", range: 13..<14,
+        strict: "Jan 11-Jan 15 week 02: 10:00-12:00"),
       Case(text: "nonstop geöffnet", code: "around-the-clock-word", range: 0..<16, strict: "24/7"),
       Case(
         text: "Öffnungszeiten: Mo-Fr 09:00-18:00", code: "key-prefix", range: 0..<15,
@@ -200,6 +204,12 @@ struct ToleratedSyntaxTests {
     #expect(try Self.reading(value) == Self.reading(strict))
   }
 
+  @Test("single days alone beside other rules stay whole days, in a tolerated value too")
+  func singleDaysStayWholeDays() throws {
+    #expect(
+      try Self.reading("Jan 01,Dec 24,25; Nov Th[4]") == Self.reading("Jan 01,Dec 24,Dec 25; Nov Th[4]"))
+  }
+
   @Test("a year on an open-ended date reads as from that day on")
   func openEndedWithYear() throws {
     let rule = try OpeningHours(parsing: "2019 Sep 01+ 10:00-12:00").rules[0]
@@ -268,6 +278,11 @@ struct ToleratedSyntaxTests {
       Refused(
         text: "9 to 17 hrs, Sunday Holiday", position: 20,
         expected: "',' between the weekdays and the holidays"),
+      // Months or weekdays alone, beside other rules, in a loosely written value: open around the clock?
+      Refused(
+        text: "April to October;Fri: 8:00 AM-1:00 PM", position: 0,
+        expected: "times or a state for 'April to October'"),
+      Refused(text: "Mo-Sa; So geschlossen", position: 0, expected: "times or a state for 'Mo-Sa'"),
       // After ';' the times alone would replace every day's hours.
       Refused(text: "Lu-Sa 09:00-12:00;14:00-18:00", position: 18, expected: "',' between the spans"),
       // am/pm on the end only: 05:30 or 17:30? Both are hours someone keeps.
