@@ -759,6 +759,11 @@ struct OpeningHoursParser {
   /// only when the rule ends right after them (or a state or comment follows); otherwise nothing is
   /// read here and the rest of the value is read as before.
   mutating func parseSelectorsAfterTimes(_ rule: inout Rule) {
+    // The common case, a rule that ends after its times, costs one look at the next token.
+    switch token.kind {
+    case .end, .semicolon, .comma, .fallback, .comment: return
+    default: break
+    }
     let saved = (index, warnings.count, rule, weekdaysAfterTimes)
     var read = false
     while true {
