@@ -643,56 +643,32 @@ struct OpeningHoursParser {
         !rule.times.isEmpty, case .comma = token.kind, startsWeekdaySelector(peek())
       {
         // `9am-5pm, Monday-Friday`: as without the comma, when the rule ends after the weekdays.
-        let saved = (index, warnings.count, rule)
-        let comma = token
-        advance()
-        (weekdayListBreakCount, firstWeekdayListBreak) = (0, -1)
-        try parseWeekdaySelector(&rule)
-        switch token.kind {
-        case .end, .semicolon, .comma, .fallback:
-          warn("weekday-after-time", comma.range, "write the weekdays before the times, without ','")
-          weekdaysAfterTimes = true
-          valueHasWeekdaysAfterTimes = true
-        default:
-          (index, rule) = (saved.0, saved.2)
-          warnings.removeLast(warnings.count - saved.1)
-        }
+        _ = try parseWeekdaysEndingRule(&rule, skippingComma: true)
       }
       if rule.weekdays == nil, rule.years.isEmpty, rule.monthdays.isEmpty, rule.weeks.isEmpty,
         !rule.times.isEmpty,
         startsWeekdaySelector(token) || sevenDaysLength() > 0
       {
         // `10am-6pm Mon-Fri`: weekdays after the times, when nothing else follows in the rule.
-        let saved = (index, warnings.count, rule)
         let at = token
-        (weekdayListBreakCount, firstWeekdayListBreak) = (0, -1)
-        try parseWeekdaySelector(&rule)
-        switch token.kind {
-        case .end, .semicolon, .comma, .fallback:
-          warn("weekday-after-time", at.range, "write the weekdays before the times")
-          weekdaysAfterTimes = true
-          valueHasWeekdaysAfterTimes = true
-        default:
-          let (breaks, firstBreak) = (weekdayListBreakCount, firstWeekdayListBreak)
-          let ownTimes = startsTime(0)
-          (index, rule) = (saved.0, saved.2)
-          warnings.removeLast(warnings.count - saved.1)
+        let attempt = try parseWeekdaysEndingRule(&rule, skippingComma: false)
+        if !attempt.read {
           // Where the list ends is a question only when it has a `,`, an `and` or a space in it.
           // `9am-9pm Monday-Saturday, Sunday 1pm-9pm`: Sunday has its own times, so the list ends at
           // its one break; `8am-11:30am Saturday, Sunday Closed` ends there too when an earlier rule
           // of the value wrote its weekdays after its times, but alone it could as well be "every day
           // 8-11:30; Saturday and Sunday closed".
-          if breaks == 1, ownTimes || valueHasWeekdaysAfterTimes {
-            weekdayListStop = firstBreak
+          if attempt.breaks == 1, attempt.ownTimesFollow || valueHasWeekdaysAfterTimes {
+            weekdayListStop = attempt.firstBreak
             defer { weekdayListStop = -1 }
             try parseWeekdaySelector(&rule)
             warn("weekday-after-time", at.range, "write the weekdays before the times")
             weekdaysAfterTimes = true
             valueHasWeekdaysAfterTimes = true
             andSeparatesRules = atAndWord()
-          } else if breaks > 0 {
+          } else if attempt.breaks > 0 {
             // `9-17 Mo-Fr, Sa, Su 10-12`: which of the listed days have the times before them?
-            throw error("';' after the weekdays of these times", at: tokens[firstBreak])
+            throw error("';' after the weekdays of these times", at: tokens[attempt.firstBreak])
           }
         }
       }
@@ -722,6 +698,36 @@ struct OpeningHoursParser {
     let last = tokens[max(index - 1, 0)]
     rule.range = startToken.range.lowerBound..<max(startToken.range.lowerBound, last.range.upperBound)
     return rule
+  }
+
+  /// Weekdays written after the times (`10am-6pm Mon-Fri`; with `skippingComma`, `9am-5pm,
+  /// Monday-Friday`), read when the rule ends right after them. Otherwise nothing is read, and what
+  /// the attempt saw is returned: how many `,`, `and` or spaces the list ran over, the first of them,
+  /// and whether times followed it.
+  mutating func parseWeekdaysEndingRule(_ rule: inout Rule, skippingComma: Bool)
+    throws(OpeningHoursParseError)
+    -> (read: Bool, breaks: Int, firstBreak: Int, ownTimesFollow: Bool)
+  {
+    let saved = (index, warnings.count, rule)
+    let at = token
+    if skippingComma { advance() }
+    (weekdayListBreakCount, firstWeekdayListBreak) = (0, -1)
+    try parseWeekdaySelector(&rule)
+    switch token.kind {
+    case .end, .semicolon, .comma, .fallback:
+      warn(
+        "weekday-after-time", at.range,
+        skippingComma
+          ? "write the weekdays before the times, without ','" : "write the weekdays before the times")
+      weekdaysAfterTimes = true
+      valueHasWeekdaysAfterTimes = true
+      return (true, 0, -1, false)
+    default:
+      let attempt = (false, weekdayListBreakCount, firstWeekdayListBreak, startsTime(0))
+      (index, rule) = (saved.0, saved.2)
+      warnings.removeLast(warnings.count - saved.1)
+      return attempt
+    }
   }
 
   /// The number of tokens of a word or phrase for "around the clock" at the start of a rule

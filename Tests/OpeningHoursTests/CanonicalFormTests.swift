@@ -7,12 +7,6 @@ import Testing
 /// warnings, to the same rules, and means the same at every instant tried.
 @Suite("Canonical form")
 struct CanonicalFormTests {
-  struct Spelling: CustomTestStringConvertible, Sendable {
-    let text: String
-    let normalized: String
-    var testDescription: String { text }
-  }
-
   @Test(
     "tolerated deviations come out in the specification's spelling",
     arguments: [

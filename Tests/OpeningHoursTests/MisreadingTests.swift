@@ -8,47 +8,41 @@ import Testing
 /// readings are plausible. The expected normal forms are written by hand.
 @Suite("Misread days")
 struct MisreadingTests {
-  struct Reading: Sendable, CustomStringConvertible {
-    var text: String
-    var normalized: String
-    var description: String { text }
-  }
-
   @Test(
     "values read as meant, shown by their normal form",
     arguments: [
       // The list `Saturday, Sunday` ends at its comma: Sunday is closed, Saturday has the times
       // before it, as every rule of the value writes its weekdays after its times.
-      Reading(
+      Spelling(
         text: "8am to 6pm Monday to Thursday, 8am to 5:30pm Friday, 8am to 11:30am Saturday, Sunday Closed",
         normalized: "Mo-Th 08:00-18:00, Fr 08:00-17:30, Sa 08:00-11:30, Su off"),
       // Sunday has its own times, so the list before them ends at its comma (or `and`).
-      Reading(
+      Spelling(
         text: "9 AM - 9 PM Monday - Saturday, Sunday 1 PM - 9 PM",
         normalized: "Mo-Sa 09:00-21:00, Su 13:00-21:00"),
-      Reading(
+      Spelling(
         text: "11 am - 12 am mon-sat and Sunday 1pm - 10pm", normalized: "Mo-Sa 11:00-24:00, Su 13:00-22:00"),
-      Reading(
+      Spelling(
         text: "09:30 - 17:30 Tuesday to Friday, Saturday 09:00 - 17:30, Sunday 10:00 -  16:00",
         normalized: "Tu-Fr 09:30-17:30, Sa 09:00-17:30, Su 10:00-16:00"),
-      Reading(
+      Spelling(
         text: "7:00am - 5:30pm Mon-Fri Sat 9:00am - 5:30pm", normalized: "Mo-Fr 07:00-17:30; Sa 09:00-17:30"),
       // A comma between the weekdays and `de`: not "Monday to Friday all day, and 11:30-13:00 daily".
-      Reading(text: "Du lundi au vendredi, de 11h30 à 13h", normalized: "Mo-Fr 11:30-13:00"),
-      Reading(text: "Monday to Saturday, from 9:00 AM to 6:00 PM", normalized: "Mo-Sa 09:00-18:00"),
+      Spelling(text: "Du lundi au vendredi, de 11h30 à 13h", normalized: "Mo-Fr 11:30-13:00"),
+      Spelling(text: "Monday to Saturday, from 9:00 AM to 6:00 PM", normalized: "Mo-Sa 09:00-18:00"),
       // A comma between the times and the weekdays that end the rule.
-      Reading(text: "9am - 5pm, Monday - Friday", normalized: "Mo-Fr 09:00-17:00"),
-      Reading(text: "9:00-22:00, Pon-Sob", normalized: "Mo-Sa 09:00-22:00"),
-      Reading(text: "8h-20h, tous les jours", normalized: "Mo-Su 08:00-20:00"),
+      Spelling(text: "9am - 5pm, Monday - Friday", normalized: "Mo-Fr 09:00-17:00"),
+      Spelling(text: "9:00-22:00, Pon-Sob", normalized: "Mo-Sa 09:00-22:00"),
+      Spelling(text: "8h-20h, tous les jours", normalized: "Mo-Su 08:00-20:00"),
       // A space between weekdays: a list where no range is meant (a range on either side,
       // neighbouring days, or three days and more); not "Monday to Wednesday all day".
-      Reading(text: "Mo-We Fr 10:00-19:00", normalized: "Mo-We,Fr 10:00-19:00"),
-      Reading(
+      Spelling(text: "Mo-We Fr 10:00-19:00", normalized: "Mo-We,Fr 10:00-19:00"),
+      Spelling(
         text: "Mo-Fr 10:00-24:00, Sa Su 08:00-24:00", normalized: "Mo-Fr 10:00-24:00, Sa,Su 08:00-24:00"),
-      Reading(text: "Tu Th Fr 09:30-16:30", normalized: "Tu,Th,Fr 09:30-16:30"),
-      Reading(text: "Tu-Fr 09:00-15:00; Sa, Su  Mo off", normalized: "Tu-Fr 09:00-15:00; Sa,Su,Mo off"),
+      Spelling(text: "Tu Th Fr 09:30-16:30", normalized: "Tu,Th,Fr 09:30-16:30"),
+      Spelling(text: "Tu-Fr 09:00-15:00; Sa, Su  Mo off", normalized: "Tu-Fr 09:00-15:00; Sa,Su,Mo off"),
     ])
-  func reading(_ r: Reading) throws {
+  func reading(_ r: Spelling) throws {
     let hours = try OpeningHours(parsing: r.text)
     #expect(hours.normalized == r.normalized)
     #expect(!hours.warnings.isEmpty)

@@ -39,7 +39,7 @@ struct FeatureReadAhead {
 
     /// Enough stretches per processor to keep every processor busy to the end.
     static var automatic: Plan {
-      let processors = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+      let processors = ActiveProcessors.count
       return Plan(
         minimumBytes: processors > 1 ? 1 << 20 : .max, minimumStretchBytes: 1 << 18,
         stretches: processors * 4)

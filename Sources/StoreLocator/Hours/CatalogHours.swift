@@ -267,7 +267,7 @@ extension Catalog {
       return locator.timeZone(near: coordinate, country: store.country)
     }
     let count = stores.count
-    let processors = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    let processors = ActiveProcessors.count
     // Below a few thousand stores a thread costs more than it saves.
     let parts = min(processors, max(1, count / 4096))
     guard parts > 1 else { return stores.map(guess) }
