@@ -111,8 +111,27 @@ extension OpeningHoursParser {
     }
     lastClockBare = false
     lastClockMeridiem = false
+    lastClockSingleDigit = false
     let end = try parseTime(isEnd: true)
     let (endBare, endMeridiem) = (lastClockBare, lastClockMeridiem)
+    if endMeridiem, case .clock(let a) = start, case .clock(let b) = end, b == 720, a >= 720 {
+      // `3PM-12PM`: 12pm is noon, so the span would run overnight to noon; midnight (12am) is meant.
+      throw OpeningHoursParseError(
+        text: text, position: startToken.range.lowerBound,
+        expected: "12am for midnight: \(spanText(startToken)) would end at noon the next day",
+        found: spanText(startToken))
+    }
+    if lastClockSingleDigit, !startMeridiem, !startBare, case .clock(let a) = start, case .clock(let b) = end,
+      b <= a, b >= 60, a < 13 * 60, !writes24HourTimes()
+    {
+      // `9:00-5:00`, `8:30 - 5:00`: 12-hour times without am/pm (09:00-17:00), or a night from 09:00
+      // to 05:00? Not in question: an end written `05:00`, at `0:00`, a start after 12 (`22:00-2:00`),
+      // or a value that writes other times after 12 (`9:00 - 23:00 … 9:00 - 1:00`).
+      throw OpeningHoursParseError(
+        text: text, position: startToken.range.lowerBound,
+        expected: "am or pm: \(spanText(startToken)) could be 12-hour times or a span past midnight",
+        found: spanText(startToken))
+    }
     if startBare || endBare, case .clock(let a) = start, case .clock(let b) = end {
       // A bare hour is a 24-hour time unless the range could as well be 12-hour times.
       let ambiguous =
@@ -154,6 +173,19 @@ extension OpeningHoursParser {
         "a repeat interval is read as the whole span")
     }
     return TimeSpan(start: start, end: end, openEnd: openEnd)
+  }
+
+  /// Whether the value writes a time of day after 12:59 without am/pm (`23:00`, `19.30`): its
+  /// author counts hours to 24.
+  func writes24HourTimes() -> Bool {
+    for k in tokens.indices.dropLast(2) {
+      guard case .number(let hour, _) = tokens[k].kind, (13...24).contains(hour) else { continue }
+      switch tokens[k + 1].kind {
+      case .colon, .dot: if case .number(_, 2) = tokens[k + 2].kind { return true }
+      default: break
+      }
+    }
+    return false
   }
 
   /// The text at character offsets `range`.
@@ -262,6 +294,7 @@ extension OpeningHoursParser {
     let endOffset = tokens[max(index - 1, 0)].range.upperBound
     lastClockBare = false
     lastClockMeridiem = meridiem != nil
+    lastClockSingleDigit = hourDigits == 1 && meridiem == nil && !usedH
     if let meridiem {
       guard (1...12).contains(hour) else {
         throw OpeningHoursParseError(

@@ -45,6 +45,9 @@ struct WordInfo: Hashable, Sendable {
   var evidence: UInt8 = 0
   /// `mar`: March in English, Tuesday in French, Spanish and Italian.
   var isMar = false
+  /// `M`, `W`, `F`: a weekday in one letter (`M-F`). `T` and `S` are not: Tuesday or Thursday,
+  /// Saturday or Sunday.
+  var isSingleLetterDay = false
 
   /// Every word the parser knows, by its lower-case spelling.
   static let vocabulary: [String: WordInfo] = {
@@ -72,6 +75,10 @@ struct WordInfo: Hashable, Sendable {
       vocabulary[name, default: WordInfo()].evidence = mask
     }
     vocabulary["mar", default: WordInfo()].isMar = true
+    for (letter, day) in [("m", 0), ("w", 2), ("f", 4)] {
+      vocabulary[letter, default: WordInfo()].weekday = Int8(day)
+      vocabulary[letter, default: WordInfo()].isSingleLetterDay = true
+    }
     return vocabulary
   }()
 }
@@ -217,6 +224,13 @@ struct OpeningHoursLexer {
       tokens = try tokenize(Array(text), text: text, warnings: &warnings)
     }
     LocalizedNames.resolve(&tokens)
+    for i in tokens.indices.dropFirst() where tokens[i].word.isSingleLetterDay && !tokens[i].spaceBefore {
+      // `12h30m`: a letter against a number is a unit, not a weekday.
+      if case .number = tokens[i - 1].kind {
+        tokens[i].word.weekday = -1
+        tokens[i].word.isSingleLetterDay = false
+      }
+    }
     return tokens
   }
 

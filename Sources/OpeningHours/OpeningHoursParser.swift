@@ -12,6 +12,8 @@ struct OpeningHoursParser {
   /// How the last time `parseClock` read was written: a bare hour (`10` in `10-12`), with am/pm.
   var lastClockBare = false
   var lastClockMeridiem = false
+  /// Whether the last time `parseClock` read wrote its hour with one digit and no am/pm (`5:00`).
+  var lastClockSingleDigit = false
   /// Whether the rule being read named its days with `daily`, `7/7` or `weekdays`.
   var everyDayWordUsed = false
   /// Whether the rule being read wrote its weekdays after its times (`10am-6pm Mon-Fri`).
@@ -147,6 +149,8 @@ struct OpeningHoursParser {
     guard case .word(let w) = t.kind, let day = Self.weekday(of: t) else { return nil }
     if let m = t.localized {
       warn("localized-weekday", t.range, "write '\(Self.weekdayCanonical[day])' for '\(w)' (\(m.note))")
+    } else if t.word.isSingleLetterDay {
+      warn("single-letter-day", t.range, "write '\(Self.weekdayCanonical[day])' for '\(w)'")
     } else if w.count == 2 {
       if w != Self.weekdayCanonical[day] {
         warn("keyword-case", t.range, "write '\(Self.weekdayCanonical[day])' for '\(w)'")

@@ -124,6 +124,12 @@ struct ToleratedSyntaxTests {
       Case(
         text: "opening_hours = Mo-Fr 09:00-17:00", code: "key-prefix", range: 0..<15,
         strict: "Mo-Fr 09:00-17:00"),
+      Case(text: "M-F 9am-5pm", code: "single-letter-day", range: 0..<1, strict: "Mo-Fr 09:00-17:00"),
+      Case(
+        text: "M,W,F 10:00-14:00", code: "single-letter-day", range: 0..<1, strict: "Mo,We,Fr 10:00-14:00"),
+      Case(
+        text: "Lun - Jue: 9:00 - 23:00 Vie - Sáb: 9:00 - 1:00", code: "single-digit-hour", range: 11..<12,
+        strict: "Mo-Th 09:00-23:00; Fr-Sa 09:00-01:00"),
       Case(text: "always", code: "around-the-clock-word", range: 0..<6, strict: "24/7"),
       Case(text: "nonstop closed", code: "around-the-clock-word", range: 0..<7, strict: "24/7 closed"),
       Case(text: "24 hours 7 days a week", code: "around-the-clock-word", range: 0..<22, strict: "24/7"),
@@ -201,6 +207,16 @@ struct ToleratedSyntaxTests {
       ("12:00-5pm", "12:00-17:00"), ("09:00-12:00am", "09:00-24:00"),
     ])
   func meridiemOnTheEnd(value: String, strict: String) throws {
+    #expect(try Self.reading(value) == Self.reading(strict))
+  }
+
+  @Test(
+    "an end before the start is a night where the value counts hours to 24, or ends at 0:00",
+    arguments: [
+      ("Lun - Jue: 9:00 - 23:00 Vie - Sáb: 9:00 - 1:00", "Mo-Th 09:00-23:00; Fr-Sa 09:00-01:00"),
+      ("Mo-Fr 11:00 - 0:00", "Mo-Fr 11:00-00:00"), ("Fr 22:00-2:00", "Fr 22:00-02:00"),
+    ])
+  func nightSpans(value: String, strict: String) throws {
     #expect(try Self.reading(value) == Self.reading(strict))
   }
 
@@ -288,6 +304,15 @@ struct ToleratedSyntaxTests {
       // am/pm on the end only: 05:30 or 17:30? Both are hours someone keeps.
       Refused(text: "Mo 5:30-10:30PM", position: 3, expected: "am or pm on the start too"),
       Refused(text: "Su 10:00 - 11pm", position: 3, expected: "am or pm on the start too"),
+      // `T` and `S`: Tuesday or Thursday, Saturday or Sunday?
+      Refused(text: "T-F 9:00-17:00", position: 0, expected: "a weekday, a time, a date"),
+      // A letter against a number is a unit: `30m` is not Monday.
+      Refused(text: "9h-12h30m; 14h-18h30m", position: 8, expected: "';' before the next rule"),
+      // 12-hour times without am/pm, or a span past midnight?
+      Refused(text: "M-F 9:00-5:00", position: 4, expected: "am or pm"),
+      Refused(text: "Mo-Fr 8:30 - 5:00", position: 6, expected: "am or pm"),
+      // 12pm is noon: the span would run overnight to noon.
+      Refused(text: "Fr,Sa 3PM-12PM", position: 6, expected: "12am for midnight"),
       // A degree sign after a number is a raised zero only as minutes: `20°C` is not a time.
       Refused(text: "Mo 20°C", position: 5, expected: "':' and two digits of minutes"),
     ])
