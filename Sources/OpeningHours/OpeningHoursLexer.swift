@@ -224,9 +224,13 @@ struct OpeningHoursLexer {
       tokens = try tokenize(Array(text), text: text, warnings: &warnings)
     }
     LocalizedNames.resolve(&tokens)
-    for i in tokens.indices.dropFirst() where tokens[i].word.isSingleLetterDay && !tokens[i].spaceBefore {
-      // `12h30m`: a letter against a number is a unit, not a weekday.
-      if case .number = tokens[i - 1].kind {
+    // `M` is Monday only in English: beside names of another language (`Lunes cerrado, M-D 10-20`:
+    // martes, mardi) it is no day; nor against a number (`12h30m`: a unit).
+    let otherLanguage = tokens.contains { $0.localized != nil }
+    for i in tokens.indices where tokens[i].word.isSingleLetterDay {
+      var unit = false
+      if i > 0, !tokens[i].spaceBefore, case .number = tokens[i - 1].kind { unit = true }
+      if unit || otherLanguage {
         tokens[i].word.weekday = -1
         tokens[i].word.isSingleLetterDay = false
       }

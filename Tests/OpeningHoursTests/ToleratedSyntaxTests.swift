@@ -306,6 +306,8 @@ struct ToleratedSyntaxTests {
       Refused(text: "Su 10:00 - 11pm", position: 3, expected: "am or pm on the start too"),
       // `T` and `S`: Tuesday or Thursday, Saturday or Sunday?
       Refused(text: "T-F 9:00-17:00", position: 0, expected: "a weekday, a time, a date"),
+      // Beside Spanish names `M` is martes (Tuesday), not Monday.
+      Refused(text: "Lunes cerrado, M-D 10:00-20:00", position: 15, expected: "a weekday, a time, a date"),
       // A letter against a number is a unit: `30m` is not Monday.
       Refused(text: "9h-12h30m; 14h-18h30m", position: 8, expected: "';' before the next rule"),
       // 12-hour times without am/pm, or a span past midnight?
