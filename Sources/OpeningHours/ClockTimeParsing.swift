@@ -112,13 +112,32 @@ extension OpeningHoursParser {
     lastClockBare = false
     lastClockMeridiem = false
     lastClockSingleDigit = false
+    lastClockMidnightWord = false
     let end = try parseTime(isEnd: true)
     let (endBare, endMeridiem) = (lastClockBare, lastClockMeridiem)
+    if lastClockMidnightWord, !startMeridiem, case .clock(let a) = start, a < 720, !writes24HourTimes() {
+      // `10:00-midnight`, `5:00 - midnight`: from the morning, or from the evening (22:00, 17:00)?
+      throw OpeningHoursParseError(
+        text: text, position: startToken.range.lowerBound,
+        expected: "am or pm on the start: \(spanText(startToken)) could start in the morning or the evening",
+        found: spanText(startToken))
+    }
     if endMeridiem, case .clock(let a) = start, case .clock(let b) = end, b == 720, a >= 720 {
       // `3PM-12PM`: 12pm is noon, so the span would run overnight to noon; midnight (12am) is meant.
       throw OpeningHoursParseError(
         text: text, position: startToken.range.lowerBound,
         expected: "12am for midnight: \(spanText(startToken)) would end at noon the next day",
+        found: spanText(startToken))
+    }
+    if startMeridiem, !endMeridiem, !endBare, case .clock(let a) = start, case .clock(let b) = end, b < a,
+      b >= 60, b < 720, b + 720 > a
+    {
+      // `7 pm - 10.30`: to 22:30 with the start's pm, or overnight to 10:30? (`9pm-2:00` can only
+      // be a night: 14:00 would be before the start.)
+      throw OpeningHoursParseError(
+        text: text, position: startToken.range.lowerBound,
+        expected:
+          "am or pm on the end too: \(spanText(startToken)) could end in the evening or the next morning",
         found: spanText(startToken))
     }
     if lastClockSingleDigit, !startMeridiem, !startBare, case .clock(let a) = start, case .clock(let b) = end,
@@ -228,6 +247,25 @@ extension OpeningHoursParser {
     if allowBareMinutes, case .number(let v, _) = token.kind, peek().kind != .colon {
       advance()
       return .clock(minutes: v)
+    }
+    // `noon`, `12noon`, `12 noon`, `midnight`, `12 midnight`: said of one time each.
+    var word = token
+    if case .number(12, _) = token.kind, let k = peek().keyword, k == .noon || k == .midnight {
+      word = peek()
+    }
+    if let k = word.keyword, k == .noon || k == .midnight {
+      let start = token.range.lowerBound
+      if word != token { advance() }
+      advance()
+      let minutes = k == .noon ? 720 : (isEnd ? 1440 : 0)
+      warn(
+        "time-word", start..<word.range.upperBound,
+        "write \(k == .noon ? "12:00" : isEnd ? "24:00" : "00:00") for '\(textOf(start..<word.range.upperBound))'"
+      )
+      lastClockBare = false
+      lastClockMeridiem = true
+      lastClockMidnightWord = k == .midnight
+      return .clock(minutes: minutes)
     }
     return .clock(minutes: try parseClock(isEnd: isEnd))
   }

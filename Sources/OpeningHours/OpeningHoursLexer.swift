@@ -107,6 +107,8 @@ enum Keyword: String, CaseIterable, Hashable, Sendable {
   case holiday, holidays, `public`, bank, one, before, after, feiertag, feiertage, feiertags, feiertagen
   // Around the clock: `always`, `nonstop`, `anytime` (and `24 hours`, read by the parser).
   case always, nonstop, anytime, all, x
+  // Times of day in words: `12noon`, `10am-midnight`.
+  case noon, midnight
   case geoeffnetUmlaut = "geöffnet", geoeffnet
   // A label before the value: `Öffnungszeiten: Mo-Fr …`.
   case oeffnungszeitUmlaut = "öffnungszeit", oeffnungszeitenUmlaut = "öffnungszeiten"

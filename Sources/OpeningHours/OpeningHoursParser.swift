@@ -14,6 +14,8 @@ struct OpeningHoursParser {
   var lastClockMeridiem = false
   /// Whether the last time `parseClock` read wrote its hour with one digit and no am/pm (`5:00`).
   var lastClockSingleDigit = false
+  /// Whether the last time read was the word `midnight`.
+  var lastClockMidnightWord = false
   /// Whether the rule being read named its days with `daily`, `7/7` or `weekdays`.
   var everyDayWordUsed = false
   /// Whether the rule being read wrote its weekdays after its times (`10am-6pm Mon-Fri`).
@@ -338,7 +340,7 @@ struct OpeningHoursParser {
       if case .slash = u.kind { return false }
       return true
     case .leftParen: return Self.sunEvent(of: peek(k + 1)) != nil
-    case .word: return Self.sunEvent(of: t) != nil
+    case .word: return Self.sunEvent(of: t) != nil || t.keyword == .noon || t.keyword == .midnight
     default: return false
     }
   }

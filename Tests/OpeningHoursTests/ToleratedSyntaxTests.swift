@@ -130,6 +130,9 @@ struct ToleratedSyntaxTests {
       Case(
         text: "Lun - Jue: 9:00 - 23:00 Vie - Sáb: 9:00 - 1:00", code: "single-digit-hour", range: 11..<12,
         strict: "Mo-Th 09:00-23:00; Fr-Sa 09:00-01:00"),
+      Case(text: "12noon-6pm", code: "time-word", range: 0..<6, strict: "12:00-18:00"),
+      Case(text: "Fr 11am-Midnight", code: "time-word", range: 8..<16, strict: "Fr 11:00-24:00"),
+      Case(text: "Sa 8:30am to 12 noon", code: "time-word", range: 13..<20, strict: "Sa 08:30-12:00"),
       Case(text: "always", code: "around-the-clock-word", range: 0..<6, strict: "24/7"),
       Case(text: "nonstop closed", code: "around-the-clock-word", range: 0..<7, strict: "24/7 closed"),
       Case(text: "24 hours 7 days a week", code: "around-the-clock-word", range: 0..<22, strict: "24/7"),
@@ -215,6 +218,8 @@ struct ToleratedSyntaxTests {
     arguments: [
       ("Lun - Jue: 9:00 - 23:00 Vie - Sáb: 9:00 - 1:00", "Mo-Th 09:00-23:00; Fr-Sa 09:00-01:00"),
       ("Mo-Fr 11:00 - 0:00", "Mo-Fr 11:00-00:00"), ("Fr 22:00-2:00", "Fr 22:00-02:00"),
+      ("Fr 9pm-2:00", "Fr 21:00-02:00"),
+      ("Mo-Fr 11:00-23:00; Sa 10:00-midnight", "Mo-Fr 11:00-23:00; Sa 10:00-24:00"),
     ])
   func nightSpans(value: String, strict: String) throws {
     #expect(try Self.reading(value) == Self.reading(strict))
@@ -315,6 +320,10 @@ struct ToleratedSyntaxTests {
       Refused(text: "Mo-Fr 8:30 - 5:00", position: 6, expected: "am or pm"),
       // 12pm is noon: the span would run overnight to noon.
       Refused(text: "Fr,Sa 3PM-12PM", position: 6, expected: "12am for midnight"),
+      // From the morning or from the evening to midnight?
+      Refused(text: "10:00-midnight", position: 0, expected: "am or pm on the start"),
+      // To 22:30, or overnight to 10:30?
+      Refused(text: "7 pm - 10.30", position: 0, expected: "am or pm on the end too"),
       // A degree sign after a number is a raised zero only as minutes: `20°C` is not a time.
       Refused(text: "Mo 20°C", position: 5, expected: "':' and two digits of minutes"),
     ])
