@@ -154,11 +154,10 @@ struct RuleEvaluator: Sendable {
     let date = LocalDate(daysSinceEpoch: day)
     let previous = LocalDate(daysSinceEpoch: day - 1)
     var paints: [Paint] = []
-    var matchedPrevious = false
     for r in rules.indices {
       let rule = rules[r]
       let onDay = matches(rule, date: date, day: day, facts: facts, assumed: assumed)
-      var onPrevious = matches(rule, date: previous, day: day - 1, facts: facts, assumed: assumed)
+      let onPrevious = matches(rule, date: previous, day: day - 1, facts: facts, assumed: assumed)
       switch rule.separator {
       case .normal where !replaces[r]:
         break
@@ -171,14 +170,17 @@ struct RuleEvaluator: Sendable {
       case .additional:
         break
       case .fallback:
-        // A fallback fills only the time no earlier rule covers, whatever state that rule gave:
-        // `Mo-Sa 08:00-13:00 || "by appointment"` is by appointment at 13:30, while
-        // `PH closed || Mo-Fr 08:00-17:00` stays closed on a holiday. Spills from the evening
-        // before come in only when no earlier rule matched that day.
-        if matchedPrevious { onPrevious = false }
+        // A fallback fills the time the earlier rules leave closed, as both reference engines
+        // read it: `Mo-Sa 08:00-13:00 || "by appointment"` is by appointment at 13:30, and
+        // `Mo closed || 08:00-18:00` opens on Monday too (a closed rule says no more than the
+        // absence of a rule would). Its spill past midnight fills the next day's closed time.
+        break
       }
+      // Where a fallback may not paint: the open and unknown time painted so far.
+      let covered =
+        rule.separator == .fallback && (onDay || onPrevious)
+        ? Self.coverage(of: paints.filter { $0.status.state != .closed }) : []
       if onDay {
-        let covered = rule.separator == .fallback ? Self.coverage(of: paints) : []
         for p in fixedSpans[r] ?? spans(of: rule, on: date) where p.start < 86_400 {
           for (start, end) in Self.subtracting(covered, from: (p.start, min(p.end, 86_400))) {
             paints.append(Paint(start: start, end: end, status: p.status, fromPreviousDay: false))
@@ -186,12 +188,11 @@ struct RuleEvaluator: Sendable {
         }
       }
       if onPrevious {
-        matchedPrevious = true
         for p in fixedSpans[r] ?? spans(of: rule, on: previous) where p.end > 86_400 {
-          paints.append(
-            Paint(
-              start: max(p.start, 86_400) - 86_400, end: p.end - 86_400, status: p.status,
-              fromPreviousDay: true))
+          let spill = (max(p.start, 86_400) - 86_400, p.end - 86_400)
+          for (start, end) in Self.subtracting(covered, from: spill) {
+            paints.append(Paint(start: start, end: end, status: p.status, fromPreviousDay: true))
+          }
         }
       }
     }

@@ -93,10 +93,21 @@ struct ScheduleTests {
     #expect(
       fallback.status(at: F.at(2026, 3, 23, 14)) == OpeningStatus(state: .unknown, comment: "by appointment"))
     #expect(state(fallback, 2026, 3, 23, 9) == .open)
-    // An explicit closed rule covers its time: the fallback does not reopen it.
-    let closedDay = try F.schedule("Mo closed || 08:00-18:00")
-    #expect(state(closedDay, 2026, 3, 23, 10) == .closed)
+    // A closed rule leaves its time to the fallback, as no rule at all would (both reference
+    // engines): Monday opens at 08:00 like the other days.
+    let closedDay = try F.schedule("Mo closed \"inventory\" || 08:00-18:00")
+    #expect(state(closedDay, 2026, 3, 23, 10) == .open)
+    #expect(closedDay.status(at: F.at(2026, 3, 23, 7)) == OpeningStatus(state: .closed, comment: "inventory"))
     #expect(state(closedDay, 2026, 3, 24, 10) == .open)
+    // Open or unknown time stays as the earlier rules paint it; the fallback's span past midnight
+    // fills the next morning, whose closed hours are the fallback's too.
+    let duty = try F.schedule("Mo-Fr 08:00-12:00,14:00-18:00 || Tu 06:00-06:00 \"on duty\"")
+    #expect(duty.status(at: F.at(2026, 3, 24, 7)) == OpeningStatus(state: .open, comment: "on duty"))
+    #expect(duty.status(at: F.at(2026, 3, 24, 10)) == OpeningStatus(state: .open, comment: nil))
+    #expect(duty.status(at: F.at(2026, 3, 24, 13)) == OpeningStatus(state: .open, comment: "on duty"))
+    #expect(duty.status(at: F.at(2026, 3, 25, 5)) == OpeningStatus(state: .open, comment: "on duty"))
+    #expect(duty.nextChange(after: F.at(2026, 3, 24, 18)) == F.at(2026, 3, 25, 6))
+    #expect(state(duty, 2026, 3, 25, 7) == .closed)
     #expect(
       fallback.status(at: F.at(2026, 3, 28, 14)) == OpeningStatus(state: .unknown, comment: "by appointment"))
     let fallbackOpen = try F.schedule("Mo-Fr 08:00-11:00 || Sa-Su open \"weekend\"")
