@@ -348,30 +348,81 @@ struct RuleEvaluator: Sendable {
   // MARK: - Matching a day
 
   func matches(_ rule: Rule, date: LocalDate, day: Int, facts: [HolidayFact], assumed: Int) -> Bool {
-    if !rule.years.isEmpty, !rule.years.contains(where: { Self.matches($0, year: date.year) }) {
+    guard Self.matchesDates(rule, date: date, day: day) else { return false }
+    guard let w = rule.weekdays else { return true }
+    let weekdayMatch = Self.matchesWeekdays(w, day: day)
+    var holidayMatch = false
+    for h in w.holidays where isHoliday(h.kind, day: day - h.offsetDays, facts: facts, assumed: assumed) {
+      holidayMatch = true
+      break
+    }
+    return w.intersect ? weekdayMatch && holidayMatch : weekdayMatch || holidayMatch
+  }
+
+  /// Whether the rule's years, dates and weeks (not its weekdays or holidays) take in the day.
+  static func matchesDates(_ rule: Rule, date: LocalDate, day: Int) -> Bool {
+    if !rule.years.isEmpty, !rule.years.contains(where: { matches($0, year: date.year) }) {
       return false
     }
-    if !rule.monthdays.isEmpty, !rule.monthdays.contains(where: { Self.matches($0, date: date, day: day) }) {
+    if !rule.monthdays.isEmpty, !rule.monthdays.contains(where: { matches($0, date: date, day: day) }) {
       return false
     }
     if !rule.weeks.isEmpty {
-      let week = Self.isoWeek(day: day)
-      if !rule.weeks.contains(where: { Self.matches($0, week: week) }) { return false }
-    }
-    if let w = rule.weekdays {
-      let weekdayMatch = w.weekdays.contains { Self.matches($0, day: day) }
-      var holidayMatch = false
-      for h in w.holidays where isHoliday(h.kind, day: day - h.offsetDays, facts: facts, assumed: assumed) {
-        holidayMatch = true
-        break
-      }
-      if w.intersect {
-        if !(weekdayMatch && holidayMatch) { return false }
-      } else if !(weekdayMatch || holidayMatch) {
-        return false
-      }
+      let week = isoWeek(day: day)
+      if !rule.weeks.contains(where: { matches($0, week: week) }) { return false }
     }
     return true
+  }
+
+  static func matchesWeekdays(_ w: WeekdaySelector, day: Int) -> Bool {
+    w.weekdays.contains { matches($0, day: day) }
+  }
+
+  // MARK: - Days alike
+
+  /// Everything a day's timeline depends on, packed: per rule whether its dates and its weekdays
+  /// take in the day and the day before, and per holiday selector whether its days are holidays
+  /// (no, yes, unknown). Two days with the same key paint the same timeline, so a search over
+  /// years paints each kind of day once (`Schedule.nextChange`).
+  struct DayKey: Hashable {
+    var low: UInt64 = 0
+    var high: UInt64 = 0
+    var count = 0
+
+    mutating func append(_ value: UInt64, bits: Int) -> Bool {
+      guard count + bits <= 128 else { return false }
+      if count < 64 {
+        low |= value << UInt64(count)
+        if count + bits > 64 { high |= value >> UInt64(64 - count) }
+      } else {
+        high |= value << UInt64(count - 64)
+      }
+      count += bits
+      return true
+    }
+  }
+
+  /// The key of local day `day`; `nil` when the day's timeline depends on its sun times, or
+  /// the rules are too many to pack.
+  func dayKey(_ day: Int) -> DayKey? {
+    var key = DayKey()
+    for d in (day - 1)...day {
+      let date = LocalDate(daysSinceEpoch: d)
+      for (r, rule) in rules.enumerated() {
+        let dates = Self.matchesDates(rule, date: date, day: d)
+        if dates, fixedSpans[r] == nil { return nil }
+        let weekdays = rule.weekdays.map { Self.matchesWeekdays($0, day: d) } ?? true
+        guard key.append((dates ? 1 : 0) | (weekdays ? 2 : 0), bits: 2) else { return nil }
+      }
+      for h in holidaySelectors {
+        let target = d - h.offsetDays
+        let status: UInt64 =
+          isKnown(h.kind, day: target)
+          ? (holidays!.holiday(on: LocalDate(daysSinceEpoch: target)) != nil ? 1 : 0) : 2
+        guard key.append(status, bits: 2) else { return nil }
+      }
+    }
+    return key
   }
 
   func isHoliday(_ kind: HolidayKind, day: Int, facts: [HolidayFact], assumed: Int) -> Bool {

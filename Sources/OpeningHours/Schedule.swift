@@ -219,18 +219,20 @@ public struct Schedule: Sendable {
   /// (state or comment).
   /// - Parameters:
   ///   - instant: where to start (exclusive).
-  ///   - horizonDays: how far to look.
+  ///   - horizonDays: how far to look; answers end before 9999-12-31T00:00Z however far.
   /// - Returns: the instant, or `nil` when nothing changes within the horizon.
-  /// - Complexity: O(days scanned + time-zone transitions crossed).
+  /// - Complexity: O(days scanned × rules + time-zone transitions crossed): each kind of day is
+  ///   painted once, later days of a kind only have their selectors checked (`2000-3000` finds
+  ///   3001-01-01), and a weekly schedule stops after a quiet week.
   public func nextChange(after instant: Instant, horizonDays: Int = 400) -> Instant? {
-    nextChange(after: instant, limit: instant + Int64(max(0, horizonDays)) * 86_400, sameState: false)
+    nextChange(after: instant, limit: Self.horizon(after: instant, days: horizonDays), sameState: false)
   }
 
   /// The first instant after `instant` where the *state* (open, closed, unknown) differs from the
   /// state at `instant`, ignoring changes of comment alone; `nil` when none within the horizon.
   /// "Open until 18:00" is this, not `nextChange`, when the comment changes at 12:00.
   public func nextStateChange(after instant: Instant, horizonDays: Int = 400) -> Instant? {
-    nextChange(after: instant, limit: instant + Int64(max(0, horizonDays)) * 86_400, sameState: true)
+    nextChange(after: instant, limit: Self.horizon(after: instant, days: horizonDays), sameState: true)
   }
 
   /// The state over all of `[start, start + seconds)`: open when open throughout, closed when
@@ -282,7 +284,7 @@ public struct Schedule: Sendable {
   ///   - horizonDays: the latest acceptable start is `from` plus this many days.
   /// - Returns: the instant, or `nil` when there is none within the horizon.
   public func earliestOpening(lasting seconds: Int64, from: Instant, horizonDays: Int = 400) -> Instant? {
-    let horizon = from + Int64(max(0, horizonDays)) * 86_400
+    let horizon = Self.horizon(after: from, days: horizonDays)
     var current = from
     while current <= horizon {
       if status(at: current).state == .open {
@@ -307,6 +309,8 @@ public struct Schedule: Sendable {
   /// jumps, and the status just after it is compared directly.
   func nextChange(after instant: Instant, limit: Instant, sameState: Bool) -> Instant? {
     let reference = status(at: instant)
+    let limit = min(limit, Self.latestChange)
+    var alike = AlikeDays()
     var current = instant
     while current < limit {
       let offset = Int64(timeZone.offset(at: current))
@@ -317,7 +321,7 @@ public struct Schedule: Sendable {
       let localStart = current.secondsSinceEpoch + offset
       let localEnd = pieceEnd.secondsSinceEpoch + offset
       if let local = firstDifference(
-        after: localStart, before: localEnd, from: reference, sameState: sameState)
+        after: localStart, before: localEnd, from: reference, sameState: sameState, alike: &alike)
       {
         return Instant(secondsSinceEpoch: local - offset)
       }
@@ -329,14 +333,43 @@ public struct Schedule: Sendable {
     return nil
   }
 
+  /// `days` after `instant`, at most up to `latestChange` (no overflow for any `days`).
+  static func horizon(after instant: Instant, days: Int) -> Instant {
+    let seconds = Int64(min(max(0, days), 4_000_000)) * 86_400
+    return min(instant + seconds, max(instant, latestChange))
+  }
+
+  /// The latest instant a change is looked for: answers stay in years written with four digits
+  /// (9999-12-31T00:00Z is 9999-12-31 in every zone).
+  static let latestChange = Instant(secondsSinceEpoch: 253_402_214_400)
+
+  /// Kinds of whole days a search found no difference on (`RuleEvaluator.DayKey`): a later day
+  /// of the same kind paints the same timeline, so it is skipped unpainted. Bounded: a search over
+  /// millennia meets a few dozen kinds.
+  struct AlikeDays {
+    static let capacity = 64
+    var quiet: [RuleEvaluator.DayKey] = []
+    /// Whole days of a weekly schedule found quiet in a row: after seven, every later day repeats one.
+    var quietWeekdays = 0
+  }
+
   /// The first local second in `(start, end)` where a day timeline starts a segment whose status
   /// differs from `reference` (the status at `start`).
-  func firstDifference(after start: Int64, before end: Int64, from reference: OpeningStatus, sameState: Bool)
-    -> Int64?
-  {
+  func firstDifference(
+    after start: Int64, before end: Int64, from reference: OpeningStatus, sameState: Bool,
+    alike: inout AlikeDays
+  ) -> Int64? {
     var day = Self.split(start).day
     while Int64(day) * 86_400 < end {
       let dayStart = Int64(day) * 86_400
+      // Only a whole day inside the window is the same question as another day of its kind.
+      let whole = dayStart > start && dayStart + 86_400 <= end
+      if whole, week != nil, alike.quietWeekdays >= 7 { return nil }
+      let key = whole && week == nil ? evaluator.dayKey(day) : nil
+      if let key, alike.quiet.contains(key) {
+        day += 1
+        continue
+      }
       let segments = daySegments(day)
       for (i, s) in segments.starts.enumerated() {
         let at = dayStart + Int64(s)
@@ -345,6 +378,8 @@ public struct Schedule: Sendable {
         let status = segments.statuses[i]
         if sameState ? status.state != reference.state : status != reference { return at }
       }
+      if let key, alike.quiet.count < AlikeDays.capacity { alike.quiet.append(key) }
+      if whole, week != nil { alike.quietWeekdays += 1 }
       day += 1
     }
     return nil

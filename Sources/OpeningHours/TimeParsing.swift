@@ -53,9 +53,9 @@ public enum TimeQuery: Hashable, Sendable, CustomStringConvertible {
     self = .instant(instant)
   }
 
-  /// The years a time may name (of its date as written): 1900–9997. Every answer then stays in
-  /// years ISO 8601 writes with four digits and that can be read back, however far it looks ahead
-  /// (`next_change` at most 400 days), as the reference engines' suites evaluate far-off years.
+  /// The years a time may name (of its date as written): 1900–9997, as the reference engines'
+  /// suites evaluate far-off years. Every answer stays in years ISO 8601 writes with four digits
+  /// and that can be read back: `next_change` stops before 9999-12-31T00:00Z (`Schedule`).
   public static let supportedYears = 1900...9997
 
   /// The instants of `supportedYears` in UTC: 1900-01-01T00:00:00Z up to 9998-01-01T00:00:00Z.

@@ -23,7 +23,8 @@ extension StoresCommand {
         --batch reads one JSON object a line, {"id": 1, "oh": "Mo-Fr 09:00-18:00; PH off", \
         "tz": "Europe/Berlin", "country": "DE", "at": "2026-03-29T00:59:00Z", "ops": ["state", \
         "next_change"]}, and writes one a line: {"id": 1, "state": "open|closed|unknown", \
-        "comment": …, "next_change": "ISO 8601 with offset"|null} or {"id": 1, "error": "…"}.
+        "comment": …, "next_change": "ISO 8601 with offset"|null} or {"id": 1, "error": "…"}; \
+        next_change looks a century ahead (null: nothing changes within it).
 
         A store ID that no store has exits 66 (with the most similar ids); one that several \
         stores share exits 64 (they are listed).

@@ -161,6 +161,8 @@ import Testing
       {"id": "b", "oh": "24/7", "tz": "Asia/Tokyo", "at": "2026-11-22T00:00:00Z"}
       {"id": 3, "oh": "Mo-Fr 09:00-18:00", "tz": "Europe/Berlin", "at": "2026-03-29T01:00"}
       not json
+      {"id": 5, "oh": "2000-3000/42", "tz": "UTC", "at": "2021-02-09T21:00:00Z", "ops": ["next_change"]}
+      {"id": 6, "oh": "2000-3000", "tz": "UTC", "at": "2021-02-09T21:00:00Z", "ops": ["next_change"]}
 
       """
     let outcome = try StoresProcess.run(["hours", "--batch"], input: input)
@@ -168,7 +170,7 @@ import Testing
     let lines = outcome.standardOutput.split(separator: "\n").map {
       try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
     }
-    #expect(lines.count == 4)
+    #expect(lines.count == 6)
     #expect(lines[0]?["state"] as? String == "closed")
     #expect(lines[0]?["next_change"] as? String == "2026-03-30T09:00:00+02:00")
     #expect(lines[1]?["id"] as? String == "b")
@@ -176,6 +178,10 @@ import Testing
     #expect(lines[1]?["next_change"] is NSNull)
     #expect((lines[2]?["error"] as? String)?.contains("offset") == true)
     #expect(lines[3]?["error"] != nil)
+    // `next_change` looks a century ahead: 2042 is found, 3001 is beyond (null, not an error).
+    #expect(lines[4]?["next_change"] as? String == "2042-01-01T00:00:00+00:00")
+    #expect(lines[5]?["next_change"] is NSNull)
+    #expect(lines[5]?["error"] == nil)
   }
 
   /// A user's holiday file makes `PH` match a company day; without holiday data for a country,

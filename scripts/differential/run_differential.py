@@ -781,12 +781,11 @@ def py_status_of(expr: str, case: Case, instant: datetime) -> Optional[tuple[str
 
 
 def allow_fallback_coverage(case: Case, ours: Answer, py: Answer) -> bool:
-    """`||` fills the TIME no earlier rule covers (docs/opening-hours.md): `Mo-Fr 08:00-11:00 ||
-    Tu-Th,PH open "Emergency only"` is "Emergency only" on Tuesday 14:00, and `PH closed || ...`
-    stays closed on a holiday; py applies a fallback per day, only where the earlier rules leave
-    the whole day closed. Absorbed only where, at the first differing instant, the rules before the
-    first `||` say closed (py evaluating them alone) and ours equals either py evaluating the
-    fallback part alone (we filled a gap) or closed (an explicit closed rule covers the time)."""
+    """`||` fills the TIME the earlier rules leave closed (docs/opening-hours.md): `Mo-Fr 08:00-11:00
+    || Tu-Th,PH open "Emergency only"` is "Emergency only" on Tuesday 14:00; py applies a fallback
+    per day, only where the earlier rules leave the whole day closed. Absorbed only where, at the
+    first differing instant, the rules before the first `||` say closed (py evaluating them alone)
+    and ours equals py evaluating the fallback part alone (we filled a gap)."""
     if "||" not in case.expr:
         return False
     head, _, tail = (part.strip() for part in case.expr.partition("||"))
@@ -802,10 +801,7 @@ def allow_fallback_coverage(case: Case, ours: Answer, py: Answer) -> bool:
     if tail_state is not None and ours_at_x == tail_state:
         return True
     # The fallback is a comment-only rule: py reads it as open, ours as unknown (comment-only).
-    if tail_state == ("open", ours.comment) and ours.state == "unknown" and ours.comment:
-        return True
-    explicit_closed = re.search(r"\b(closed|off)\b", head) is not None
-    return ours.state == "closed" and explicit_closed
+    return tail_state == ("open", ours.comment) and ours.state == "unknown" and bool(ours.comment)
 
 
 def allow_year_month_wrap(case: Case, ours: Answer, py: Answer) -> bool:
@@ -843,7 +839,7 @@ ALLOW_LIST: list[tuple[str, str, Callable[[Case, Answer, Answer], bool]]] = [
      allow_school_holidays),
     ("horizon", "the last day of the 400-day next_change horizon is counted differently",
      allow_horizon),
-    ("fallback-coverage", "`||` fills the time earlier rules leave uncovered (ours) vs whole days "
+    ("fallback-coverage", "`||` fills the time earlier rules leave closed (ours) vs whole days "
      "the earlier rules leave closed (py)", allow_fallback_coverage),
     ("year-month-wrap", "`2026 Oct-Apr`: ours Oct 2026-Apr 2027 (as `2026 Dec 24-Jan 02`), py per-day year filter",
      allow_year_month_wrap),

@@ -16,6 +16,13 @@ public struct HoursBatch {
   let holidays: HolidayRegistry
   /// How far `next_change` looks ahead.
   public var horizonDays: Int
+  /// A century: a change years away is found (`2013 Dec 31` from 2011, `2000-3000/42` from 2021:
+  /// 2042), as the reference engines find it. Days alike are painted once (`Schedule.nextChange`),
+  /// so a dated value that never changes costs a check of its rules per day searched: at most
+  /// about 10 ms (release build; `2012 easter -2 days-2012 easter +2 days; PH off`, whose Easter
+  /// is computed for every day). opening-hours-rs looks to the year 9999 (`2000-3000` changes on
+  /// 3001-01-01); that search would cost 0.9 s there, a price no caller asks for.
+  public static let defaultHorizonDays = 36_525
   /// The operations a request may ask for; each at most once.
   public static let operations = ["state", "next_change"]
   /// How many parsed expressions, and how many compiled schedules, are kept for reuse.
@@ -24,7 +31,7 @@ public struct HoursBatch {
   private var parsed = LRUCache<String, Result<OpeningHours, OpeningHoursParseError>>(capacity: cacheCapacity)
   private var schedules = LRUCache<[String], Schedule>(capacity: cacheCapacity)
 
-  public init(holidays: HolidayRegistry, horizonDays: Int = 400) {
+  public init(holidays: HolidayRegistry, horizonDays: Int = HoursBatch.defaultHorizonDays) {
     self.holidays = holidays
     self.horizonDays = horizonDays
   }
