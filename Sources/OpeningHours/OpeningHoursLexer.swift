@@ -5,15 +5,17 @@
 
 enum TokenKind: Hashable, Sendable {
   case number(Int, digits: Int)
-  /// Letters; `text` keeps the original spelling.
-  case word(String)
+  /// Letters; the original spelling is `spellings[Int(spelling)]` of the lexed text, so that a
+  /// token holds no reference and copies as plain bytes (a parser copies tokens all the time).
+  case word(spelling: Int32)
   case dash
   case colon, comma, semicolon, slash, plus, leftBracket, rightBracket, leftParen, rightParen, dot
   /// `||`
   case fallback
-  /// `"…"`, without the quotes.
-  case comment(String)
-  case other(Character)
+  /// `"…"`, without the quotes, in `spellings[Int(spelling)]`.
+  case comment(spelling: Int32)
+  /// A character the parser has no use for; its first scalar (`&`, `=`, `_`, `|`).
+  case other(Unicode.Scalar)
   case end
 }
 
@@ -205,25 +207,35 @@ struct OpeningHoursLexer {
   ]
 
   /// A word token: its text, and what its lower-case spelling means (`lower` is that spelling).
-  static func word(_ text: String, lower: String, range: Range<Int>, space: Bool) -> Token {
-    Token(kind: .word(text), range: range, spaceBefore: space, word: WordInfo.vocabulary[lower] ?? WordInfo())
+  static func word(_ text: String, lower: String, range: Range<Int>, space: Bool, spellings: inout [String])
+    -> Token
+  {
+    Token(
+      kind: .word(spelling: spelling(text, in: &spellings)), range: range, spaceBefore: space,
+      word: WordInfo.vocabulary[lower] ?? WordInfo())
+  }
+
+  /// Keeps `text` in `spellings`, returning its index.
+  static func spelling(_ text: String, in spellings: inout [String]) -> Int32 {
+    spellings.append(text)
+    return Int32(spellings.count - 1)
   }
 
   /// - Throws: an unterminated comment.
-  static func tokenize(_ text: String, warnings: inout [OpeningHoursWarning]) throws(OpeningHoursParseError)
-    -> [Token]
+  static func tokenize(_ text: String, spellings: inout [String], warnings: inout [OpeningHoursWarning])
+    throws(OpeningHoursParseError) -> [Token]
   {
     var copy = text
     let ascii = copy.withUTF8 { bytes -> Result<[Token], OpeningHoursParseError>? in
       // Outside ASCII, or a carriage return (`\r\n` is one character): read as characters.
       guard !bytes.contains(where: { $0 >= 0x80 || $0 == 0x0D }) else { return nil }
-      return tokenizeASCII(bytes, text: text, warnings: &warnings)
+      return tokenizeASCII(bytes, text: text, spellings: &spellings, warnings: &warnings)
     }
     var tokens: [Token]
     if let ascii {
       tokens = try ascii.get()
     } else {
-      tokens = try tokenize(Array(text), text: text, warnings: &warnings)
+      tokens = try tokenize(Array(text), text: text, spellings: &spellings, warnings: &warnings)
     }
     LocalizedNames.resolve(&tokens)
     // `M` is Monday only in English: beside names of another language (`Lunes cerrado, M-D 10-20`:
@@ -243,7 +255,8 @@ struct OpeningHoursLexer {
   /// The common case, plain ASCII without `\r`: every byte is one character, so byte offsets are
   /// character offsets. Gives the same tokens and warnings as the character lexer.
   static func tokenizeASCII(
-    _ bytes: UnsafeBufferPointer<UInt8>, text: String, warnings: inout [OpeningHoursWarning]
+    _ bytes: UnsafeBufferPointer<UInt8>, text: String, spellings: inout [String],
+    warnings: inout [OpeningHoursWarning]
   ) -> Result<[Token], OpeningHoursParseError> {
     func isLetter(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
     func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
@@ -289,7 +302,9 @@ struct OpeningHoursLexer {
           return spelling.count
         }
         tokens.append(
-          word(String(decoding: spelling, as: UTF8.self), lower: lower, range: start..<i, space: space))
+          word(
+            String(decoding: spelling, as: UTF8.self), lower: lower, range: start..<i, space: space,
+            spellings: &spellings))
         space = false
         continue
       } else {
@@ -322,7 +337,9 @@ struct OpeningHoursLexer {
                 text: text, position: start, expected: "a closing '\"' to end the comment that starts here",
                 found: "end of text"))
           }
-          kind = .comment(String(decoding: UnsafeBufferPointer(rebasing: bytes[i..<j]), as: UTF8.self))
+          kind = .comment(
+            spelling: spelling(
+              String(decoding: UnsafeBufferPointer(rebasing: bytes[i..<j]), as: UTF8.self), in: &spellings))
           i = j + 1
         case UInt8(ascii: "~"):
           kind = .dash
@@ -330,7 +347,7 @@ struct OpeningHoursLexer {
             OpeningHoursWarning(
               code: "dash-variant", range: start..<i, message: "'~' used as a range dash; write '-'"))
         default:
-          kind = .other(Character(Unicode.Scalar(c)))
+          kind = .other(Unicode.Scalar(c))
         }
       }
       tokens.append(Token(kind: kind, range: start..<i, spaceBefore: space))
@@ -342,7 +359,9 @@ struct OpeningHoursLexer {
 
   /// Any text, one `Character` at a time.
   /// - Throws: an unterminated comment.
-  static func tokenize(_ characters: [Character], text: String, warnings: inout [OpeningHoursWarning])
+  static func tokenize(
+    _ characters: [Character], text: String, spellings: inout [String], warnings: inout [OpeningHoursWarning]
+  )
     throws(OpeningHoursParseError) -> [Token]
   {
     var tokens: [Token] = []
@@ -404,7 +423,8 @@ struct OpeningHoursLexer {
           i += 6
         }
         let text = String(characters[start..<i])
-        tokens.append(word(text, lower: text.lowercased(), range: start..<i, space: space))
+        tokens.append(
+          word(text, lower: text.lowercased(), range: start..<i, space: space, spellings: &spellings))
         space = false
         continue
       } else {
@@ -426,7 +446,7 @@ struct OpeningHoursLexer {
             i += 1
             kind = .fallback
           } else {
-            kind = .other(c)
+            kind = .other(c.unicodeScalars.first!)
           }
         case "\"":
           var j = i
@@ -436,13 +456,13 @@ struct OpeningHoursLexer {
               text: text, position: start, expected: "a closing '\"' to end the comment that starts here",
               found: "end of text")
           }
-          kind = .comment(String(characters[i..<j]))
+          kind = .comment(spelling: spelling(String(characters[i..<j]), in: &spellings))
           i = j + 1
         default:
           if let closing = quoteVariants[c],
             let j = characters[i...].firstIndex(where: { closing.contains($0) })
           {
-            kind = .comment(String(characters[i..<j]))
+            kind = .comment(spelling: spelling(String(characters[i..<j]), in: &spellings))
             i = j + 1
             warnings.append(
               OpeningHoursWarning(
@@ -461,7 +481,7 @@ struct OpeningHoursLexer {
                 code: "dash-variant", range: start..<i,
                 message: "'\(c)' used as a range dash; write '-'"))
           } else {
-            kind = .other(c)
+            kind = .other(c.unicodeScalars.first!)
           }
         }
       }

@@ -7,6 +7,8 @@
 struct OpeningHoursParser {
   let text: String
   let tokens: [Token]
+  /// The text of the words and comments among `tokens` (`spelling(of:)`).
+  var spellings: [String] = []
   var index = 0
   var warnings: [OpeningHoursWarning] = []
   /// How the last time `parseClock` read was written: a bare hour (`10` in `10-12`), with am/pm.
@@ -45,7 +47,7 @@ struct OpeningHoursParser {
   init(text: String) throws(OpeningHoursParseError) {
     self.text = text
     var warnings: [OpeningHoursWarning] = []
-    self.tokens = try OpeningHoursLexer.tokenize(text, warnings: &warnings)
+    self.tokens = try OpeningHoursLexer.tokenize(text, spellings: &spellings, warnings: &warnings)
     self.warnings = warnings
   }
 
@@ -53,6 +55,14 @@ struct OpeningHoursParser {
 
   var token: Token { tokens[index] }
   func peek(_ k: Int = 1) -> Token { tokens[min(index + k, tokens.count - 1)] }
+
+  /// A word's or comment's text as written; empty for other tokens.
+  func spelling(of token: Token) -> String {
+    switch token.kind {
+    case .word(let i), .comment(let i): spellings[Int(i)]
+    default: ""
+    }
+  }
   mutating func advance() { if index < tokens.count - 1 { index += 1 } }
 
   mutating func warn(_ code: String, _ range: Range<Int>, _ message: String) {
@@ -65,10 +75,11 @@ struct OpeningHoursParser {
     case .number(let value, let digits):
       let s = String(value)
       return "'" + String(repeating: "0", count: max(0, digits - s.count)) + s + "'"
-    case .word(let w):
+    case .word:
+      let w = spelling(of: token)
       if let m = token.localized, m.kind == .ambiguous { return "'\(w)', which could be \(m.note)" }
       return "'\(w)'"
-    case .comment(let c): return "the comment \"\(c)\""
+    case .comment: return "the comment \"\(spelling(of: token))\""
     case .dash: return "'-'"
     case .colon: return "':'"
     case .comma: return "','"
@@ -148,7 +159,8 @@ struct OpeningHoursParser {
   /// Consumes a weekday word, warning about non-canonical spellings.
   mutating func takeWeekday() -> Int? {
     let t = token
-    guard case .word(let w) = t.kind, let day = Self.weekday(of: t) else { return nil }
+    guard case .word = t.kind, let day = Self.weekday(of: t) else { return nil }
+    let w = spelling(of: t)
     if let m = t.localized {
       warn("localized-weekday", t.range, "write '\(Self.weekdayCanonical[day])' for '\(w)' (\(m.note))")
     } else if t.word.isSingleLetterDay {
@@ -166,7 +178,8 @@ struct OpeningHoursParser {
 
   mutating func takeMonth() -> Int? {
     let t = token
-    guard case .word(let w) = t.kind, let m = Self.month(of: t) else { return nil }
+    guard case .word = t.kind, let m = Self.month(of: t) else { return nil }
+    let w = spelling(of: t)
     let canonical = Self.monthCanonical[m - 1]
     if let meaning = t.localized {
       warn("localized-month", t.range, "write '\(canonical)' for '\(w)' (\(meaning.note))")
@@ -184,7 +197,8 @@ struct OpeningHoursParser {
   /// (the keyword's spelling by default).
   mutating func takeKeyword(_ keyword: Keyword, _ canonical: String? = nil) -> Bool {
     let t = token
-    guard t.keyword == keyword, case .word(let w) = t.kind else { return false }
+    guard t.keyword == keyword, case .word = t.kind else { return false }
+    let w = spelling(of: t)
     let canonical = canonical ?? keyword.rawValue
     if w != canonical { warn("keyword-case", t.range, "write '\(canonical)' for '\(w)'") }
     advance()
@@ -882,8 +896,8 @@ struct OpeningHoursParser {
         advance()
       }
     }
-    if case .comment(let c) = token.kind {
-      rule.modifier.comment = c
+    if case .comment = token.kind {
+      rule.modifier.comment = spelling(of: token)
       advance()
     } else if case let length = appointmentPhraseLength(at: 0), length > 0 {
       let range = token.range.lowerBound..<peek(length - 1).range.upperBound

@@ -351,6 +351,9 @@ public struct Schedule: Sendable {
     var quiet: [RuleEvaluator.DayKey] = []
     /// Whole days of a weekly schedule found quiet in a row: after seven, every later day repeats one.
     var quietWeekdays = 0
+    /// Whole days checked. Most searches end within two, so days are keyed only after that: the
+    /// key costs as much as a lookup of a painted day.
+    var wholeDays = 0
   }
 
   /// The first local second in `(start, end)` where a day timeline starts a segment whose status
@@ -365,7 +368,7 @@ public struct Schedule: Sendable {
       // Only a whole day inside the window is the same question as another day of its kind.
       let whole = dayStart > start && dayStart + 86_400 <= end
       if whole, week != nil, alike.quietWeekdays >= 7 { return nil }
-      let key = whole && week == nil ? evaluator.dayKey(day) : nil
+      let key = whole && week == nil && alike.wholeDays >= 2 ? evaluator.dayKey(day) : nil
       if let key, alike.quiet.contains(key) {
         day += 1
         continue
@@ -379,6 +382,7 @@ public struct Schedule: Sendable {
         if sameState ? status.state != reference.state : status != reference { return at }
       }
       if let key, alike.quiet.count < AlikeDays.capacity { alike.quiet.append(key) }
+      if whole { alike.wholeDays += 1 }
       if whole, week != nil { alike.quietWeekdays += 1 }
       day += 1
     }
