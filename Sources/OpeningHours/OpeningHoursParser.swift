@@ -637,8 +637,9 @@ struct OpeningHoursParser {
       if rule.weekdays != nil, try parseLateWideRange(&rule) {
         // `Mo-Su week 05 Feb 10:00-12:00`
       }
-      if rule.weekdays != nil, case .colon = token.kind {
-        warn("stray-colon", token.range, "no ':' after weekdays")
+      if let days = rule.weekdays, case .colon = token.kind {
+        let written = days.weekdays.isEmpty ? "holidays" : days.holidays.isEmpty ? "weekdays" : "days"
+        warn("stray-colon", token.range, "no ':' after \(written)")
         advance()
       }
       // `Sa, 10:00-12:00` and `Du lundi au vendredi, de 9h à 18h`: the times of those days.

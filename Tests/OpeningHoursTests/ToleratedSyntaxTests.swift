@@ -193,6 +193,14 @@ struct ToleratedSyntaxTests {
   }
 
   @Test(
+    "a stray colon's note names what it follows",
+    arguments: [("PH: off", "holidays"), ("Mo-Fr: 09:00-17:00", "weekdays"), ("Sa,PH: 10:00-12:00", "days")])
+  func strayColonNamesWhatItFollows(text: String, written: String) throws {
+    let warnings = try OpeningHours(parsing: text).warnings.filter { $0.code == "stray-colon" }
+    #expect(warnings.map(\.message) == ["no ':' after \(written)"])
+  }
+
+  @Test(
     "am/pm on the end only is read where the start cannot take it",
     arguments: [
       ("10:00-6pm", "10:00-18:00"), ("Sa 8:00 - 1:30pm", "Sa 08:00-13:30"), ("11:30-9:00pm", "11:30-21:00"),
