@@ -42,6 +42,8 @@ public struct Schedule: Sendable {
   let offsets: OffsetCache
   /// The last days painted, for a schedule that is not weekly.
   let painted: PaintedDays?
+  /// The last stretch a search found quiet, for a schedule that is not weekly.
+  let quiet: QuietStretch?
 
   /// Compiles `hours` for one place.
   /// - Parameters:
@@ -62,6 +64,7 @@ public struct Schedule: Sendable {
     self.evaluator = evaluator
     self.week = evaluator.isWeekly ? WeekTable(evaluator) : nil
     self.painted = evaluator.isWeekly ? nil : PaintedDays()
+    self.quiet = evaluator.isWeekly ? nil : QuietStretch()
     self.offsets = OffsetCache(timeZone)
     var warnings: [OpeningHoursWarning] = []
     func firstRange(_ predicate: (Rule) -> Bool) -> Range<Int> {
@@ -310,6 +313,27 @@ public struct Schedule: Sendable {
   func nextChange(after instant: Instant, limit: Instant, sameState: Bool) -> Instant? {
     let reference = status(at: instant)
     let limit = min(limit, Self.latestChange)
+    guard let quiet else {
+      return search(after: instant, limit: limit, reference: reference, sameState: sameState)
+    }
+    var start = instant
+    if let known = quiet.stretch(holding: instant, status: reference, sameState: sameState) {
+      // Nothing changes before `known.end`: look on from there (the status is `reference` up to it).
+      if known.end >= limit { return nil }
+      start = known.start
+      let resumed = Instant(secondsSinceEpoch: known.end.secondsSinceEpoch - 1)
+      let found = search(
+        after: max(instant, resumed), limit: limit, reference: reference, sameState: sameState)
+      quiet.remember(.init(status: reference, sameState: sameState, start: start, end: found ?? limit))
+      return found
+    }
+    let found = search(after: start, limit: limit, reference: reference, sameState: sameState)
+    quiet.remember(.init(status: reference, sameState: sameState, start: start, end: found ?? limit))
+    return found
+  }
+
+  /// The first change after `instant` (whose status is `reference`) before `limit`.
+  func search(after instant: Instant, limit: Instant, reference: OpeningStatus, sameState: Bool) -> Instant? {
     var alike = AlikeDays()
     var current = instant
     while current < limit {

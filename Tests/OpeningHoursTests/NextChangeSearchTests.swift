@@ -45,6 +45,40 @@ struct NextChangeSearchTests {
     }
   }
 
+  @Test(
+    "a schedule asked again inside a quiet stretch answers as a fresh one",
+    arguments: [
+      "2012 easter -2 days-2012 easter +2 days: open; PH off", "Jun 10:00-12:00", "Dec 25 off",
+      "Mo-Fr 09:00-17:00; Dec 24-26 off", "PH 10:00-12:00 \"holiday hours\"; Jan 01 \"new year\"",
+      "Apr-Oct Sa 22:00-03:00 \"late\"", "2027 Mar Mo 08:00-09:00",
+    ])
+  func quietStretches(text: String) throws {
+    let shared = try F.schedule(text, holidays: F.germany)
+    // Forwards, then backwards, then scattered: each answer must be what a schedule that never
+    // searched before gives (its stretch cache is empty).
+    let forwards = (0..<40).map {
+      Instant(secondsSinceEpoch: F.at(2026, 1, 1).secondsSinceEpoch + Int64($0) * 777_777)
+    }
+    let scattered = [17, 3, 29, 11, 38, 0, 24, 6].map { forwards[$0] }
+    // The cache keeps one stretch, of one kind: the state questions run after the others.
+    for sameState in [false, true] {
+      for instant in forwards + forwards.reversed() + scattered {
+        for days in [30, 400, 1_200] {
+          let fresh = try F.schedule(text, holidays: F.germany)
+          let expected =
+            sameState
+            ? fresh.nextStateChange(after: instant, horizonDays: days)
+            : fresh.nextChange(after: instant, horizonDays: days)
+          let found =
+            sameState
+            ? shared.nextStateChange(after: instant, horizonDays: days)
+            : shared.nextChange(after: instant, horizonDays: days)
+          #expect(found == expected, "\(text) after \(instant) within \(days) days, state only: \(sameState)")
+        }
+      }
+    }
+  }
+
   @Test("a change centuries or millennia ahead, as opening-hours-rs finds it")
   func farAhead() throws {
     let years = try F.schedule("2000-3000")

@@ -18,10 +18,12 @@ public struct HoursBatch {
   public var horizonDays: Int
   /// A century: a change years away is found (`2013 Dec 31` from 2011, `2000-3000/42` from 2021:
   /// 2042), as the reference engines find it. Days alike are painted once (`Schedule.nextChange`),
-  /// so a dated value that never changes costs a check of its rules per day searched: 15 ms a line
-  /// for `2012 easter -2 days-2012 easter +2 days; PH off` in Europe/Paris, 6.5 ms for `Dec 25 off`
-  /// (release build), more with more rules. opening-hours-rs looks to the year 9999 (`2000-3000`
-  /// changes on 3001-01-01); that search costs 80 times as much, for answers no store needs.
+  /// so a dated value that never changes costs a check of its rules per day searched: 15 ms for
+  /// `2012 easter -2 days-2012 easter +2 days; PH off` in Europe/Paris, 6.5 ms for `Dec 25 off`
+  /// (release build), more with more rules; a later line of the same value at an instant inside
+  /// the century already searched resumes where that search ended (100 lines through 2026: 0.04 s).
+  /// opening-hours-rs looks to the year 9999 (`2000-3000` changes on 3001-01-01); that first search
+  /// costs 80 times as much, for answers no store needs.
   public static let defaultHorizonDays = 36_525
   /// The operations a request may ask for; each at most once.
   public static let operations = ["state", "next_change"]
