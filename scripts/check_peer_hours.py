@@ -131,8 +131,6 @@ def main():
         wholes = sum(1 for e in matched if e and e[4])
         rest = probes - singles
         per_case = rest // wholes if wholes and rest % wholes == 0 and len(items) == cases else None
-        if wholes == 0 and len(items) == cases and singles == probes:
-            per_case = 0
         for (probe, line, value, at, peer, ours), found in zip(items, matched):
             share = (per_case if found[4] else 1) if found else None
             if found and share:

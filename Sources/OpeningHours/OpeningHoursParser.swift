@@ -8,7 +8,7 @@ struct OpeningHoursParser {
   let text: String
   let tokens: [Token]
   /// The text of the words and comments among `tokens` (`spelling(of:)`).
-  var spellings: [String] = []
+  let spellings: [String]
   var index = 0
   var warnings: [OpeningHoursWarning] = []
   /// How the last time `parseClock` read was written: a bare hour (`10` in `10-12`), with am/pm.
@@ -47,7 +47,9 @@ struct OpeningHoursParser {
   init(text: String) throws(OpeningHoursParseError) {
     self.text = text
     var warnings: [OpeningHoursWarning] = []
+    var spellings: [String] = []
     self.tokens = try OpeningHoursLexer.tokenize(text, spellings: &spellings, warnings: &warnings)
+    self.spellings = spellings
     self.warnings = warnings
   }
 

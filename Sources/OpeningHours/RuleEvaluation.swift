@@ -417,8 +417,7 @@ struct RuleEvaluator: Sendable {
       for h in holidaySelectors {
         let target = d - h.offsetDays
         let status: UInt64 =
-          isKnown(h.kind, day: target)
-          ? (holidays!.holiday(on: LocalDate(daysSinceEpoch: target)) != nil ? 1 : 0) : 2
+          isKnown(h.kind, day: target) ? (isHoliday(h.kind, day: target, facts: [], assumed: 0) ? 1 : 0) : 2
         guard key.append(status, bits: 2) else { return nil }
       }
     }

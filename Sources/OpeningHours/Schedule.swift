@@ -317,17 +317,14 @@ public struct Schedule: Sendable {
       return search(after: instant, limit: limit, reference: reference, sameState: sameState)
     }
     var start = instant
+    var from = instant
     if let known = quiet.stretch(holding: instant, status: reference, sameState: sameState) {
       // Nothing changes before `known.end`: look on from there (the status is `reference` up to it).
       if known.end >= limit { return nil }
       start = known.start
-      let resumed = Instant(secondsSinceEpoch: known.end.secondsSinceEpoch - 1)
-      let found = search(
-        after: max(instant, resumed), limit: limit, reference: reference, sameState: sameState)
-      quiet.remember(.init(status: reference, sameState: sameState, start: start, end: found ?? limit))
-      return found
+      from = max(instant, Instant(secondsSinceEpoch: known.end.secondsSinceEpoch - 1))
     }
-    let found = search(after: start, limit: limit, reference: reference, sameState: sameState)
+    let found = search(after: from, limit: limit, reference: reference, sameState: sameState)
     quiet.remember(.init(status: reference, sameState: sameState, start: start, end: found ?? limit))
     return found
   }
