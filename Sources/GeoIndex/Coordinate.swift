@@ -44,7 +44,8 @@ public struct Coordinate: Hashable, Sendable {
   /// - Throws: `CoordinateError` when the text is not two numbers or they are out of range.
   public init(parsing text: some StringProtocol) throws(CoordinateError) {
     let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-    guard parts.count == 2,
+    // `Double(_:)` reads through C's strtod, which stops at a NUL: `47.6\0abc` would be 47.6.
+    guard parts.count == 2, !text.utf8.contains(0),
       let latitude = Double(parts[0].trimmingSpaces),
       let longitude = Double(parts[1].trimmingSpaces)
     else {

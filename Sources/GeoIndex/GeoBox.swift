@@ -41,7 +41,9 @@ public struct GeoBox: Hashable, Sendable {
     let values = text.split(separator: ",", omittingEmptySubsequences: false).map {
       Double($0.trimmingSpaces)
     }
-    guard values.count == 4, let west = values[0], let south = values[1], let east = values[2],
+    // `Double(_:)` reads through C's strtod, which stops at a NUL.
+    guard values.count == 4, !text.utf8.contains(0), let west = values[0], let south = values[1],
+      let east = values[2],
       let north = values[3]
     else {
       throw GeoBoxError(

@@ -1,3 +1,5 @@
+import StoreLocator
+
 /// How the service treats requests: limits, CORS and the admin token.
 public struct APIConfiguration: Sendable {
   /// The largest request body read (`--max-body-bytes`); a larger one is refused with 413.
@@ -11,15 +13,27 @@ public struct APIConfiguration: Sendable {
   /// `Cache-Control: max-age` of the answers about stores, in seconds: short, since whether a
   /// store is open changes with the clock.
   public var cacheMaxAge: Int
+  /// Queries that run at once, each on a thread of its own (`--query-threads`): one a core.
+  public var queryThreads: Int
+  /// Queries that may wait for a query thread (`--max-queued-queries`); the next is refused with
+  /// `503 overloaded`.
+  public var maximumQueuedQueries: Int
 
   public init(
     maximumBodyBytes: Int = 1 << 20, requestTimeout: Double = 10, corsOrigins: [String] = [],
-    adminToken: String? = nil, cacheMaxAge: Int = 10
+    adminToken: String? = nil, cacheMaxAge: Int = 10,
+    queryThreads: Int = APIConfiguration.defaultQueryThreads,
+    maximumQueuedQueries: Int = 256
   ) {
+    self.queryThreads = queryThreads
+    self.maximumQueuedQueries = maximumQueuedQueries
     self.maximumBodyBytes = maximumBodyBytes
     self.requestTimeout = requestTimeout
     self.corsOrigins = corsOrigins
     self.adminToken = adminToken
     self.cacheMaxAge = cacheMaxAge
   }
+
+  /// One query thread a core the process may use.
+  public static var defaultQueryThreads: Int { ActiveProcessors.count }
 }

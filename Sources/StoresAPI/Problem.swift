@@ -127,6 +127,18 @@ extension Problem {
     return problem
   }
 
+  /// Every query thread is busy and the queue of waiting queries is full: refused at once, so a
+  /// caller is told to come back rather than answered late.
+  static func overloaded(running: Int, waiting: Int) -> Problem {
+    var problem = Problem(
+      "overloaded", status: .serviceUnavailable, title: "The service is overloaded",
+      detail:
+        "the service is busy: \(running) queries are running and \(waiting) waiting, its limit; retry shortly"
+    )
+    problem.headers[.retryAfter] = "1"
+    return problem
+  }
+
   /// A body larger than the limit.
   static func bodyTooLarge(limit: Int) -> Problem {
     Problem(

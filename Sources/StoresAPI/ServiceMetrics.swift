@@ -14,6 +14,10 @@ public final class ServiceMetrics: Sendable {
   private let storesLoaded: Prometheus.Gauge
   private let loadedAt: Prometheus.Gauge
   private let loadSeconds: Prometheus.Gauge
+  private let overloadRefusals: Prometheus.Counter
+  private let connectionRefusals: Prometheus.Counter
+  private let openConnections: Prometheus.Gauge
+  private let cutResponses: Prometheus.Counter
   /// `stores_data_info{version="…"} 1`: one series, replaced when the version changes.
   private let versionInfo: Mutex<(version: String, gauge: Prometheus.Gauge)?> = Mutex(nil)
 
@@ -38,6 +42,28 @@ public final class ServiceMetrics: Sendable {
       descriptor: MetricNameDescriptor(
         namespace: "stores", subsystem: "data", metricName: "load", unitName: "seconds",
         helpText: "How long loading the data being served took (with every record checked, on a reload)"),
+      labels: [])
+    overloadRefusals = registry.makeCounter(
+      descriptor: MetricNameDescriptor(
+        namespace: "stores", subsystem: "queries", metricName: "refused", unitName: "total",
+        helpText: "Queries refused with 503 overloaded: every query thread busy and the queue full"),
+      labels: [])
+    connectionRefusals = registry.makeCounter(
+      descriptor: MetricNameDescriptor(
+        namespace: "stores", subsystem: "connections", metricName: "refused", unitName: "total",
+        helpText: "Connections closed at once because --max-connections were open"),
+      labels: [])
+    openConnections = registry.makeGauge(
+      descriptor: MetricNameDescriptor(
+        namespace: "stores", subsystem: "connections", metricName: "open",
+        helpText: "Connections open now"),
+      labels: [])
+    cutResponses = registry.makeCounter(
+      descriptor: MetricNameDescriptor(
+        namespace: "stores", subsystem: "responses", metricName: "cut", unitName: "total",
+        helpText:
+          "Responses whose connection was closed before every byte was written (a client that stopped reading, or the shutdown timeout)"
+      ),
       labels: [])
   }
 
@@ -95,6 +121,18 @@ public final class ServiceMetrics: Sendable {
 
   /// Counts a reload that failed and left the old data in service.
   func recordReloadFailure() { reloadFailures.increment() }
+
+  /// Counts a query refused because the query threads and their queue are full.
+  func recordOverloadRefusal() { overloadRefusals.increment() }
+
+  /// Counts a connection closed at once at `--max-connections`.
+  func recordConnectionRefusal() { connectionRefusals.increment() }
+
+  /// Sets the number of open connections.
+  func recordOpenConnections(_ count: Int) { openConnections.set(Double(count)) }
+
+  /// Counts a response cut short by closing its connection.
+  func recordCutResponse() { cutResponses.increment() }
 
   /// Everything in the registry, in the Prometheus text format.
   public var text: String { registry.emitToString() }

@@ -2,6 +2,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import NIOHTTP1
 
 extension HTTPField.Name {
   /// The version of the data an answer was computed from (`Catalog.dataVersion`).
@@ -42,6 +43,11 @@ struct ServiceMiddleware: RouterMiddleware {
       response = problem(for: error, request: request, context: context).response
     }
     response.headers[.requestID] = requestID
+    if store.isDraining {
+      // The connection is about to be closed: a client or balancer reusing it would find it
+      // gone, so it is closed after this answer instead (HTTP1ConnectionGuard).
+      response.headers[.connection] = "close"
+    }
     if response.headers[.storesDataVersion] == nil, let loaded = context.loaded {
       response.headers[.storesDataVersion] = loaded.version
     }
@@ -63,6 +69,14 @@ struct ServiceMiddleware: RouterMiddleware {
       return .timedOut(after: configuration.requestTimeout)
     case is NIOTooManyBytesError:
       return .bodyTooLarge(limit: configuration.maximumBodyBytes)
+    case let error as HTTPParserError:
+      // The body broke HTTP/1.1 framing (a chunk size that is not hex): the client's fault, and
+      // the connection closes after the answer, as nothing after it can be framed.
+      var problem = Problem(
+        "invalid-request", status: .badRequest, title: "The request is not valid",
+        detail: "the request body is not valid HTTP/1.1 (\(error)); the connection is closed")
+      problem.headers[.connection] = "close"
+      return problem
     case let error as any HTTPResponseError where error.status == .notFound:
       // The router found no route for the path and method: tell a wrong method from a wrong path.
       let path = request.uri.path

@@ -82,22 +82,28 @@ struct StoreRoutes: Sendable {
     return document(answer.jsonText, DocumentResponse.json, request)
   }
 
-  /// `POST /v1/pickup`: `stores pickup`, the body an order document or a pickup request.
-  func pickup(_ request: Request, _ context: StoresRequestContext) async throws -> Response {
-    let loaded = try Self.loaded(context)
+  /// The body of `POST /v1/pickup`, read to `--max-body-bytes` and no further (a larger body is
+  /// refused as it arrives, 413), once its type is JSON.
+  func pickupBody(_ request: Request) async throws -> [UInt8] {
     if let length = request.headers[.contentLength].flatMap({ Int($0) }),
       length > configuration.maximumBodyBytes
     {
       throw Problem.bodyTooLarge(limit: configuration.maximumBodyBytes)
     }
     try Self.requireJSON(request)
-    let pairs = try QueryString.pairs(request.uri.query)
-    // Read to the limit and no further: a larger body is refused as it arrives (413).
     let body = try await request.body.collect(upTo: configuration.maximumBodyBytes)
-    let bytes = Array(body.readableBytesView)
+    return Array(body.readableBytesView)
+  }
+
+  /// `POST /v1/pickup`: `stores pickup`, the body (`pickupBody`) an order document or a pickup
+  /// request.
+  func pickup(_ request: Request, _ context: StoresRequestContext, body: [UInt8]) throws(Problem) -> Response
+  {
+    let loaded = try Self.loaded(context)
+    let pairs = try QueryString.pairs(request.uri.query)
     let answer = try Self.reading { () throws(RequestError) in
       let submission = try PickupSubmission(
-        body: bytes, parameters: RequestParameters(pairs, style: .queryString))
+        body: body, parameters: RequestParameters(pairs, style: .queryString))
       return try loaded.catalog.answer(submission, now: .now())
     }
     var response = DocumentResponse.make(

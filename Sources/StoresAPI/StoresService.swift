@@ -10,6 +10,8 @@ public struct StoresService: Sendable {
   public let configuration: APIConfiguration
   /// The store picker page at `/` and what it loads.
   public let page: PageResources
+  /// Where the queries run: off the threads that answer health checks, a bounded number at once.
+  public let queries: QueryExecutor
 
   /// - Parameters:
   ///   - source: Where the data comes from; read again on every reload.
@@ -25,6 +27,9 @@ public struct StoresService: Sendable {
     self.metrics = metrics
     self.configuration = configuration
     reloader = Reloader(source: source, store: store, metrics: metrics, logger: logger)
+    queries = QueryExecutor(
+      threadCount: configuration.queryThreads, queueLimit: configuration.maximumQueuedQueries,
+      onRefusal: { [metrics] in metrics.recordOverloadRefusal() })
     if let initial { metrics.recordServing(initial) }
   }
 
@@ -41,14 +46,19 @@ public struct StoresService: Sendable {
     let stores = StoreRoutes(configuration: configuration)
     let operations = OperationsRoutes(
       store: store, metrics: metrics, reloader: reloader, configuration: configuration)
-    add(.nearest, to: router) { try stores.nearest($0, $1) }
-    add(.within, to: router) { try stores.within($0, $1) }
-    add(.clusters, to: router) { try stores.clusters($0, $1) }
-    add(.store, to: router) { try stores.store($0, $1) }
-    add(.hours, to: router) { try stores.hours($0, $1) }
-    add(.open, to: router) { try stores.open($0, $1) }
-    add(.pickup, to: router) { try await stores.pickup($0, $1) }
-    add(.info, to: router) { try stores.info($0, $1) }
+    // The queries run on the query threads, the probes and the page where the request arrived.
+    addQuery(.nearest, to: router) { try stores.nearest($0, $1) }
+    addQuery(.within, to: router) { try stores.within($0, $1) }
+    addQuery(.clusters, to: router) { try stores.clusters($0, $1) }
+    addQuery(.store, to: router) { try stores.store($0, $1) }
+    addQuery(.hours, to: router) { try stores.hours($0, $1) }
+    addQuery(.open, to: router) { try stores.open($0, $1) }
+    add(.pickup, to: router) { [queries] request, context in
+      // The body arrives here; only the planning takes a query thread.
+      let body = try await stores.pickupBody(request)
+      return try await queries.run { try stores.pickup(request, context, body: body) }
+    }
+    addQuery(.info, to: router) { try stores.info($0, $1) }
     add(.health, to: router) { operations.health($0, $1) }
     add(.readiness, to: router) { try operations.readiness($0, $1) }
     add(.metrics, to: router) { operations.metricsText($0, $1) }
@@ -60,6 +70,16 @@ public struct StoresService: Sendable {
     // A reload may take longer than a query's deadline, and ends on its own.
     add(.reload, to: router, deadline: false) { try await operations.reload($0, $1) }
     return router
+  }
+
+  /// Adds `route`, answered by `handler` on a query thread under the request deadline.
+  private func addQuery(
+    _ route: APIRoute, to router: Router<StoresRequestContext>,
+    _ handler: @escaping @Sendable (Request, StoresRequestContext) throws -> Response
+  ) {
+    add(route, to: router) { [queries] request, context in
+      try await queries.run { try handler(request, context) }
+    }
   }
 
   /// Adds `route`, answered by `handler` under the request deadline.

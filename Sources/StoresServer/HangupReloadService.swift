@@ -23,12 +23,15 @@ struct HangupReloadService: Service {
 /// its services down one at a time in reverse order, so the listener waits for this one.
 struct DrainingService: Service {
   let store: CatalogStore
+  /// Told when shutdown begins: an answer cut from then on makes the exit status non-zero.
+  let connections: ConnectionLimiter
   /// `--drain-delay`.
   let delay: Duration
 
   func run() async throws {
     try? await gracefulShutdown()
     store.beginDraining()
+    connections.beginStopping()
     if delay > .zero {
       // Not cancellable by a second signal on purpose: the delay is short and bounded.
       try? await Task.sleep(for: delay)

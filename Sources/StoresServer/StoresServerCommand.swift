@@ -62,7 +62,7 @@ struct StoresServerCommand: AsyncParsableCommand {
         # reload after renaming a new file over the old one
         kill -HUP "$(pidof stores-server)"
 
-      Exits 0 after a graceful shutdown, 64 for bad options, 65 for data it cannot serve, 66 for \
+      Exits 0 after a graceful shutdown, 75 when one cut an answer (--shutdown-timeout), 64 for bad options, 65 for data it cannot serve, 66 for \
       a data file that cannot be read, 70 when the port cannot be bound.
       """)
 
@@ -109,8 +109,38 @@ struct StoresServerCommand: AsyncParsableCommand {
   @Option(
     help: ArgumentHelp(
       "Seconds a connection may stay idle (no request, or a request that stopped arriving) before it is closed (0: never).",
+      discussion:
+        "65 s by default: longer than the 60 s load balancers keep idle connections to a backend "
+        + "(AWS ALB, nginx's keepalive_timeout), so the balancer closes first and never reuses a "
+        + "connection the service is closing.",
       valueName: "seconds"))
-  var idleTimeout = 60.0
+  var idleTimeout = 65.0
+
+  @Option(
+    help: ArgumentHelp(
+      "Connections open at once; past it a new connection is closed at once and counted in /metrics.",
+      discussion:
+        "Default: the file-descriptor limit (the soft limit is raised to the hard one at startup) "
+        + "less \(ConnectionLimiter.reservedDescriptors) kept for files.",
+      valueName: "count"))
+  var maxConnections: Int?
+
+  @Option(
+    help: ArgumentHelp(
+      "Queries computed at once, each on a thread of its own (default: one a core).", valueName: "count"))
+  var queryThreads = APIConfiguration.defaultQueryThreads
+
+  @Option(
+    help: ArgumentHelp(
+      "Queries that may wait for a query thread; the next is answered 503 overloaded with Retry-After.",
+      valueName: "count"))
+  var maxQueuedQueries = 256
+
+  @Option(
+    help: ArgumentHelp(
+      "Seconds an answer may take to be written once the service closes its connection (on SIGTERM, after an idle timeout); an answer cut by it is logged, counted, and on SIGTERM makes the exit status 75.",
+      valueName: "seconds"))
+  var shutdownTimeout = 20.0
 
   @Option(
     help: ArgumentHelp(
@@ -157,6 +187,18 @@ struct StoresServerCommand: AsyncParsableCommand {
     }
     guard drainDelay.isFinite, (0...600).contains(drainDelay) else {
       throw ValidationError("--drain-delay must be 0...600 seconds (got \(drainDelay))")
+    }
+    guard shutdownTimeout.isFinite, (0.1...3600).contains(shutdownTimeout) else {
+      throw ValidationError("--shutdown-timeout must be 0.1...3600 seconds (got \(shutdownTimeout))")
+    }
+    if let maxConnections, !(1...10_000_000).contains(maxConnections) {
+      throw ValidationError("--max-connections must be 1...10000000 (got \(maxConnections))")
+    }
+    guard (1...1024).contains(queryThreads) else {
+      throw ValidationError("--query-threads must be 1...1024 (got \(queryThreads))")
+    }
+    guard (0...1_000_000).contains(maxQueuedQueries) else {
+      throw ValidationError("--max-queued-queries must be 0...1000000 (got \(maxQueuedQueries))")
     }
     guard !hostname.isEmpty else { throw ValidationError("--hostname is empty") }
     _ = try tileLayer()
@@ -209,14 +251,17 @@ struct StoresServerCommand: AsyncParsableCommand {
       source: source, initial: loaded,
       configuration: APIConfiguration(
         maximumBodyBytes: maxBodyBytes, requestTimeout: requestTimeout, corsOrigins: corsOrigins,
-        adminToken: environment("STORES_ADMIN_TOKEN").flatMap { $0.isEmpty ? nil : $0 }),
+        adminToken: environment("STORES_ADMIN_TOKEN").flatMap { $0.isEmpty ? nil : $0 },
+        queryThreads: queryThreads, maximumQueuedQueries: maxQueuedQueries),
       page: page, metrics: metrics, logger: logger)
     let hostname = hostname
+    let connections = ConnectionLimiter(
+      maximum: maxConnections ?? ConnectionLimiter.defaultMaximum(), metrics: metrics, logger: logger)
     let application = Application(
       router: service.buildRouter(),
-      server: .http1(
-        configuration: .init(
-          idleTimeout: idleTimeout > 0 ? .nanoseconds(Int64(idleTimeout * 1e9)) : nil)),
+      server: .guardedHTTP1(
+        idleTimeout: idleTimeout > 0 ? .nanoseconds(Int64(idleTimeout * 1e9)) : nil, connections: connections,
+        maximumBodyBytes: maxBodyBytes, closeTimeout: .nanoseconds(Int64(shutdownTimeout * 1e9))),
       configuration: ApplicationConfiguration(address: .hostname(hostname, port: port), serverName: nil),
       onServerRunning: { channel in
         let port = channel.localAddress?.port ?? 0
@@ -230,23 +275,40 @@ struct StoresServerCommand: AsyncParsableCommand {
       },
       logger: logger)
 
-    let group = ServiceGroup(
-      configuration: ServiceGroupConfiguration(
-        services: [
-          .init(service: application),
-          .init(
-            service: RecordVerificationService(loaded: loaded, store: service.store, logger: logger),
-            successTerminationBehavior: .ignore, failureTerminationBehavior: .gracefullyShutdownGroup),
-          .init(
-            service: HangupReloadService(reloader: service.reloader), successTerminationBehavior: .ignore),
-          // Last, so it hears of the shutdown first: /readyz turns 503 while requests drain.
-          .init(
-            service: DrainingService(store: service.store, delay: .nanoseconds(Int64(drainDelay * 1e9))),
-            successTerminationBehavior: .ignore),
-        ],
-        gracefulShutdownSignals: [.sigterm, .sigint],
-        logger: logger))
-    do { try await group.run() } catch let error as DataRefused {
+    let backstopSeconds: Double = drainDelay + requestTimeout + shutdownTimeout + 5
+    let shutdownBackstop = Duration.nanoseconds(Int64(backstopSeconds * 1e9))
+    var groupConfiguration = ServiceGroupConfiguration(
+      services: [
+        .init(service: application),
+        .init(
+          service: RecordVerificationService(loaded: loaded, store: service.store, logger: logger),
+          successTerminationBehavior: .ignore, failureTerminationBehavior: .gracefullyShutdownGroup),
+        .init(
+          service: HangupReloadService(reloader: service.reloader), successTerminationBehavior: .ignore),
+        // Last, so it hears of the shutdown first: /readyz turns 503 while requests drain.
+        .init(
+          service: DrainingService(
+            store: service.store, connections: connections, delay: .nanoseconds(Int64(drainDelay * 1e9))),
+          successTerminationBehavior: .ignore),
+      ],
+      gracefulShutdownSignals: [.sigterm, .sigint],
+      logger: logger)
+    // A backstop only: each answer is bounded by --request-timeout, its writing by
+    // --shutdown-timeout, so the group normally ends well within this.
+    groupConfiguration.maximumGracefulShutdownDuration = shutdownBackstop
+    let group = ServiceGroup(configuration: groupConfiguration)
+    do {
+      try await group.run()
+      let cut = connections.answersCutWhileStopping
+      if cut > 0 {
+        standardError(
+          "stores-server: \(cut) answer\(cut == 1 ? " was" : "s were") cut by --shutdown-timeout \(shutdownTimeout) s while shutting down"
+        )
+        throw ExitCode(75)
+      }
+    } catch let error as ExitCode {
+      throw error
+    } catch let error as DataRefused {
       standardError("stores-server: \(error.message)")
       throw ExitCode(65)
     } catch let error as IOError {

@@ -7,7 +7,7 @@
 #endif
 
 /// How many processors the loader may keep busy (reading ahead, inferring time zones).
-enum ActiveProcessors {
+package enum ActiveProcessors {
   /// The processors online now, at least 1.
-  static var count: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+  package static var count: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 }
