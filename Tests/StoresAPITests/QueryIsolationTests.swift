@@ -18,7 +18,11 @@ import Testing
     init(on executor: QueryExecutor) async {
       let started = started
       let gate = gate
-      task = Task { try await executor.run { started.signal(); gate.wait() } }
+      task = Task {
+        try await executor.run {
+          started.signal(); gate.wait()
+        }
+      }
       // Wait off the cooperative pool: a semaphore must not hold one of its threads.
       _ = try? await ServerProcess.onThread { started.wait() }
     }

@@ -38,7 +38,9 @@ final class RawHTTPConnection: @unchecked Sendable {
 
   /// Connects to 127.0.0.1:`port`; a read that waits `timeout` seconds fails rather than hang a
   /// test.
-  init(port: Int, timeout: Int = 10) throws {
+  /// - Parameter receiveBufferBytes: The socket's receive buffer (`SO_RCVBUF`), small for a
+  ///   client that reads slowly; the system's default when `nil`.
+  init(port: Int, timeout: Int = 10, receiveBufferBytes: Int32? = nil) throws {
     // The descriptor is a local until the connection is made: once `socketDescriptor` is set, a
     // throw runs `deinit`, and a second `close` could close a descriptor another thread has just
     // been given the same number for.
@@ -51,6 +53,9 @@ final class RawHTTPConnection: @unchecked Sendable {
       if descriptor >= 0 { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
     #endif
     guard descriptor >= 0 else { throw Failure(description: "socket: errno \(errno)", code: errno) }
+    if var size = receiveBufferBytes {
+      setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+    }
     var time = timeval(tv_sec: timeout, tv_usec: 0)
     setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
     setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
