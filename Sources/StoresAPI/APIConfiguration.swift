@@ -11,15 +11,20 @@ public struct APIConfiguration: Sendable {
   /// `Cache-Control: max-age` of the answers about stores, in seconds: short, since whether a
   /// store is open changes with the clock.
   public var cacheMaxAge: Int
+  /// The largest share of the served stores, in percent, that a reload may lose
+  /// (`--max-store-loss`, 0…100; 100 takes any data): new data with more stores missing is
+  /// refused unless the reload is forced.
+  public var maximumStoreLossPercent: Double
 
   public init(
     maximumBodyBytes: Int = 1 << 20, requestTimeout: Double = 10, corsOrigins: [String] = [],
-    adminToken: String? = nil, cacheMaxAge: Int = 10
+    adminToken: String? = nil, cacheMaxAge: Int = 10, maximumStoreLossPercent: Double = 10
   ) {
     self.maximumBodyBytes = maximumBodyBytes
     self.requestTimeout = requestTimeout
     self.corsOrigins = corsOrigins
     self.adminToken = adminToken
     self.cacheMaxAge = cacheMaxAge
+    self.maximumStoreLossPercent = maximumStoreLossPercent
   }
 }
