@@ -141,6 +141,26 @@ struct StoresServerCommand: AsyncParsableCommand {
   @Option(help: "trace, debug, info, notice, warning, error or critical (debug logs every request).")
   var logLevel = "info"
 
+  // MARK: Reload guard (--max-store-loss)
+
+  @Option(
+    help: ArgumentHelp(
+      "Refuse a reload whose data has more than this share of the served stores missing (0...100; 100 takes any data).",
+      discussion:
+        "The old data stays served; the log, /metrics and the admin answer say why. Accept such data "
+        + "with POST /admin/reload?force=true, or by a restart: a startup has nothing to compare with.",
+      valueName: "percent"))
+  var maxStoreLoss = 10.0
+
+  /// `--max-store-loss` checked: a share in percent.
+  func validateReloadGuard() throws {
+    guard maxStoreLoss.isFinite, (0...100).contains(maxStoreLoss) else {
+      throw ValidationError("--max-store-loss must be 0...100 percent (got \(maxStoreLoss))")
+    }
+  }
+
+  // MARK: -
+
   func validate() throws {
     guard Logger.Level(rawValue: logLevel) != nil else {
       throw ValidationError("--log-level must be trace, debug, info, notice, warning, error or critical")
@@ -160,6 +180,7 @@ struct StoresServerCommand: AsyncParsableCommand {
     }
     guard !hostname.isEmpty else { throw ValidationError("--hostname is empty") }
     _ = try tileLayer()
+    try validateReloadGuard()
   }
 
   /// The tile server of `--tiles`, if given.
@@ -205,11 +226,15 @@ struct StoresServerCommand: AsyncParsableCommand {
       assetsDirectory: assets, basemapPath: PageResources.bundledBasemapPath, tiles: try tileLayer())
     for warning in page.warnings { logger.warning("\(warning)") }
 
+    // The startup line's figures, as values: once a reload has replaced the first catalog and its
+    // last request has ended, nothing here may keep it (or its mapping of a snapshot) alive.
+    let first = (stores: loaded.catalog.stores.count, version: loaded.version, seconds: loaded.loadSeconds)
     let service = StoresService(
-      source: source, initial: loaded,
+      source: source, initial: consume loaded,
       configuration: APIConfiguration(
         maximumBodyBytes: maxBodyBytes, requestTimeout: requestTimeout, corsOrigins: corsOrigins,
-        adminToken: environment("STORES_ADMIN_TOKEN").flatMap { $0.isEmpty ? nil : $0 }),
+        adminToken: environment("STORES_ADMIN_TOKEN").flatMap { $0.isEmpty ? nil : $0 },
+        maximumStoreLossPercent: maxStoreLoss),
       page: page, metrics: metrics, logger: logger)
     let hostname = hostname
     let application = Application(
@@ -221,12 +246,12 @@ struct StoresServerCommand: AsyncParsableCommand {
       onServerRunning: { channel in
         let port = channel.localAddress?.port ?? 0
         let line =
-          "stores-server: serving \(loaded.catalog.stores.count) stores from \(path) "
-          + "(version \(loaded.version), loaded in \(Self.milliseconds(loaded.loadSeconds))"
+          "stores-server: serving \(first.stores) stores from \(path) "
+          + "(version \(first.version), loaded in \(Self.milliseconds(first.seconds))"
           + (service.configuration.adminToken == nil ? "" : "; POST /admin/reload enabled")
           + ") on http://\(hostname.contains(":") ? "[\(hostname)]" : hostname):\(port)"
         standardOutput(line)
-        logger.notice("listening", metadata: ["port": "\(port)", "version": "\(loaded.version)"])
+        logger.notice("listening", metadata: ["port": "\(port)", "version": "\(first.version)"])
       },
       logger: logger)
 
@@ -235,10 +260,11 @@ struct StoresServerCommand: AsyncParsableCommand {
         services: [
           .init(service: application),
           .init(
-            service: RecordVerificationService(loaded: loaded, store: service.store, logger: logger),
+            service: RecordVerificationService(store: service.store, logger: logger),
             successTerminationBehavior: .ignore, failureTerminationBehavior: .gracefullyShutdownGroup),
           .init(
-            service: HangupReloadService(reloader: service.reloader), successTerminationBehavior: .ignore),
+            service: await HangupReloadService.trapping(reloader: service.reloader),
+            successTerminationBehavior: .ignore),
           // Last, so it hears of the shutdown first: /readyz turns 503 while requests drain.
           .init(
             service: DrainingService(store: service.store, delay: .nanoseconds(Int64(drainDelay * 1e9))),
