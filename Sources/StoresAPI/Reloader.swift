@@ -152,6 +152,9 @@ public actor Reloader {
     context["version"] = "\(loaded.version)"
     context["previous_version"] = "\(previousVersion ?? "none")"
     context["load_seconds"] = "\(loaded.loadSeconds)"
+    // The success line names the data now served as `version` and `stores`.
+    context["new_version"] = nil
+    context["new_stores"] = nil
     if force {
       context["forced"] = "true"
       context["previous_stores"] = "\(served?.stores ?? 0)"

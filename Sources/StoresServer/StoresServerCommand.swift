@@ -30,8 +30,16 @@ struct StoresServerCommand: AsyncParsableCommand {
       Reload without downtime: SIGHUP, or POST /admin/reload with 'Authorization: Bearer TOKEN' \
       when STORES_ADMIN_TOKEN=TOKEN is set (the route does not exist otherwise), reads --data \
       again beside the data being served and swaps it in; requests in flight finish on the data \
-      they started with. A reload that fails (a missing file, bad data under --strict, a \
-      corrupted snapshot) keeps the old data, logs why and counts it in /metrics.
+      they started with, and the data replaced is released when the last of them ends. A reload \
+      that fails (a missing file, bad data under --strict, a corrupted snapshot) keeps the old \
+      data, logs why and counts it in /metrics. Reloads asked for while one runs share the next \
+      load: a burst of SIGHUPs makes at most two.
+
+      Reload guard: new data with more than --max-store-loss (default 10%) of the served stores \
+      missing, as when an upstream publishes an empty or truncated file, is refused the same way \
+      (the log, /metrics and the admin answer give both counts). Accept it on purpose with \
+      POST /admin/reload?force=true, or by restarting: a startup has nothing to compare with. \
+      --max-store-loss 100 turns the guard off.
 
       SIGTERM or SIGINT: /readyz turns 503; after --drain-delay (new requests are still answered \
       meanwhile, so a load balancer has time to notice) the listener closes, requests in flight \
@@ -56,6 +64,9 @@ struct StoresServerCommand: AsyncParsableCommand {
         curl 'http://127.0.0.1:8080/v1/stores/nearest?near=47.6062,-122.3321&k=3'
         curl -X POST -H 'Authorization: Bearer s3cret' \\
           http://127.0.0.1:8080/admin/reload
+        # take new data that lacks many stores, after checking it
+        curl -X POST -H 'Authorization: Bearer s3cret' \\
+          'http://127.0.0.1:8080/admin/reload?force=true'
         # the page with OpenStreetMap's tiles (mind their usage policy)
         stores-server --tiles 'https://tile.openstreetmap.org/{z}/{x}/{y}.png' \\
           --tiles-attribution '&copy; OpenStreetMap contributors'
