@@ -18,12 +18,16 @@ public struct APIConfiguration: Sendable {
   /// Queries that may wait for a query thread (`--max-queued-queries`); the next is refused with
   /// `503 overloaded`.
   public var maximumQueuedQueries: Int
+  /// The largest share of the served stores, in percent, that a reload may lose
+  /// (`--max-store-loss`, 0…100; 100 takes any data): new data with more stores missing is
+  /// refused unless the reload is forced.
+  public var maximumStoreLossPercent: Double
 
   public init(
     maximumBodyBytes: Int = 1 << 20, requestTimeout: Double = 10, corsOrigins: [String] = [],
     adminToken: String? = nil, cacheMaxAge: Int = 10,
     queryThreads: Int = APIConfiguration.defaultQueryThreads,
-    maximumQueuedQueries: Int = 256
+    maximumQueuedQueries: Int = 256, maximumStoreLossPercent: Double = 10
   ) {
     self.queryThreads = queryThreads
     self.maximumQueuedQueries = maximumQueuedQueries
@@ -32,6 +36,7 @@ public struct APIConfiguration: Sendable {
     self.corsOrigins = corsOrigins
     self.adminToken = adminToken
     self.cacheMaxAge = cacheMaxAge
+    self.maximumStoreLossPercent = maximumStoreLossPercent
   }
 
   /// One query thread a core the process may use.

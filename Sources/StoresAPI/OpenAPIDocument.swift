@@ -1329,7 +1329,7 @@ enum OpenAPIDocument {
               "operations"
             ],
             "summary": "Prometheus metrics",
-            "description": "The Prometheus text format: requests and latency per route and status (`http_server_requests_total`, `http_server_request_duration`), requests in flight, reloads by result (`stores_reloads_total`), the stores loaded, the data version, when and how fast it was loaded.",
+            "description": "The Prometheus text format: requests and latency per route and status (`http_server_requests_total`, `http_server_request_duration`), requests in flight, reloads by result (`stores_reloads_total`: success, failure, refused) and those that shared another's load (`stores_reloads_coalesced_total`), the stores loaded, the data version, when and how fast it was loaded.",
             "parameters": [
               {
                 "$ref": "#/components/parameters/RequestId"
@@ -1426,7 +1426,7 @@ enum OpenAPIDocument {
               "admin"
             ],
             "summary": "Load the data again and swap it in",
-            "description": "As `SIGHUP` does: reads `--data` again beside the data being served and swaps it in atomically; requests in flight finish on the data they started with. A load that fails (a missing file, bad data under `--strict`, a corrupted snapshot) keeps the old data and answers 422 with the reason. The route exists only when `STORES_ADMIN_TOKEN` is set (else 404, as for an unknown path); the token is compared in constant time. No body.",
+            "description": "As `SIGHUP` does: reads `--data` again beside the data being served and swaps it in atomically; requests in flight finish on the data they started with, and the data replaced is released when the last of them ends. Reloads coalesce: one asked for while another loads waits for it and shares the next load with every other one asked meanwhile, so the answer always reflects the file as it was after the request arrived. A load that fails (a missing file, bad data under `--strict`, a corrupted snapshot) keeps the old data and answers 422 `reload-failed` with the reason. New data that lacks more of the served stores than `--max-store-loss` allows (10% by default: an empty or truncated upstream file) keeps the old data too and answers 422 `reload-refused` with both counts, unless `force=true`. The route exists only when `STORES_ADMIN_TOKEN` is set (else 404, as for an unknown path); the token is compared in constant time, before the parameters are read. No body.",
             "security": [
               {
                 "adminToken": []
@@ -1435,6 +1435,9 @@ enum OpenAPIDocument {
             "parameters": [
               {
                 "$ref": "#/components/parameters/RequestId"
+              },
+              {
+                "$ref": "#/components/parameters/Force"
               }
             ],
             "responses": {
@@ -1466,6 +1469,9 @@ enum OpenAPIDocument {
                     }
                   }
                 }
+              },
+              "400": {
+                "$ref": "#/components/responses/BadRequest"
               },
               "401": {
                 "description": "The `Authorization: Bearer` token is missing or wrong.",
@@ -1557,7 +1563,7 @@ enum OpenAPIDocument {
                 }
               },
               "422": {
-                "description": "The data could not be loaded; the data loaded before is still served (`version`).",
+                "description": "The data was not swapped in; the data loaded before is still served (`version`): `reload-failed`, it could not be loaded; `reload-refused`, it lacks more of the stores than `--max-store-loss` allows (`stores`, `new_stores`, `store_loss_percent`), and `force=true` would take it.",
                 "headers": {
                   "X-Request-Id": {
                     "$ref": "#/components/headers/X-Request-Id"
@@ -1580,7 +1586,8 @@ enum OpenAPIDocument {
                           "properties": {
                             "type": {
                               "enum": [
-                                "urn:stores:problem:reload-failed"
+                                "urn:stores:problem:reload-failed",
+                                "urn:stores:problem:reload-refused"
                               ]
                             },
                             "status": {
@@ -1590,13 +1597,34 @@ enum OpenAPIDocument {
                         }
                       ]
                     },
-                    "example": {
-                      "type": "urn:stores:problem:reload-failed",
-                      "title": "The data could not be reloaded",
-                      "status": 422,
-                      "detail": "cannot read /srv/stores.snapshot: No such file or directory; the data loaded before is still served",
-                      "reloaded": false,
-                      "version": "721c9fbf867edb1b"
+                    "examples": {
+                      "failed": {
+                        "summary": "The file could not be loaded",
+                        "value": {
+                          "type": "urn:stores:problem:reload-failed",
+                          "title": "The data could not be reloaded",
+                          "status": 422,
+                          "detail": "cannot read /srv/stores.snapshot: No such file or directory; the data loaded before is still served",
+                          "reloaded": false,
+                          "version": "721c9fbf867edb1b"
+                        }
+                      },
+                      "refused": {
+                        "summary": "The file lacks too many stores",
+                        "value": {
+                          "type": "urn:stores:problem:reload-refused",
+                          "title": "The reload would lose too many stores",
+                          "status": 422,
+                          "detail": "/srv/stores.geojson: the new data has 0 stores, 100% fewer than the 2000 served (the limit is 10%, --max-store-loss); to accept it, POST /admin/reload?force=true; the data loaded before is still served",
+                          "reloaded": false,
+                          "version": "721c9fbf867edb1b",
+                          "stores": 2000,
+                          "new_version": "3b5e0c4f1a2d6e7f",
+                          "new_stores": 0,
+                          "store_loss_percent": 100,
+                          "max_store_loss_percent": 10
+                        }
+                      }
                     }
                   }
                 }
@@ -1829,7 +1857,7 @@ enum OpenAPIDocument {
         "schemas": {
           "Problem": {
             "type": "object",
-            "description": "An RFC 9457 problem: every error the service answers. `detail` is the same sentence the CLI prints for the same input.\n\n- `urn:stores:problem:invalid-request` (400): A parameter or the body is malformed, out of range, unknown, repeated, or contradicts another; `parameter` names it.\n- `urn:stores:problem:unknown-store` (404): No store has the id; `suggestions` lists up to three similar ids.\n- `urn:stores:problem:not-found` (404): No route has the path (or /admin/reload without STORES_ADMIN_TOKEN).\n- `urn:stores:problem:method-not-allowed` (405): The path exists, the method does not; `Allow` lists the methods that do.\n- `urn:stores:problem:ambiguous-store` (409): Several stores in the data share the id; `candidates` says where each is in the file.\n- `urn:stores:problem:body-too-large` (413): The body is over the limit (`--max-body-bytes`, 1 MiB by default).\n- `urn:stores:problem:unsupported-media-type` (415): The body is not declared JSON.\n- `urn:stores:problem:unauthorized` (401): The admin token is missing or wrong.\n- `urn:stores:problem:pickup-refused` (422): The planner refuses the request as a whole (an order ready beyond 30 days).\n- `urn:stores:problem:reload-failed` (422): The data could not be loaded again; the old data is still served.\n- `urn:stores:problem:not-ready` (503): No data is loaded yet, or the service is shutting down.\n- `urn:stores:problem:timeout` (503): The request ran past the deadline (`--request-timeout`, 10 s by default).\n- `urn:stores:problem:internal` (500): A fault of the service, never of the request; the log says why under the request id.",
+            "description": "An RFC 9457 problem: every error the service answers. `detail` is the same sentence the CLI prints for the same input.\n\n- `urn:stores:problem:invalid-request` (400): A parameter or the body is malformed, out of range, unknown, repeated, or contradicts another; `parameter` names it.\n- `urn:stores:problem:unknown-store` (404): No store has the id; `suggestions` lists up to three similar ids.\n- `urn:stores:problem:not-found` (404): No route has the path (or /admin/reload without STORES_ADMIN_TOKEN).\n- `urn:stores:problem:method-not-allowed` (405): The path exists, the method does not; `Allow` lists the methods that do.\n- `urn:stores:problem:ambiguous-store` (409): Several stores in the data share the id; `candidates` says where each is in the file.\n- `urn:stores:problem:body-too-large` (413): The body is over the limit (`--max-body-bytes`, 1 MiB by default).\n- `urn:stores:problem:unsupported-media-type` (415): The body is not declared JSON.\n- `urn:stores:problem:unauthorized` (401): The admin token is missing or wrong.\n- `urn:stores:problem:pickup-refused` (422): The planner refuses the request as a whole (an order ready beyond 30 days).\n- `urn:stores:problem:reload-failed` (422): The data could not be loaded again; the old data is still served.\n- `urn:stores:problem:reload-refused` (422): The new data lacks more of the served stores than `--max-store-loss` allows; the old data is still served, and `force=true` accepts it.\n- `urn:stores:problem:not-ready` (503): No data is loaded yet, or the service is shutting down.\n- `urn:stores:problem:timeout` (503): The request ran past the deadline (`--request-timeout`, 10 s by default).\n- `urn:stores:problem:internal` (500): A fault of the service, never of the request; the log says why under the request id.",
             "required": [
               "type",
               "title",
@@ -1919,14 +1947,41 @@ enum OpenAPIDocument {
               "reloaded": {
                 "type": "boolean",
                 "const": false,
-                "description": "`reload-failed`: nothing was swapped in."
+                "description": "`reload-failed`, `reload-refused`: nothing was swapped in."
               },
               "version": {
                 "type": [
                   "string",
                   "null"
                 ],
-                "description": "`reload-failed`: the version still served."
+                "description": "`reload-failed`, `reload-refused`: the version still served."
+              },
+              "stores": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "`reload-refused`: the stores of the data still served."
+              },
+              "new_version": {
+                "type": "string",
+                "pattern": "^[0-9a-f]{16}$",
+                "description": "`reload-refused`: the version of the data refused."
+              },
+              "new_stores": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "`reload-refused`: the stores of the data refused."
+              },
+              "store_loss_percent": {
+                "type": "number",
+                "exclusiveMinimum": 0,
+                "maximum": 100,
+                "description": "`reload-refused`: the share of the served stores the new data lacks, in percent (rounded to 0.01)."
+              },
+              "max_store_loss_percent": {
+                "type": "number",
+                "minimum": 0,
+                "maximum": 100,
+                "description": "`reload-refused`: `--max-store-loss`, the largest share a reload may lose."
               }
             }
           },
@@ -3996,6 +4051,20 @@ enum OpenAPIDocument {
             "schema": {
               "const": "json",
               "default": "json"
+            }
+          },
+          "Force": {
+            "name": "force",
+            "in": "query",
+            "required": false,
+            "description": "`true` swaps the new data in whatever share of the stores it lacks (after an upstream change you checked); `false`, the default, refuses data that lacks more than `--max-store-loss` of the served stores. Only these two spellings; any other value, and any other parameter, is a 400.",
+            "schema": {
+              "type": "string",
+              "enum": [
+                "true",
+                "false"
+              ],
+              "default": "false"
             }
           }
         },

@@ -54,7 +54,10 @@ struct OperationsRoutes: Sendable {
   ///
   /// 200 with `{"reloaded": true, "version", "previous_version", "stores", "source",
   /// "load_seconds"}` when the new data is served; when the load fails, 422 `reload-failed` with
-  /// the reason as `detail`, `"reloaded": false` and the `version` still served.
+  /// the reason as `detail`, `"reloaded": false` and the `version` still served; when the new data
+  /// lacks more of the stores than `--max-store-loss` allows, 422 `reload-refused` with the counts.
+  /// `?force=true` swaps such data in all the same; `force=false` is the default; any other value
+  /// or parameter is a 400, before anything is loaded.
   func reload(_ request: Request, _ context: StoresRequestContext) async throws(Problem) -> Response {
     guard let token = configuration.adminToken, !token.isEmpty else {
       throw Problem.unknownRoute(request.uri.path)
@@ -67,20 +70,35 @@ struct OperationsRoutes: Sendable {
       problem.headers[.wwwAuthenticate] = "Bearer realm=\"stores-admin\""
       throw problem
     }
-    let outcome = await reloader.reload(trigger: "POST /admin/reload")
+    let force = try Self.force(request)
+    let outcome = await reloader.reload(trigger: "POST /admin/reload", force: force)
     guard let loaded = outcome.loaded else {
-      var problem = Problem(
-        "reload-failed", status: .unprocessableContent, title: "The data could not be reloaded",
-        detail: (outcome.error?.description ?? "the data could not be loaded")
-          + "; the data loaded before is still served")
-      problem.extensions["reloaded"] = .bool(false)
-      problem.extensions["version"] = outcome.previous.map { .string($0.version) } ?? .null
+      var problem: Problem
+      if let refusal = outcome.refusal {
+        problem = Problem(
+          "reload-refused", status: .unprocessableContent, title: "The reload would lose too many stores",
+          detail: refusal.description + "; the data loaded before is still served")
+        problem.extensions["reloaded"] = .bool(false)
+        problem.extensions["version"] = outcome.previousVersion.map(JSONValue.string) ?? .null
+        problem.extensions["stores"] = JSONValue(refusal.servedStores)
+        problem.extensions["new_version"] = .string(refusal.newVersion)
+        problem.extensions["new_stores"] = JSONValue(refusal.newStores)
+        problem.extensions["store_loss_percent"] = JSONValue(refusal.roundedLossPercent)
+        problem.extensions["max_store_loss_percent"] = JSONValue(refusal.limitPercent)
+      } else {
+        problem = Problem(
+          "reload-failed", status: .unprocessableContent, title: "The data could not be reloaded",
+          detail: (outcome.error?.description ?? "the data could not be loaded")
+            + "; the data loaded before is still served")
+        problem.extensions["reloaded"] = .bool(false)
+        problem.extensions["version"] = outcome.previousVersion.map(JSONValue.string) ?? .null
+      }
       throw problem
     }
     var body = JSONObject()
     body["reloaded"] = .bool(true)
     body["version"] = .string(loaded.version)
-    body["previous_version"] = outcome.previous.map { .string($0.version) } ?? .null
+    body["previous_version"] = outcome.previousVersion.map(JSONValue.string) ?? .null
     body["stores"] = JSONValue(loaded.catalog.stores.count)
     body["source"] = .string(loaded.path)
     body["load_seconds"] = JSONValue(loaded.loadSeconds)
@@ -90,6 +108,31 @@ struct OperationsRoutes: Sendable {
     // This answer is about the data now served, not the data the request started with.
     response.headers[.storesDataVersion] = loaded.version
     return response
+  }
+
+  /// The `force` parameter of `POST /admin/reload`: `true` or `false` (the default), once; the
+  /// route takes no other.
+  /// - Throws: `Problem` (400) naming the parameter.
+  static func force(_ request: Request) throws(Problem) -> Bool {
+    func invalid(_ detail: String, _ parameter: String) -> Problem {
+      Problem(
+        "invalid-request", status: .badRequest, title: "The request is not valid", detail: detail,
+        parameter: EchoedText.shortened(parameter))
+    }
+    let pairs = try QueryString.pairs(request.uri.query)
+    if let unknown = pairs.first(where: { $0.name != "force" }) {
+      throw invalid(
+        "unknown parameter \(EchoedText.quoted(unknown.name)) (POST /admin/reload takes only force)",
+        unknown.name)
+    }
+    guard pairs.count <= 1 else {
+      throw invalid("force is given \(pairs.count) times; give it once", "force")
+    }
+    switch pairs.first?.value {
+    case nil, "false": return false
+    case "true": return true
+    case let value?: throw invalid("force must be true or false (got \(EchoedText.quoted(value)))", "force")
+    }
   }
 
   /// The token of `Authorization: Bearer TOKEN` (the scheme in any case).

@@ -11,6 +11,8 @@ public final class ServiceMetrics: Sendable {
   public let registry: PrometheusCollectorRegistry
   private let reloadSuccesses: Prometheus.Counter
   private let reloadFailures: Prometheus.Counter
+  private let reloadRefusals: Prometheus.Counter
+  private let reloadsCoalesced: Prometheus.Counter
   private let storesLoaded: Prometheus.Gauge
   private let loadedAt: Prometheus.Gauge
   private let loadSeconds: Prometheus.Gauge
@@ -25,9 +27,19 @@ public final class ServiceMetrics: Sendable {
     self.registry = registry
     let reloads = MetricNameDescriptor(
       namespace: "stores", metricName: "reloads", unitName: "total",
-      helpText: "Reloads of the data (SIGHUP or POST /admin/reload), by result")
+      helpText:
+        "Loads of the data for a reload (SIGHUP or POST /admin/reload), by result: success, failure, "
+        + "refused (--max-store-loss)")
     reloadSuccesses = registry.makeCounter(descriptor: reloads, labels: [("result", "success")])
     reloadFailures = registry.makeCounter(descriptor: reloads, labels: [("result", "failure")])
+    reloadRefusals = registry.makeCounter(descriptor: reloads, labels: [("result", "refused")])
+    reloadsCoalesced = registry.makeCounter(
+      descriptor: MetricNameDescriptor(
+        namespace: "stores", metricName: "reloads_coalesced", unitName: "total",
+        helpText:
+          "Reloads asked for that joined one already waiting, and got its outcome without a load of their own"
+      ),
+      labels: [])
     storesLoaded = registry.makeGauge(
       descriptor: MetricNameDescriptor(
         namespace: "stores", metricName: "loaded", unitName: "stores",
@@ -133,6 +145,12 @@ public final class ServiceMetrics: Sendable {
 
   /// Counts a response cut short by closing its connection.
   func recordCutResponse() { cutResponses.increment() }
+
+  /// Counts a reload refused for the stores it would lose, the old data left in service.
+  func recordReloadRefused() { reloadRefusals.increment() }
+
+  /// Counts a reload asked for that joined the waiting one.
+  func recordReloadCoalesced() { reloadsCoalesced.increment() }
 
   /// Everything in the registry, in the Prometheus text format.
   public var text: String { registry.emitToString() }

@@ -26,7 +26,13 @@ public struct StoresService: Sendable {
     store = CatalogStore(initial)
     self.metrics = metrics
     self.configuration = configuration
-    reloader = Reloader(source: source, store: store, metrics: metrics, logger: logger)
+    // The refusal says how to accept the data: by the admin route where it exists, else by a restart.
+    let remedy =
+      (configuration.adminToken ?? "").isEmpty ? StoreLossGuard.restartRemedy : StoreLossGuard.forceRemedy
+    reloader = Reloader(
+      source: source, store: store, metrics: metrics, logger: logger,
+      storeLossGuard: StoreLossGuard(
+        maximumLossPercent: configuration.maximumStoreLossPercent, remedy: remedy))
     queries = QueryExecutor(
       threadCount: configuration.queryThreads, queueLimit: configuration.maximumQueuedQueries,
       onRefusal: { [metrics] in metrics.recordOverloadRefusal() })

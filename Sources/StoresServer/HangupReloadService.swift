@@ -5,14 +5,26 @@ import StoresAPI
 import UnixSignals
 
 /// Reloads the data on every SIGHUP until the service shuts down.
+///
+/// Each signal asks the reloader at once, without waiting for the reload before: the reloader
+/// coalesces them (one load running, one waiting), so a burst of signals makes at most two loads.
 struct HangupReloadService: Service {
   let reloader: Reloader
+  /// SIGHUP, trapped from the moment this service was made.
+  let hangups: UnixSignalsSequence
+
+  /// Traps SIGHUP now: made before the port opens, no SIGHUP after the startup line can end the
+  /// process (the signal's default action) before the service listens for it.
+  static func trapping(reloader: Reloader) async -> HangupReloadService {
+    HangupReloadService(reloader: reloader, hangups: await UnixSignalsSequence(trapping: .sighup))
+  }
 
   func run() async throws {
-    let hangups = await UnixSignalsSequence(trapping: .sighup)
-    for await _ in hangups.cancelOnGracefulShutdown() {
-      // Outcome logged and counted by the reloader; a failure keeps the old data.
-      _ = await reloader.reload(trigger: "SIGHUP")
+    await withDiscardingTaskGroup { group in
+      for await _ in hangups.cancelOnGracefulShutdown() {
+        // Outcome logged and counted by the reloader; a failure or refusal keeps the old data.
+        group.addTask { _ = await reloader.reload(trigger: "SIGHUP") }
+      }
     }
   }
 }
@@ -44,17 +56,19 @@ struct DrainingService: Service {
 /// one by one as queries read them too; a record forged together with its checksum is found here
 /// (or by the query that reads it first) and ends the process with exit 65, as `stores` does:
 /// there is no honest answer from it. Reloads check everything before the swap instead.
+///
+/// Takes the data from `store` when it starts rather than holding it: the service group keeps its
+/// services until the process ends, and the first catalog must be released once a reload has
+/// replaced it and its last request has ended.
 struct RecordVerificationService: Service {
-  let loaded: LoadedCatalog
   let store: CatalogStore
   let logger: Logger
 
   func run() async throws {
-    guard loaded.catalog.isSnapshot else { return }
+    guard let loaded = store.current, loaded.catalog.isSnapshot else { return }
     // The check blocks a thread of NIO's pool for seconds and cannot be interrupted: on shutdown
     // the service stops waiting for it (the process ends, and the thread with it).
     let (outcomes, continuation) = AsyncStream.makeStream(of: Result<Double, any Error>.self)
-    let loaded = loaded
     Task {
       do { continuation.yield(.success(try await CatalogSource.verifyRecords(of: loaded))) } catch {
         continuation.yield(.failure(error))

@@ -30,8 +30,16 @@ struct StoresServerCommand: AsyncParsableCommand {
       Reload without downtime: SIGHUP, or POST /admin/reload with 'Authorization: Bearer TOKEN' \
       when STORES_ADMIN_TOKEN=TOKEN is set (the route does not exist otherwise), reads --data \
       again beside the data being served and swaps it in; requests in flight finish on the data \
-      they started with. A reload that fails (a missing file, bad data under --strict, a \
-      corrupted snapshot) keeps the old data, logs why and counts it in /metrics.
+      they started with, and the data replaced is released when the last of them ends. A reload \
+      that fails (a missing file, bad data under --strict, a corrupted snapshot) keeps the old \
+      data, logs why and counts it in /metrics. Reloads asked for while one runs share the next \
+      load: a burst of SIGHUPs makes at most two.
+
+      Reload guard: new data with more than --max-store-loss (default 10%) of the served stores \
+      missing, as when an upstream publishes an empty or truncated file, is refused the same way \
+      (the log, /metrics and the admin answer give both counts). Accept it on purpose with \
+      POST /admin/reload?force=true, or by restarting: a startup has nothing to compare with. \
+      --max-store-loss 100 turns the guard off.
 
       SIGTERM or SIGINT: /readyz turns 503; after --drain-delay (new requests are still answered \
       meanwhile, so a load balancer has time to notice) the listener closes, requests in flight \
@@ -56,6 +64,9 @@ struct StoresServerCommand: AsyncParsableCommand {
         curl 'http://127.0.0.1:8080/v1/stores/nearest?near=47.6062,-122.3321&k=3'
         curl -X POST -H 'Authorization: Bearer s3cret' \\
           http://127.0.0.1:8080/admin/reload
+        # take new data that lacks many stores, after checking it
+        curl -X POST -H 'Authorization: Bearer s3cret' \\
+          'http://127.0.0.1:8080/admin/reload?force=true'
         # the page with OpenStreetMap's tiles (mind their usage policy)
         stores-server --tiles 'https://tile.openstreetmap.org/{z}/{x}/{y}.png' \\
           --tiles-attribution '&copy; OpenStreetMap contributors'
@@ -171,6 +182,26 @@ struct StoresServerCommand: AsyncParsableCommand {
   @Option(help: "trace, debug, info, notice, warning, error or critical (debug logs every request).")
   var logLevel = "info"
 
+  // MARK: Reload guard (--max-store-loss)
+
+  @Option(
+    help: ArgumentHelp(
+      "Refuse a reload whose data has more than this share of the served stores missing (0...100; 100 takes any data).",
+      discussion:
+        "The old data stays served; the log, /metrics and the admin answer say why. Accept such data "
+        + "with POST /admin/reload?force=true, or by a restart: a startup has nothing to compare with.",
+      valueName: "percent"))
+  var maxStoreLoss = 10.0
+
+  /// `--max-store-loss` checked: a share in percent.
+  func validateReloadGuard() throws {
+    guard maxStoreLoss.isFinite, (0...100).contains(maxStoreLoss) else {
+      throw ValidationError("--max-store-loss must be 0...100 percent (got \(maxStoreLoss))")
+    }
+  }
+
+  // MARK: -
+
   func validate() throws {
     guard Logger.Level(rawValue: logLevel) != nil else {
       throw ValidationError("--log-level must be trace, debug, info, notice, warning, error or critical")
@@ -202,6 +233,7 @@ struct StoresServerCommand: AsyncParsableCommand {
     }
     guard !hostname.isEmpty else { throw ValidationError("--hostname is empty") }
     _ = try tileLayer()
+    try validateReloadGuard()
   }
 
   /// The tile server of `--tiles`, if given.
@@ -247,12 +279,16 @@ struct StoresServerCommand: AsyncParsableCommand {
       assetsDirectory: assets, basemapPath: PageResources.bundledBasemapPath, tiles: try tileLayer())
     for warning in page.warnings { logger.warning("\(warning)") }
 
+    // The startup line's figures, as values: once a reload has replaced the first catalog and its
+    // last request has ended, nothing here may keep it (or its mapping of a snapshot) alive.
+    let first = (stores: loaded.catalog.stores.count, version: loaded.version, seconds: loaded.loadSeconds)
     let service = StoresService(
-      source: source, initial: loaded,
+      source: source, initial: consume loaded,
       configuration: APIConfiguration(
         maximumBodyBytes: maxBodyBytes, requestTimeout: requestTimeout, corsOrigins: corsOrigins,
         adminToken: environment("STORES_ADMIN_TOKEN").flatMap { $0.isEmpty ? nil : $0 },
-        queryThreads: queryThreads, maximumQueuedQueries: maxQueuedQueries),
+        queryThreads: queryThreads, maximumQueuedQueries: maxQueuedQueries,
+        maximumStoreLossPercent: maxStoreLoss),
       page: page, metrics: metrics, logger: logger)
     let hostname = hostname
     let connections = ConnectionLimiter(
@@ -266,12 +302,12 @@ struct StoresServerCommand: AsyncParsableCommand {
       onServerRunning: { channel in
         let port = channel.localAddress?.port ?? 0
         let line =
-          "stores-server: serving \(loaded.catalog.stores.count) stores from \(path) "
-          + "(version \(loaded.version), loaded in \(Self.milliseconds(loaded.loadSeconds))"
+          "stores-server: serving \(first.stores) stores from \(path) "
+          + "(version \(first.version), loaded in \(Self.milliseconds(first.seconds))"
           + (service.configuration.adminToken == nil ? "" : "; POST /admin/reload enabled")
           + ") on http://\(hostname.contains(":") ? "[\(hostname)]" : hostname):\(port)"
         standardOutput(line)
-        logger.notice("listening", metadata: ["port": "\(port)", "version": "\(loaded.version)"])
+        logger.notice("listening", metadata: ["port": "\(port)", "version": "\(first.version)"])
       },
       logger: logger)
 
@@ -281,10 +317,11 @@ struct StoresServerCommand: AsyncParsableCommand {
       services: [
         .init(service: application),
         .init(
-          service: RecordVerificationService(loaded: loaded, store: service.store, logger: logger),
+          service: RecordVerificationService(store: service.store, logger: logger),
           successTerminationBehavior: .ignore, failureTerminationBehavior: .gracefullyShutdownGroup),
         .init(
-          service: HangupReloadService(reloader: service.reloader), successTerminationBehavior: .ignore),
+          service: await HangupReloadService.trapping(reloader: service.reloader),
+          successTerminationBehavior: .ignore),
         // Last, so it hears of the shutdown first: /readyz turns 503 while requests drain.
         .init(
           service: DrainingService(

@@ -80,6 +80,9 @@ final class RunningServer: @unchecked Sendable {
   /// Sends `number` to the process.
   func signal(_ number: Int32) { kill(process.processIdentifier, number) }
 
+  /// The process id (for `/proc/PID/…`).
+  var processIdentifier: Int32 { process.processIdentifier }
+
   /// What the server has logged so far.
   var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
