@@ -35,7 +35,12 @@ did not finish in time; 2 on a setup error. Bounded: `--deadline` seconds for th
 `finally` (and killed with it if the script dies: PR_SET_PDEATHSIG).
 
     python3 scripts/service/roll_behind_haproxy.py --server .build/debug/stores-server --stores .build/debug/stores
-    python3 scripts/service/roll_behind_haproxy.py --server … --stores … --json /tmp/roll.json
+    python3 scripts/service/roll_behind_haproxy.py --server … --stores … --json /tmp/roll.json --keep /tmp/roll-logs
+
+`--snapshots A B` serves two snapshots made beforehand instead (such as the 1M-store benchmark's
+and a copy with its names marked " [B]"; query points are then uniform on the sphere); give
+it a longer `--deadline`. `--config` and `--drain-delay` try other settings (docs/service.md,
+"Behind HAProxy", has what a drain delay of 0 and a configuration without the retries did).
 
 Needs haproxy and wrk (Debian: `apt-get install haproxy wrk`); Python 3 standard library only.
 """
@@ -45,6 +50,7 @@ import ctypes
 import http.client
 import io
 import json
+import math
 import os
 import pathlib
 import random
@@ -115,6 +121,16 @@ def make_data(stores, geojson, work):
             raise SetupError(f"stores snapshot build {source} failed ({result.returncode}): {result.stderr.strip()}")
     shutil.copyfile(work / "a.snap", work / "served.snap")
     return points
+
+
+def given_data(snapshot_a, snapshot_b, work, count=1000, seed=4242):
+    """Snapshots made beforehand (B's store names ending with " [B]", or the body check finds
+    every answer unmarked); query points uniform on the sphere, as the benchmark's data is."""
+    shutil.copyfile(snapshot_a, work / "a.snap")
+    shutil.copyfile(snapshot_b, work / "b.snap")
+    shutil.copyfile(work / "a.snap", work / "served.snap")
+    rng = random.Random(seed)
+    return [(math.degrees(math.asin(2 * rng.random() - 1)), rng.uniform(-180, 180)) for _ in range(count)]
 
 
 def request_mix(points, count=200, seed=4242):
@@ -443,6 +459,8 @@ def main():
     parser.add_argument("--stores", required=True, help="the stores executable (for `stores snapshot build`)")
     parser.add_argument("--config", default=str(ROOT / "docs" / "haproxy.cfg"), help="HAProxy configuration (default docs/haproxy.cfg)")
     parser.add_argument("--geojson", default=str(ROOT / "Data" / "stores.geojson"), help="data of version A (default: the bundled stores)")
+    parser.add_argument("--snapshots", nargs=2, metavar=("A", "B"),
+                        help="serve these snapshots instead of making them from --geojson (e.g. the 1M-store benchmark's)")
     parser.add_argument("--drain-delay", type=float, default=3.0, help="each replica's --drain-delay (default 3, as docs/haproxy.cfg says)")
     parser.add_argument("--connections", type=int, default=16, help="wrk's connections (default 16)")
     parser.add_argument("--settle", type=float, default=2.0, help="seconds of load before the roll, between the steps and after the last (default 2)")
@@ -479,10 +497,17 @@ def main():
     open_files = []
     work = pathlib.Path(tempfile.mkdtemp(prefix="roll-behind-haproxy-"))
     try:
-        points = make_data(stores, pathlib.Path(arguments.geojson), work)
+        if arguments.snapshots:
+            points = given_data(*arguments.snapshots, work)
+            log(clock, f"snapshots A {arguments.snapshots[0]} and B {arguments.snapshots[1]} copied to {work}")
+        else:
+            points = make_data(stores, pathlib.Path(arguments.geojson), work)
+            log(clock, f"snapshots A and B of {arguments.geojson} ({len(points)} stores) in {work}")
         mix = request_mix(points)
         served = work / "served.snap"
-        log(clock, f"snapshots A and B of {arguments.geojson} ({len(points)} stores) in {work}")
+        # B beside the served file, ready to be renamed over it (a copy of a large file is not
+        # part of the roll time).
+        shutil.copyfile(work / "b.snap", work / "served.snap.new")
 
         # Two replicas on the same file.
         for name in ("replica1", "replica2"):
@@ -539,7 +564,6 @@ def main():
         time.sleep(arguments.settle)
 
         # Roll: B renamed over the served file, SIGHUP one replica after the other.
-        shutil.copyfile(work / "b.snap", work / "served.snap.new")
         renamed = clock.now()
         os.rename(work / "served.snap.new", served)
         log(clock, "B renamed over the served snapshot")
@@ -549,7 +573,12 @@ def main():
             log(clock, f"{replica.name}: SIGHUP")
             end = time.monotonic() + 30
             while True:
-                status, version = replica.readyz()
+                try:
+                    status, version = replica.readyz()
+                except (OSError, http.client.HTTPException, ValueError) as error:
+                    # A replica busy checking the new data may answer late (docs/service.md).
+                    log(clock, f"{replica.name}: /readyz: {type(error).__name__}: {error}")
+                    status, version = None, None
                 if status == 200 and version != versions["A"]:
                     break
                 if time.monotonic() > end:
@@ -623,7 +652,7 @@ def main():
         if not match:
             raise Failure(f"no summary from wrk:\n{wrk_text[-2000:]}")
         report["wrk"] = json.loads(match.group(1))
-    except (Failure, SetupError, subprocess.TimeoutExpired) as error:
+    except (Failure, SetupError, subprocess.TimeoutExpired, OSError, http.client.HTTPException, ValueError) as error:
         problems.append(f"{type(error).__name__}: {error}")
         if isinstance(error, SetupError):
             report["setup_error"] = True
