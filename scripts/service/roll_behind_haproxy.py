@@ -67,7 +67,6 @@ import time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
 MARK = " [B]"
-# The order time of every pickup: a fixed instant keeps the answers comparable between runs.
 STARTUP_TIMEOUT = 30.0
 
 
