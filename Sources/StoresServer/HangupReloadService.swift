@@ -88,11 +88,16 @@ struct RecordVerificationService: Service {
       let description = (error as? CatalogError)?.description ?? "\(error)"
       guard store.current === loaded else {
         logger.error("the data served before the last reload is corrupted: \(description)")
+        try? await gracefulShutdown()
         return
       }
       logger.critical("\(description); stopping, as nothing else can be served")
       throw DataRefused(message: description)
     }
+    // Ends only when told to: the service group shuts its services down one at a time, and one
+    // that ends by itself while an earlier one is still stopping (the drain delay) is taken for a
+    // failure, which ended the process with exit 70 instead of draining.
+    try? await gracefulShutdown()
   }
 }
 
