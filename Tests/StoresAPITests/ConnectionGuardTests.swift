@@ -145,6 +145,47 @@ import Testing
     #expect((ServerProcess.sample("stores_connections_refused_total", in: text) ?? 0) >= 1)
   }
 
+  @Test func atTheDescriptorLimitNewConnectionsAreClosedWithoutSpinning() async throws {
+    // 256 descriptors: --max-connections defaults to 128, and 300 idle connections would run the
+    // process out of descriptors, where accept fails and an event loop spins on the listener.
+    let server = try RunningServer(["--data", TestService.bundledData], descriptorLimit: 256)
+    try #require(server.port > 0, "startup line: \(server.startupLine)")
+    let port = server.port
+    let pid = server.processIdentifier
+    let (closedAtOnce, cpuSeconds, servedAfter) = try await ServerProcess.onThread {
+      var idle = try (0..<300).map { _ in try RawHTTPConnection(port: port, timeout: 5) }
+      // Let the server accept (or close) every one of them.
+      usleep(500_000)
+      let before = Self.cpuSeconds(of: pid)
+      usleep(1_000_000)
+      let cpuSeconds = Self.cpuSeconds(of: pid) - before
+      let extra = try RawHTTPConnection(port: port, timeout: 5)
+      let start = Date()
+      let closedAtOnce = extra.isClosedByServer() && Date().timeIntervalSince(start) < 4
+      idle.removeAll()
+      var served = false
+      _ = ServerProcess.eventually(seconds: 10) {
+        served = (try? RawHTTPConnection.get(port: port, "/healthz").status) == 200
+        return served
+      }
+      return (closedAtOnce, cpuSeconds, served)
+    }
+    #expect(closedAtOnce, "a connection past the bound waited instead of being closed")
+    #expect(cpuSeconds < 0.2, "the server used \(cpuSeconds) s of CPU in 1 s with nothing to do")
+    #expect(servedAfter)
+  }
+
+  /// User and system CPU seconds the process has used (Linux: /proc/PID/stat).
+  static func cpuSeconds(of pid: Int32) -> Double {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+      let end = stat.lastIndex(of: ")")
+    else { return 0 }
+    let fields = stat[stat.index(after: end)...].split(separator: " ")
+    // After the command: state is field 3, utime 14 and stime 15 (1-based over the whole line).
+    guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+  }
+
   @Test func terminateWaitsUntilAnAnswerBeingSentIsWritten() async throws {
     let server = try Self.heavyServer()
     let port = server.port

@@ -25,7 +25,11 @@ final class RunningServer: @unchecked Sendable {
   /// - Parameters:
   ///   - adminToken: `STORES_ADMIN_TOKEN`; unset when `nil`.
   ///   - logLevel: `--log-level`.
-  init(_ arguments: [String], adminToken: String? = nil, logLevel: String = "warning") throws {
+  ///   - descriptorLimit: `ulimit -n` for the process (soft and hard); the system's when `nil`.
+  init(
+    _ arguments: [String], adminToken: String? = nil, logLevel: String = "warning",
+    descriptorLimit: Int? = nil
+  ) throws {
     logPath =
       FileManager.default.temporaryDirectory
       .appendingPathComponent("stores-server-log-\(UUID().uuidString)").path
@@ -35,8 +39,16 @@ final class RunningServer: @unchecked Sendable {
     // other suite (CI), that can outlast the default idle timeout of 60 s. Only the test of the
     // timeout sets one.
     let idle = arguments.contains("--idle-timeout") ? [] : ["--idle-timeout", "0"]
-    process.arguments =
+    let serverArguments =
       arguments + idle + ["--hostname", "127.0.0.1", "--port", "0", "--log-level", logLevel]
+    if let descriptorLimit {
+      // The shell sets the limit and becomes the server (exec), so the process is the server.
+      process.executableURL = URL(fileURLWithPath: "/bin/sh")
+      process.arguments =
+        ["-c", "ulimit -n \(descriptorLimit) && exec \"$0\" \"$@\"", BuiltBinaries.server] + serverArguments
+    } else {
+      process.arguments = serverArguments
+    }
     var environment = ProcessInfo.processInfo.environment
     environment["STORES_ADMIN_TOKEN"] = adminToken
     environment["STORES_DATA"] = nil
