@@ -62,10 +62,10 @@ def generated_stores(count, directory):
     return path
 
 
-def start_server(server, data, timeout):
+def start_server(server, data, timeout, queue):
     process = subprocess.Popen(
         [server, "--data", data, "--hostname", "127.0.0.1", "--port", "0", "--request-timeout", str(timeout),
-         "--log-level", "warning"],
+         "--log-level", "warning"] + (["--max-queued-queries", str(queue)] if queue is not None else []),
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     deadline = time.monotonic() + STARTUP_SECONDS
     line = process.stdout.readline()
@@ -93,12 +93,13 @@ def main():
     parser.add_argument("--max-probe-seconds", type=float, default=1.0)
     parser.add_argument("--p99-limit", type=float, default=0.1)
     parser.add_argument("--request-timeout", type=float, default=10, help="the server's --request-timeout")
+    parser.add_argument("--max-queued-queries", type=int, help="the server's --max-queued-queries (default: its own)")
     parser.add_argument("--json", help="write the figures here too")
     arguments = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="stores-isolation-") as directory:
         data = arguments.data or generated_stores(arguments.stores, directory)
-        process, port = start_server(arguments.server, data, arguments.request_timeout)
+        process, port = start_server(arguments.server, data, arguments.request_timeout, arguments.max_queued_queries)
         stop = threading.Event()
         heavy = {"200": 0, "overloaded": 0, "timeout": 0, "other": 0, "errors": 0, "seconds": []}
         probes = {"/healthz": [], "/readyz": []}
