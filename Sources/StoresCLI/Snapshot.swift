@@ -57,7 +57,10 @@ extension StoresCommand.Snapshot {
 
     func validate() throws {
       _ = try parsedConditions()
-      if output == input { throw ValidationError("the snapshot would overwrite its input \(input)") }
+      if let conflict = SnapshotFiles.inputConflict(output: output, input: input, holidayFiles: holidayFiles)
+      {
+        throw ValidationError(conflict.description)
+      }
     }
 
     private func parsedConditions() throws -> [StoreFilter.Condition] {
