@@ -91,7 +91,7 @@ extension StoresCommand.Snapshot {
       let catalog = loaded.indexing(try parsedConditions(), addingSuggested: !noSuggestedConditions)
       do { try catalog.writeSnapshot(to: output) } catch {
         standardError("stores: \(error.description)")
-        throw ExitCode.inputMissing
+        throw error.kind == .writeFailed ? ExitCode.ioError : ExitCode.inputMissing
       }
       let errors = catalog.diagnosticCount(.error)
       standardOutput(

@@ -62,4 +62,64 @@ import Testing
       SnapshotFiles.inputConflict(output: "missing.geojson", input: "missing.geojson")?.samePath == true)
     #expect(SnapshotFiles.Identity(path: directory + "/missing") == nil)
   }
+
+  @Test func aWrittenSnapshotIsWholeAndNoTemporaryFileRemains() throws {
+    let directory = try Self.scratchDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let path = directory + "/out.snap"
+    try Data("old".utf8).write(to: URL(fileURLWithPath: path))
+    try SnapshotTests.original.writeSnapshot(to: path)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(SnapshotTests.bytes))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["out.snap"])
+    // A temporary file left by an earlier process with this id is replaced, not written through.
+    let target = directory + "/target"
+    try Data("keep".utf8).write(to: URL(fileURLWithPath: target))
+    try FileManager.default.createSymbolicLink(
+      atPath: SnapshotFiles.temporaryPath(for: path), withDestinationPath: target)
+    try SnapshotTests.original.writeSnapshot(to: path)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == Data("keep".utf8))
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == ["out.snap", "target"])
+
+    // No directory: the file cannot be created.
+    #expect(throws: CatalogError.self) {
+      try SnapshotTests.original.writeSnapshot(to: directory + "/no/out.snap")
+    }
+    do { try SnapshotTests.original.writeSnapshot(to: directory + "/no/out.snap") } catch {
+      #expect(error.kind == .inputMissing && error.message.hasPrefix("cannot write: No such file"))
+    }
+    // The rename fails (the output is a directory that is not empty): a write error, and the
+    // temporary file is gone.
+    try FileManager.default.createDirectory(
+      atPath: directory + "/full/inside", withIntermediateDirectories: true)
+    do {
+      try SnapshotTests.original.writeSnapshot(to: directory + "/full")
+      Issue.record("renamed over a directory")
+    } catch {
+      #expect(error.kind == .writeFailed && error.message.hasPrefix("cannot write: "), "\(error.message)")
+      #expect(error.message.contains("(renaming \(directory)/full.partial-\(getpid()) to it)"))
+    }
+    #expect(!FileManager.default.fileExists(atPath: directory + "/full.partial-\(getpid())"))
+  }
+
+  @Test func directoriesAreSyncedAndFailuresReported() throws {
+    let directory = try Self.scratchDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    try SnapshotFiles.syncDirectory(directory)
+    try SnapshotFiles.syncDirectory(".")
+    #expect(throws: SnapshotFiles.SyncFailure(code: ENOENT)) {
+      try SnapshotFiles.syncDirectory(directory + "/missing")
+    }
+    try Data().write(to: URL(fileURLWithPath: directory + "/file"))
+    #expect(throws: SnapshotFiles.SyncFailure(code: ENOTDIR)) {
+      try SnapshotFiles.syncDirectory(directory + "/file")
+    }
+    #expect(SnapshotFiles.sync(-1) == EBADF)
+    let descriptor = open(directory + "/file", O_RDONLY)
+    defer { close(descriptor) }
+    #expect(SnapshotFiles.sync(descriptor) == nil)
+    #expect(SnapshotFiles.directory(of: "out.snap") == ".")
+    #expect(SnapshotFiles.directory(of: "/out.snap") == "/")
+    #expect(SnapshotFiles.directory(of: "a/b/out.snap") == "a/b")
+  }
 }
