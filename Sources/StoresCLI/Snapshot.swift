@@ -70,6 +70,11 @@ extension StoresCommand.Snapshot {
     }
 
     func run() throws {
+      for leftover in SnapshotFiles.removeLeftovers(of: output) {
+        standardError(
+          "stores: removed a leftover partial snapshot \(leftover.path) (\(leftover.size) bytes) from a build "
+            + "that did not finish (process \(leftover.processID))")
+      }
       let loaded: Catalog
       do {
         loaded = try Catalog.load(

@@ -158,4 +158,42 @@ import Testing
       currentDirectory: directory)
     #expect(other.status == 0, "\(other.standardError)")
   }
+
+  /// A build killed with -9 leaves OUT.partial-PID; the next build removes it and says so, and
+  /// leaves the file of a running build alone.
+  @Test func theNextBuildRemovesLeftoversOfEndedBuilds() throws {
+    let directory = try Self.inputDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let ended = Process()
+    ended.executableURL = URL(fileURLWithPath: "/bin/true")
+    try ended.run()
+    ended.waitUntilExit()
+    let dead = ended.processIdentifier
+    let live = ProcessInfo.processInfo.processIdentifier  // this test process
+    let half = Data("STORESNP".utf8) + Data(repeating: 7, count: 992)
+    for processID in [dead, live] {
+      try half.write(to: URL(fileURLWithPath: directory + "/out.snap.partial-\(processID)"))
+    }
+    let build = try StoresProcess.run(
+      ["snapshot", "build", "x.geojson", "-o", "out.snap"], currentDirectory: directory)
+    #expect(build.status == 0, "\(build.standardError)")
+    #expect(
+      build.standardError
+        == "stores: removed a leftover partial snapshot out.snap.partial-\(dead) (1000 bytes) from a build "
+        + "that did not finish (process \(dead))\n")
+    let names = try FileManager.default.contentsOfDirectory(atPath: directory)
+    #expect(!names.contains("out.snap.partial-\(dead)") && names.contains("out.snap.partial-\(live)"))
+    #expect(names.filter { $0.hasPrefix("out.snap") }.sorted() == ["out.snap", "out.snap.partial-\(live)"])
+    let verify = try StoresProcess.run(["snapshot", "verify", "out.snap"], currentDirectory: directory)
+    #expect(verify.status == 0, "\(verify.standardError)")
+    // The leftover opened as a snapshot names the output to rebuild, not itself.
+    let partial = try StoresProcess.run(
+      ["snapshot", "verify", "out.snap.partial-\(live)"], currentDirectory: directory)
+    #expect(partial.status == 65)
+    #expect(
+      partial.standardError.contains(
+        "rebuild it with 'stores snapshot build STORES.geojson -o out.snap' (out.snap.partial-\(live) is the "
+          + "temporary file of a build of out.snap that did not finish: delete it)"),
+      "\(partial.standardError)")
+  }
 }
