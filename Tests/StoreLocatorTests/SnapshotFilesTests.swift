@@ -193,6 +193,25 @@ import Testing
     #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == Data("keep".utf8))
     #expect(
       try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == ["out.snap", "target"])
+    // A file of this name that a build holds locked (the same process id in another PID
+    // namespace) is left alone, and so is the output.
+    let written = try Data(contentsOf: URL(fileURLWithPath: path))
+    let temporary = SnapshotFiles.temporaryPath(for: path)
+    try Data("busy".utf8).write(to: URL(fileURLWithPath: temporary))
+    let lock = open(temporary, O_RDONLY)
+    #expect(flock(lock, LOCK_EX) == 0 && SnapshotFiles.isLocked(temporary))
+    do {
+      try SnapshotTests.original.writeSnapshot(to: path)
+      Issue.record("wrote through a locked temporary file")
+    } catch {
+      #expect(error.kind == .inputMissing && error.message.contains("is being written by another build"))
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: temporary)) == Data("busy".utf8))
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == written)
+    close(lock)
+    #expect(!SnapshotFiles.isLocked(temporary))
+    try SnapshotTests.original.writeSnapshot(to: path)
+    #expect(!FileManager.default.fileExists(atPath: temporary))
 
     // No directory: the file cannot be created.
     #expect(throws: CatalogError.self) {

@@ -32,13 +32,7 @@ extension SnapshotFiles {
   static func writeDurably(_ bytes: UnsafeRawBufferPointer, to path: String) throws(CatalogError) {
     try writing.withLock { _ throws(CatalogError) in
       let temporary = temporaryPath(for: path)
-      // A file of this name is a leftover of an earlier process with this id (writes in this
-      // process take turns); O_EXCL below then never follows a link planted in its place.
-      unlink(temporary)
-      let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-      guard descriptor >= 0 else {
-        throw CatalogError(.inputMissing, source: path, "cannot write: \(String(cString: strerror(errno)))")
-      }
+      let descriptor = try createTemporary(temporary, for: path)
       var renamed = false
       defer {
         close(descriptor)
@@ -47,8 +41,6 @@ extension SnapshotFiles {
       func failure(_ code: Int32, _ step: String = "") -> CatalogError {
         CatalogError(.writeFailed, source: path, "cannot write: \(String(cString: strerror(code)))\(step)")
       }
-      // Held until the file is renamed, so that no other build takes it for a leftover.
-      _ = flock(descriptor, LOCK_EX)
       var written = 0
       while written < bytes.count {
         let result = write(descriptor, bytes.baseAddress! + written, bytes.count - written)
@@ -68,6 +60,42 @@ extension SnapshotFiles {
             + "survive a power loss)")
       }
     }
+  }
+
+  /// Creates the temporary file, exclusively and never through a link, and locks it until the
+  /// rename, so that no other build takes it for a leftover. A file already there under this
+  /// process's id is what an earlier process with this id left (writes in this process take
+  /// turns), and is replaced; unless a build holds its lock: a build with the same process id in
+  /// another PID namespace sharing the directory, whose file is left alone.
+  ///
+  /// - Returns: The open descriptor.
+  private static func createTemporary(_ temporary: String, for path: String) throws(CatalogError) -> Int32 {
+    var code = EEXIST
+    for _ in 0..<3 {
+      let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+      if descriptor >= 0 {
+        _ = flock(descriptor, LOCK_EX)
+        return descriptor
+      }
+      code = errno
+      guard code == EEXIST else { break }
+      if isLocked(temporary) {
+        throw CatalogError(
+          .inputMissing, source: path,
+          "cannot write: \(temporary) is being written by another build with the same process id (in "
+            + "another PID namespace); build again when it has finished")
+      }
+      unlink(temporary)
+    }
+    throw CatalogError(.inputMissing, source: path, "cannot write: \(String(cString: strerror(code)))")
+  }
+
+  /// True when someone holds a `flock` on the regular file at `path` (not following a link).
+  static func isLocked(_ path: String) -> Bool {
+    let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    return flock(descriptor, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK
   }
 
   /// Why a directory could not be synced: the `errno` of `open` or `fsync`.
