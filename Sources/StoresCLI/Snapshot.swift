@@ -29,8 +29,16 @@ extension StoresCommand.Snapshot {
         values of properties with few distinct short values are indexed (up to 64); \
         --index-where adds your own, first.
 
-        Exits 0 when written, 65 when the input has errors in --strict mode or cannot be \
-        read as GeoJSON, 66 when the input is missing or the output cannot be written.
+        The snapshot is written to FILE.partial-PID beside FILE, synced to disk, renamed over \
+        FILE and the directory synced, so a reader of FILE sees the old snapshot or the new one, \
+        never half of one, even after a power loss. A build that is killed leaves its \
+        FILE.partial-PID; the next build of FILE removes those of processes that no longer run, \
+        and says so. The output must not be the input or a --holidays file, by any name: a \
+        path written differently, a symbolic or a hard link to it is refused (exit 64).
+
+        Exits 0 when written, 64 when the output is an input, 65 when the input has errors in \
+        --strict mode or cannot be read as GeoJSON, 66 when the input is missing or the output \
+        cannot be created, 74 when writing it fails (a full disk, an I/O error).
         """)
 
     @Argument(help: "The GeoJSON store file ('-' for standard input).")
@@ -57,7 +65,10 @@ extension StoresCommand.Snapshot {
 
     func validate() throws {
       _ = try parsedConditions()
-      if output == input { throw ValidationError("the snapshot would overwrite its input \(input)") }
+      if let conflict = SnapshotFiles.inputConflict(output: output, input: input, holidayFiles: holidayFiles)
+      {
+        throw ValidationError(conflict.description)
+      }
     }
 
     private func parsedConditions() throws -> [StoreFilter.Condition] {
@@ -67,6 +78,11 @@ extension StoresCommand.Snapshot {
     }
 
     func run() throws {
+      for leftover in SnapshotFiles.removeLeftovers(of: output) {
+        standardError(
+          "stores: removed a leftover partial snapshot \(leftover.path) (\(leftover.size) bytes) from a build "
+            + "that did not finish (process \(leftover.processID))")
+      }
       let loaded: Catalog
       do {
         loaded = try Catalog.load(
@@ -88,7 +104,7 @@ extension StoresCommand.Snapshot {
       let catalog = loaded.indexing(try parsedConditions(), addingSuggested: !noSuggestedConditions)
       do { try catalog.writeSnapshot(to: output) } catch {
         standardError("stores: \(error.description)")
-        throw ExitCode.inputMissing
+        throw error.kind == .writeFailed ? ExitCode.ioError : ExitCode.inputMissing
       }
       let errors = catalog.diagnosticCount(.error)
       standardOutput(

@@ -86,4 +86,114 @@ import Testing
       ["snapshot", "build", StoresProcess.bundledData, "-o", snapshot, "--index-where", "=yes"])
     #expect(badCondition.status == 64)
   }
+
+  /// A fresh directory holding `x.geojson` (the bundled stores), `h.json` (a bundled holiday
+  /// file), a symbolic and a hard link to `x.geojson`, and an empty `sub/`.
+  static func inputDirectory() throws -> String {
+    let directory = temporaryPath("")
+    let files = FileManager.default
+    try files.createDirectory(atPath: directory + "/sub", withIntermediateDirectories: true)
+    try files.copyItem(atPath: StoresProcess.bundledData, toPath: directory + "/x.geojson")
+    try files.copyItem(
+      atPath: StoresProcess.repositoryRoot.appendingPathComponent("Data/holidays/DE.json").path,
+      toPath: directory + "/h.json")
+    try files.createSymbolicLink(atPath: directory + "/link.geojson", withDestinationPath: "x.geojson")
+    try files.linkItem(atPath: directory + "/x.geojson", toPath: directory + "/hard.geojson")
+    return directory
+  }
+
+  /// The output named as the input by another path, a symbolic link or a hard link is refused
+  /// as the same path always was (exit 64), and the input keeps its bytes.
+  @Test func anOutputThatIsAnInputByIdentityIsRefused() throws {
+    let directory = try Self.inputDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let geojson = try Data(contentsOf: URL(fileURLWithPath: directory + "/x.geojson"))
+    let holidays = try Data(contentsOf: URL(fileURLWithPath: directory + "/h.json"))
+    for (arguments, refusal) in [
+      (["x.geojson", "-o", "x.geojson"], "-o x.geojson is the input file x.geojson (the same path)"),
+      (
+        ["./x.geojson", "-o", "x.geojson"],
+        "-o x.geojson is the input file ./x.geojson (the same file by device"
+      ),
+      (
+        ["x.geojson", "-o", "./x.geojson"],
+        "-o ./x.geojson is the input file x.geojson (the same file by device"
+      ),
+      (
+        ["x.geojson", "-o", "sub/../x.geojson"],
+        "-o sub/../x.geojson is the input file x.geojson (the same file"
+      ),
+      (
+        ["x.geojson", "-o", "\(directory)/x.geojson"],
+        "is the input file x.geojson (the same file by device and"
+      ),
+      (["x.geojson", "-o", "link.geojson"], "-o link.geojson is the input file x.geojson (the same file by"),
+      (["link.geojson", "-o", "x.geojson"], "-o x.geojson is the input file link.geojson (the same file by"),
+      (["x.geojson", "-o", "hard.geojson"], "-o hard.geojson is the input file x.geojson (the same file by"),
+      (
+        ["x.geojson", "-o", "sub/../h.json", "--holidays", "h.json"],
+        "-o sub/../h.json is the --holidays file h.json"
+      ),
+      (
+        ["-", "-o", "x.geojson"],
+        "-o x.geojson is the file standard input reads (the same file by device and inode)"
+      ),
+    ] {
+      let outcome = try StoresProcess.run(
+        ["snapshot", "build"] + arguments, inputFile: directory + "/x.geojson", currentDirectory: directory)
+      #expect(outcome.status == 64, "\(arguments): \(outcome.standardOutput)\(outcome.standardError)")
+      #expect(
+        outcome.standardError.contains(refusal)
+          && outcome.standardError.contains("; write the snapshot elsewhere"),
+        "\(arguments): \(outcome.standardError)")
+      #expect(try Data(contentsOf: URL(fileURLWithPath: directory + "/x.geojson")) == geojson, "\(arguments)")
+      #expect(try Data(contentsOf: URL(fileURLWithPath: directory + "/h.json")) == holidays, "\(arguments)")
+      #expect(
+        try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+          == ["h.json", "hard.geojson", "link.geojson", "sub", "x.geojson"], "\(arguments)")
+    }
+    // Another file beside it is written.
+    let other = try StoresProcess.run(
+      ["snapshot", "build", "./x.geojson", "-o", "sub/../x.snap", "--holidays", "h.json"],
+      currentDirectory: directory)
+    #expect(other.status == 0, "\(other.standardError)")
+  }
+
+  /// A build killed with -9 leaves OUT.partial-PID; the next build removes it and says so, and
+  /// leaves the file of a running build alone.
+  @Test func theNextBuildRemovesLeftoversOfEndedBuilds() throws {
+    let directory = try Self.inputDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let ended = Process()
+    ended.executableURL = URL(fileURLWithPath: "/bin/true")
+    try ended.run()
+    ended.waitUntilExit()
+    let dead = ended.processIdentifier
+    let live = ProcessInfo.processInfo.processIdentifier  // this test process
+    let half = Data("STORESNP".utf8) + Data(repeating: 7, count: 992)
+    for processID in [dead, live] {
+      try half.write(to: URL(fileURLWithPath: directory + "/out.snap.partial-\(processID)"))
+    }
+    let build = try StoresProcess.run(
+      ["snapshot", "build", "x.geojson", "-o", "out.snap"], currentDirectory: directory)
+    #expect(build.status == 0, "\(build.standardError)")
+    #expect(
+      build.standardError
+        == "stores: removed a leftover partial snapshot out.snap.partial-\(dead) (1000 bytes) from a build "
+        + "that did not finish (process \(dead))\n")
+    let names = try FileManager.default.contentsOfDirectory(atPath: directory)
+    #expect(!names.contains("out.snap.partial-\(dead)") && names.contains("out.snap.partial-\(live)"))
+    #expect(names.filter { $0.hasPrefix("out.snap") }.sorted() == ["out.snap", "out.snap.partial-\(live)"])
+    let verify = try StoresProcess.run(["snapshot", "verify", "out.snap"], currentDirectory: directory)
+    #expect(verify.status == 0, "\(verify.standardError)")
+    // The leftover opened as a snapshot names the output to rebuild, not itself.
+    let partial = try StoresProcess.run(
+      ["snapshot", "verify", "out.snap.partial-\(live)"], currentDirectory: directory)
+    #expect(partial.status == 65)
+    #expect(
+      partial.standardError.contains(
+        "rebuild it with 'stores snapshot build STORES.geojson -o out.snap' (out.snap.partial-\(live) is the "
+          + "temporary file of a build of out.snap that did not finish: delete it)"),
+      "\(partial.standardError)")
+  }
 }

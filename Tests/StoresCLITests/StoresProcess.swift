@@ -38,12 +38,14 @@ struct StoresProcess {
     return directory.appendingPathComponent("stores")
   }()
 
-  /// Runs `stores` with `arguments`, feeding `input` on standard input.
+  /// Runs `stores` with `arguments`, feeding `input` on standard input (or the file
+  /// `inputFile`), in `currentDirectory` when given.
   ///
   /// Output goes through files rather than pipes so a large result cannot fill a pipe and stall.
-  static func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws
-    -> Outcome
-  {
+  static func run(
+    _ arguments: [String], input: String? = nil, inputFile: String? = nil, currentDirectory: String? = nil,
+    environment: [String: String] = [:]
+  ) throws -> Outcome {
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
       "stores-cli-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -62,7 +64,9 @@ struct StoresProcess {
     processEnvironment["STORES_DATA"] = nil
     for (key, value) in environment { processEnvironment[key] = value }
     process.environment = processEnvironment
-    process.standardInput = try FileHandle(forReadingFrom: inputURL)
+    process.standardInput = try FileHandle(
+      forReadingFrom: inputFile.map(URL.init(fileURLWithPath:)) ?? inputURL)
+    if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
     process.standardOutput = try FileHandle(forWritingTo: outputURL)
     process.standardError = try FileHandle(forWritingTo: errorURL)
     try process.run()

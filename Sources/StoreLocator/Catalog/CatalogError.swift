@@ -7,6 +7,10 @@ public struct CatalogError: Error, Hashable, Sendable, CustomStringConvertible {
     case badData
     /// `strict` was set and the input has errors; they are in `diagnostics`.
     case strictFailure
+    /// An output file could not be written whole (a write, fsync or rename failed: a full disk, an
+    /// I/O error); the file it was to replace is as it was, or, when only the last sync failed,
+    /// already replaced.
+    case writeFailed
   }
 
   public let kind: Kind

@@ -62,8 +62,7 @@ enum InputKind: Equatable {
   /// The error message for the input read from `path` (`CatalogError` puts the path in front);
   /// `snapshotSource` is the GeoJSON a damaged snapshot was built from, when it still says.
   func message(path: String, snapshotSource: String? = nil) -> String {
-    let output = path == "-" ? "FILE" : path
-    let input = snapshotSource.flatMap { $0.isEmpty || $0 == "-" ? nil : $0 } ?? "STORES.geojson"
+    let rebuild = SnapshotFiles.rebuildAdvice(path: path, source: snapshotSource)
     switch self {
     case .gzip:
       return "not GeoJSON: this looks like gzip-compressed data: decompress it first (gunzip)"
@@ -74,10 +73,10 @@ enum InputKind: Equatable {
         + "UTF-8 (iconv -f UTF-16 -t UTF-8)"
     case .damagedSnapshot:
       return "not GeoJSON: this looks like a damaged stores snapshot (its first bytes are not "
-        + "the magic STORESNP); rebuild it with 'stores snapshot build \(input) -o \(output)'"
+        + "the magic STORESNP); \(rebuild)"
     case .binary:
       return "not GeoJSON: it holds binary data, not text; if it is a damaged stores snapshot, "
-        + "rebuild it with 'stores snapshot build \(input) -o \(output)'"
+        + rebuild
     }
   }
 }

@@ -188,41 +188,17 @@ extension Catalog {
     }
   }
 
-  /// Writes `snapshotBytes()` to `path`, through a temporary file renamed into place, so a reader
-  /// never sees half a snapshot.
+  /// Writes `snapshotBytes()` to `path` so that a reader never sees half a snapshot, even after a
+  /// power loss: to `PATH.partial-PID` beside it, fsynced, renamed over `path`, then the
+  /// directory fsynced (`SnapshotFiles`). It does not check that `path` is not one of the files
+  /// the catalog was read from: `SnapshotFiles.inputConflict(output:input:holidayFiles:)` does.
   ///
-  /// - Throws: `CatalogError` (`.inputMissing`) when the file cannot be written.
+  /// - Throws: `CatalogError`: `.inputMissing` when the file cannot be created, `.writeFailed`
+  ///   when writing, syncing or renaming it fails.
   public func writeSnapshot(to path: String) throws(CatalogError) {
     let image = snapshotImage()
-    let temporary = path + ".partial-\(getpid())"
-    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else {
-      throw CatalogError(
-        .inputMissing, source: path, "cannot write: \(String(cString: strerror(errno)))")
-    }
-    var written = 0
-    var failure: Int32?
-    let raw = image.bytes
-    while written < raw.count {
-      let result = write(descriptor, raw.baseAddress! + written, raw.count - written)
-      if result < 0 {
-        if errno == EINTR { continue }
-        failure = errno
-        break
-      }
-      written += result
-    }
-    close(descriptor)
-    if let failure {
-      unlink(temporary)
-      throw CatalogError(
-        .inputMissing, source: path, "cannot write: \(String(cString: strerror(failure)))")
-    }
-    guard rename(temporary, path) == 0 else {
-      let code = errno
-      unlink(temporary)
-      throw CatalogError(
-        .inputMissing, source: path, "cannot write: \(String(cString: strerror(code)))")
+    try withExtendedLifetime(image) { () throws(CatalogError) in
+      try SnapshotFiles.writeDurably(image.bytes, to: path)
     }
   }
 }

@@ -357,10 +357,9 @@ extension StoreTable {
 
   /// The error for a snapshot that cannot be used, with the command that makes a good one.
   static func refusal(_ path: String, source: String?, _ reason: String) -> CatalogError {
-    let input = source.flatMap { $0.isEmpty || $0 == "-" ? nil : $0 } ?? "STORES.geojson"
-    return CatalogError(
+    CatalogError(
       .badData, source: path,
-      "not a usable snapshot: \(reason); rebuild it with 'stores snapshot build \(input) -o \(path)'")
+      "not a usable snapshot: \(reason); \(SnapshotFiles.rebuildAdvice(path: path, source: source))")
   }
 
   /// A section read in place as `T`s (sections start on 8-byte boundaries of a page-aligned map).
