@@ -125,7 +125,8 @@ def main():
                     kind = "overloaded" if b"overloaded" in body else "timeout" if b"timeout" in body else "other"
                 with lock:
                     heavy[kind] += 1
-                    heavy["seconds"].append(time.monotonic() - start)
+                    if kind == "200":
+                        heavy["seconds"].append(time.monotonic() - start)
                 if kind == "overloaded":
                     time.sleep(float(response.getheader("Retry-After", "1")))
             connection.close()
