@@ -42,8 +42,14 @@ struct StoresServerCommand: AsyncParsableCommand {
       --max-store-loss 100 turns the guard off.
 
       SIGTERM or SIGINT: /readyz turns 503; after --drain-delay (new requests are still answered \
-      meanwhile, so a load balancer has time to notice) the listener closes, requests in flight \
-      complete, and the process exits.
+      meanwhile, each with Connection: close, so a load balancer has time to notice) the listener \
+      closes, requests in flight complete, every answer is written whole (within \
+      --shutdown-timeout), and the process exits.
+
+      Under load: queries run on --query-threads threads of their own, so /healthz, /readyz and \
+      /metrics answer while the heaviest requests run; past --max-queued-queries waiting, a query \
+      is answered 503 overloaded with Retry-After. Past --max-connections open, a new connection \
+      is closed at once.
 
       The store picker page: open http://HOSTNAME:PORT/ in a browser for a map and a list of the \
       nearest stores, their hours and a pickup estimate (docs/page.md). Its map uses Leaflet from \
@@ -138,7 +144,7 @@ struct StoresServerCommand: AsyncParsableCommand {
 
   @Option(
     help: ArgumentHelp(
-      "Queries computed at once, each on a thread of its own (default: one a core).", valueName: "count"))
+      "Queries computed at once, each on a thread of its own (one a core).", valueName: "count"))
   var queryThreads = APIConfiguration.defaultQueryThreads
 
   @Option(
