@@ -65,6 +65,17 @@ struct RecordVerificationService: Service {
   let logger: Logger
 
   func run() async throws {
+    try await checkFirstSnapshot()
+    // Ends only when told to: the service group shuts its services down one at a time, and one
+    // that ends by itself while an earlier one is still stopping (the drain delay) is taken for a
+    // failure, which ended the process with exit 70 instead of draining. The catalog checked is
+    // out of scope by now: waiting here must not keep it (and its mapping) alive after a reload.
+    try? await gracefulShutdown()
+  }
+
+  /// Checks every record of the snapshot served first; throws `DataRefused` when one is damaged
+  /// and that snapshot is still served.
+  private func checkFirstSnapshot() async throws {
     guard let loaded = store.current, loaded.catalog.isSnapshot else { return }
     // The check blocks a thread of NIO's pool for seconds and cannot be interrupted: on shutdown
     // the service stops waiting for it (the process ends, and the thread with it).
@@ -88,16 +99,11 @@ struct RecordVerificationService: Service {
       let description = (error as? CatalogError)?.description ?? "\(error)"
       guard store.current === loaded else {
         logger.error("the data served before the last reload is corrupted: \(description)")
-        try? await gracefulShutdown()
         return
       }
       logger.critical("\(description); stopping, as nothing else can be served")
       throw DataRefused(message: description)
     }
-    // Ends only when told to: the service group shuts its services down one at a time, and one
-    // that ends by itself while an earlier one is still stopping (the drain delay) is taken for a
-    // failure, which ended the process with exit 70 instead of draining.
-    try? await gracefulShutdown()
   }
 }
 

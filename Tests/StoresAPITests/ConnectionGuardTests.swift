@@ -30,20 +30,24 @@ import Testing
     } catch { fatalError("cannot write the heavy test data: \(error)") }
   }()
 
-  static func heavyServer(_ arguments: [String] = []) throws -> RunningServer {
-    let server = try RunningServer(["--data", heavyData] + arguments)
+  static func heavyServer(_ arguments: [String] = []) async throws -> RunningServer {
+    let server = try await ServerProcess.onThread { try RunningServer(["--data", heavyData] + arguments) }
     try #require(server.port > 0, "startup line: \(server.startupLine)")
     return server
   }
 
-  static func bundledServer(_ arguments: [String] = []) throws -> RunningServer {
-    let server = try RunningServer(["--data", TestService.bundledData] + arguments)
+  /// A server on the bundled data, started off the cooperative pool (a startup blocks its thread
+  /// for as long as the load takes, and the other suites' tests run on those few threads).
+  static func bundledServer(_ arguments: [String] = []) async throws -> RunningServer {
+    let server = try await ServerProcess.onThread {
+      try RunningServer(["--data", TestService.bundledData] + arguments)
+    }
     try #require(server.port > 0, "startup line: \(server.startupLine)")
     return server
   }
 
   @Test func requestsHTTP11RefusesAreAnsweredAsProblemsAndClosed() async throws {
-    let server = try Self.bundledServer()
+    let server = try await Self.bundledServer()
     let port = server.port
     let cases: [(request: String, status: Int, detail: String)] = [
       ("GET /healthz HTTP/1.1\r\n\r\n", 400, "needs a Host header"),
@@ -78,7 +82,7 @@ import Testing
   }
 
   @Test func expectContinueIsAnsweredBeforeTheBody() async throws {
-    let server = try Self.bundledServer()
+    let server = try await Self.bundledServer()
     let port = server.port
     let body = #"{"near": "47.6062,-122.3321", "ready_in": "12m", "now": "2026-11-25T18:00:00Z"}"#
     let (interim, final) = try await ServerProcess.onThread {
@@ -96,7 +100,7 @@ import Testing
   }
 
   @Test func http10WithoutKeepAliveIsAnsweredAndClosed() async throws {
-    let server = try Self.bundledServer()
+    let server = try await Self.bundledServer()
     let port = server.port
     let (plain, plainClosed, kept, keptOpen) = try await ServerProcess.onThread {
       let plain = try RawHTTPConnection(port: port, timeout: 5)
@@ -119,7 +123,7 @@ import Testing
   }
 
   @Test func connectionsPastTheBoundAreClosedAtOnceAndCounted() async throws {
-    let server = try Self.bundledServer(["--max-connections", "3"])
+    let server = try await Self.bundledServer(["--max-connections", "3"])
     let port = server.port
     let (refusedAtOnce, metrics) = try await ServerProcess.onThread { () -> (Bool, String?) in
       var held = try (0..<3).map { _ in
@@ -148,7 +152,9 @@ import Testing
   @Test func atTheDescriptorLimitNewConnectionsAreClosedWithoutSpinning() async throws {
     // 256 descriptors: --max-connections defaults to 128, and 300 idle connections would run the
     // process out of descriptors, where accept fails and an event loop spins on the listener.
-    let server = try RunningServer(["--data", TestService.bundledData], descriptorLimit: 256)
+    let server = try await ServerProcess.onThread {
+      try RunningServer(["--data", TestService.bundledData], descriptorLimit: 256)
+    }
     try #require(server.port > 0, "startup line: \(server.startupLine)")
     let port = server.port
     let pid = server.processIdentifier
@@ -187,7 +193,7 @@ import Testing
   }
 
   @Test func terminateWaitsUntilAnAnswerBeingSentIsWritten() async throws {
-    let server = try Self.heavyServer()
+    let server = try await Self.heavyServer()
     let port = server.port
     let connection = try await ServerProcess.onThread {
       // A small receive buffer and no reading: most of the answer waits in the server.
@@ -204,11 +210,11 @@ import Testing
     #expect(response.status == 200)
     #expect(response.body.utf8.count > 12_000_000)
     #expect(response.body.hasSuffix("}\n"))
-    #expect(server.exitStatus() == 0)
+    #expect(try await ServerProcess.onThread { server.exitStatus() } == 0)
   }
 
   @Test func anAnswerCutByTheShutdownTimeoutIsLoggedAndTheExitStatusSaysSo() async throws {
-    let server = try Self.heavyServer(["--shutdown-timeout", "1"])
+    let server = try await Self.heavyServer(["--shutdown-timeout", "1"])
     let port = server.port
     let connection = try await ServerProcess.onThread {
       let connection = try RawHTTPConnection(port: port, timeout: 20, receiveBufferBytes: 4096)
@@ -218,7 +224,7 @@ import Testing
     }
     server.signal(SIGTERM)
     // The client never reads: the answer cannot be written within a second.
-    #expect(server.exitStatus(within: 30) == 75)
+    #expect(try await ServerProcess.onThread { server.exitStatus(within: 30) } == 75)
     #expect(server.log.contains("an answer was cut"))
     #expect(server.log.contains("cut by --shutdown-timeout"))
     _ = connection

@@ -31,7 +31,7 @@ import Testing
     // 5,000 stores: a load takes longer than the burst.
     let path = try TestService.temporaryFile(ReloadTests.stores("a", count: 5_000))
     defer { try? FileManager.default.removeItem(atPath: path) }
-    let server = try RunningServer(["--data", path], logLevel: "notice")
+    let server = try await ServerProcess.onThread { try RunningServer(["--data", path], logLevel: "notice") }
     try #require(server.port > 0, "startup line: \(server.startupLine)\n\(server.log)")
     let port = server.port
     let loads = try await ServerProcess.onThread {
@@ -95,8 +95,10 @@ import Testing
         .appendingPathComponent("stores-api-\(UUID().uuidString).snapshot").path
       defer { try? FileManager.default.removeItem(atPath: path) }
       try Self.publishSnapshot("a", at: path)
-      let server = try RunningServer(
-        ["--data", path, "--request-timeout", "0"], adminToken: ReloadTests.token, logLevel: "notice")
+      let server = try await ServerProcess.onThread {
+        try RunningServer(
+          ["--data", path, "--request-timeout", "0"], adminToken: ReloadTests.token, logLevel: "notice")
+      }
       try #require(server.port > 0, "startup line: \(server.startupLine)\n\(server.log)")
       let port = server.port
       let pid = server.processIdentifier
@@ -166,7 +168,9 @@ import Testing
   @Test func maxStoreLossRefusesAHangupReloadAndSaysSo() async throws {
     let path = try TestService.temporaryFile(ReloadTests.stores("a", count: 10))
     defer { try? FileManager.default.removeItem(atPath: path) }
-    let server = try RunningServer(["--data", path, "--max-store-loss", "40"], logLevel: "notice")
+    let server = try await ServerProcess.onThread {
+      try RunningServer(["--data", path, "--max-store-loss", "40"], logLevel: "notice")
+    }
     try #require(server.port > 0, "startup line: \(server.startupLine)\n\(server.log)")
     let port = server.port
     // 10 to 5 stores: 50% fewer, over 40%: refused.
