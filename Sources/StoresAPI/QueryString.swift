@@ -18,14 +18,6 @@ enum QueryString {
       let rawValue = equals.map { piece[piece.index(after: $0)...] } ?? piece[piece.endIndex...]
       guard let name = decoded(rawName) else { throw malformed(rawName, parameter: nil) }
       guard let value = decoded(rawValue) else { throw malformed(rawValue, parameter: name) }
-      if let control = (name + value).utf8.first(where: { $0 < 0x20 || $0 == 0x7F }) {
-        // A number read by C's strtod would stop at %00 and take `47.6%00abc` for 47.6.
-        throw Problem(
-          "invalid-request", status: .badRequest, title: "The request is not valid",
-          detail: "\(EchoedText.quoted(String(decoding: piece, as: UTF8.self))) holds a control character "
-            + "(\(Self.escaped(control))); parameters are text",
-          parameter: EchoedText.shortened(name))
-      }
       pairs.append((name, value))
     }
     return pairs
@@ -63,12 +55,6 @@ enum QueryString {
       position = bytes.index(after: position)
     }
     return String(validating: output, as: UTF8.self)
-  }
-
-  /// `%00`: a byte as it is percent-encoded.
-  static func escaped(_ byte: UInt8) -> String {
-    let digits = String(byte, radix: 16, uppercase: true)
-    return "%" + (digits.count == 1 ? "0" : "") + digits
   }
 
   private static func hexValue(_ byte: UInt8) -> UInt8? {

@@ -279,4 +279,11 @@ import Testing
     #expect(unknown.kind == .unknownStore)
     #expect(unknown.suggestions.contains("nw-0787"))
   }
+
+  /// A speed with a NUL is refused, not read as the number before it (strtod stops at a NUL).
+  @Test func aTravelSpeedWithANulIsRefused() {
+    #expect(throws: TravelModeError.self) { try TravelMode(parsing: "15\u{0}x km/h") }
+    #expect(throws: TravelModeError.self) { try TravelMode(parsing: "15km/h\u{0}") }
+    #expect((try? TravelMode(parsing: "15 km/h")) != nil)
+  }
 }

@@ -61,7 +61,9 @@ import Testing
         "POST /v1/pickup HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\n"
           + "Transfer-Encoding: chunked\r\n\r\nzz\r\n", 400, "not valid HTTP/1.1"
       ),
-      ("GET /v1/stores/nearest?near=47.6%00abc,-122.3 HTTP/1.1\r\nHost: a\r\n\r\n", 400, "control character"),
+      // A number read through C's strtod would stop at the NUL and take 47.6.
+      ("GET /v1/stores/nearest?near=47.6%00abc,-122.3 HTTP/1.1\r\nHost: a\r\n\r\n", 400, "is not a location"),
+      ("GET /v1/stores/within?bbox=-123%00x,47,-122,48 HTTP/1.1\r\nHost: a\r\n\r\n", 400, "is not a box"),
     ]
     for item in cases {
       let (response, closed) = try await ServerProcess.onThread {

@@ -72,7 +72,8 @@ public enum TravelMode: Hashable, Sendable, CustomStringConvertible {
       let units: [(suffix: String, divisor: Double)] = [
         ("km/h", 3.6), ("kmh", 3.6), ("kph", 3.6), ("m/s", 1), ("mps", 1), ("mph", 3600 / 1609.344),
       ]
-      guard let unit = units.first(where: { lowered.hasSuffix($0.suffix) }),
+      // `Double(_:)` reads through C's strtod, which stops at a NUL: `15\0x km/h` would be 15.
+      guard !lowered.utf8.contains(0), let unit = units.first(where: { lowered.hasSuffix($0.suffix) }),
         let value = Double(lowered.dropLast(unit.suffix.count)), value.isFinite, value > 0
       else { throw TravelModeError(text: text) }
       self = .speed(metersPerSecond: value / unit.divisor)
