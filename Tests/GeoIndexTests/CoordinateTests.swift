@@ -29,6 +29,8 @@ import Testing
   @Test(arguments: ["47.6\u{0}abc,-122.3", "47.6,-122.3\u{0}", "\u{0}47.6,-122.3"])
   func refusesATextWithANul(_ text: String) {
     #expect(throws: CoordinateError.self) { try Coordinate(parsing: text) }
-    #expect(throws: GeoBoxError.self) { try GeoBox(parsing: "-123,47,-122,48" + text.filter { $0 == "\u{0}" }) }
+    #expect(throws: GeoBoxError.self) {
+      try GeoBox(parsing: "-123,47,-122,48" + text.filter { $0 == "\u{0}" })
+    }
   }
 }
