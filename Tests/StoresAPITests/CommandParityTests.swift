@@ -86,7 +86,9 @@ import Testing
   @Test func everyGetRouteAnswersAsTheCommandPrints() async throws {
     try await TestService.application(TestService.service()).test(.live) { client in
       for question in Self.questions {
-        let command = try BuiltBinaries.runStores(question.command + ["--data", Self.data])
+        // Off the cooperative pool: a run of the command blocks its thread until it exits.
+        let arguments = question.command + ["--data", Self.data]
+        let command = try await ServerProcess.onThread { try BuiltBinaries.runStores(arguments) }
         #expect(!command.output.isEmpty, "\(question.command)")
         let response = try await client.get(question.uri)
         #expect(response.status == .ok, "\(question.uri): \(response.text)")
@@ -97,19 +99,21 @@ import Testing
 
   @Test func pickupAnswersAsTheCommandPrints() async throws {
     try await TestService.application(TestService.service()).test(.live) { client in
-      let plain = try BuiltBinaries.runStores([
-        "pickup", "--near", "47.6062,-122.3321", "--ready-in", "12m", "--travel", "bike", "--now", Self.now,
-        "--format", "json", "--data", Self.data,
-      ])
+      let plain = try await ServerProcess.onThread {
+        try BuiltBinaries.runStores([
+          "pickup", "--near", "47.6062,-122.3321", "--ready-in", "12m", "--travel", "bike", "--now", Self.now,
+          "--format", "json", "--data", Self.data,
+        ])
+      }
       let plainResponse = try await client.post(
         "/v1/pickup",
         json: #"{"near": "47.6062,-122.3321", "ready_in": "12m", "travel": "bike", "now": "\#(Self.now)"}"#)
       #expect(plainResponse.status == .ok)
       #expect(plainResponse.text == plain.output)
 
-      let placed = try BuiltBinaries.runStores([
-        "pickup", "--order", Self.order, "--now", Self.now, "--data", Self.data,
-      ])
+      let placed = try await ServerProcess.onThread {
+        try BuiltBinaries.runStores(["pickup", "--order", Self.order, "--now", Self.now, "--data", Self.data])
+      }
       let orderResponse = try await client.post(
         "/v1/pickup?now=\(Self.now)", json: try String(contentsOfFile: Self.order, encoding: .utf8))
       #expect(orderResponse.status == .ok)

@@ -91,8 +91,11 @@ import Testing
   }
 
   /// Polls `condition` every 5 ms for up to 30 s.
+  /// Polls `condition` for up to 3 minutes: the reloader's tasks run on Swift's cooperative pool,
+  /// which the other suites' blocking calls (a process run, a server's startup) can hold for tens
+  /// of seconds when `swift test` runs every suite at once; a condition that holds returns at once.
   static func eventually(_ condition: () async -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + .seconds(30)
+    let deadline = ContinuousClock.now + .seconds(180)
     while ContinuousClock.now < deadline {
       if await condition() { return true }
       try? await Task.sleep(for: .milliseconds(5))

@@ -67,8 +67,10 @@ import Testing
     // Notice level: the log says every reload, done or failed.
     // No request deadline: the pickup held open across the first reload must not time out when
     // the machine is busy (CI runs every suite at once); the test's own waits are bounded.
-    let server = try RunningServer(
-      ["--data", path, "--request-timeout", "0"], adminToken: ReloadTests.token, logLevel: "notice")
+    let server = try await ServerProcess.onThread {
+      try RunningServer(
+        ["--data", path, "--request-timeout", "0"], adminToken: ReloadTests.token, logLevel: "notice")
+    }
     try #require(server.port > 0, "startup line: \(server.startupLine)\n\(server.log)")
     #expect(server.startupLine.contains("version \(versionA)"))
     let port = server.port

@@ -22,7 +22,7 @@ import Testing
   @Test func startsAndReloadsOnHangup() async throws {
     let path = try TestService.temporaryFile(ReloadTests.stores("a"))
     defer { try? FileManager.default.removeItem(atPath: path) }
-    let server = try RunningServer(["--data", path])
+    let server = try await ServerProcess.onThread { try RunningServer(["--data", path]) }
     #expect(server.startupLine.hasPrefix("stores-server: serving 5 stores from \(path) (version "))
     #expect(server.startupLine.contains("on http://127.0.0.1:\(server.port)"))
     // No token, no admin route: the startup line does not offer it.
@@ -62,7 +62,9 @@ import Testing
     defer { try? FileManager.default.removeItem(atPath: path) }
     // No request deadline: the pickups wait while the test polls, which takes long on a busy
     // machine (CI runs every suite at once).
-    let server = try RunningServer(["--data", path, "--request-timeout", "0"])
+    let server = try await ServerProcess.onThread {
+      try RunningServer(["--data", path, "--request-timeout", "0"])
+    }
     try #require(server.port > 0, "startup line: \(server.startupLine)")
     let port = server.port
     let inFlight = 32
@@ -138,7 +140,9 @@ import Testing
   @Test func drainDelayKeepsAnsweringWhileReadinessSaysNo() async throws {
     let path = try TestService.temporaryFile(ReloadTests.stores("a"))
     defer { try? FileManager.default.removeItem(atPath: path) }
-    let server = try RunningServer(["--data", path, "--drain-delay", "6"])
+    let server = try await ServerProcess.onThread {
+      try RunningServer(["--data", path, "--drain-delay", "6"])
+    }
     try #require(server.port > 0, "startup line: \(server.startupLine)")
     let port = server.port
     #expect(
@@ -165,7 +169,9 @@ import Testing
   @Test func aStalledConnectionIsClosedAfterTheIdleTimeout() async throws {
     let path = try TestService.temporaryFile(ReloadTests.stores("a"))
     defer { try? FileManager.default.removeItem(atPath: path) }
-    let server = try RunningServer(["--data", path, "--idle-timeout", "1"])
+    let server = try await ServerProcess.onThread {
+      try RunningServer(["--data", path, "--idle-timeout", "1"])
+    }
     try #require(server.port > 0, "startup line: \(server.startupLine)")
     let port = server.port
     let (closed, waited) = try await ServerProcess.onThread {
