@@ -18,7 +18,6 @@ public final class ConnectionLimiter: Sendable {
   /// The most connections open at once.
   public let maximum: Int
   private let open = Atomic<Int>(0)
-  private let cutAnswers = Atomic<Int>(0)
   private let cutAnswersWhileStopping = Atomic<Int>(0)
   private let stopping = Atomic<Bool>(false)
   private let metrics: ServiceMetrics
@@ -64,7 +63,6 @@ public final class ConnectionLimiter: Sendable {
   /// An answer whose connection was closed before it was all written.
   func recordCutAnswer() {
     metrics.recordCutResponse()
-    cutAnswers.add(1, ordering: .relaxed)
     let whileStopping = stopping.load(ordering: .relaxed)
     if whileStopping { cutAnswersWhileStopping.add(1, ordering: .relaxed) }
     logger.error(

@@ -30,6 +30,15 @@ import Testing
     } catch { fatalError("cannot write the heavy test data: \(error)") }
   }()
 
+  /// A connection that asked for `largeAnswer` and has read nothing of it, half a second later:
+  /// with its small receive buffer, most of the answer waits in the server.
+  static func stalledLargeAnswer(port: Int) throws -> RawHTTPConnection {
+    let connection = try RawHTTPConnection(port: port, timeout: 20, receiveBufferBytes: 4096)
+    try connection.send("GET \(largeAnswer) HTTP/1.1\r\nHost: a\r\n\r\n")
+    usleep(500_000)
+    return connection
+  }
+
   static func heavyServer(_ arguments: [String] = []) async throws -> RunningServer {
     let server = try await ServerProcess.onThread { try RunningServer(["--data", heavyData] + arguments) }
     try #require(server.port > 0, "startup line: \(server.startupLine)")
@@ -197,13 +206,7 @@ import Testing
   @Test func terminateWaitsUntilAnAnswerBeingSentIsWritten() async throws {
     let server = try await Self.heavyServer()
     let port = server.port
-    let connection = try await ServerProcess.onThread {
-      // A small receive buffer and no reading: most of the answer waits in the server.
-      let connection = try RawHTTPConnection(port: port, timeout: 20, receiveBufferBytes: 4096)
-      try connection.send("GET \(Self.largeAnswer) HTTP/1.1\r\nHost: a\r\n\r\n")
-      usleep(500_000)
-      return connection
-    }
+    let connection = try await ServerProcess.onThread { try Self.stalledLargeAnswer(port: port) }
     server.signal(SIGTERM)
     let response = try await ServerProcess.onThread {
       usleep(500_000)
@@ -218,12 +221,7 @@ import Testing
   @Test func anAnswerCutByTheShutdownTimeoutIsLoggedAndTheExitStatusSaysSo() async throws {
     let server = try await Self.heavyServer(["--shutdown-timeout", "1"])
     let port = server.port
-    let connection = try await ServerProcess.onThread {
-      let connection = try RawHTTPConnection(port: port, timeout: 20, receiveBufferBytes: 4096)
-      try connection.send("GET \(Self.largeAnswer) HTTP/1.1\r\nHost: a\r\n\r\n")
-      usleep(500_000)
-      return connection
-    }
+    let connection = try await ServerProcess.onThread { try Self.stalledLargeAnswer(port: port) }
     server.signal(SIGTERM)
     // The client never reads: the answer cannot be written within a second.
     #expect(try await ServerProcess.onThread { server.exitStatus(within: 30) } == 75)
