@@ -56,6 +56,8 @@ let package = Package(
       // its own page (Leaflet and the basemap are read from directories at startup).
       resources: [
         .embedInCode("Page/index.html"), .embedInCode("Page/picker.js"), .embedInCode("Page/picker.css"),
+        // The contract, as a file to read and diff; served byte for byte (OpenAPIDocument.swift).
+        .embedInCode("openapi.json"),
       ]
     ),
     .executableTarget(
