@@ -3,7 +3,8 @@ import PackageDescription
 
 let package = Package(
   name: "stores",
-  platforms: [.macOS(.v15)],
+  // iOS for StoresClient, the library an app links (the CLI and the service are built for macOS and Linux).
+  platforms: [.macOS(.v15), .iOS(.v17)],
   products: [
     .library(name: "GeoIndex", targets: ["GeoIndex"]),
     .library(name: "OpeningHours", targets: ["OpeningHours"]),
@@ -12,6 +13,9 @@ let package = Package(
     // The web stack is a product of its own: `swift run stores` never builds Hummingbird.
     .library(name: "StoresAPI", targets: ["StoresAPI"]),
     .executable(name: "stores-server", targets: ["StoresServer"]),
+    // The generated client with a thin layer for apps and servers; it depends on no other target
+    // here, so an app that links it pulls neither the catalog nor the web stack.
+    .library(name: "StoresClient", targets: ["StoresClient"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -24,6 +28,11 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
     .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
     .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.0"),
+    // StoresClient: the runtime its generated code calls, and a transport for apps and one for servers.
+    .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.8.0"),
+    .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.1.0"),
+    .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.1.0"),
+    .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.23.0"),
   ],
   targets: [
     .target(name: "GeoIndex"),
@@ -75,6 +84,18 @@ let package = Package(
         .product(name: "UnixSignals", package: "swift-service-lifecycle"),
       ]
     ),
+    .target(
+      name: "StoresClient",
+      dependencies: [
+        .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+        .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+        .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+      ],
+      // Read by scripts/client/generate_swift_client.sh, not by a build plugin (docs/clients.md).
+      exclude: ["openapi-generator-config.yaml"]
+    ),
     .testTarget(name: "GeoIndexTests", dependencies: ["GeoIndex"]),
     .testTarget(name: "OpeningHoursTests", dependencies: ["OpeningHours"]),
     .testTarget(
@@ -97,6 +118,20 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
         .product(name: "Metrics", package: "swift-metrics"),
         .product(name: "Prometheus", package: "swift-prometheus"),
+      ]
+    ),
+    .testTarget(
+      name: "StoresClientTests",
+      dependencies: [
+        "StoresClient",
+        // Built for the tests that run the binaries: the service to call, the CLI to compare with.
+        "StoresCLI",
+        "StoresServer",
+        .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+        .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+        .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
       ]
     ),
   ],

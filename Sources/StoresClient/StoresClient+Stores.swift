@@ -1,0 +1,99 @@
+import Foundation
+
+/// Where a customer is: `Coordinate(latitude: 47.6062, longitude: -122.3321)`.
+public typealias Coordinate = Components.Schemas.Coordinate
+/// `stores nearest --format json`: the question as understood, and the stores nearest first.
+public typealias NearestAnswer = Components.Schemas.NearestAnswer
+/// A store with its state at the time asked (`stores show ID --format json`).
+public typealias Store = Components.Schemas.Store
+/// A store with its state and whether it stays open (`stores open ID --format json`).
+public typealias OpenStore = Components.Schemas.OpenStore
+/// A store's state and its open spans day by day (`stores hours ID --format json`).
+public typealias HoursAnswer = Components.Schemas.HoursAnswer
+
+// The questions an app asks most, in Swift's types. Each throws `StoresClientError` when the
+// service says no (a problem document) and the generated client's errors otherwise.
+extension StoresClient {
+  /// The stores nearest to `coordinate`, nearest first (`GET /v1/stores/nearest`).
+  /// - Parameters:
+  ///   - count: how many (`k`, default 10, at most 1000).
+  ///   - withinMeters: only stores at most this far.
+  ///   - openAt: only stores open at this instant; the states describe it.
+  ///   - openNow: only stores open now (not with `openAt`).
+  ///   - openFor: only stores that stay open this long from `openAt` (or from now).
+  ///   - conditions: on the stores' properties, `KEY=VALUE`, `KEY!=VALUE` or `KEY`; all must hold.
+  ///   - allowUnknown: with an opening condition, keep stores whose hours do not say.
+  ///   - now: the clock to answer at (default the service's), for reproducible answers.
+  public func nearest(
+    to coordinate: Coordinate, count: Int? = nil, withinMeters: Double? = nil, openAt: Date? = nil,
+    openNow: Bool = false, openFor: Duration? = nil, where conditions: [String] = [],
+    allowUnknown: Bool = false, now: Date? = nil
+  ) async throws -> NearestAnswer {
+    let query = Operations.NearestStores.Input.Query(
+      near: WireFormat.latLon(coordinate),
+      k: count,
+      within: withinMeters.map { "\($0)m" },
+      _where: conditions.isEmpty ? nil : conditions,
+      openNow: openNow ? ._true : nil,
+      openAt: openAt.map(WireFormat.instant),
+      openFor: openFor.map(WireFormat.duration),
+      allowUnknown: allowUnknown ? ._true : nil,
+      now: now.map(WireFormat.instant)
+    )
+    let output = try await StoresClientError.unwrapping { try await client.nearestStores(query: query) }
+    switch output {
+    case .ok(let ok): return try ok.body.json
+    case .undocumented(let status, _): throw StoresClientError.unexpectedResponse(status: status, body: "")
+    default: throw StoresClientError.unexpected(output)
+    }
+  }
+
+  /// One store with its state at `at` (default now) (`GET /v1/stores/{id}`).
+  public func store(id: String, at: Date? = nil, now: Date? = nil) async throws -> Store {
+    let output = try await StoresClientError.unwrapping {
+      try await client.getStore(
+        path: .init(id: id), query: .init(at: at.map(WireFormat.instant), now: now.map(WireFormat.instant)))
+    }
+    switch output {
+    case .ok(let ok): return try ok.body.json
+    case .undocumented(let status, _): throw StoresClientError.unexpectedResponse(status: status, body: "")
+    default: throw StoresClientError.unexpected(output)
+    }
+  }
+
+  /// A store's state at `at` and its open spans for `days` local days from then
+  /// (`GET /v1/stores/{id}/hours`).
+  public func hours(id: String, at: Date? = nil, days: Int? = nil, now: Date? = nil) async throws
+    -> HoursAnswer
+  {
+    let output = try await StoresClientError.unwrapping {
+      try await client.getStoreHours(
+        path: .init(id: id),
+        query: .init(at: at.map(WireFormat.instant), days: days, now: now.map(WireFormat.instant)))
+    }
+    switch output {
+    case .ok(let ok): return try ok.body.json
+    case .undocumented(let status, _): throw StoresClientError.unexpectedResponse(status: status, body: "")
+    default: throw StoresClientError.unexpected(output)
+    }
+  }
+
+  /// Whether a store is open at `at` (default now) and, with `for`, stays open that long
+  /// (`GET /v1/stores/{id}/open`). A closed store is an answer, not an error: read `state`.
+  public func open(id: String, at: Date? = nil, for duration: Duration? = nil, now: Date? = nil)
+    async throws -> OpenStore
+  {
+    let output = try await StoresClientError.unwrapping {
+      try await client.getStoreOpen(
+        path: .init(id: id),
+        query: .init(
+          at: at.map(WireFormat.instant), _for: duration.map(WireFormat.duration),
+          now: now.map(WireFormat.instant)))
+    }
+    switch output {
+    case .ok(let ok): return try ok.body.json
+    case .undocumented(let status, _): throw StoresClientError.unexpectedResponse(status: status, body: "")
+    default: throw StoresClientError.unexpected(output)
+    }
+  }
+}
