@@ -41,6 +41,7 @@ public struct StoresClient: Sendable {
   /// A client over AsyncHTTPClient (SwiftNIO), as a server calls the service: `HTTPClient.shared`
   /// or one of yours (which you shut down); each request times out after a minute.
   public init(serverURL: URL, httpClient: HTTPClient = .shared) {
-    self.init(serverURL: serverURL, transport: AsyncHTTPClientTransport(configuration: .init(client: httpClient)))
+    self.init(
+      serverURL: serverURL, transport: AsyncHTTPClientTransport(configuration: .init(client: httpClient)))
   }
 }
