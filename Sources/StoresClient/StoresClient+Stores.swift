@@ -38,11 +38,14 @@ extension StoresClient {
       openAt: openAt.map(WireFormat.instant),
       openFor: openFor.map(WireFormat.duration),
       allowUnknown: allowUnknown ? ._true : nil,
-      now: now.map(WireFormat.instant)
+      now: now
     )
     let output = try await StoresClientError.unwrapping { try await client.nearestStores(query: query) }
     switch output {
-    case .ok(let ok): return try ok.body.json
+    case .ok(let ok):
+      // The JSON entry also admits a FeatureCollection (for `format=geojson`, not asked here).
+      if case .NearestAnswer(let answer) = try ok.body.json { return answer }
+      throw StoresClientError.unexpectedResponse(status: 200, body: "GeoJSON where JSON was asked")
     case .undocumented(let status, _): throw StoresClientError.unexpectedResponse(status: status, body: "")
     default: throw StoresClientError.unexpected(output)
     }
@@ -52,10 +55,12 @@ extension StoresClient {
   public func store(id: String, at: Date? = nil, now: Date? = nil) async throws -> Store {
     let output = try await StoresClientError.unwrapping {
       try await client.getStore(
-        path: .init(id: id), query: .init(at: at.map(WireFormat.instant), now: now.map(WireFormat.instant)))
+        path: .init(id: id), query: .init(at: at.map(WireFormat.instant), now: now))
     }
     switch output {
-    case .ok(let ok): return try ok.body.json
+    case .ok(let ok):
+      if case .Store(let store) = try ok.body.json { return store }
+      throw StoresClientError.unexpectedResponse(status: 200, body: "GeoJSON where JSON was asked")
     case .undocumented(let status, _): throw StoresClientError.unexpectedResponse(status: status, body: "")
     default: throw StoresClientError.unexpected(output)
     }
@@ -69,7 +74,7 @@ extension StoresClient {
     let output = try await StoresClientError.unwrapping {
       try await client.getStoreHours(
         path: .init(id: id),
-        query: .init(at: at.map(WireFormat.instant), days: days, now: now.map(WireFormat.instant)))
+        query: .init(at: at.map(WireFormat.instant), days: days, now: now))
     }
     switch output {
     case .ok(let ok): return try ok.body.json
@@ -88,7 +93,7 @@ extension StoresClient {
         path: .init(id: id),
         query: .init(
           at: at.map(WireFormat.instant), _for: duration.map(WireFormat.duration),
-          now: now.map(WireFormat.instant)))
+          now: now))
     }
     switch output {
     case .ok(let ok): return try ok.body.json

@@ -167,22 +167,22 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let headers: Operations.NearestStores.Output.Ok.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        xStoresDataVersion: try converter.getRequiredHeaderFieldAsURI(
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
-                        eTag: try converter.getRequiredHeaderFieldAsURI(
+                        eTag: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "ETag",
                             as: Components.Headers.ETag.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlPublic.self
@@ -205,7 +205,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Components.Schemas.NearestAnswer.self,
+                            Operations.NearestStores.Output.Ok.Body.JsonPayload.self,
                             from: responseBody,
                             transforming: { value in
                                 .json(value)
@@ -228,22 +228,22 @@ public struct Client: APIProtocol {
                     ))
                 case 304:
                     let headers: Components.Responses.NotModified.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        xStoresDataVersion: try converter.getRequiredHeaderFieldAsURI(
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
-                        eTag: try converter.getRequiredHeaderFieldAsURI(
+                        eTag: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "ETag",
                             as: Components.Headers.ETag.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlPublic.self
@@ -252,17 +252,17 @@ public struct Client: APIProtocol {
                     return .notModified(.init(headers: headers))
                 case 400:
                     let headers: Components.Responses.BadRequest.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        xStoresDataVersion: try converter.getRequiredHeaderFieldAsURI(
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlNoStore.self
@@ -279,7 +279,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/problem+json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Components.Responses.BadRequest.Body.ApplicationProblemJsonPayload.self,
+                            Components.Schemas.Problem.self,
                             from: responseBody,
                             transforming: { value in
                                 .applicationProblemJson(value)
@@ -294,12 +294,12 @@ public struct Client: APIProtocol {
                     ))
                 case 503:
                     let headers: Components.Responses.Unavailable.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlNoStore.self
@@ -326,7 +326,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/problem+json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Components.Responses.Unavailable.Body.ApplicationProblemJsonPayload.self,
+                            Components.Schemas.Problem.self,
                             from: responseBody,
                             transforming: { value in
                                 .applicationProblemJson(value)
@@ -475,22 +475,22 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let headers: Operations.StoresWithin.Output.Ok.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        xStoresDataVersion: try converter.getRequiredHeaderFieldAsURI(
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
-                        eTag: try converter.getRequiredHeaderFieldAsURI(
+                        eTag: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "ETag",
                             as: Components.Headers.ETag.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlPublic.self
@@ -513,7 +513,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Components.Schemas.WithinAnswer.self,
+                            Operations.StoresWithin.Output.Ok.Body.JsonPayload.self,
                             from: responseBody,
                             transforming: { value in
                                 .json(value)
@@ -536,22 +536,22 @@ public struct Client: APIProtocol {
                     ))
                 case 304:
                     let headers: Components.Responses.NotModified.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        xStoresDataVersion: try converter.getRequiredHeaderFieldAsURI(
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
-                        eTag: try converter.getRequiredHeaderFieldAsURI(
+                        eTag: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "ETag",
                             as: Components.Headers.ETag.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlPublic.self
@@ -560,17 +560,17 @@ public struct Client: APIProtocol {
                     return .notModified(.init(headers: headers))
                 case 400:
                     let headers: Components.Responses.BadRequest.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        xStoresDataVersion: try converter.getRequiredHeaderFieldAsURI(
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlNoStore.self
@@ -587,7 +587,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/problem+json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Components.Responses.BadRequest.Body.ApplicationProblemJsonPayload.self,
+                            Components.Schemas.Problem.self,
                             from: responseBody,
                             transforming: { value in
                                 .applicationProblemJson(value)
@@ -602,12 +602,12 @@ public struct Client: APIProtocol {
                     ))
                 case 503:
                     let headers: Components.Responses.Unavailable.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlNoStore.self
@@ -634,7 +634,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/problem+json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Components.Responses.Unavailable.Body.ApplicationProblemJsonPayload.self,
+                            Components.Schemas.Problem.self,
                             from: responseBody,
                             transforming: { value in
                                 .applicationProblemJson(value)
@@ -762,22 +762,22 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let headers: Operations.StoreClusters.Output.Ok.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        xStoresDataVersion: try converter.getRequiredHeaderFieldAsURI(
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
-                        eTag: try converter.getRequiredHeaderFieldAsURI(
+                        eTag: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "ETag",
                             as: Components.Headers.ETag.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlPublic.self
@@ -809,22 +809,22 @@ public struct Client: APIProtocol {
                     ))
                 case 304:
                     let headers: Components.Responses.NotModified.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        xStoresDataVersion: try converter.getRequiredHeaderFieldAsURI(
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
-                        eTag: try converter.getRequiredHeaderFieldAsURI(
+                        eTag: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "ETag",
                             as: Components.Headers.ETag.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlPublic.self
@@ -833,17 +833,17 @@ public struct Client: APIProtocol {
                     return .notModified(.init(headers: headers))
                 case 400:
                     let headers: Components.Responses.BadRequest.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        xStoresDataVersion: try converter.getRequiredHeaderFieldAsURI(
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlNoStore.self
@@ -860,7 +860,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/problem+json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Components.Responses.BadRequest.Body.ApplicationProblemJsonPayload.self,
+                            Components.Schemas.Problem.self,
                             from: responseBody,
                             transforming: { value in
                                 .applicationProblemJson(value)
@@ -875,12 +875,12 @@ public struct Client: APIProtocol {
                     ))
                 case 503:
                     let headers: Components.Responses.Unavailable.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlNoStore.self
@@ -907,7 +907,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/problem+json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Components.Responses.Unavailable.Body.ApplicationProblemJsonPayload.self,
+                            Components.Schemas.Problem.self,
                             from: responseBody,
                             transforming: { value in
                                 .applicationProblemJson(value)
@@ -995,22 +995,22 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let headers: Operations.GetStore.Output.Ok.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        xStoresDataVersion: try converter.getRequiredHeaderFieldAsURI(
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
-                        eTag: try converter.getRequiredHeaderFieldAsURI(
+                        eTag: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "ETag",
                             as: Components.Headers.ETag.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlPublic.self
@@ -1028,7 +1028,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Components.Schemas.Store.self,
+                            Operations.GetStore.Output.Ok.Body.JsonPayload.self,
                             from: responseBody,
                             transforming: { value in
                                 .json(value)
@@ -1051,22 +1051,22 @@ public struct Client: APIProtocol {
                     ))
                 case 304:
                     let headers: Components.Responses.NotModified.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        xStoresDataVersion: try converter.getRequiredHeaderFieldAsURI(
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
-                        eTag: try converter.getRequiredHeaderFieldAsURI(
+                        eTag: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "ETag",
                             as: Components.Headers.ETag.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlPublic.self
@@ -1075,17 +1075,17 @@ public struct Client: APIProtocol {
                     return .notModified(.init(headers: headers))
                 case 400:
                     let headers: Components.Responses.BadRequest.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        xStoresDataVersion: try converter.getRequiredHeaderFieldAsURI(
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlNoStore.self
@@ -1102,7 +1102,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/problem+json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Components.Responses.BadRequest.Body.ApplicationProblemJsonPayload.self,
+                            Components.Schemas.Problem.self,
                             from: responseBody,
                             transforming: { value in
                                 .applicationProblemJson(value)
@@ -1117,17 +1117,17 @@ public struct Client: APIProtocol {
                     ))
                 case 404:
                     let headers: Components.Responses.UnknownStore.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        xStoresDataVersion: try converter.getRequiredHeaderFieldAsURI(
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlNoStore.self
@@ -1144,7 +1144,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/problem+json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Components.Responses.UnknownStore.Body.ApplicationProblemJsonPayload.self,
+                            Components.Schemas.Problem.self,
                             from: responseBody,
                             transforming: { value in
                                 .applicationProblemJson(value)
@@ -1159,17 +1159,17 @@ public struct Client: APIProtocol {
                     ))
                 case 409:
                     let headers: Components.Responses.AmbiguousStore.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        xStoresDataVersion: try converter.getRequiredHeaderFieldAsURI(
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlNoStore.self
@@ -1186,7 +1186,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/problem+json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Components.Responses.AmbiguousStore.Body.ApplicationProblemJsonPayload.self,
+                            Components.Schemas.Problem.self,
                             from: responseBody,
                             transforming: { value in
                                 .applicationProblemJson(value)
@@ -1201,12 +1201,12 @@ public struct Client: APIProtocol {
                     ))
                 case 503:
                     let headers: Components.Responses.Unavailable.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlNoStore.self
@@ -1233,7 +1233,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/problem+json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Components.Responses.Unavailable.Body.ApplicationProblemJsonPayload.self,
+                            Components.Schemas.Problem.self,
                             from: responseBody,
                             transforming: { value in
                                 .applicationProblemJson(value)
@@ -1335,22 +1335,22 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let headers: Operations.GetStoreHours.Output.Ok.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        xStoresDataVersion: try converter.getRequiredHeaderFieldAsURI(
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
-                        eTag: try converter.getRequiredHeaderFieldAsURI(
+                        eTag: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "ETag",
                             as: Components.Headers.ETag.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlPublic.self
@@ -1382,22 +1382,22 @@ public struct Client: APIProtocol {
                     ))
                 case 304:
                     let headers: Components.Responses.NotModified.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        xStoresDataVersion: try converter.getRequiredHeaderFieldAsURI(
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
-                        eTag: try converter.getRequiredHeaderFieldAsURI(
+                        eTag: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "ETag",
                             as: Components.Headers.ETag.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlPublic.self
@@ -1406,17 +1406,17 @@ public struct Client: APIProtocol {
                     return .notModified(.init(headers: headers))
                 case 400:
                     let headers: Components.Responses.BadRequest.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        xStoresDataVersion: try converter.getRequiredHeaderFieldAsURI(
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlNoStore.self
@@ -1433,7 +1433,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/problem+json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Components.Responses.BadRequest.Body.ApplicationProblemJsonPayload.self,
+                            Components.Schemas.Problem.self,
                             from: responseBody,
                             transforming: { value in
                                 .applicationProblemJson(value)
@@ -1448,17 +1448,17 @@ public struct Client: APIProtocol {
                     ))
                 case 404:
                     let headers: Components.Responses.UnknownStore.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        xStoresDataVersion: try converter.getRequiredHeaderFieldAsURI(
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlNoStore.self
@@ -1475,7 +1475,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/problem+json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Components.Responses.UnknownStore.Body.ApplicationProblemJsonPayload.self,
+                            Components.Schemas.Problem.self,
                             from: responseBody,
                             transforming: { value in
                                 .applicationProblemJson(value)
@@ -1490,17 +1490,17 @@ public struct Client: APIProtocol {
                     ))
                 case 409:
                     let headers: Components.Responses.AmbiguousStore.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        xStoresDataVersion: try converter.getRequiredHeaderFieldAsURI(
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlNoStore.self
@@ -1517,7 +1517,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/problem+json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Components.Responses.AmbiguousStore.Body.ApplicationProblemJsonPayload.self,
+                            Components.Schemas.Problem.self,
                             from: responseBody,
                             transforming: { value in
                                 .applicationProblemJson(value)
@@ -1532,12 +1532,12 @@ public struct Client: APIProtocol {
                     ))
                 case 503:
                     let headers: Components.Responses.Unavailable.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlNoStore.self
@@ -1564,7 +1564,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/problem+json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Components.Responses.Unavailable.Body.ApplicationProblemJsonPayload.self,
+                            Components.Schemas.Problem.self,
                             from: responseBody,
                             transforming: { value in
                                 .applicationProblemJson(value)
@@ -1659,22 +1659,22 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let headers: Operations.GetStoreOpen.Output.Ok.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        xStoresDataVersion: try converter.getRequiredHeaderFieldAsURI(
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
-                        eTag: try converter.getRequiredHeaderFieldAsURI(
+                        eTag: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "ETag",
                             as: Components.Headers.ETag.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlPublic.self
@@ -1706,22 +1706,22 @@ public struct Client: APIProtocol {
                     ))
                 case 304:
                     let headers: Components.Responses.NotModified.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        xStoresDataVersion: try converter.getRequiredHeaderFieldAsURI(
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
-                        eTag: try converter.getRequiredHeaderFieldAsURI(
+                        eTag: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "ETag",
                             as: Components.Headers.ETag.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlPublic.self
@@ -1730,17 +1730,17 @@ public struct Client: APIProtocol {
                     return .notModified(.init(headers: headers))
                 case 400:
                     let headers: Components.Responses.BadRequest.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        xStoresDataVersion: try converter.getRequiredHeaderFieldAsURI(
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlNoStore.self
@@ -1757,7 +1757,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/problem+json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Components.Responses.BadRequest.Body.ApplicationProblemJsonPayload.self,
+                            Components.Schemas.Problem.self,
                             from: responseBody,
                             transforming: { value in
                                 .applicationProblemJson(value)
@@ -1772,17 +1772,17 @@ public struct Client: APIProtocol {
                     ))
                 case 404:
                     let headers: Components.Responses.UnknownStore.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        xStoresDataVersion: try converter.getRequiredHeaderFieldAsURI(
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlNoStore.self
@@ -1799,7 +1799,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/problem+json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Components.Responses.UnknownStore.Body.ApplicationProblemJsonPayload.self,
+                            Components.Schemas.Problem.self,
                             from: responseBody,
                             transforming: { value in
                                 .applicationProblemJson(value)
@@ -1814,17 +1814,17 @@ public struct Client: APIProtocol {
                     ))
                 case 409:
                     let headers: Components.Responses.AmbiguousStore.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        xStoresDataVersion: try converter.getRequiredHeaderFieldAsURI(
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlNoStore.self
@@ -1841,7 +1841,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/problem+json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Components.Responses.AmbiguousStore.Body.ApplicationProblemJsonPayload.self,
+                            Components.Schemas.Problem.self,
                             from: responseBody,
                             transforming: { value in
                                 .applicationProblemJson(value)
@@ -1856,12 +1856,12 @@ public struct Client: APIProtocol {
                     ))
                 case 503:
                     let headers: Components.Responses.Unavailable.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlNoStore.self
@@ -1888,7 +1888,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/problem+json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Components.Responses.Unavailable.Body.ApplicationProblemJsonPayload.self,
+                            Components.Schemas.Problem.self,
                             from: responseBody,
                             transforming: { value in
                                 .applicationProblemJson(value)
@@ -2027,17 +2027,17 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let headers: Operations.PlanPickup.Output.Ok.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        xStoresDataVersion: try converter.getRequiredHeaderFieldAsURI(
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlNoStore.self
@@ -2074,17 +2074,17 @@ public struct Client: APIProtocol {
                     ))
                 case 400:
                     let headers: Components.Responses.BadRequest.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        xStoresDataVersion: try converter.getRequiredHeaderFieldAsURI(
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlNoStore.self
@@ -2101,7 +2101,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/problem+json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Components.Responses.BadRequest.Body.ApplicationProblemJsonPayload.self,
+                            Components.Schemas.Problem.self,
                             from: responseBody,
                             transforming: { value in
                                 .applicationProblemJson(value)
@@ -2116,17 +2116,17 @@ public struct Client: APIProtocol {
                     ))
                 case 404:
                     let headers: Components.Responses.UnknownStore.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        xStoresDataVersion: try converter.getRequiredHeaderFieldAsURI(
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlNoStore.self
@@ -2143,7 +2143,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/problem+json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Components.Responses.UnknownStore.Body.ApplicationProblemJsonPayload.self,
+                            Components.Schemas.Problem.self,
                             from: responseBody,
                             transforming: { value in
                                 .applicationProblemJson(value)
@@ -2158,17 +2158,17 @@ public struct Client: APIProtocol {
                     ))
                 case 409:
                     let headers: Components.Responses.AmbiguousStore.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        xStoresDataVersion: try converter.getRequiredHeaderFieldAsURI(
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlNoStore.self
@@ -2185,7 +2185,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/problem+json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Components.Responses.AmbiguousStore.Body.ApplicationProblemJsonPayload.self,
+                            Components.Schemas.Problem.self,
                             from: responseBody,
                             transforming: { value in
                                 .applicationProblemJson(value)
@@ -2200,17 +2200,17 @@ public struct Client: APIProtocol {
                     ))
                 case 413:
                     let headers: Operations.PlanPickup.Output.ContentTooLarge.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        xStoresDataVersion: try converter.getRequiredHeaderFieldAsURI(
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlNoStore.self
@@ -2227,7 +2227,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/problem+json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Operations.PlanPickup.Output.ContentTooLarge.Body.ApplicationProblemJsonPayload.self,
+                            Components.Schemas.Problem.self,
                             from: responseBody,
                             transforming: { value in
                                 .applicationProblemJson(value)
@@ -2242,17 +2242,17 @@ public struct Client: APIProtocol {
                     ))
                 case 415:
                     let headers: Operations.PlanPickup.Output.UnsupportedMediaType.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        xStoresDataVersion: try converter.getRequiredHeaderFieldAsURI(
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlNoStore.self
@@ -2269,7 +2269,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/problem+json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Operations.PlanPickup.Output.UnsupportedMediaType.Body.ApplicationProblemJsonPayload.self,
+                            Components.Schemas.Problem.self,
                             from: responseBody,
                             transforming: { value in
                                 .applicationProblemJson(value)
@@ -2284,17 +2284,17 @@ public struct Client: APIProtocol {
                     ))
                 case 422:
                     let headers: Operations.PlanPickup.Output.UnprocessableContent.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        xStoresDataVersion: try converter.getRequiredHeaderFieldAsURI(
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlNoStore.self
@@ -2311,7 +2311,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/problem+json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Operations.PlanPickup.Output.UnprocessableContent.Body.ApplicationProblemJsonPayload.self,
+                            Components.Schemas.Problem.self,
                             from: responseBody,
                             transforming: { value in
                                 .applicationProblemJson(value)
@@ -2326,12 +2326,12 @@ public struct Client: APIProtocol {
                     ))
                 case 503:
                     let headers: Components.Responses.Unavailable.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlNoStore.self
@@ -2358,7 +2358,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/problem+json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Components.Responses.Unavailable.Body.ApplicationProblemJsonPayload.self,
+                            Components.Schemas.Problem.self,
                             from: responseBody,
                             transforming: { value in
                                 .applicationProblemJson(value)
@@ -2423,22 +2423,22 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let headers: Operations.GetInfo.Output.Ok.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        xStoresDataVersion: try converter.getRequiredHeaderFieldAsURI(
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
-                        eTag: try converter.getRequiredHeaderFieldAsURI(
+                        eTag: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "ETag",
                             as: Components.Headers.ETag.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlPublic.self
@@ -2470,22 +2470,22 @@ public struct Client: APIProtocol {
                     ))
                 case 304:
                     let headers: Components.Responses.NotModified.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        xStoresDataVersion: try converter.getRequiredHeaderFieldAsURI(
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
-                        eTag: try converter.getRequiredHeaderFieldAsURI(
+                        eTag: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "ETag",
                             as: Components.Headers.ETag.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlPublic.self
@@ -2494,17 +2494,17 @@ public struct Client: APIProtocol {
                     return .notModified(.init(headers: headers))
                 case 400:
                     let headers: Components.Responses.BadRequest.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        xStoresDataVersion: try converter.getRequiredHeaderFieldAsURI(
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlNoStore.self
@@ -2521,7 +2521,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/problem+json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Components.Responses.BadRequest.Body.ApplicationProblemJsonPayload.self,
+                            Components.Schemas.Problem.self,
                             from: responseBody,
                             transforming: { value in
                                 .applicationProblemJson(value)
@@ -2536,12 +2536,12 @@ public struct Client: APIProtocol {
                     ))
                 case 503:
                     let headers: Components.Responses.Unavailable.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlNoStore.self
@@ -2568,7 +2568,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/problem+json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Components.Responses.Unavailable.Body.ApplicationProblemJsonPayload.self,
+                            Components.Schemas.Problem.self,
                             from: responseBody,
                             transforming: { value in
                                 .applicationProblemJson(value)
@@ -2628,17 +2628,17 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let headers: Operations.Health.Output.Ok.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        xStoresDataVersion: try converter.getRequiredHeaderFieldAsURI(
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlNoStore.self
@@ -2670,12 +2670,12 @@ public struct Client: APIProtocol {
                     ))
                 case 503:
                     let headers: Components.Responses.Unavailable.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlNoStore.self
@@ -2702,7 +2702,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/problem+json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Components.Responses.Unavailable.Body.ApplicationProblemJsonPayload.self,
+                            Components.Schemas.Problem.self,
                             from: responseBody,
                             transforming: { value in
                                 .applicationProblemJson(value)
@@ -2762,17 +2762,17 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let headers: Operations.Readiness.Output.Ok.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        xStoresDataVersion: try converter.getRequiredHeaderFieldAsURI(
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlNoStore.self
@@ -2804,12 +2804,12 @@ public struct Client: APIProtocol {
                     ))
                 case 503:
                     let headers: Components.Responses.Unavailable.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlNoStore.self
@@ -2836,7 +2836,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/problem+json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Components.Responses.Unavailable.Body.ApplicationProblemJsonPayload.self,
+                            Components.Schemas.Problem.self,
                             from: responseBody,
                             transforming: { value in
                                 .applicationProblemJson(value)
@@ -2896,17 +2896,17 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let headers: Operations.Metrics.Output.Ok.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        xStoresDataVersion: try converter.getRequiredHeaderFieldAsURI(
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlNoStore.self
@@ -2938,12 +2938,12 @@ public struct Client: APIProtocol {
                     ))
                 case 503:
                     let headers: Components.Responses.Unavailable.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlNoStore.self
@@ -2970,7 +2970,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/problem+json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Components.Responses.Unavailable.Body.ApplicationProblemJsonPayload.self,
+                            Components.Schemas.Problem.self,
                             from: responseBody,
                             transforming: { value in
                                 .applicationProblemJson(value)
@@ -3035,22 +3035,22 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let headers: Operations.OpenAPI.Output.Ok.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        xStoresDataVersion: try converter.getRequiredHeaderFieldAsURI(
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
-                        eTag: try converter.getRequiredHeaderFieldAsURI(
+                        eTag: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "ETag",
                             as: Components.Headers.ETag.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlPublic.self
@@ -3082,22 +3082,22 @@ public struct Client: APIProtocol {
                     ))
                 case 304:
                     let headers: Components.Responses.NotModified.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        xStoresDataVersion: try converter.getRequiredHeaderFieldAsURI(
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
-                        eTag: try converter.getRequiredHeaderFieldAsURI(
+                        eTag: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "ETag",
                             as: Components.Headers.ETag.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlPublic.self
@@ -3106,12 +3106,12 @@ public struct Client: APIProtocol {
                     return .notModified(.init(headers: headers))
                 case 503:
                     let headers: Components.Responses.Unavailable.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlNoStore.self
@@ -3138,7 +3138,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/problem+json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Components.Responses.Unavailable.Body.ApplicationProblemJsonPayload.self,
+                            Components.Schemas.Problem.self,
                             from: responseBody,
                             transforming: { value in
                                 .applicationProblemJson(value)
@@ -3205,17 +3205,17 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let headers: Operations.Reload.Output.Ok.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        xStoresDataVersion: try converter.getRequiredHeaderFieldAsURI(
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlNoStore.self
@@ -3247,17 +3247,17 @@ public struct Client: APIProtocol {
                     ))
                 case 400:
                     let headers: Components.Responses.BadRequest.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        xStoresDataVersion: try converter.getRequiredHeaderFieldAsURI(
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlNoStore.self
@@ -3274,7 +3274,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/problem+json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Components.Responses.BadRequest.Body.ApplicationProblemJsonPayload.self,
+                            Components.Schemas.Problem.self,
                             from: responseBody,
                             transforming: { value in
                                 .applicationProblemJson(value)
@@ -3289,22 +3289,22 @@ public struct Client: APIProtocol {
                     ))
                 case 401:
                     let headers: Operations.Reload.Output.Unauthorized.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        xStoresDataVersion: try converter.getRequiredHeaderFieldAsURI(
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlNoStore.self
                         ),
-                        wwwAuthenticate: try converter.getRequiredHeaderFieldAsURI(
+                        wwwAuthenticate: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "WWW-Authenticate",
                             as: Components.Headers.WWWAuthenticate.self
@@ -3321,7 +3321,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/problem+json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Operations.Reload.Output.Unauthorized.Body.ApplicationProblemJsonPayload.self,
+                            Components.Schemas.Problem.self,
                             from: responseBody,
                             transforming: { value in
                                 .applicationProblemJson(value)
@@ -3336,17 +3336,17 @@ public struct Client: APIProtocol {
                     ))
                 case 404:
                     let headers: Operations.Reload.Output.NotFound.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        xStoresDataVersion: try converter.getRequiredHeaderFieldAsURI(
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlNoStore.self
@@ -3363,7 +3363,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/problem+json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Operations.Reload.Output.NotFound.Body.ApplicationProblemJsonPayload.self,
+                            Components.Schemas.Problem.self,
                             from: responseBody,
                             transforming: { value in
                                 .applicationProblemJson(value)
@@ -3378,17 +3378,17 @@ public struct Client: APIProtocol {
                     ))
                 case 422:
                     let headers: Operations.Reload.Output.UnprocessableContent.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        xStoresDataVersion: try converter.getRequiredHeaderFieldAsURI(
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlNoStore.self
@@ -3405,7 +3405,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/problem+json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Operations.Reload.Output.UnprocessableContent.Body.ApplicationProblemJsonPayload.self,
+                            Components.Schemas.Problem.self,
                             from: responseBody,
                             transforming: { value in
                                 .applicationProblemJson(value)
@@ -3470,27 +3470,27 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let headers: Operations.Page.Output.Ok.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        xStoresDataVersion: try converter.getRequiredHeaderFieldAsURI(
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
-                        eTag: try converter.getRequiredHeaderFieldAsURI(
+                        eTag: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "ETag",
                             as: Components.Headers.ETag.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlPage.self
                         ),
-                        contentSecurityPolicy: try converter.getRequiredHeaderFieldAsURI(
+                        contentSecurityPolicy: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Content-Security-Policy",
                             as: Swift.String.self
@@ -3522,22 +3522,22 @@ public struct Client: APIProtocol {
                     ))
                 case 304:
                     let headers: Components.Responses.PageNotModified.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        xStoresDataVersion: try converter.getRequiredHeaderFieldAsURI(
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
-                        eTag: try converter.getRequiredHeaderFieldAsURI(
+                        eTag: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "ETag",
                             as: Components.Headers.ETag.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlPage.self
@@ -3546,12 +3546,12 @@ public struct Client: APIProtocol {
                     return .notModified(.init(headers: headers))
                 case 503:
                     let headers: Components.Responses.Unavailable.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlNoStore.self
@@ -3578,7 +3578,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/problem+json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Components.Responses.Unavailable.Body.ApplicationProblemJsonPayload.self,
+                            Components.Schemas.Problem.self,
                             from: responseBody,
                             transforming: { value in
                                 .applicationProblemJson(value)
@@ -3650,22 +3650,22 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let headers: Operations.PageFile.Output.Ok.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        xStoresDataVersion: try converter.getRequiredHeaderFieldAsURI(
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
-                        eTag: try converter.getRequiredHeaderFieldAsURI(
+                        eTag: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "ETag",
                             as: Components.Headers.ETag.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlPage.self
@@ -3715,22 +3715,22 @@ public struct Client: APIProtocol {
                     ))
                 case 304:
                     let headers: Components.Responses.PageNotModified.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        xStoresDataVersion: try converter.getRequiredHeaderFieldAsURI(
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
-                        eTag: try converter.getRequiredHeaderFieldAsURI(
+                        eTag: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "ETag",
                             as: Components.Headers.ETag.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlPage.self
@@ -3739,12 +3739,12 @@ public struct Client: APIProtocol {
                     return .notModified(.init(headers: headers))
                 case 404:
                     let headers: Components.Responses.NoSuchFile.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlNoStore.self
@@ -3766,7 +3766,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/problem+json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Components.Responses.NoSuchFile.Body.ApplicationProblemJsonPayload.self,
+                            Components.Schemas.Problem.self,
                             from: responseBody,
                             transforming: { value in
                                 .applicationProblemJson(value)
@@ -3781,12 +3781,12 @@ public struct Client: APIProtocol {
                     ))
                 case 503:
                     let headers: Components.Responses.Unavailable.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlNoStore.self
@@ -3813,7 +3813,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/problem+json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Components.Responses.Unavailable.Body.ApplicationProblemJsonPayload.self,
+                            Components.Schemas.Problem.self,
                             from: responseBody,
                             transforming: { value in
                                 .applicationProblemJson(value)
@@ -3885,22 +3885,22 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let headers: Operations.Asset.Output.Ok.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        xStoresDataVersion: try converter.getRequiredHeaderFieldAsURI(
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
-                        eTag: try converter.getRequiredHeaderFieldAsURI(
+                        eTag: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "ETag",
                             as: Components.Headers.ETag.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlPage.self
@@ -3941,22 +3941,22 @@ public struct Client: APIProtocol {
                     ))
                 case 304:
                     let headers: Components.Responses.PageNotModified.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        xStoresDataVersion: try converter.getRequiredHeaderFieldAsURI(
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
-                        eTag: try converter.getRequiredHeaderFieldAsURI(
+                        eTag: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "ETag",
                             as: Components.Headers.ETag.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlPage.self
@@ -3965,12 +3965,12 @@ public struct Client: APIProtocol {
                     return .notModified(.init(headers: headers))
                 case 404:
                     let headers: Components.Responses.NoSuchFile.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlNoStore.self
@@ -3992,7 +3992,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/problem+json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Components.Responses.NoSuchFile.Body.ApplicationProblemJsonPayload.self,
+                            Components.Schemas.Problem.self,
                             from: responseBody,
                             transforming: { value in
                                 .applicationProblemJson(value)
@@ -4007,12 +4007,12 @@ public struct Client: APIProtocol {
                     ))
                 case 503:
                     let headers: Components.Responses.Unavailable.Headers = .init(
-                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Request-Id",
                             as: Components.Headers.XRequestId.self
                         ),
-                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControlNoStore.self
@@ -4039,7 +4039,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/problem+json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Components.Responses.Unavailable.Body.ApplicationProblemJsonPayload.self,
+                            Components.Schemas.Problem.self,
                             from: responseBody,
                             transforming: { value in
                                 .applicationProblemJson(value)

@@ -55,7 +55,7 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/RequestId`.
         public typealias RequestId = Swift.String
-        /// The `ETag` of an answer you hold (or `*`): 304 without a body while the answer is the same.
+        /// The `ETag` of an answer you hold (or `*`): 304 without a body while the answer is the same. A percent-encoded value (`%22…%22`, as the Swift OpenAPI runtime sends every header) is read decoded.
         ///
         /// - Remark: Generated from `#/components/parameters/IfNoneMatch`.
         public typealias IfNoneMatch = Swift.String
@@ -66,7 +66,9 @@ extension Components {
         /// Only `json`.
         ///
         /// - Remark: Generated from `#/components/parameters/JsonOnlyFormat`.
-        public typealias JsonOnlyFormat = OpenAPIRuntime.OpenAPIValueContainer
+        @frozen public enum JsonOnlyFormat: String, Codable, Hashable, Sendable, CaseIterable {
+            case json = "json"
+        }
         /// `true` swaps the new data in whatever share of the stores it lacks (after an upstream change you checked); `false`, the default, refuses data that lacks more than `--max-store-loss` of the served stores. Only these two spellings; any other value, and any other parameter, is a 400.
         ///
         /// - Remark: Generated from `#/components/parameters/Force`.

@@ -25,19 +25,19 @@ extension Components {
                 /// The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                 ///
                 /// - Remark: Generated from `#/components/responses/NotModified/headers/X-Request-Id`.
-                public var xRequestId: Components.Headers.XRequestId
+                public var xRequestId: Components.Headers.XRequestId?
                 /// The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
                 ///
                 /// - Remark: Generated from `#/components/responses/NotModified/headers/X-Stores-Data-Version`.
-                public var xStoresDataVersion: Components.Headers.XStoresDataVersion
+                public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
                 /// A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
                 ///
                 /// - Remark: Generated from `#/components/responses/NotModified/headers/ETag`.
-                public var eTag: Components.Headers.ETag
+                public var eTag: Components.Headers.ETag?
                 /// `public, max-age=10`: answers about stores may be reused for a few seconds only, because whether a store is open changes with the clock (`/openapi.json`: `max-age=300`).
                 ///
                 /// - Remark: Generated from `#/components/responses/NotModified/headers/Cache-Control`.
-                public var cacheControl: Components.Headers.CacheControlPublic
+                public var cacheControl: Components.Headers.CacheControlPublic?
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
@@ -46,10 +46,10 @@ extension Components {
                 ///   - eTag: A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
                 ///   - cacheControl: `public, max-age=10`: answers about stores may be reused for a few seconds only, because whether a store is open changes with the clock (`/openapi.json`: `max-age=300`).
                 public init(
-                    xRequestId: Components.Headers.XRequestId,
-                    xStoresDataVersion: Components.Headers.XStoresDataVersion,
-                    eTag: Components.Headers.ETag,
-                    cacheControl: Components.Headers.CacheControlPublic
+                    xRequestId: Components.Headers.XRequestId? = nil,
+                    xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                    eTag: Components.Headers.ETag? = nil,
+                    cacheControl: Components.Headers.CacheControlPublic? = nil
                 ) {
                     self.xRequestId = xRequestId
                     self.xStoresDataVersion = xStoresDataVersion
@@ -63,7 +63,7 @@ extension Components {
             ///
             /// - Parameters:
             ///   - headers: Received HTTP response headers
-            public init(headers: Components.Responses.NotModified.Headers) {
+            public init(headers: Components.Responses.NotModified.Headers = .init()) {
                 self.headers = headers
             }
         }
@@ -73,11 +73,11 @@ extension Components {
                 /// The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                 ///
                 /// - Remark: Generated from `#/components/responses/BadRequest/headers/X-Request-Id`.
-                public var xRequestId: Components.Headers.XRequestId
+                public var xRequestId: Components.Headers.XRequestId?
                 /// The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
                 ///
                 /// - Remark: Generated from `#/components/responses/BadRequest/headers/X-Stores-Data-Version`.
-                public var xStoresDataVersion: Components.Headers.XStoresDataVersion
+                public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
                 /// - Remark: Generated from `#/components/headers/Cache-Control-No-Store`.
                 @frozen public enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
                     case noStore = "no-store"
@@ -85,7 +85,7 @@ extension Components {
                 /// `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
                 ///
                 /// - Remark: Generated from `#/components/responses/BadRequest/headers/Cache-Control`.
-                public var cacheControl: Components.Headers.CacheControlNoStore
+                public var cacheControl: Components.Headers.CacheControlNoStore?
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
@@ -93,9 +93,9 @@ extension Components {
                 ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
                 ///   - cacheControl: `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
                 public init(
-                    xRequestId: Components.Headers.XRequestId,
-                    xStoresDataVersion: Components.Headers.XStoresDataVersion,
-                    cacheControl: Components.Headers.CacheControlNoStore
+                    xRequestId: Components.Headers.XRequestId? = nil,
+                    xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                    cacheControl: Components.Headers.CacheControlNoStore? = nil
                 ) {
                     self.xRequestId = xRequestId
                     self.xStoresDataVersion = xStoresDataVersion
@@ -106,63 +106,13 @@ extension Components {
             public var headers: Components.Responses.BadRequest.Headers
             /// - Remark: Generated from `#/components/responses/BadRequest/content`.
             @frozen public enum Body: Sendable, Hashable {
-                /// - Remark: Generated from `#/components/responses/BadRequest/content/applicationProblemJson`.
-                public struct ApplicationProblemJsonPayload: Codable, Hashable, Sendable {
-                    /// - Remark: Generated from `#/components/responses/BadRequest/content/applicationProblemJson/value1`.
-                    public var value1: Components.Schemas.Problem
-                    /// - Remark: Generated from `#/components/responses/BadRequest/content/applicationProblemJson/value2`.
-                    public struct Value2Payload: Codable, Hashable, Sendable {
-                        /// - Remark: Generated from `#/components/responses/BadRequest/content/applicationProblemJson/value2/type`.
-                        public var _type: OpenAPIRuntime.OpenAPIValueContainer?
-                        /// - Remark: Generated from `#/components/responses/BadRequest/content/applicationProblemJson/value2/status`.
-                        public var status: OpenAPIRuntime.OpenAPIValueContainer?
-                        /// Creates a new `Value2Payload`.
-                        ///
-                        /// - Parameters:
-                        ///   - _type:
-                        ///   - status:
-                        public init(
-                            _type: OpenAPIRuntime.OpenAPIValueContainer? = nil,
-                            status: OpenAPIRuntime.OpenAPIValueContainer? = nil
-                        ) {
-                            self._type = _type
-                            self.status = status
-                        }
-                        public enum CodingKeys: String, CodingKey {
-                            case _type = "type"
-                            case status
-                        }
-                    }
-                    /// - Remark: Generated from `#/components/responses/BadRequest/content/applicationProblemJson/value2`.
-                    public var value2: Components.Responses.BadRequest.Body.ApplicationProblemJsonPayload.Value2Payload
-                    /// Creates a new `ApplicationProblemJsonPayload`.
-                    ///
-                    /// - Parameters:
-                    ///   - value1:
-                    ///   - value2:
-                    public init(
-                        value1: Components.Schemas.Problem,
-                        value2: Components.Responses.BadRequest.Body.ApplicationProblemJsonPayload.Value2Payload
-                    ) {
-                        self.value1 = value1
-                        self.value2 = value2
-                    }
-                    public init(from decoder: any Swift.Decoder) throws {
-                        self.value1 = try .init(from: decoder)
-                        self.value2 = try .init(from: decoder)
-                    }
-                    public func encode(to encoder: any Swift.Encoder) throws {
-                        try self.value1.encode(to: encoder)
-                        try self.value2.encode(to: encoder)
-                    }
-                }
                 /// - Remark: Generated from `#/components/responses/BadRequest/content/application\/problem+json`.
-                case applicationProblemJson(Components.Responses.BadRequest.Body.ApplicationProblemJsonPayload)
+                case applicationProblemJson(Components.Schemas.Problem)
                 /// The associated value of the enum case if `self` is `.applicationProblemJson`.
                 ///
                 /// - Throws: An error if `self` is not `.applicationProblemJson`.
                 /// - SeeAlso: `.applicationProblemJson`.
-                public var applicationProblemJson: Components.Responses.BadRequest.Body.ApplicationProblemJsonPayload {
+                public var applicationProblemJson: Components.Schemas.Problem {
                     get throws {
                         switch self {
                         case let .applicationProblemJson(body):
@@ -179,7 +129,7 @@ extension Components {
             ///   - headers: Received HTTP response headers
             ///   - body: Received HTTP response body
             public init(
-                headers: Components.Responses.BadRequest.Headers,
+                headers: Components.Responses.BadRequest.Headers = .init(),
                 body: Components.Responses.BadRequest.Body
             ) {
                 self.headers = headers
@@ -192,11 +142,11 @@ extension Components {
                 /// The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                 ///
                 /// - Remark: Generated from `#/components/responses/UnknownStore/headers/X-Request-Id`.
-                public var xRequestId: Components.Headers.XRequestId
+                public var xRequestId: Components.Headers.XRequestId?
                 /// The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
                 ///
                 /// - Remark: Generated from `#/components/responses/UnknownStore/headers/X-Stores-Data-Version`.
-                public var xStoresDataVersion: Components.Headers.XStoresDataVersion
+                public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
                 /// - Remark: Generated from `#/components/headers/Cache-Control-No-Store`.
                 @frozen public enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
                     case noStore = "no-store"
@@ -204,7 +154,7 @@ extension Components {
                 /// `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
                 ///
                 /// - Remark: Generated from `#/components/responses/UnknownStore/headers/Cache-Control`.
-                public var cacheControl: Components.Headers.CacheControlNoStore
+                public var cacheControl: Components.Headers.CacheControlNoStore?
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
@@ -212,9 +162,9 @@ extension Components {
                 ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
                 ///   - cacheControl: `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
                 public init(
-                    xRequestId: Components.Headers.XRequestId,
-                    xStoresDataVersion: Components.Headers.XStoresDataVersion,
-                    cacheControl: Components.Headers.CacheControlNoStore
+                    xRequestId: Components.Headers.XRequestId? = nil,
+                    xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                    cacheControl: Components.Headers.CacheControlNoStore? = nil
                 ) {
                     self.xRequestId = xRequestId
                     self.xStoresDataVersion = xStoresDataVersion
@@ -225,63 +175,13 @@ extension Components {
             public var headers: Components.Responses.UnknownStore.Headers
             /// - Remark: Generated from `#/components/responses/UnknownStore/content`.
             @frozen public enum Body: Sendable, Hashable {
-                /// - Remark: Generated from `#/components/responses/UnknownStore/content/applicationProblemJson`.
-                public struct ApplicationProblemJsonPayload: Codable, Hashable, Sendable {
-                    /// - Remark: Generated from `#/components/responses/UnknownStore/content/applicationProblemJson/value1`.
-                    public var value1: Components.Schemas.Problem
-                    /// - Remark: Generated from `#/components/responses/UnknownStore/content/applicationProblemJson/value2`.
-                    public struct Value2Payload: Codable, Hashable, Sendable {
-                        /// - Remark: Generated from `#/components/responses/UnknownStore/content/applicationProblemJson/value2/type`.
-                        public var _type: OpenAPIRuntime.OpenAPIValueContainer?
-                        /// - Remark: Generated from `#/components/responses/UnknownStore/content/applicationProblemJson/value2/status`.
-                        public var status: OpenAPIRuntime.OpenAPIValueContainer?
-                        /// Creates a new `Value2Payload`.
-                        ///
-                        /// - Parameters:
-                        ///   - _type:
-                        ///   - status:
-                        public init(
-                            _type: OpenAPIRuntime.OpenAPIValueContainer? = nil,
-                            status: OpenAPIRuntime.OpenAPIValueContainer? = nil
-                        ) {
-                            self._type = _type
-                            self.status = status
-                        }
-                        public enum CodingKeys: String, CodingKey {
-                            case _type = "type"
-                            case status
-                        }
-                    }
-                    /// - Remark: Generated from `#/components/responses/UnknownStore/content/applicationProblemJson/value2`.
-                    public var value2: Components.Responses.UnknownStore.Body.ApplicationProblemJsonPayload.Value2Payload
-                    /// Creates a new `ApplicationProblemJsonPayload`.
-                    ///
-                    /// - Parameters:
-                    ///   - value1:
-                    ///   - value2:
-                    public init(
-                        value1: Components.Schemas.Problem,
-                        value2: Components.Responses.UnknownStore.Body.ApplicationProblemJsonPayload.Value2Payload
-                    ) {
-                        self.value1 = value1
-                        self.value2 = value2
-                    }
-                    public init(from decoder: any Swift.Decoder) throws {
-                        self.value1 = try .init(from: decoder)
-                        self.value2 = try .init(from: decoder)
-                    }
-                    public func encode(to encoder: any Swift.Encoder) throws {
-                        try self.value1.encode(to: encoder)
-                        try self.value2.encode(to: encoder)
-                    }
-                }
                 /// - Remark: Generated from `#/components/responses/UnknownStore/content/application\/problem+json`.
-                case applicationProblemJson(Components.Responses.UnknownStore.Body.ApplicationProblemJsonPayload)
+                case applicationProblemJson(Components.Schemas.Problem)
                 /// The associated value of the enum case if `self` is `.applicationProblemJson`.
                 ///
                 /// - Throws: An error if `self` is not `.applicationProblemJson`.
                 /// - SeeAlso: `.applicationProblemJson`.
-                public var applicationProblemJson: Components.Responses.UnknownStore.Body.ApplicationProblemJsonPayload {
+                public var applicationProblemJson: Components.Schemas.Problem {
                     get throws {
                         switch self {
                         case let .applicationProblemJson(body):
@@ -298,7 +198,7 @@ extension Components {
             ///   - headers: Received HTTP response headers
             ///   - body: Received HTTP response body
             public init(
-                headers: Components.Responses.UnknownStore.Headers,
+                headers: Components.Responses.UnknownStore.Headers = .init(),
                 body: Components.Responses.UnknownStore.Body
             ) {
                 self.headers = headers
@@ -311,11 +211,11 @@ extension Components {
                 /// The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                 ///
                 /// - Remark: Generated from `#/components/responses/AmbiguousStore/headers/X-Request-Id`.
-                public var xRequestId: Components.Headers.XRequestId
+                public var xRequestId: Components.Headers.XRequestId?
                 /// The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
                 ///
                 /// - Remark: Generated from `#/components/responses/AmbiguousStore/headers/X-Stores-Data-Version`.
-                public var xStoresDataVersion: Components.Headers.XStoresDataVersion
+                public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
                 /// - Remark: Generated from `#/components/headers/Cache-Control-No-Store`.
                 @frozen public enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
                     case noStore = "no-store"
@@ -323,7 +223,7 @@ extension Components {
                 /// `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
                 ///
                 /// - Remark: Generated from `#/components/responses/AmbiguousStore/headers/Cache-Control`.
-                public var cacheControl: Components.Headers.CacheControlNoStore
+                public var cacheControl: Components.Headers.CacheControlNoStore?
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
@@ -331,9 +231,9 @@ extension Components {
                 ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
                 ///   - cacheControl: `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
                 public init(
-                    xRequestId: Components.Headers.XRequestId,
-                    xStoresDataVersion: Components.Headers.XStoresDataVersion,
-                    cacheControl: Components.Headers.CacheControlNoStore
+                    xRequestId: Components.Headers.XRequestId? = nil,
+                    xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                    cacheControl: Components.Headers.CacheControlNoStore? = nil
                 ) {
                     self.xRequestId = xRequestId
                     self.xStoresDataVersion = xStoresDataVersion
@@ -344,63 +244,13 @@ extension Components {
             public var headers: Components.Responses.AmbiguousStore.Headers
             /// - Remark: Generated from `#/components/responses/AmbiguousStore/content`.
             @frozen public enum Body: Sendable, Hashable {
-                /// - Remark: Generated from `#/components/responses/AmbiguousStore/content/applicationProblemJson`.
-                public struct ApplicationProblemJsonPayload: Codable, Hashable, Sendable {
-                    /// - Remark: Generated from `#/components/responses/AmbiguousStore/content/applicationProblemJson/value1`.
-                    public var value1: Components.Schemas.Problem
-                    /// - Remark: Generated from `#/components/responses/AmbiguousStore/content/applicationProblemJson/value2`.
-                    public struct Value2Payload: Codable, Hashable, Sendable {
-                        /// - Remark: Generated from `#/components/responses/AmbiguousStore/content/applicationProblemJson/value2/type`.
-                        public var _type: OpenAPIRuntime.OpenAPIValueContainer?
-                        /// - Remark: Generated from `#/components/responses/AmbiguousStore/content/applicationProblemJson/value2/status`.
-                        public var status: OpenAPIRuntime.OpenAPIValueContainer?
-                        /// Creates a new `Value2Payload`.
-                        ///
-                        /// - Parameters:
-                        ///   - _type:
-                        ///   - status:
-                        public init(
-                            _type: OpenAPIRuntime.OpenAPIValueContainer? = nil,
-                            status: OpenAPIRuntime.OpenAPIValueContainer? = nil
-                        ) {
-                            self._type = _type
-                            self.status = status
-                        }
-                        public enum CodingKeys: String, CodingKey {
-                            case _type = "type"
-                            case status
-                        }
-                    }
-                    /// - Remark: Generated from `#/components/responses/AmbiguousStore/content/applicationProblemJson/value2`.
-                    public var value2: Components.Responses.AmbiguousStore.Body.ApplicationProblemJsonPayload.Value2Payload
-                    /// Creates a new `ApplicationProblemJsonPayload`.
-                    ///
-                    /// - Parameters:
-                    ///   - value1:
-                    ///   - value2:
-                    public init(
-                        value1: Components.Schemas.Problem,
-                        value2: Components.Responses.AmbiguousStore.Body.ApplicationProblemJsonPayload.Value2Payload
-                    ) {
-                        self.value1 = value1
-                        self.value2 = value2
-                    }
-                    public init(from decoder: any Swift.Decoder) throws {
-                        self.value1 = try .init(from: decoder)
-                        self.value2 = try .init(from: decoder)
-                    }
-                    public func encode(to encoder: any Swift.Encoder) throws {
-                        try self.value1.encode(to: encoder)
-                        try self.value2.encode(to: encoder)
-                    }
-                }
                 /// - Remark: Generated from `#/components/responses/AmbiguousStore/content/application\/problem+json`.
-                case applicationProblemJson(Components.Responses.AmbiguousStore.Body.ApplicationProblemJsonPayload)
+                case applicationProblemJson(Components.Schemas.Problem)
                 /// The associated value of the enum case if `self` is `.applicationProblemJson`.
                 ///
                 /// - Throws: An error if `self` is not `.applicationProblemJson`.
                 /// - SeeAlso: `.applicationProblemJson`.
-                public var applicationProblemJson: Components.Responses.AmbiguousStore.Body.ApplicationProblemJsonPayload {
+                public var applicationProblemJson: Components.Schemas.Problem {
                     get throws {
                         switch self {
                         case let .applicationProblemJson(body):
@@ -417,7 +267,7 @@ extension Components {
             ///   - headers: Received HTTP response headers
             ///   - body: Received HTTP response body
             public init(
-                headers: Components.Responses.AmbiguousStore.Headers,
+                headers: Components.Responses.AmbiguousStore.Headers = .init(),
                 body: Components.Responses.AmbiguousStore.Body
             ) {
                 self.headers = headers
@@ -430,7 +280,7 @@ extension Components {
                 /// The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                 ///
                 /// - Remark: Generated from `#/components/responses/Unavailable/headers/X-Request-Id`.
-                public var xRequestId: Components.Headers.XRequestId
+                public var xRequestId: Components.Headers.XRequestId?
                 /// - Remark: Generated from `#/components/headers/Cache-Control-No-Store`.
                 @frozen public enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
                     case noStore = "no-store"
@@ -438,7 +288,7 @@ extension Components {
                 /// `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
                 ///
                 /// - Remark: Generated from `#/components/responses/Unavailable/headers/Cache-Control`.
-                public var cacheControl: Components.Headers.CacheControlNoStore
+                public var cacheControl: Components.Headers.CacheControlNoStore?
                 /// Seconds to wait before retrying, on a request that ran past the deadline.
                 ///
                 /// - Remark: Generated from `#/components/responses/Unavailable/headers/Retry-After`.
@@ -455,8 +305,8 @@ extension Components {
                 ///   - retryAfter: Seconds to wait before retrying, on a request that ran past the deadline.
                 ///   - xStoresDataVersion: The version of the data being served, when there is data (not before the first load).
                 public init(
-                    xRequestId: Components.Headers.XRequestId,
-                    cacheControl: Components.Headers.CacheControlNoStore,
+                    xRequestId: Components.Headers.XRequestId? = nil,
+                    cacheControl: Components.Headers.CacheControlNoStore? = nil,
                     retryAfter: Components.Headers.RetryAfter? = nil,
                     xStoresDataVersion: Components.Headers.XStoresDataVersionIfLoaded? = nil
                 ) {
@@ -470,63 +320,13 @@ extension Components {
             public var headers: Components.Responses.Unavailable.Headers
             /// - Remark: Generated from `#/components/responses/Unavailable/content`.
             @frozen public enum Body: Sendable, Hashable {
-                /// - Remark: Generated from `#/components/responses/Unavailable/content/applicationProblemJson`.
-                public struct ApplicationProblemJsonPayload: Codable, Hashable, Sendable {
-                    /// - Remark: Generated from `#/components/responses/Unavailable/content/applicationProblemJson/value1`.
-                    public var value1: Components.Schemas.Problem
-                    /// - Remark: Generated from `#/components/responses/Unavailable/content/applicationProblemJson/value2`.
-                    public struct Value2Payload: Codable, Hashable, Sendable {
-                        /// - Remark: Generated from `#/components/responses/Unavailable/content/applicationProblemJson/value2/type`.
-                        public var _type: OpenAPIRuntime.OpenAPIValueContainer?
-                        /// - Remark: Generated from `#/components/responses/Unavailable/content/applicationProblemJson/value2/status`.
-                        public var status: OpenAPIRuntime.OpenAPIValueContainer?
-                        /// Creates a new `Value2Payload`.
-                        ///
-                        /// - Parameters:
-                        ///   - _type:
-                        ///   - status:
-                        public init(
-                            _type: OpenAPIRuntime.OpenAPIValueContainer? = nil,
-                            status: OpenAPIRuntime.OpenAPIValueContainer? = nil
-                        ) {
-                            self._type = _type
-                            self.status = status
-                        }
-                        public enum CodingKeys: String, CodingKey {
-                            case _type = "type"
-                            case status
-                        }
-                    }
-                    /// - Remark: Generated from `#/components/responses/Unavailable/content/applicationProblemJson/value2`.
-                    public var value2: Components.Responses.Unavailable.Body.ApplicationProblemJsonPayload.Value2Payload
-                    /// Creates a new `ApplicationProblemJsonPayload`.
-                    ///
-                    /// - Parameters:
-                    ///   - value1:
-                    ///   - value2:
-                    public init(
-                        value1: Components.Schemas.Problem,
-                        value2: Components.Responses.Unavailable.Body.ApplicationProblemJsonPayload.Value2Payload
-                    ) {
-                        self.value1 = value1
-                        self.value2 = value2
-                    }
-                    public init(from decoder: any Swift.Decoder) throws {
-                        self.value1 = try .init(from: decoder)
-                        self.value2 = try .init(from: decoder)
-                    }
-                    public func encode(to encoder: any Swift.Encoder) throws {
-                        try self.value1.encode(to: encoder)
-                        try self.value2.encode(to: encoder)
-                    }
-                }
                 /// - Remark: Generated from `#/components/responses/Unavailable/content/application\/problem+json`.
-                case applicationProblemJson(Components.Responses.Unavailable.Body.ApplicationProblemJsonPayload)
+                case applicationProblemJson(Components.Schemas.Problem)
                 /// The associated value of the enum case if `self` is `.applicationProblemJson`.
                 ///
                 /// - Throws: An error if `self` is not `.applicationProblemJson`.
                 /// - SeeAlso: `.applicationProblemJson`.
-                public var applicationProblemJson: Components.Responses.Unavailable.Body.ApplicationProblemJsonPayload {
+                public var applicationProblemJson: Components.Schemas.Problem {
                     get throws {
                         switch self {
                         case let .applicationProblemJson(body):
@@ -543,7 +343,7 @@ extension Components {
             ///   - headers: Received HTTP response headers
             ///   - body: Received HTTP response body
             public init(
-                headers: Components.Responses.Unavailable.Headers,
+                headers: Components.Responses.Unavailable.Headers = .init(),
                 body: Components.Responses.Unavailable.Body
             ) {
                 self.headers = headers
@@ -556,19 +356,19 @@ extension Components {
                 /// The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                 ///
                 /// - Remark: Generated from `#/components/responses/PageNotModified/headers/X-Request-Id`.
-                public var xRequestId: Components.Headers.XRequestId
+                public var xRequestId: Components.Headers.XRequestId?
                 /// The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
                 ///
                 /// - Remark: Generated from `#/components/responses/PageNotModified/headers/X-Stores-Data-Version`.
-                public var xStoresDataVersion: Components.Headers.XStoresDataVersion
+                public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
                 /// A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
                 ///
                 /// - Remark: Generated from `#/components/responses/PageNotModified/headers/ETag`.
-                public var eTag: Components.Headers.ETag
+                public var eTag: Components.Headers.ETag?
                 /// `no-cache` for the page and its files (revalidate with the ETag: a new release may change them), `public, max-age=86400` for Leaflet.
                 ///
                 /// - Remark: Generated from `#/components/responses/PageNotModified/headers/Cache-Control`.
-                public var cacheControl: Components.Headers.CacheControlPage
+                public var cacheControl: Components.Headers.CacheControlPage?
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
@@ -577,10 +377,10 @@ extension Components {
                 ///   - eTag: A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
                 ///   - cacheControl: `no-cache` for the page and its files (revalidate with the ETag: a new release may change them), `public, max-age=86400` for Leaflet.
                 public init(
-                    xRequestId: Components.Headers.XRequestId,
-                    xStoresDataVersion: Components.Headers.XStoresDataVersion,
-                    eTag: Components.Headers.ETag,
-                    cacheControl: Components.Headers.CacheControlPage
+                    xRequestId: Components.Headers.XRequestId? = nil,
+                    xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                    eTag: Components.Headers.ETag? = nil,
+                    cacheControl: Components.Headers.CacheControlPage? = nil
                 ) {
                     self.xRequestId = xRequestId
                     self.xStoresDataVersion = xStoresDataVersion
@@ -594,7 +394,7 @@ extension Components {
             ///
             /// - Parameters:
             ///   - headers: Received HTTP response headers
-            public init(headers: Components.Responses.PageNotModified.Headers) {
+            public init(headers: Components.Responses.PageNotModified.Headers = .init()) {
                 self.headers = headers
             }
         }
@@ -604,7 +404,7 @@ extension Components {
                 /// The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                 ///
                 /// - Remark: Generated from `#/components/responses/NoSuchFile/headers/X-Request-Id`.
-                public var xRequestId: Components.Headers.XRequestId
+                public var xRequestId: Components.Headers.XRequestId?
                 /// - Remark: Generated from `#/components/headers/Cache-Control-No-Store`.
                 @frozen public enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
                     case noStore = "no-store"
@@ -612,7 +412,7 @@ extension Components {
                 /// `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
                 ///
                 /// - Remark: Generated from `#/components/responses/NoSuchFile/headers/Cache-Control`.
-                public var cacheControl: Components.Headers.CacheControlNoStore
+                public var cacheControl: Components.Headers.CacheControlNoStore?
                 /// The version of the data being served, when there is data (not before the first load).
                 ///
                 /// - Remark: Generated from `#/components/responses/NoSuchFile/headers/X-Stores-Data-Version`.
@@ -624,8 +424,8 @@ extension Components {
                 ///   - cacheControl: `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
                 ///   - xStoresDataVersion: The version of the data being served, when there is data (not before the first load).
                 public init(
-                    xRequestId: Components.Headers.XRequestId,
-                    cacheControl: Components.Headers.CacheControlNoStore,
+                    xRequestId: Components.Headers.XRequestId? = nil,
+                    cacheControl: Components.Headers.CacheControlNoStore? = nil,
                     xStoresDataVersion: Components.Headers.XStoresDataVersionIfLoaded? = nil
                 ) {
                     self.xRequestId = xRequestId
@@ -637,63 +437,13 @@ extension Components {
             public var headers: Components.Responses.NoSuchFile.Headers
             /// - Remark: Generated from `#/components/responses/NoSuchFile/content`.
             @frozen public enum Body: Sendable, Hashable {
-                /// - Remark: Generated from `#/components/responses/NoSuchFile/content/applicationProblemJson`.
-                public struct ApplicationProblemJsonPayload: Codable, Hashable, Sendable {
-                    /// - Remark: Generated from `#/components/responses/NoSuchFile/content/applicationProblemJson/value1`.
-                    public var value1: Components.Schemas.Problem
-                    /// - Remark: Generated from `#/components/responses/NoSuchFile/content/applicationProblemJson/value2`.
-                    public struct Value2Payload: Codable, Hashable, Sendable {
-                        /// - Remark: Generated from `#/components/responses/NoSuchFile/content/applicationProblemJson/value2/type`.
-                        public var _type: OpenAPIRuntime.OpenAPIValueContainer?
-                        /// - Remark: Generated from `#/components/responses/NoSuchFile/content/applicationProblemJson/value2/status`.
-                        public var status: OpenAPIRuntime.OpenAPIValueContainer?
-                        /// Creates a new `Value2Payload`.
-                        ///
-                        /// - Parameters:
-                        ///   - _type:
-                        ///   - status:
-                        public init(
-                            _type: OpenAPIRuntime.OpenAPIValueContainer? = nil,
-                            status: OpenAPIRuntime.OpenAPIValueContainer? = nil
-                        ) {
-                            self._type = _type
-                            self.status = status
-                        }
-                        public enum CodingKeys: String, CodingKey {
-                            case _type = "type"
-                            case status
-                        }
-                    }
-                    /// - Remark: Generated from `#/components/responses/NoSuchFile/content/applicationProblemJson/value2`.
-                    public var value2: Components.Responses.NoSuchFile.Body.ApplicationProblemJsonPayload.Value2Payload
-                    /// Creates a new `ApplicationProblemJsonPayload`.
-                    ///
-                    /// - Parameters:
-                    ///   - value1:
-                    ///   - value2:
-                    public init(
-                        value1: Components.Schemas.Problem,
-                        value2: Components.Responses.NoSuchFile.Body.ApplicationProblemJsonPayload.Value2Payload
-                    ) {
-                        self.value1 = value1
-                        self.value2 = value2
-                    }
-                    public init(from decoder: any Swift.Decoder) throws {
-                        self.value1 = try .init(from: decoder)
-                        self.value2 = try .init(from: decoder)
-                    }
-                    public func encode(to encoder: any Swift.Encoder) throws {
-                        try self.value1.encode(to: encoder)
-                        try self.value2.encode(to: encoder)
-                    }
-                }
                 /// - Remark: Generated from `#/components/responses/NoSuchFile/content/application\/problem+json`.
-                case applicationProblemJson(Components.Responses.NoSuchFile.Body.ApplicationProblemJsonPayload)
+                case applicationProblemJson(Components.Schemas.Problem)
                 /// The associated value of the enum case if `self` is `.applicationProblemJson`.
                 ///
                 /// - Throws: An error if `self` is not `.applicationProblemJson`.
                 /// - SeeAlso: `.applicationProblemJson`.
-                public var applicationProblemJson: Components.Responses.NoSuchFile.Body.ApplicationProblemJsonPayload {
+                public var applicationProblemJson: Components.Schemas.Problem {
                     get throws {
                         switch self {
                         case let .applicationProblemJson(body):
@@ -710,7 +460,7 @@ extension Components {
             ///   - headers: Received HTTP response headers
             ///   - body: Received HTTP response body
             public init(
-                headers: Components.Responses.NoSuchFile.Headers,
+                headers: Components.Responses.NoSuchFile.Headers = .init(),
                 body: Components.Responses.NoSuchFile.Body
             ) {
                 self.headers = headers

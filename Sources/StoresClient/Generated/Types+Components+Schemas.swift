@@ -76,6 +76,8 @@ extension Components {
                 public var column: Swift.Int
                 /// - Remark: Generated from `#/components/schemas/Problem/CandidatesPayload/name`.
                 public var name: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/Problem/CandidatesPayload/location`.
+                public var location: Components.Schemas.CoordinateOrNull?
                 /// Creates a new `CandidatesPayloadPayload`.
                 ///
                 /// - Parameters:
@@ -83,22 +85,26 @@ extension Components {
                 ///   - line:
                 ///   - column:
                 ///   - name:
+                ///   - location:
                 public init(
                     feature: Swift.Int,
                     line: Swift.Int,
                     column: Swift.Int,
-                    name: Swift.String? = nil
+                    name: Swift.String? = nil,
+                    location: Components.Schemas.CoordinateOrNull? = nil
                 ) {
                     self.feature = feature
                     self.line = line
                     self.column = column
                     self.name = name
+                    self.location = location
                 }
                 public enum CodingKeys: String, CodingKey {
                     case feature
                     case line
                     case column
                     case name
+                    case location
                 }
                 public init(from decoder: any Swift.Decoder) throws {
                     let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -118,11 +124,16 @@ extension Components {
                         Swift.String.self,
                         forKey: .name
                     )
+                    self.location = try container.decodeIfPresent(
+                        Components.Schemas.CoordinateOrNull.self,
+                        forKey: .location
+                    )
                     try decoder.ensureNoAdditionalProperties(knownKeys: [
                         "feature",
                         "line",
                         "column",
-                        "name"
+                        "name",
+                        "location"
                     ])
                 }
             }
@@ -268,7 +279,7 @@ extension Components {
         /// An instant in UTC.
         ///
         /// - Remark: Generated from `#/components/schemas/UtcTime`.
-        public typealias UtcTime = Swift.String
+        public typealias UtcTime = Foundation.Date
         /// An instant with the offset in force in the store's time zone (seconds when the offset has them).
         ///
         /// - Remark: Generated from `#/components/schemas/LocalTime`.
@@ -299,6 +310,8 @@ extension Components {
             public var state: Components.Schemas.StoreState
             /// - Remark: Generated from `#/components/schemas/Store/comment`.
             public var comment: Components.Schemas.RuleComment?
+            /// - Remark: Generated from `#/components/schemas/Store/next_change`.
+            public var nextChange: Components.Schemas.NextChange?
             /// - Remark: Generated from `#/components/schemas/Store/status_text`.
             public var statusText: Components.Schemas.StatusText
             /// - Remark: Generated from `#/components/schemas/Store/phone`.
@@ -321,6 +334,7 @@ extension Components {
             ///   - openingHours:
             ///   - state:
             ///   - comment:
+            ///   - nextChange:
             ///   - statusText:
             ///   - phone:
             ///   - website:
@@ -337,6 +351,7 @@ extension Components {
                 openingHours: Components.Schemas.OpeningHours? = nil,
                 state: Components.Schemas.StoreState,
                 comment: Components.Schemas.RuleComment? = nil,
+                nextChange: Components.Schemas.NextChange? = nil,
                 statusText: Components.Schemas.StatusText,
                 phone: Swift.String? = nil,
                 website: Swift.String? = nil,
@@ -353,6 +368,7 @@ extension Components {
                 self.openingHours = openingHours
                 self.state = state
                 self.comment = comment
+                self.nextChange = nextChange
                 self.statusText = statusText
                 self.phone = phone
                 self.website = website
@@ -370,6 +386,7 @@ extension Components {
                 case openingHours = "opening_hours"
                 case state
                 case comment
+                case nextChange = "next_change"
                 case statusText = "status_text"
                 case phone
                 case website
@@ -421,6 +438,10 @@ extension Components {
                     Components.Schemas.RuleComment.self,
                     forKey: .comment
                 )
+                self.nextChange = try container.decodeIfPresent(
+                    Components.Schemas.NextChange.self,
+                    forKey: .nextChange
+                )
                 self.statusText = try container.decode(
                     Components.Schemas.StatusText.self,
                     forKey: .statusText
@@ -449,6 +470,7 @@ extension Components {
                     "opening_hours",
                     "state",
                     "comment",
+                    "next_change",
                     "status_text",
                     "phone",
                     "website",
@@ -484,6 +506,8 @@ extension Components {
             public var state: Components.Schemas.StoreState
             /// - Remark: Generated from `#/components/schemas/PickupStore/comment`.
             public var comment: Components.Schemas.RuleComment?
+            /// - Remark: Generated from `#/components/schemas/PickupStore/next_change`.
+            public var nextChange: Components.Schemas.NextChange?
             /// - Remark: Generated from `#/components/schemas/PickupStore/status_text`.
             public var statusText: Components.Schemas.StatusText
             /// - Remark: Generated from `#/components/schemas/PickupStore/phone`.
@@ -506,6 +530,7 @@ extension Components {
             ///   - openingHours:
             ///   - state:
             ///   - comment:
+            ///   - nextChange:
             ///   - statusText:
             ///   - phone:
             ///   - website:
@@ -522,6 +547,7 @@ extension Components {
                 openingHours: Components.Schemas.OpeningHours? = nil,
                 state: Components.Schemas.StoreState,
                 comment: Components.Schemas.RuleComment? = nil,
+                nextChange: Components.Schemas.NextChange? = nil,
                 statusText: Components.Schemas.StatusText,
                 phone: Swift.String? = nil,
                 website: Swift.String? = nil,
@@ -538,6 +564,7 @@ extension Components {
                 self.openingHours = openingHours
                 self.state = state
                 self.comment = comment
+                self.nextChange = nextChange
                 self.statusText = statusText
                 self.phone = phone
                 self.website = website
@@ -555,6 +582,7 @@ extension Components {
                 case openingHours = "opening_hours"
                 case state
                 case comment
+                case nextChange = "next_change"
                 case statusText = "status_text"
                 case phone
                 case website
@@ -606,6 +634,10 @@ extension Components {
                     Components.Schemas.RuleComment.self,
                     forKey: .comment
                 )
+                self.nextChange = try container.decodeIfPresent(
+                    Components.Schemas.NextChange.self,
+                    forKey: .nextChange
+                )
                 self.statusText = try container.decode(
                     Components.Schemas.StatusText.self,
                     forKey: .statusText
@@ -634,6 +666,7 @@ extension Components {
                     "opening_hours",
                     "state",
                     "comment",
+                    "next_change",
                     "status_text",
                     "phone",
                     "website",
@@ -667,6 +700,8 @@ extension Components {
             public var state: Components.Schemas.StoreState
             /// - Remark: Generated from `#/components/schemas/OpenStore/comment`.
             public var comment: Components.Schemas.RuleComment?
+            /// - Remark: Generated from `#/components/schemas/OpenStore/next_change`.
+            public var nextChange: Components.Schemas.NextChange?
             /// - Remark: Generated from `#/components/schemas/OpenStore/status_text`.
             public var statusText: Components.Schemas.StatusText
             /// - Remark: Generated from `#/components/schemas/OpenStore/phone`.
@@ -675,6 +710,65 @@ extension Components {
             public var website: Swift.String?
             /// - Remark: Generated from `#/components/schemas/OpenStore/properties`.
             public var properties: Components.Schemas.RecordProperties
+            /// With `for`: whether the store stays open that long from the time asked; null without `for`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OpenStore/open_for`.
+            public struct OpenForPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/OpenStore/open_for/seconds`.
+                public var seconds: Swift.Int
+                /// True: open throughout; false: closed at some point; null: the hours do not say.
+                ///
+                /// - Remark: Generated from `#/components/schemas/OpenStore/open_for/met`.
+                public var met: Swift.Bool?
+                /// `stays open for the next 30 min`, `closes before 30 min are up`, `so not open for 30 min`.
+                ///
+                /// - Remark: Generated from `#/components/schemas/OpenStore/open_for/text`.
+                public var text: Swift.String
+                /// Creates a new `OpenForPayload`.
+                ///
+                /// - Parameters:
+                ///   - seconds:
+                ///   - met: True: open throughout; false: closed at some point; null: the hours do not say.
+                ///   - text: `stays open for the next 30 min`, `closes before 30 min are up`, `so not open for 30 min`.
+                public init(
+                    seconds: Swift.Int,
+                    met: Swift.Bool? = nil,
+                    text: Swift.String
+                ) {
+                    self.seconds = seconds
+                    self.met = met
+                    self.text = text
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case seconds
+                    case met
+                    case text
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.seconds = try container.decode(
+                        Swift.Int.self,
+                        forKey: .seconds
+                    )
+                    self.met = try container.decodeIfPresent(
+                        Swift.Bool.self,
+                        forKey: .met
+                    )
+                    self.text = try container.decode(
+                        Swift.String.self,
+                        forKey: .text
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "seconds",
+                        "met",
+                        "text"
+                    ])
+                }
+            }
+            /// With `for`: whether the store stays open that long from the time asked; null without `for`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OpenStore/open_for`.
+            public var openFor: Components.Schemas.OpenStore.OpenForPayload?
             /// Creates a new `OpenStore`.
             ///
             /// - Parameters:
@@ -689,10 +783,12 @@ extension Components {
             ///   - openingHours:
             ///   - state:
             ///   - comment:
+            ///   - nextChange:
             ///   - statusText:
             ///   - phone:
             ///   - website:
             ///   - properties:
+            ///   - openFor: With `for`: whether the store stays open that long from the time asked; null without `for`.
             public init(
                 id: Components.Schemas.StoreId,
                 name: Swift.String? = nil,
@@ -705,10 +801,12 @@ extension Components {
                 openingHours: Components.Schemas.OpeningHours? = nil,
                 state: Components.Schemas.StoreState,
                 comment: Components.Schemas.RuleComment? = nil,
+                nextChange: Components.Schemas.NextChange? = nil,
                 statusText: Components.Schemas.StatusText,
                 phone: Swift.String? = nil,
                 website: Swift.String? = nil,
-                properties: Components.Schemas.RecordProperties
+                properties: Components.Schemas.RecordProperties,
+                openFor: Components.Schemas.OpenStore.OpenForPayload? = nil
             ) {
                 self.id = id
                 self.name = name
@@ -721,10 +819,12 @@ extension Components {
                 self.openingHours = openingHours
                 self.state = state
                 self.comment = comment
+                self.nextChange = nextChange
                 self.statusText = statusText
                 self.phone = phone
                 self.website = website
                 self.properties = properties
+                self.openFor = openFor
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -738,10 +838,12 @@ extension Components {
                 case openingHours = "opening_hours"
                 case state
                 case comment
+                case nextChange = "next_change"
                 case statusText = "status_text"
                 case phone
                 case website
                 case properties
+                case openFor = "open_for"
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -789,6 +891,10 @@ extension Components {
                     Components.Schemas.RuleComment.self,
                     forKey: .comment
                 )
+                self.nextChange = try container.decodeIfPresent(
+                    Components.Schemas.NextChange.self,
+                    forKey: .nextChange
+                )
                 self.statusText = try container.decode(
                     Components.Schemas.StatusText.self,
                     forKey: .statusText
@@ -805,6 +911,10 @@ extension Components {
                     Components.Schemas.RecordProperties.self,
                     forKey: .properties
                 )
+                self.openFor = try container.decodeIfPresent(
+                    Components.Schemas.OpenStore.OpenForPayload.self,
+                    forKey: .openFor
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "id",
                     "name",
@@ -817,10 +927,12 @@ extension Components {
                     "opening_hours",
                     "state",
                     "comment",
+                    "next_change",
                     "status_text",
                     "phone",
                     "website",
-                    "properties"
+                    "properties",
+                    "open_for"
                 ])
             }
         }
@@ -923,51 +1035,125 @@ extension Components {
                 ])
             }
         }
-        /// The question as the service understood it: `near` with `radius_m`, or `bbox`.
+        /// The question as the service understood it: `near` and `radius_m` for a circle, or `bbox` for a box (one of the two, never both).
         ///
         /// - Remark: Generated from `#/components/schemas/WithinQuery`.
-        @frozen public enum WithinQuery: Codable, Hashable, Sendable {
-            /// - Remark: Generated from `#/components/schemas/WithinQuery/case1`.
-            public struct Case1Payload: Codable, Hashable, Sendable {
-                /// Creates a new `Case1Payload`.
-                public init() {}
+        public struct WithinQuery: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/WithinQuery/near`.
+            public var near: Components.Schemas.Coordinate?
+            /// - Remark: Generated from `#/components/schemas/WithinQuery/radius_m`.
+            public var radiusM: Swift.Double?
+            /// [west, south, east, north].
+            ///
+            /// - Remark: Generated from `#/components/schemas/WithinQuery/bbox`.
+            public var bbox: [Swift.Double]?
+            /// - Remark: Generated from `#/components/schemas/WithinQuery/where`.
+            public var _where: Components.Schemas.WhereTexts
+            /// - Remark: Generated from `#/components/schemas/WithinQuery/at`.
+            public var at: Swift.String
+            /// - Remark: Generated from `#/components/schemas/WithinQuery/open`.
+            public var open: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/WithinQuery/open_for_s`.
+            public var openForS: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/WithinQuery/limit`.
+            public var limit: Components.Schemas.StoreCount
+            /// The cursor given, shortened if long.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WithinQuery/cursor`.
+            public var cursor: Swift.String?
+            /// Creates a new `WithinQuery`.
+            ///
+            /// - Parameters:
+            ///   - near:
+            ///   - radiusM:
+            ///   - bbox: [west, south, east, north].
+            ///   - _where:
+            ///   - at:
+            ///   - open:
+            ///   - openForS:
+            ///   - limit:
+            ///   - cursor: The cursor given, shortened if long.
+            public init(
+                near: Components.Schemas.Coordinate? = nil,
+                radiusM: Swift.Double? = nil,
+                bbox: [Swift.Double]? = nil,
+                _where: Components.Schemas.WhereTexts,
+                at: Swift.String,
+                open: Swift.Bool,
+                openForS: Swift.Int? = nil,
+                limit: Components.Schemas.StoreCount,
+                cursor: Swift.String? = nil
+            ) {
+                self.near = near
+                self.radiusM = radiusM
+                self.bbox = bbox
+                self._where = _where
+                self.at = at
+                self.open = open
+                self.openForS = openForS
+                self.limit = limit
+                self.cursor = cursor
             }
-            /// - Remark: Generated from `#/components/schemas/WithinQuery/case1`.
-            case case1(Components.Schemas.WithinQuery.Case1Payload)
-            /// - Remark: Generated from `#/components/schemas/WithinQuery/case2`.
-            public struct Case2Payload: Codable, Hashable, Sendable {
-                /// Creates a new `Case2Payload`.
-                public init() {}
+            public enum CodingKeys: String, CodingKey {
+                case near
+                case radiusM = "radius_m"
+                case bbox
+                case _where = "where"
+                case at
+                case open
+                case openForS = "open_for_s"
+                case limit
+                case cursor
             }
-            /// - Remark: Generated from `#/components/schemas/WithinQuery/case2`.
-            case case2(Components.Schemas.WithinQuery.Case2Payload)
             public init(from decoder: any Swift.Decoder) throws {
-                var errors: [any Swift.Error] = []
-                do {
-                    self = .case1(try .init(from: decoder))
-                    return
-                } catch {
-                    errors.append(error)
-                }
-                do {
-                    self = .case2(try .init(from: decoder))
-                    return
-                } catch {
-                    errors.append(error)
-                }
-                throw Swift.DecodingError.failedToDecodeOneOfSchema(
-                    type: Self.self,
-                    codingPath: decoder.codingPath,
-                    errors: errors
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.near = try container.decodeIfPresent(
+                    Components.Schemas.Coordinate.self,
+                    forKey: .near
                 )
-            }
-            public func encode(to encoder: any Swift.Encoder) throws {
-                switch self {
-                case let .case1(value):
-                    try value.encode(to: encoder)
-                case let .case2(value):
-                    try value.encode(to: encoder)
-                }
+                self.radiusM = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .radiusM
+                )
+                self.bbox = try container.decodeIfPresent(
+                    [Swift.Double].self,
+                    forKey: .bbox
+                )
+                self._where = try container.decode(
+                    Components.Schemas.WhereTexts.self,
+                    forKey: ._where
+                )
+                self.at = try container.decode(
+                    Swift.String.self,
+                    forKey: .at
+                )
+                self.open = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .open
+                )
+                self.openForS = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .openForS
+                )
+                self.limit = try container.decode(
+                    Components.Schemas.StoreCount.self,
+                    forKey: .limit
+                )
+                self.cursor = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .cursor
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "near",
+                    "radius_m",
+                    "bbox",
+                    "where",
+                    "at",
+                    "open",
+                    "open_for_s",
+                    "limit",
+                    "cursor"
+                ])
             }
         }
         /// `stores nearest --format json`: the stores nearest first.
@@ -1092,9 +1278,59 @@ extension Components {
         /// - Remark: Generated from `#/components/schemas/Feature`.
         public struct Feature: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Feature/type`.
-            public var _type: OpenAPIRuntime.OpenAPIValueContainer
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case feature = "Feature"
+            }
+            /// - Remark: Generated from `#/components/schemas/Feature/type`.
+            public var _type: Components.Schemas.Feature._TypePayload
             /// - Remark: Generated from `#/components/schemas/Feature/id`.
             public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Feature/geometry`.
+            public struct GeometryPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/Feature/geometry/type`.
+                @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case point = "Point"
+                }
+                /// - Remark: Generated from `#/components/schemas/Feature/geometry/type`.
+                public var _type: Components.Schemas.Feature.GeometryPayload._TypePayload
+                /// [longitude, latitude], as GeoJSON orders them.
+                ///
+                /// - Remark: Generated from `#/components/schemas/Feature/geometry/coordinates`.
+                public var coordinates: [Swift.Double]
+                /// Creates a new `GeometryPayload`.
+                ///
+                /// - Parameters:
+                ///   - _type:
+                ///   - coordinates: [longitude, latitude], as GeoJSON orders them.
+                public init(
+                    _type: Components.Schemas.Feature.GeometryPayload._TypePayload,
+                    coordinates: [Swift.Double]
+                ) {
+                    self._type = _type
+                    self.coordinates = coordinates
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case _type = "type"
+                    case coordinates
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self._type = try container.decode(
+                        Components.Schemas.Feature.GeometryPayload._TypePayload.self,
+                        forKey: ._type
+                    )
+                    self.coordinates = try container.decode(
+                        [Swift.Double].self,
+                        forKey: .coordinates
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "type",
+                        "coordinates"
+                    ])
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/Feature/geometry`.
+            public var geometry: Components.Schemas.Feature.GeometryPayload?
             /// - Remark: Generated from `#/components/schemas/Feature/properties`.
             public var properties: Components.Schemas.Store
             /// Creates a new `Feature`.
@@ -1102,30 +1338,38 @@ extension Components {
             /// - Parameters:
             ///   - _type:
             ///   - id:
+            ///   - geometry:
             ///   - properties:
             public init(
-                _type: OpenAPIRuntime.OpenAPIValueContainer,
+                _type: Components.Schemas.Feature._TypePayload,
                 id: Swift.String,
+                geometry: Components.Schemas.Feature.GeometryPayload? = nil,
                 properties: Components.Schemas.Store
             ) {
                 self._type = _type
                 self.id = id
+                self.geometry = geometry
                 self.properties = properties
             }
             public enum CodingKeys: String, CodingKey {
                 case _type = "type"
                 case id
+                case geometry
                 case properties
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self._type = try container.decode(
-                    OpenAPIRuntime.OpenAPIValueContainer.self,
+                    Components.Schemas.Feature._TypePayload.self,
                     forKey: ._type
                 )
                 self.id = try container.decode(
                     Swift.String.self,
                     forKey: .id
+                )
+                self.geometry = try container.decodeIfPresent(
+                    Components.Schemas.Feature.GeometryPayload.self,
+                    forKey: .geometry
                 )
                 self.properties = try container.decode(
                     Components.Schemas.Store.self,
@@ -1134,6 +1378,7 @@ extension Components {
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "type",
                     "id",
+                    "geometry",
                     "properties"
                 ])
             }
@@ -1143,7 +1388,11 @@ extension Components {
         /// - Remark: Generated from `#/components/schemas/FeatureCollection`.
         public struct FeatureCollection: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/FeatureCollection/type`.
-            public var _type: OpenAPIRuntime.OpenAPIValueContainer
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case featureCollection = "FeatureCollection"
+            }
+            /// - Remark: Generated from `#/components/schemas/FeatureCollection/type`.
+            public var _type: Components.Schemas.FeatureCollection._TypePayload
             /// - Remark: Generated from `#/components/schemas/FeatureCollection/query`.
             @frozen public enum QueryPayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/FeatureCollection/query/case1`.
@@ -1190,7 +1439,7 @@ extension Components {
             ///   - query:
             ///   - features:
             public init(
-                _type: OpenAPIRuntime.OpenAPIValueContainer,
+                _type: Components.Schemas.FeatureCollection._TypePayload,
                 query: Components.Schemas.FeatureCollection.QueryPayload? = nil,
                 features: [Components.Schemas.Feature]
             ) {
@@ -1206,7 +1455,7 @@ extension Components {
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self._type = try container.decode(
-                    OpenAPIRuntime.OpenAPIValueContainer.self,
+                    Components.Schemas.FeatureCollection._TypePayload.self,
                     forKey: ._type
                 )
                 self.query = try container.decodeIfPresent(
@@ -1237,9 +1486,17 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/HoursAnswer/at`.
             public var at: Swift.String
             /// - Remark: Generated from `#/components/schemas/HoursAnswer/state`.
-            public var state: OpenAPIRuntime.OpenAPIValueContainer
+            @frozen public enum StatePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case open = "open"
+                case closed = "closed"
+                case unknown = "unknown"
+            }
+            /// - Remark: Generated from `#/components/schemas/HoursAnswer/state`.
+            public var state: Components.Schemas.HoursAnswer.StatePayload
             /// - Remark: Generated from `#/components/schemas/HoursAnswer/comment`.
             public var comment: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/HoursAnswer/next_change`.
+            public var nextChange: Swift.String?
             /// - Remark: Generated from `#/components/schemas/HoursAnswer/status_text`.
             public var statusText: Swift.String
             /// What the hours parser tolerated or doubts (`opening_hours` text problems).
@@ -1261,7 +1518,13 @@ extension Components {
                     /// - Remark: Generated from `#/components/schemas/HoursAnswer/DaysPayload/SpansPayload/end`.
                     public var end: Swift.String?
                     /// - Remark: Generated from `#/components/schemas/HoursAnswer/DaysPayload/SpansPayload/state`.
-                    public var state: OpenAPIRuntime.OpenAPIValueContainer
+                    @frozen public enum StatePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                        case open = "open"
+                        case closed = "closed"
+                        case unknown = "unknown"
+                    }
+                    /// - Remark: Generated from `#/components/schemas/HoursAnswer/DaysPayload/SpansPayload/state`.
+                    public var state: Components.Schemas.HoursAnswer.DaysPayloadPayload.SpansPayloadPayload.StatePayload
                     /// - Remark: Generated from `#/components/schemas/HoursAnswer/DaysPayload/SpansPayload/comment`.
                     public var comment: Swift.String?
                     /// Creates a new `SpansPayloadPayload`.
@@ -1274,7 +1537,7 @@ extension Components {
                     public init(
                         start: Swift.String? = nil,
                         end: Swift.String? = nil,
-                        state: OpenAPIRuntime.OpenAPIValueContainer,
+                        state: Components.Schemas.HoursAnswer.DaysPayloadPayload.SpansPayloadPayload.StatePayload,
                         comment: Swift.String? = nil
                     ) {
                         self.start = start
@@ -1299,7 +1562,7 @@ extension Components {
                             forKey: .end
                         )
                         self.state = try container.decode(
-                            OpenAPIRuntime.OpenAPIValueContainer.self,
+                            Components.Schemas.HoursAnswer.DaysPayloadPayload.SpansPayloadPayload.StatePayload.self,
                             forKey: .state
                         )
                         self.comment = try container.decodeIfPresent(
@@ -1362,6 +1625,7 @@ extension Components {
             ///   - at: The time asked, in the store's time zone.
             ///   - state:
             ///   - comment:
+            ///   - nextChange:
             ///   - statusText:
             ///   - warnings: What the hours parser tolerated or doubts (`opening_hours` text problems).
             ///   - days:
@@ -1369,8 +1633,9 @@ extension Components {
                 openingHours: Swift.String? = nil,
                 timezone: Swift.String? = nil,
                 at: Swift.String,
-                state: OpenAPIRuntime.OpenAPIValueContainer,
+                state: Components.Schemas.HoursAnswer.StatePayload,
                 comment: Swift.String? = nil,
+                nextChange: Swift.String? = nil,
                 statusText: Swift.String,
                 warnings: [Swift.String],
                 days: Components.Schemas.HoursAnswer.DaysPayload
@@ -1380,6 +1645,7 @@ extension Components {
                 self.at = at
                 self.state = state
                 self.comment = comment
+                self.nextChange = nextChange
                 self.statusText = statusText
                 self.warnings = warnings
                 self.days = days
@@ -1390,6 +1656,7 @@ extension Components {
                 case at
                 case state
                 case comment
+                case nextChange = "next_change"
                 case statusText = "status_text"
                 case warnings
                 case days
@@ -1409,12 +1676,16 @@ extension Components {
                     forKey: .at
                 )
                 self.state = try container.decode(
-                    OpenAPIRuntime.OpenAPIValueContainer.self,
+                    Components.Schemas.HoursAnswer.StatePayload.self,
                     forKey: .state
                 )
                 self.comment = try container.decodeIfPresent(
                     Swift.String.self,
                     forKey: .comment
+                )
+                self.nextChange = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .nextChange
                 )
                 self.statusText = try container.decode(
                     Swift.String.self,
@@ -1434,6 +1705,7 @@ extension Components {
                     "at",
                     "state",
                     "comment",
+                    "next_change",
                     "status_text",
                     "warnings",
                     "days"
@@ -1456,6 +1728,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Info/indexed`.
             public var indexed: Swift.Int
+            /// [west, south, east, north] of the located stores.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Info/bounds`.
+            public var bounds: [Swift.Double]?
             /// Stores per IANA zone, most first.
             ///
             /// - Remark: Generated from `#/components/schemas/Info/timezones`.
@@ -1573,7 +1849,13 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/Info/DiagnosticGroupsPayload/code`.
                 public var code: Swift.String
                 /// - Remark: Generated from `#/components/schemas/Info/DiagnosticGroupsPayload/severity`.
-                public var severity: OpenAPIRuntime.OpenAPIValueContainer
+                @frozen public enum SeverityPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case error = "error"
+                    case warning = "warning"
+                    case note = "note"
+                }
+                /// - Remark: Generated from `#/components/schemas/Info/DiagnosticGroupsPayload/severity`.
+                public var severity: Components.Schemas.Info.DiagnosticGroupsPayloadPayload.SeverityPayload
                 /// - Remark: Generated from `#/components/schemas/Info/DiagnosticGroupsPayload/count`.
                 public var count: Swift.Int
                 /// Creates a new `DiagnosticGroupsPayloadPayload`.
@@ -1584,7 +1866,7 @@ extension Components {
                 ///   - count:
                 public init(
                     code: Swift.String,
-                    severity: OpenAPIRuntime.OpenAPIValueContainer,
+                    severity: Components.Schemas.Info.DiagnosticGroupsPayloadPayload.SeverityPayload,
                     count: Swift.Int
                 ) {
                     self.code = code
@@ -1603,7 +1885,7 @@ extension Components {
                         forKey: .code
                     )
                     self.severity = try container.decode(
-                        OpenAPIRuntime.OpenAPIValueContainer.self,
+                        Components.Schemas.Info.DiagnosticGroupsPayloadPayload.SeverityPayload.self,
                         forKey: .severity
                     )
                     self.count = try container.decode(
@@ -1628,6 +1910,7 @@ extension Components {
             ///   - snapshot: The snapshot's path when the data is one.
             ///   - records:
             ///   - indexed: Stores with a location, in the spatial index.
+            ///   - bounds: [west, south, east, north] of the located stores.
             ///   - timezones: Stores per IANA zone, most first.
             ///   - storesWithoutTimezone:
             ///   - brands:
@@ -1648,6 +1931,7 @@ extension Components {
                 snapshot: Swift.String? = nil,
                 records: Swift.Int,
                 indexed: Swift.Int,
+                bounds: [Swift.Double]? = nil,
                 timezones: Components.Schemas.Info.TimezonesPayload,
                 storesWithoutTimezone: Swift.Int,
                 brands: Components.Schemas.Counts,
@@ -1668,6 +1952,7 @@ extension Components {
                 self.snapshot = snapshot
                 self.records = records
                 self.indexed = indexed
+                self.bounds = bounds
                 self.timezones = timezones
                 self.storesWithoutTimezone = storesWithoutTimezone
                 self.brands = brands
@@ -1689,6 +1974,7 @@ extension Components {
                 case snapshot
                 case records
                 case indexed
+                case bounds
                 case timezones
                 case storesWithoutTimezone = "stores_without_timezone"
                 case brands
@@ -1722,6 +2008,10 @@ extension Components {
                 self.indexed = try container.decode(
                     Swift.Int.self,
                     forKey: .indexed
+                )
+                self.bounds = try container.decodeIfPresent(
+                    [Swift.Double].self,
+                    forKey: .bounds
                 )
                 self.timezones = try container.decode(
                     Components.Schemas.Info.TimezonesPayload.self,
@@ -1788,6 +2078,7 @@ extension Components {
                     "snapshot",
                     "records",
                     "indexed",
+                    "bounds",
                     "timezones",
                     "stores_without_timezone",
                     "brands",
@@ -1821,7 +2112,7 @@ extension Components {
         /// An instant, with `Z` or an offset: one moment everywhere (`2026-11-22T07:45:00Z`, `2026-11-22T16:45+09:00`). Accepted years: 1900 to 9997; the pattern promises 1901 to 9996 without 29 February.
         ///
         /// - Remark: Generated from `#/components/schemas/Instant`.
-        public typealias Instant = Swift.String
+        public typealias Instant = Foundation.Date
         /// Every number has its unit: `90s`, `15m`, `1h30m`, `1h 30m`, `2d`, or ISO 8601 `PT15M`, `PT1H30M`, `P1D`; at most 366 days. A bare number is refused (seconds or minutes would be a guess). The pattern is the part of the grammar this contract promises; the service also reads upper-case units, `1d2h` and ISO weeks (`P1W`) within the same bound.
         ///
         /// - Remark: Generated from `#/components/schemas/Duration`.
@@ -1866,24 +2157,518 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/schemas/TravelMode`.
         public typealias TravelMode = Swift.String
-        /// The pickup plan (`stores pickup --format json`, docs/pickup.md; docs/schemas/pickup-result.schema.json). Members are always present, in this order; those that do not apply are null.
+        /// The pickup plan (`stores pickup --format json`, docs/pickup.md; docs/schemas/pickup-result.schema.json). Members are always present, in this order; those that do not apply are null. When `status` is `assigned`: `store`, `pickup_at` and `pickup_at_local` are set and `earliest` is null. When it is `none`: `store` and `pickup_at` are null, `alternatives` is empty, and `earliest` says when one of the nearest stores could serve, if one can within 14 days.
         ///
         /// - Remark: Generated from `#/components/schemas/PickupResult`.
         public struct PickupResult: Codable, Hashable, Sendable {
-            /// - Remark: Generated from `#/components/schemas/PickupResult/value1`.
-            public var value1: OpenAPIRuntime.OpenAPIValueContainer
+            /// - Remark: Generated from `#/components/schemas/PickupResult/status`.
+            @frozen public enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case assigned = "assigned"
+                case none = "none"
+            }
+            /// - Remark: Generated from `#/components/schemas/PickupResult/status`.
+            public var status: Components.Schemas.PickupResult.StatusPayload
+            /// The assigned store; null when none is assigned.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PickupResult/store`.
+            public var store: Components.Schemas.PickupStoreOrNull?
+            /// When the order is ready (at the assigned store, else at the nearest store considered).
+            ///
+            /// - Remark: Generated from `#/components/schemas/PickupResult/ready_at`.
+            public var readyAt: Components.Schemas.UtcTime
+            /// - Remark: Generated from `#/components/schemas/PickupResult/arrival_at`.
+            public var arrivalAt: Components.Schemas.UtcTimeOrNull?
+            /// - Remark: Generated from `#/components/schemas/PickupResult/pickup_at`.
+            public var pickupAt: Components.Schemas.UtcTimeOrNull?
+            /// - Remark: Generated from `#/components/schemas/PickupResult/pickup_at_local`.
+            public var pickupAtLocal: Components.Schemas.LocalTimeOrNull?
+            /// - Remark: Generated from `#/components/schemas/PickupResult/travel`.
+            public struct TravelPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/PickupResult/travel/mode`.
+                @frozen public enum ModePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case walk = "walk"
+                    case bike = "bike"
+                    case drive = "drive"
+                    case speed = "speed"
+                }
+                /// - Remark: Generated from `#/components/schemas/PickupResult/travel/mode`.
+                public var mode: Components.Schemas.PickupResult.TravelPayload.ModePayload
+                /// - Remark: Generated from `#/components/schemas/PickupResult/travel/speed_kmh`.
+                public var speedKmh: Swift.Double
+                /// - Remark: Generated from `#/components/schemas/PickupResult/travel/detour_factor`.
+                public var detourFactor: Swift.Double
+                /// - Remark: Generated from `#/components/schemas/PickupResult/travel/duration_s`.
+                public var durationS: Swift.Int?
+                /// The travel bound: stores farther than this in travel time are passed over as too-far.
+                ///
+                /// - Remark: Generated from `#/components/schemas/PickupResult/travel/max_duration_s`.
+                public var maxDurationS: Swift.Int
+                /// Creates a new `TravelPayload`.
+                ///
+                /// - Parameters:
+                ///   - mode:
+                ///   - speedKmh:
+                ///   - detourFactor:
+                ///   - durationS:
+                ///   - maxDurationS: The travel bound: stores farther than this in travel time are passed over as too-far.
+                public init(
+                    mode: Components.Schemas.PickupResult.TravelPayload.ModePayload,
+                    speedKmh: Swift.Double,
+                    detourFactor: Swift.Double,
+                    durationS: Swift.Int? = nil,
+                    maxDurationS: Swift.Int
+                ) {
+                    self.mode = mode
+                    self.speedKmh = speedKmh
+                    self.detourFactor = detourFactor
+                    self.durationS = durationS
+                    self.maxDurationS = maxDurationS
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case mode
+                    case speedKmh = "speed_kmh"
+                    case detourFactor = "detour_factor"
+                    case durationS = "duration_s"
+                    case maxDurationS = "max_duration_s"
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.mode = try container.decode(
+                        Components.Schemas.PickupResult.TravelPayload.ModePayload.self,
+                        forKey: .mode
+                    )
+                    self.speedKmh = try container.decode(
+                        Swift.Double.self,
+                        forKey: .speedKmh
+                    )
+                    self.detourFactor = try container.decode(
+                        Swift.Double.self,
+                        forKey: .detourFactor
+                    )
+                    self.durationS = try container.decodeIfPresent(
+                        Swift.Int.self,
+                        forKey: .durationS
+                    )
+                    self.maxDurationS = try container.decode(
+                        Swift.Int.self,
+                        forKey: .maxDurationS
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "mode",
+                        "speed_kmh",
+                        "detour_factor",
+                        "duration_s",
+                        "max_duration_s"
+                    ])
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/PickupResult/travel`.
+            public var travel: Components.Schemas.PickupResult.TravelPayload
+            /// - Remark: Generated from `#/components/schemas/PickupResult/close_buffer_s`.
+            public var closeBufferS: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/PickupResult/WarningsPayload`.
+            public struct WarningsPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/PickupResult/WarningsPayload/code`.
+                @frozen public enum CodePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case chosenNotEligible = "chosen-not-eligible"
+                    case closesSoon = "closes-soon"
+                    case farFromCustomer = "far-from-customer"
+                    case outsideSearchRadius = "outside-search-radius"
+                    case timezoneInferred = "timezone-inferred"
+                    case hoursWarnings = "hours-warnings"
+                    case hoursUnknown = "hours-unknown"
+                    case readyBeforeOrder = "ready-before-order"
+                    case opensLater = "opens-later"
+                    case noOpeningFound = "no-opening-found"
+                    case noStoresNearby = "no-stores-nearby"
+                }
+                /// - Remark: Generated from `#/components/schemas/PickupResult/WarningsPayload/code`.
+                public var code: Components.Schemas.PickupResult.WarningsPayloadPayload.CodePayload
+                /// - Remark: Generated from `#/components/schemas/PickupResult/WarningsPayload/store_id`.
+                public var storeId: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/PickupResult/WarningsPayload/message`.
+                public var message: Swift.String
+                /// Creates a new `WarningsPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - code:
+                ///   - storeId:
+                ///   - message:
+                public init(
+                    code: Components.Schemas.PickupResult.WarningsPayloadPayload.CodePayload,
+                    storeId: Swift.String? = nil,
+                    message: Swift.String
+                ) {
+                    self.code = code
+                    self.storeId = storeId
+                    self.message = message
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case code
+                    case storeId = "store_id"
+                    case message
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.code = try container.decode(
+                        Components.Schemas.PickupResult.WarningsPayloadPayload.CodePayload.self,
+                        forKey: .code
+                    )
+                    self.storeId = try container.decodeIfPresent(
+                        Swift.String.self,
+                        forKey: .storeId
+                    )
+                    self.message = try container.decode(
+                        Swift.String.self,
+                        forKey: .message
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "code",
+                        "store_id",
+                        "message"
+                    ])
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/PickupResult/warnings`.
+            public typealias WarningsPayload = [Components.Schemas.PickupResult.WarningsPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/PickupResult/warnings`.
+            public var warnings: Components.Schemas.PickupResult.WarningsPayload
+            /// - Remark: Generated from `#/components/schemas/PickupResult/AlternativesPayload`.
+            public struct AlternativesPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/PickupResult/AlternativesPayload/store`.
+                public var store: Components.Schemas.PickupStore
+                /// - Remark: Generated from `#/components/schemas/PickupResult/AlternativesPayload/ready_at`.
+                public var readyAt: Components.Schemas.UtcTime
+                /// - Remark: Generated from `#/components/schemas/PickupResult/AlternativesPayload/arrival_at`.
+                public var arrivalAt: Components.Schemas.UtcTime
+                /// - Remark: Generated from `#/components/schemas/PickupResult/AlternativesPayload/pickup_at`.
+                public var pickupAt: Components.Schemas.UtcTime
+                /// - Remark: Generated from `#/components/schemas/PickupResult/AlternativesPayload/pickup_at_local`.
+                public var pickupAtLocal: Components.Schemas.LocalTime
+                /// Creates a new `AlternativesPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - store:
+                ///   - readyAt:
+                ///   - arrivalAt:
+                ///   - pickupAt:
+                ///   - pickupAtLocal:
+                public init(
+                    store: Components.Schemas.PickupStore,
+                    readyAt: Components.Schemas.UtcTime,
+                    arrivalAt: Components.Schemas.UtcTime,
+                    pickupAt: Components.Schemas.UtcTime,
+                    pickupAtLocal: Components.Schemas.LocalTime
+                ) {
+                    self.store = store
+                    self.readyAt = readyAt
+                    self.arrivalAt = arrivalAt
+                    self.pickupAt = pickupAt
+                    self.pickupAtLocal = pickupAtLocal
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case store
+                    case readyAt = "ready_at"
+                    case arrivalAt = "arrival_at"
+                    case pickupAt = "pickup_at"
+                    case pickupAtLocal = "pickup_at_local"
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.store = try container.decode(
+                        Components.Schemas.PickupStore.self,
+                        forKey: .store
+                    )
+                    self.readyAt = try container.decode(
+                        Components.Schemas.UtcTime.self,
+                        forKey: .readyAt
+                    )
+                    self.arrivalAt = try container.decode(
+                        Components.Schemas.UtcTime.self,
+                        forKey: .arrivalAt
+                    )
+                    self.pickupAt = try container.decode(
+                        Components.Schemas.UtcTime.self,
+                        forKey: .pickupAt
+                    )
+                    self.pickupAtLocal = try container.decode(
+                        Components.Schemas.LocalTime.self,
+                        forKey: .pickupAtLocal
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "store",
+                        "ready_at",
+                        "arrival_at",
+                        "pickup_at",
+                        "pickup_at_local"
+                    ])
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/PickupResult/alternatives`.
+            public typealias AlternativesPayload = [Components.Schemas.PickupResult.AlternativesPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/PickupResult/alternatives`.
+            public var alternatives: Components.Schemas.PickupResult.AlternativesPayload
+            /// - Remark: Generated from `#/components/schemas/PickupResult/PassedOverPayload`.
+            public struct PassedOverPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/PickupResult/PassedOverPayload/store_id`.
+                public var storeId: Swift.String
+                /// - Remark: Generated from `#/components/schemas/PickupResult/PassedOverPayload/code`.
+                @frozen public enum CodePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case closedAtPickup = "closed-at-pickup"
+                    case closesBeforePickup = "closes-before-pickup"
+                    case closesTooSoon = "closes-too-soon"
+                    case hoursUnknown = "hours-unknown"
+                    case noOpeningHours = "no-opening-hours"
+                    case noLocation = "no-location"
+                    case missingAttribute = "missing-attribute"
+                    case tooFar = "too-far"
+                }
+                /// - Remark: Generated from `#/components/schemas/PickupResult/PassedOverPayload/code`.
+                public var code: Components.Schemas.PickupResult.PassedOverPayloadPayload.CodePayload
+                /// - Remark: Generated from `#/components/schemas/PickupResult/PassedOverPayload/distance_m`.
+                public var distanceM: Swift.Double?
+                /// - Remark: Generated from `#/components/schemas/PickupResult/PassedOverPayload/message`.
+                public var message: Swift.String
+                /// Creates a new `PassedOverPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - storeId:
+                ///   - code:
+                ///   - distanceM:
+                ///   - message:
+                public init(
+                    storeId: Swift.String,
+                    code: Components.Schemas.PickupResult.PassedOverPayloadPayload.CodePayload,
+                    distanceM: Swift.Double? = nil,
+                    message: Swift.String
+                ) {
+                    self.storeId = storeId
+                    self.code = code
+                    self.distanceM = distanceM
+                    self.message = message
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case storeId = "store_id"
+                    case code
+                    case distanceM = "distance_m"
+                    case message
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.storeId = try container.decode(
+                        Swift.String.self,
+                        forKey: .storeId
+                    )
+                    self.code = try container.decode(
+                        Components.Schemas.PickupResult.PassedOverPayloadPayload.CodePayload.self,
+                        forKey: .code
+                    )
+                    self.distanceM = try container.decodeIfPresent(
+                        Swift.Double.self,
+                        forKey: .distanceM
+                    )
+                    self.message = try container.decode(
+                        Swift.String.self,
+                        forKey: .message
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "store_id",
+                        "code",
+                        "distance_m",
+                        "message"
+                    ])
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/PickupResult/passed_over`.
+            public typealias PassedOverPayload = [Components.Schemas.PickupResult.PassedOverPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/PickupResult/passed_over`.
+            public var passedOver: Components.Schemas.PickupResult.PassedOverPayload
+            /// When nothing is assigned: the earliest time one of the nearest stores could serve; null otherwise, or when none opens within 14 days.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PickupResult/earliest`.
+            public struct EarliestPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/PickupResult/earliest/store_id`.
+                public var storeId: Swift.String
+                /// - Remark: Generated from `#/components/schemas/PickupResult/earliest/distance_m`.
+                public var distanceM: Swift.Double?
+                /// - Remark: Generated from `#/components/schemas/PickupResult/earliest/pickup_at`.
+                public var pickupAt: Components.Schemas.UtcTime
+                /// - Remark: Generated from `#/components/schemas/PickupResult/earliest/pickup_at_local`.
+                public var pickupAtLocal: Components.Schemas.LocalTime
+                /// Creates a new `EarliestPayload`.
+                ///
+                /// - Parameters:
+                ///   - storeId:
+                ///   - distanceM:
+                ///   - pickupAt:
+                ///   - pickupAtLocal:
+                public init(
+                    storeId: Swift.String,
+                    distanceM: Swift.Double? = nil,
+                    pickupAt: Components.Schemas.UtcTime,
+                    pickupAtLocal: Components.Schemas.LocalTime
+                ) {
+                    self.storeId = storeId
+                    self.distanceM = distanceM
+                    self.pickupAt = pickupAt
+                    self.pickupAtLocal = pickupAtLocal
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case storeId = "store_id"
+                    case distanceM = "distance_m"
+                    case pickupAt = "pickup_at"
+                    case pickupAtLocal = "pickup_at_local"
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.storeId = try container.decode(
+                        Swift.String.self,
+                        forKey: .storeId
+                    )
+                    self.distanceM = try container.decodeIfPresent(
+                        Swift.Double.self,
+                        forKey: .distanceM
+                    )
+                    self.pickupAt = try container.decode(
+                        Components.Schemas.UtcTime.self,
+                        forKey: .pickupAt
+                    )
+                    self.pickupAtLocal = try container.decode(
+                        Components.Schemas.LocalTime.self,
+                        forKey: .pickupAtLocal
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "store_id",
+                        "distance_m",
+                        "pickup_at",
+                        "pickup_at_local"
+                    ])
+                }
+            }
+            /// When nothing is assigned: the earliest time one of the nearest stores could serve; null otherwise, or when none opens within 14 days.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PickupResult/earliest`.
+            public var earliest: Components.Schemas.PickupResult.EarliestPayload?
             /// Creates a new `PickupResult`.
             ///
             /// - Parameters:
-            ///   - value1:
-            public init(value1: OpenAPIRuntime.OpenAPIValueContainer) {
-                self.value1 = value1
+            ///   - status:
+            ///   - store: The assigned store; null when none is assigned.
+            ///   - readyAt: When the order is ready (at the assigned store, else at the nearest store considered).
+            ///   - arrivalAt:
+            ///   - pickupAt:
+            ///   - pickupAtLocal:
+            ///   - travel:
+            ///   - closeBufferS:
+            ///   - warnings:
+            ///   - alternatives:
+            ///   - passedOver:
+            ///   - earliest: When nothing is assigned: the earliest time one of the nearest stores could serve; null otherwise, or when none opens within 14 days.
+            public init(
+                status: Components.Schemas.PickupResult.StatusPayload,
+                store: Components.Schemas.PickupStoreOrNull? = nil,
+                readyAt: Components.Schemas.UtcTime,
+                arrivalAt: Components.Schemas.UtcTimeOrNull? = nil,
+                pickupAt: Components.Schemas.UtcTimeOrNull? = nil,
+                pickupAtLocal: Components.Schemas.LocalTimeOrNull? = nil,
+                travel: Components.Schemas.PickupResult.TravelPayload,
+                closeBufferS: Swift.Int,
+                warnings: Components.Schemas.PickupResult.WarningsPayload,
+                alternatives: Components.Schemas.PickupResult.AlternativesPayload,
+                passedOver: Components.Schemas.PickupResult.PassedOverPayload,
+                earliest: Components.Schemas.PickupResult.EarliestPayload? = nil
+            ) {
+                self.status = status
+                self.store = store
+                self.readyAt = readyAt
+                self.arrivalAt = arrivalAt
+                self.pickupAt = pickupAt
+                self.pickupAtLocal = pickupAtLocal
+                self.travel = travel
+                self.closeBufferS = closeBufferS
+                self.warnings = warnings
+                self.alternatives = alternatives
+                self.passedOver = passedOver
+                self.earliest = earliest
+            }
+            public enum CodingKeys: String, CodingKey {
+                case status
+                case store
+                case readyAt = "ready_at"
+                case arrivalAt = "arrival_at"
+                case pickupAt = "pickup_at"
+                case pickupAtLocal = "pickup_at_local"
+                case travel
+                case closeBufferS = "close_buffer_s"
+                case warnings
+                case alternatives
+                case passedOver = "passed_over"
+                case earliest
             }
             public init(from decoder: any Swift.Decoder) throws {
-                self.value1 = try .init(from: decoder)
-            }
-            public func encode(to encoder: any Swift.Encoder) throws {
-                try self.value1.encode(to: encoder)
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.status = try container.decode(
+                    Components.Schemas.PickupResult.StatusPayload.self,
+                    forKey: .status
+                )
+                self.store = try container.decodeIfPresent(
+                    Components.Schemas.PickupStoreOrNull.self,
+                    forKey: .store
+                )
+                self.readyAt = try container.decode(
+                    Components.Schemas.UtcTime.self,
+                    forKey: .readyAt
+                )
+                self.arrivalAt = try container.decodeIfPresent(
+                    Components.Schemas.UtcTimeOrNull.self,
+                    forKey: .arrivalAt
+                )
+                self.pickupAt = try container.decodeIfPresent(
+                    Components.Schemas.UtcTimeOrNull.self,
+                    forKey: .pickupAt
+                )
+                self.pickupAtLocal = try container.decodeIfPresent(
+                    Components.Schemas.LocalTimeOrNull.self,
+                    forKey: .pickupAtLocal
+                )
+                self.travel = try container.decode(
+                    Components.Schemas.PickupResult.TravelPayload.self,
+                    forKey: .travel
+                )
+                self.closeBufferS = try container.decode(
+                    Swift.Int.self,
+                    forKey: .closeBufferS
+                )
+                self.warnings = try container.decode(
+                    Components.Schemas.PickupResult.WarningsPayload.self,
+                    forKey: .warnings
+                )
+                self.alternatives = try container.decode(
+                    Components.Schemas.PickupResult.AlternativesPayload.self,
+                    forKey: .alternatives
+                )
+                self.passedOver = try container.decode(
+                    Components.Schemas.PickupResult.PassedOverPayload.self,
+                    forKey: .passedOver
+                )
+                self.earliest = try container.decodeIfPresent(
+                    Components.Schemas.PickupResult.EarliestPayload.self,
+                    forKey: .earliest
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "status",
+                    "store",
+                    "ready_at",
+                    "arrival_at",
+                    "pickup_at",
+                    "pickup_at_local",
+                    "travel",
+                    "close_buffer_s",
+                    "warnings",
+                    "alternatives",
+                    "passed_over",
+                    "earliest"
+                ])
             }
         }
         /// An order document (docs/schemas/order.schema.json, docs/pickup.md): `id`, `customer` and `items` are required; other members are kept and come back as sent. The query string may add pickup parameters. Tighter than the file schema where the service is: the pickup time's calendar, the quantity's bound.
@@ -1999,33 +2784,49 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Order/items`.
             public var items: Components.Schemas.Order.ItemsPayload
-            /// The id of the store the customer chose (a number is read as its text).
+            /// `asap` (the default, any case), an instant with an offset, or a wall time read in the store's time zone; the order is ready at this time, or when prepared if that is later. (The service also reads null as `asap`.)
+            ///
+            /// - Remark: Generated from `#/components/schemas/Order/pickup_time`.
+            public var pickupTime: Swift.String?
+            /// The id of the store the customer chose. The service also reads a number as its text.
             ///
             /// - Remark: Generated from `#/components/schemas/Order/store`.
             public var store: Swift.String?
+            /// Required attributes, as `--where` writes them. (The service also reads a single condition as a string.)
+            ///
+            /// - Remark: Generated from `#/components/schemas/Order/where`.
+            public var _where: [Components.Schemas.Condition]?
             /// Creates a new `Order`.
             ///
             /// - Parameters:
             ///   - id: The order's id; a number is kept as written.
             ///   - customer: Where the customer is; other members are ignored.
             ///   - items: What to prepare; the order is ready when the last unit is (quantities add up).
-            ///   - store: The id of the store the customer chose (a number is read as its text).
+            ///   - pickupTime: `asap` (the default, any case), an instant with an offset, or a wall time read in the store's time zone; the order is ready at this time, or when prepared if that is later. (The service also reads null as `asap`.)
+            ///   - store: The id of the store the customer chose. The service also reads a number as its text.
+            ///   - _where: Required attributes, as `--where` writes them. (The service also reads a single condition as a string.)
             public init(
                 id: Components.Schemas.Order.IdPayload,
                 customer: Components.Schemas.Order.CustomerPayload,
                 items: Components.Schemas.Order.ItemsPayload,
-                store: Swift.String? = nil
+                pickupTime: Swift.String? = nil,
+                store: Swift.String? = nil,
+                _where: [Components.Schemas.Condition]? = nil
             ) {
                 self.id = id
                 self.customer = customer
                 self.items = items
+                self.pickupTime = pickupTime
                 self.store = store
+                self._where = _where
             }
             public enum CodingKeys: String, CodingKey {
                 case id
                 case customer
                 case items
+                case pickupTime = "pickup_time"
                 case store
+                case _where = "where"
             }
         }
         /// The order as sent, every member in its place, with its plan added as `pickup` (replacing one the order had).
@@ -2072,82 +2873,19 @@ extension Components {
                 try self.value2.encode(to: encoder)
             }
         }
-        /// A plain pickup request: the query-string parameters of `stores pickup` as members. `near` and exactly one of `ready_in` or `ready_at` are required; a member that is null counts as absent.
-        ///
-        /// - Remark: Generated from `#/components/schemas/PickupRequest`.
-        @frozen public enum PickupRequest: Codable, Hashable, Sendable {
-            /// - Remark: Generated from `#/components/schemas/PickupRequest/case1`.
-            public struct Case1Payload: Codable, Hashable, Sendable {
-                /// - Remark: Generated from `#/components/schemas/PickupRequest/case1/ready_in`.
-                public var readyIn: Swift.String
-                /// Creates a new `Case1Payload`.
-                ///
-                /// - Parameters:
-                ///   - readyIn:
-                public init(readyIn: Swift.String) {
-                    self.readyIn = readyIn
-                }
-                public enum CodingKeys: String, CodingKey {
-                    case readyIn = "ready_in"
-                }
-            }
-            /// - Remark: Generated from `#/components/schemas/PickupRequest/case1`.
-            case case1(Components.Schemas.PickupRequest.Case1Payload)
-            /// - Remark: Generated from `#/components/schemas/PickupRequest/case2`.
-            public struct Case2Payload: Codable, Hashable, Sendable {
-                /// - Remark: Generated from `#/components/schemas/PickupRequest/case2/ready_at`.
-                public var readyAt: Swift.String
-                /// Creates a new `Case2Payload`.
-                ///
-                /// - Parameters:
-                ///   - readyAt:
-                public init(readyAt: Swift.String) {
-                    self.readyAt = readyAt
-                }
-                public enum CodingKeys: String, CodingKey {
-                    case readyAt = "ready_at"
-                }
-            }
-            /// - Remark: Generated from `#/components/schemas/PickupRequest/case2`.
-            case case2(Components.Schemas.PickupRequest.Case2Payload)
-            public init(from decoder: any Swift.Decoder) throws {
-                var errors: [any Swift.Error] = []
-                do {
-                    self = .case1(try .init(from: decoder))
-                    return
-                } catch {
-                    errors.append(error)
-                }
-                do {
-                    self = .case2(try .init(from: decoder))
-                    return
-                } catch {
-                    errors.append(error)
-                }
-                throw Swift.DecodingError.failedToDecodeOneOfSchema(
-                    type: Self.self,
-                    codingPath: decoder.codingPath,
-                    errors: errors
-                )
-            }
-            public func encode(to encoder: any Swift.Encoder) throws {
-                switch self {
-                case let .case1(value):
-                    try value.encode(to: encoder)
-                case let .case2(value):
-                    try value.encode(to: encoder)
-                }
-            }
-        }
         /// - Remark: Generated from `#/components/schemas/Health`.
         public struct Health: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Health/status`.
-            public var status: OpenAPIRuntime.OpenAPIValueContainer
+            @frozen public enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case ok = "ok"
+            }
+            /// - Remark: Generated from `#/components/schemas/Health/status`.
+            public var status: Components.Schemas.Health.StatusPayload
             /// Creates a new `Health`.
             ///
             /// - Parameters:
             ///   - status:
-            public init(status: OpenAPIRuntime.OpenAPIValueContainer) {
+            public init(status: Components.Schemas.Health.StatusPayload) {
                 self.status = status
             }
             public enum CodingKeys: String, CodingKey {
@@ -2156,7 +2894,7 @@ extension Components {
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.status = try container.decode(
-                    OpenAPIRuntime.OpenAPIValueContainer.self,
+                    Components.Schemas.Health.StatusPayload.self,
                     forKey: .status
                 )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
@@ -2167,7 +2905,11 @@ extension Components {
         /// - Remark: Generated from `#/components/schemas/Ready`.
         public struct Ready: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Ready/status`.
-            public var status: OpenAPIRuntime.OpenAPIValueContainer
+            @frozen public enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case ready = "ready"
+            }
+            /// - Remark: Generated from `#/components/schemas/Ready/status`.
+            public var status: Components.Schemas.Ready.StatusPayload
             /// The data version served (`X-Stores-Data-Version`).
             ///
             /// - Remark: Generated from `#/components/schemas/Ready/version`.
@@ -2184,7 +2926,7 @@ extension Components {
             ///   - stores:
             ///   - source:
             public init(
-                status: OpenAPIRuntime.OpenAPIValueContainer,
+                status: Components.Schemas.Ready.StatusPayload,
                 version: Swift.String,
                 stores: Swift.Int,
                 source: Components.Schemas.SourcePath
@@ -2203,7 +2945,7 @@ extension Components {
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.status = try container.decode(
-                    OpenAPIRuntime.OpenAPIValueContainer.self,
+                    Components.Schemas.Ready.StatusPayload.self,
                     forKey: .status
                 )
                 self.version = try container.decode(
@@ -2229,7 +2971,7 @@ extension Components {
         /// - Remark: Generated from `#/components/schemas/Reloaded`.
         public struct Reloaded: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Reloaded/reloaded`.
-            public var reloaded: OpenAPIRuntime.OpenAPIValueContainer
+            public var reloaded: Swift.Bool
             /// The version now served; the same as before when the file did not change.
             ///
             /// - Remark: Generated from `#/components/schemas/Reloaded/version`.
@@ -2252,7 +2994,7 @@ extension Components {
             ///   - source:
             ///   - loadSeconds:
             public init(
-                reloaded: OpenAPIRuntime.OpenAPIValueContainer,
+                reloaded: Swift.Bool,
                 version: Swift.String,
                 previousVersion: Swift.String? = nil,
                 stores: Swift.Int,
@@ -2277,7 +3019,7 @@ extension Components {
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.reloaded = try container.decode(
-                    OpenAPIRuntime.OpenAPIValueContainer.self,
+                    Swift.Bool.self,
                     forKey: .reloaded
                 )
                 self.version = try container.decode(
@@ -2310,6 +3052,10 @@ extension Components {
                 ])
             }
         }
+        /// When `state` next changes, in the store's time zone; null when it does not within the look-ahead. An instant with the offset in force in the store's time zone (seconds when the offset has them).
+        ///
+        /// - Remark: Generated from `#/components/schemas/NextChange`.
+        public typealias NextChange = Swift.String
         /// Great-circle metres from the point asked about; null when no point was asked (a store by id, a box).
         ///
         /// - Remark: Generated from `#/components/schemas/DistanceFromPoint`.
@@ -2333,7 +3079,11 @@ extension Components {
         /// At the time asked (default now).
         ///
         /// - Remark: Generated from `#/components/schemas/StoreState`.
-        public typealias StoreState = OpenAPIRuntime.OpenAPIValueContainer
+        @frozen public enum StoreState: String, Codable, Hashable, Sendable, CaseIterable {
+            case open = "open"
+            case closed = "closed"
+            case unknown = "unknown"
+        }
         /// The record's own properties, exactly as in the data.
         ///
         /// - Remark: Generated from `#/components/schemas/RecordProperties`.
@@ -2366,6 +3116,10 @@ extension Components {
                 try encoder.encodeAdditionalProperties(additionalProperties)
             }
         }
+        /// An instant in UTC, or null.
+        ///
+        /// - Remark: Generated from `#/components/schemas/UtcTimeOrNull`.
+        public typealias UtcTimeOrNull = Foundation.Date
         /// - Remark: Generated from `#/components/schemas/Conditions`.
         public typealias Conditions = [Components.Schemas.Condition]
         /// - Remark: Generated from `#/components/schemas/LongitudeOrNull`.
@@ -2383,7 +3137,10 @@ extension Components {
         /// - Remark: Generated from `#/components/schemas/Latitude`.
         public typealias Latitude = Swift.Double
         /// - Remark: Generated from `#/components/schemas/AnswerFormat`.
-        public typealias AnswerFormat = OpenAPIRuntime.OpenAPIValueContainer
+        @frozen public enum AnswerFormat: String, Codable, Hashable, Sendable, CaseIterable {
+            case json = "json"
+            case geojson = "geojson"
+        }
         /// - Remark: Generated from `#/components/schemas/DataVersion`.
         public typealias DataVersion = Swift.String
         /// - Remark: Generated from `#/components/schemas/WhereTexts`.
@@ -2640,6 +3397,762 @@ extension Components {
                     "longitude",
                     "bbox",
                     "id"
+                ])
+            }
+        }
+        /// An instant in the store's time zone (LocalTime), or null.
+        ///
+        /// - Remark: Generated from `#/components/schemas/LocalTimeOrNull`.
+        public typealias LocalTimeOrNull = Swift.String
+        /// A coordinate, or null.
+        ///
+        /// - Remark: Generated from `#/components/schemas/CoordinateOrNull`.
+        public struct CoordinateOrNull: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/CoordinateOrNull/latitude`.
+            public var latitude: Components.Schemas.Latitude
+            /// - Remark: Generated from `#/components/schemas/CoordinateOrNull/longitude`.
+            public var longitude: Components.Schemas.Longitude
+            /// Creates a new `CoordinateOrNull`.
+            ///
+            /// - Parameters:
+            ///   - latitude:
+            ///   - longitude:
+            public init(
+                latitude: Components.Schemas.Latitude,
+                longitude: Components.Schemas.Longitude
+            ) {
+                self.latitude = latitude
+                self.longitude = longitude
+            }
+            public enum CodingKeys: String, CodingKey {
+                case latitude
+                case longitude
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.latitude = try container.decode(
+                    Components.Schemas.Latitude.self,
+                    forKey: .latitude
+                )
+                self.longitude = try container.decode(
+                    Components.Schemas.Longitude.self,
+                    forKey: .longitude
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "latitude",
+                    "longitude"
+                ])
+            }
+        }
+        /// The assigned store (the members of `PickupStore`), or null when none is assigned.
+        ///
+        /// - Remark: Generated from `#/components/schemas/PickupStoreOrNull`.
+        public struct PickupStoreOrNull: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PickupStoreOrNull/id`.
+            public var id: Components.Schemas.StoreId
+            /// - Remark: Generated from `#/components/schemas/PickupStoreOrNull/name`.
+            public var name: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/PickupStoreOrNull/brand`.
+            public var brand: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/PickupStoreOrNull/address`.
+            public var address: Components.Schemas.Address?
+            /// - Remark: Generated from `#/components/schemas/PickupStoreOrNull/latitude`.
+            public var latitude: Components.Schemas.LatitudeOrNull?
+            /// - Remark: Generated from `#/components/schemas/PickupStoreOrNull/longitude`.
+            public var longitude: Components.Schemas.LongitudeOrNull?
+            /// Great-circle metres from the customer.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PickupStoreOrNull/distance_m`.
+            public var distanceM: Swift.Double
+            /// - Remark: Generated from `#/components/schemas/PickupStoreOrNull/timezone`.
+            public var timezone: Components.Schemas.TimeZone?
+            /// - Remark: Generated from `#/components/schemas/PickupStoreOrNull/opening_hours`.
+            public var openingHours: Components.Schemas.OpeningHours?
+            /// - Remark: Generated from `#/components/schemas/PickupStoreOrNull/state`.
+            public var state: Components.Schemas.StoreState
+            /// - Remark: Generated from `#/components/schemas/PickupStoreOrNull/comment`.
+            public var comment: Components.Schemas.RuleComment?
+            /// - Remark: Generated from `#/components/schemas/PickupStoreOrNull/next_change`.
+            public var nextChange: Components.Schemas.NextChange?
+            /// - Remark: Generated from `#/components/schemas/PickupStoreOrNull/status_text`.
+            public var statusText: Components.Schemas.StatusText
+            /// - Remark: Generated from `#/components/schemas/PickupStoreOrNull/phone`.
+            public var phone: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/PickupStoreOrNull/website`.
+            public var website: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/PickupStoreOrNull/properties`.
+            public var properties: Components.Schemas.RecordProperties
+            /// Creates a new `PickupStoreOrNull`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - name:
+            ///   - brand:
+            ///   - address:
+            ///   - latitude:
+            ///   - longitude:
+            ///   - distanceM: Great-circle metres from the customer.
+            ///   - timezone:
+            ///   - openingHours:
+            ///   - state:
+            ///   - comment:
+            ///   - nextChange:
+            ///   - statusText:
+            ///   - phone:
+            ///   - website:
+            ///   - properties:
+            public init(
+                id: Components.Schemas.StoreId,
+                name: Swift.String? = nil,
+                brand: Swift.String? = nil,
+                address: Components.Schemas.Address? = nil,
+                latitude: Components.Schemas.LatitudeOrNull? = nil,
+                longitude: Components.Schemas.LongitudeOrNull? = nil,
+                distanceM: Swift.Double,
+                timezone: Components.Schemas.TimeZone? = nil,
+                openingHours: Components.Schemas.OpeningHours? = nil,
+                state: Components.Schemas.StoreState,
+                comment: Components.Schemas.RuleComment? = nil,
+                nextChange: Components.Schemas.NextChange? = nil,
+                statusText: Components.Schemas.StatusText,
+                phone: Swift.String? = nil,
+                website: Swift.String? = nil,
+                properties: Components.Schemas.RecordProperties
+            ) {
+                self.id = id
+                self.name = name
+                self.brand = brand
+                self.address = address
+                self.latitude = latitude
+                self.longitude = longitude
+                self.distanceM = distanceM
+                self.timezone = timezone
+                self.openingHours = openingHours
+                self.state = state
+                self.comment = comment
+                self.nextChange = nextChange
+                self.statusText = statusText
+                self.phone = phone
+                self.website = website
+                self.properties = properties
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case name
+                case brand
+                case address
+                case latitude
+                case longitude
+                case distanceM = "distance_m"
+                case timezone
+                case openingHours = "opening_hours"
+                case state
+                case comment
+                case nextChange = "next_change"
+                case statusText = "status_text"
+                case phone
+                case website
+                case properties
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.id = try container.decode(
+                    Components.Schemas.StoreId.self,
+                    forKey: .id
+                )
+                self.name = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .name
+                )
+                self.brand = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .brand
+                )
+                self.address = try container.decodeIfPresent(
+                    Components.Schemas.Address.self,
+                    forKey: .address
+                )
+                self.latitude = try container.decodeIfPresent(
+                    Components.Schemas.LatitudeOrNull.self,
+                    forKey: .latitude
+                )
+                self.longitude = try container.decodeIfPresent(
+                    Components.Schemas.LongitudeOrNull.self,
+                    forKey: .longitude
+                )
+                self.distanceM = try container.decode(
+                    Swift.Double.self,
+                    forKey: .distanceM
+                )
+                self.timezone = try container.decodeIfPresent(
+                    Components.Schemas.TimeZone.self,
+                    forKey: .timezone
+                )
+                self.openingHours = try container.decodeIfPresent(
+                    Components.Schemas.OpeningHours.self,
+                    forKey: .openingHours
+                )
+                self.state = try container.decode(
+                    Components.Schemas.StoreState.self,
+                    forKey: .state
+                )
+                self.comment = try container.decodeIfPresent(
+                    Components.Schemas.RuleComment.self,
+                    forKey: .comment
+                )
+                self.nextChange = try container.decodeIfPresent(
+                    Components.Schemas.NextChange.self,
+                    forKey: .nextChange
+                )
+                self.statusText = try container.decode(
+                    Components.Schemas.StatusText.self,
+                    forKey: .statusText
+                )
+                self.phone = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .phone
+                )
+                self.website = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .website
+                )
+                self.properties = try container.decode(
+                    Components.Schemas.RecordProperties.self,
+                    forKey: .properties
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "id",
+                    "name",
+                    "brand",
+                    "address",
+                    "latitude",
+                    "longitude",
+                    "distance_m",
+                    "timezone",
+                    "opening_hours",
+                    "state",
+                    "comment",
+                    "next_change",
+                    "status_text",
+                    "phone",
+                    "website",
+                    "properties"
+                ])
+            }
+        }
+        /// A plain pickup request: the query-string parameters of `stores pickup` as members, in the body only. The service also accepts a member that is null as absent. The order is ready after `ready_in`.
+        ///
+        /// - Remark: Generated from `#/components/schemas/PickupRequestReadyIn`.
+        public struct PickupRequestReadyIn: Codable, Hashable, Sendable {
+            /// Where the customer is: `"LAT,LON"` or `{"latitude": …, "longitude": …}`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PickupRequestReadyIn/near`.
+            @frozen public enum NearPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/PickupRequestReadyIn/near/case1`.
+                case LatLon(Components.Schemas.LatLon)
+                /// - Remark: Generated from `#/components/schemas/PickupRequestReadyIn/near/case2`.
+                public struct Case2Payload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/PickupRequestReadyIn/near/case2/latitude`.
+                    public var latitude: Components.Schemas.Latitude
+                    /// - Remark: Generated from `#/components/schemas/PickupRequestReadyIn/near/case2/longitude`.
+                    public var longitude: Components.Schemas.Longitude
+                    /// Creates a new `Case2Payload`.
+                    ///
+                    /// - Parameters:
+                    ///   - latitude:
+                    ///   - longitude:
+                    public init(
+                        latitude: Components.Schemas.Latitude,
+                        longitude: Components.Schemas.Longitude
+                    ) {
+                        self.latitude = latitude
+                        self.longitude = longitude
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case latitude
+                        case longitude
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/PickupRequestReadyIn/near/case2`.
+                case case2(Components.Schemas.PickupRequestReadyIn.NearPayload.Case2Payload)
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self = .LatLon(try decoder.decodeFromSingleValueContainer())
+                        return
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self = .case2(try .init(from: decoder))
+                        return
+                    } catch {
+                        errors.append(error)
+                    }
+                    throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    switch self {
+                    case let .LatLon(value):
+                        try encoder.encodeToSingleValueContainer(value)
+                    case let .case2(value):
+                        try value.encode(to: encoder)
+                    }
+                }
+            }
+            /// Where the customer is: `"LAT,LON"` or `{"latitude": …, "longitude": …}`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PickupRequestReadyIn/near`.
+            public var near: Components.Schemas.PickupRequestReadyIn.NearPayload
+            /// How long the order takes to prepare, from now (or `now`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/PickupRequestReadyIn/ready_in`.
+            public var readyIn: Components.Schemas.Duration
+            /// The store the customer chose; the plan says whether it can serve, with alternatives. The service also reads a number as its text.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PickupRequestReadyIn/store`.
+            public var store: Swift.String?
+            /// How far to look for stores, default 10 km, at most 1000 km (a number is metres).
+            ///
+            /// - Remark: Generated from `#/components/schemas/PickupRequestReadyIn/within`.
+            @frozen public enum WithinPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/PickupRequestReadyIn/within/case1`.
+                case PickupDistance(Components.Schemas.PickupDistance)
+                /// - Remark: Generated from `#/components/schemas/PickupRequestReadyIn/within/case2`.
+                case case2(Swift.Double)
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self = .PickupDistance(try decoder.decodeFromSingleValueContainer())
+                        return
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self = .case2(try decoder.decodeFromSingleValueContainer())
+                        return
+                    } catch {
+                        errors.append(error)
+                    }
+                    throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    switch self {
+                    case let .PickupDistance(value):
+                        try encoder.encodeToSingleValueContainer(value)
+                    case let .case2(value):
+                        try encoder.encodeToSingleValueContainer(value)
+                    }
+                }
+            }
+            /// How far to look for stores, default 10 km, at most 1000 km (a number is metres).
+            ///
+            /// - Remark: Generated from `#/components/schemas/PickupRequestReadyIn/within`.
+            public var within: Components.Schemas.PickupRequestReadyIn.WithinPayload?
+            /// How long before closing a store stops taking pickups, default 10m, at most a day.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PickupRequestReadyIn/close_buffer`.
+            public var closeBuffer: Components.Schemas.ShortDuration?
+            /// `walk` (default, 5 km/h), `bike` (15 km/h), `drive` (30 km/h), or a speed such as `12km/h`, `3m/s`, `10mph`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PickupRequestReadyIn/travel`.
+            public var travel: Components.Schemas.TravelMode?
+            /// The longest travel time to a store, default 2h; farther stores are passed over as `too-far`. Above zero.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PickupRequestReadyIn/max_travel`.
+            public var maxTravel: Components.Schemas.PositiveDuration?
+            /// Whether a store whose hours are unknown at the pickup time may be assigned (default false). The service also reads the query-string spellings (`"yes"`, `"1"`, …).
+            ///
+            /// - Remark: Generated from `#/components/schemas/PickupRequestReadyIn/allow_unknown`.
+            public var allowUnknown: Swift.Bool?
+            /// How many other eligible stores to list, 0 to 100 (default 3). The service also reads the number as a string.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PickupRequestReadyIn/alternatives`.
+            public var alternatives: Swift.Int?
+            /// Required attributes. A condition on the store's properties: `KEY=VALUE` (the property, or one of its values in an array or an OSM `;` list, equals VALUE; `yes`/`true` and `no`/`false` match each other), `KEY!=VALUE` (no value equals VALUE, or the key is absent) or `KEY` alone (present, not null, not `no`/`false`). Repeat the parameter for several conditions; a store must meet all. (The service also reads a single condition as a string.)
+            ///
+            /// - Remark: Generated from `#/components/schemas/PickupRequestReadyIn/where`.
+            public var _where: [Components.Schemas.Condition]?
+            /// The order time, for a reproducible answer (default: the clock). An instant, with `Z` or an offset.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PickupRequestReadyIn/now`.
+            public var now: Components.Schemas.Instant?
+            /// Creates a new `PickupRequestReadyIn`.
+            ///
+            /// - Parameters:
+            ///   - near: Where the customer is: `"LAT,LON"` or `{"latitude": …, "longitude": …}`.
+            ///   - readyIn: How long the order takes to prepare, from now (or `now`).
+            ///   - store: The store the customer chose; the plan says whether it can serve, with alternatives. The service also reads a number as its text.
+            ///   - within: How far to look for stores, default 10 km, at most 1000 km (a number is metres).
+            ///   - closeBuffer: How long before closing a store stops taking pickups, default 10m, at most a day.
+            ///   - travel: `walk` (default, 5 km/h), `bike` (15 km/h), `drive` (30 km/h), or a speed such as `12km/h`, `3m/s`, `10mph`.
+            ///   - maxTravel: The longest travel time to a store, default 2h; farther stores are passed over as `too-far`. Above zero.
+            ///   - allowUnknown: Whether a store whose hours are unknown at the pickup time may be assigned (default false). The service also reads the query-string spellings (`"yes"`, `"1"`, …).
+            ///   - alternatives: How many other eligible stores to list, 0 to 100 (default 3). The service also reads the number as a string.
+            ///   - _where: Required attributes. A condition on the store's properties: `KEY=VALUE` (the property, or one of its values in an array or an OSM `;` list, equals VALUE; `yes`/`true` and `no`/`false` match each other), `KEY!=VALUE` (no value equals VALUE, or the key is absent) or `KEY` alone (present, not null, not `no`/`false`). Repeat the parameter for several conditions; a store must meet all. (The service also reads a single condition as a string.)
+            ///   - now: The order time, for a reproducible answer (default: the clock). An instant, with `Z` or an offset.
+            public init(
+                near: Components.Schemas.PickupRequestReadyIn.NearPayload,
+                readyIn: Components.Schemas.Duration,
+                store: Swift.String? = nil,
+                within: Components.Schemas.PickupRequestReadyIn.WithinPayload? = nil,
+                closeBuffer: Components.Schemas.ShortDuration? = nil,
+                travel: Components.Schemas.TravelMode? = nil,
+                maxTravel: Components.Schemas.PositiveDuration? = nil,
+                allowUnknown: Swift.Bool? = nil,
+                alternatives: Swift.Int? = nil,
+                _where: [Components.Schemas.Condition]? = nil,
+                now: Components.Schemas.Instant? = nil
+            ) {
+                self.near = near
+                self.readyIn = readyIn
+                self.store = store
+                self.within = within
+                self.closeBuffer = closeBuffer
+                self.travel = travel
+                self.maxTravel = maxTravel
+                self.allowUnknown = allowUnknown
+                self.alternatives = alternatives
+                self._where = _where
+                self.now = now
+            }
+            public enum CodingKeys: String, CodingKey {
+                case near
+                case readyIn = "ready_in"
+                case store
+                case within
+                case closeBuffer = "close_buffer"
+                case travel
+                case maxTravel = "max_travel"
+                case allowUnknown = "allow_unknown"
+                case alternatives
+                case _where = "where"
+                case now
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.near = try container.decode(
+                    Components.Schemas.PickupRequestReadyIn.NearPayload.self,
+                    forKey: .near
+                )
+                self.readyIn = try container.decode(
+                    Components.Schemas.Duration.self,
+                    forKey: .readyIn
+                )
+                self.store = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .store
+                )
+                self.within = try container.decodeIfPresent(
+                    Components.Schemas.PickupRequestReadyIn.WithinPayload.self,
+                    forKey: .within
+                )
+                self.closeBuffer = try container.decodeIfPresent(
+                    Components.Schemas.ShortDuration.self,
+                    forKey: .closeBuffer
+                )
+                self.travel = try container.decodeIfPresent(
+                    Components.Schemas.TravelMode.self,
+                    forKey: .travel
+                )
+                self.maxTravel = try container.decodeIfPresent(
+                    Components.Schemas.PositiveDuration.self,
+                    forKey: .maxTravel
+                )
+                self.allowUnknown = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .allowUnknown
+                )
+                self.alternatives = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .alternatives
+                )
+                self._where = try container.decodeIfPresent(
+                    [Components.Schemas.Condition].self,
+                    forKey: ._where
+                )
+                self.now = try container.decodeIfPresent(
+                    Components.Schemas.Instant.self,
+                    forKey: .now
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "near",
+                    "ready_in",
+                    "store",
+                    "within",
+                    "close_buffer",
+                    "travel",
+                    "max_travel",
+                    "allow_unknown",
+                    "alternatives",
+                    "where",
+                    "now"
+                ])
+            }
+        }
+        /// A plain pickup request: the query-string parameters of `stores pickup` as members, in the body only. The service also accepts a member that is null as absent. The order is ready at `ready_at`.
+        ///
+        /// - Remark: Generated from `#/components/schemas/PickupRequestReadyAt`.
+        public struct PickupRequestReadyAt: Codable, Hashable, Sendable {
+            /// Where the customer is: `"LAT,LON"` or `{"latitude": …, "longitude": …}`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PickupRequestReadyAt/near`.
+            @frozen public enum NearPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/PickupRequestReadyAt/near/case1`.
+                case LatLon(Components.Schemas.LatLon)
+                /// - Remark: Generated from `#/components/schemas/PickupRequestReadyAt/near/case2`.
+                public struct Case2Payload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/PickupRequestReadyAt/near/case2/latitude`.
+                    public var latitude: Components.Schemas.Latitude
+                    /// - Remark: Generated from `#/components/schemas/PickupRequestReadyAt/near/case2/longitude`.
+                    public var longitude: Components.Schemas.Longitude
+                    /// Creates a new `Case2Payload`.
+                    ///
+                    /// - Parameters:
+                    ///   - latitude:
+                    ///   - longitude:
+                    public init(
+                        latitude: Components.Schemas.Latitude,
+                        longitude: Components.Schemas.Longitude
+                    ) {
+                        self.latitude = latitude
+                        self.longitude = longitude
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case latitude
+                        case longitude
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/PickupRequestReadyAt/near/case2`.
+                case case2(Components.Schemas.PickupRequestReadyAt.NearPayload.Case2Payload)
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self = .LatLon(try decoder.decodeFromSingleValueContainer())
+                        return
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self = .case2(try .init(from: decoder))
+                        return
+                    } catch {
+                        errors.append(error)
+                    }
+                    throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    switch self {
+                    case let .LatLon(value):
+                        try encoder.encodeToSingleValueContainer(value)
+                    case let .case2(value):
+                        try value.encode(to: encoder)
+                    }
+                }
+            }
+            /// Where the customer is: `"LAT,LON"` or `{"latitude": …, "longitude": …}`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PickupRequestReadyAt/near`.
+            public var near: Components.Schemas.PickupRequestReadyAt.NearPayload
+            /// When the order is ready.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PickupRequestReadyAt/ready_at`.
+            public var readyAt: Components.Schemas.Time
+            /// The store the customer chose; the plan says whether it can serve, with alternatives. The service also reads a number as its text.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PickupRequestReadyAt/store`.
+            public var store: Swift.String?
+            /// How far to look for stores, default 10 km, at most 1000 km (a number is metres).
+            ///
+            /// - Remark: Generated from `#/components/schemas/PickupRequestReadyAt/within`.
+            @frozen public enum WithinPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/PickupRequestReadyAt/within/case1`.
+                case PickupDistance(Components.Schemas.PickupDistance)
+                /// - Remark: Generated from `#/components/schemas/PickupRequestReadyAt/within/case2`.
+                case case2(Swift.Double)
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self = .PickupDistance(try decoder.decodeFromSingleValueContainer())
+                        return
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self = .case2(try decoder.decodeFromSingleValueContainer())
+                        return
+                    } catch {
+                        errors.append(error)
+                    }
+                    throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    switch self {
+                    case let .PickupDistance(value):
+                        try encoder.encodeToSingleValueContainer(value)
+                    case let .case2(value):
+                        try encoder.encodeToSingleValueContainer(value)
+                    }
+                }
+            }
+            /// How far to look for stores, default 10 km, at most 1000 km (a number is metres).
+            ///
+            /// - Remark: Generated from `#/components/schemas/PickupRequestReadyAt/within`.
+            public var within: Components.Schemas.PickupRequestReadyAt.WithinPayload?
+            /// How long before closing a store stops taking pickups, default 10m, at most a day.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PickupRequestReadyAt/close_buffer`.
+            public var closeBuffer: Components.Schemas.ShortDuration?
+            /// `walk` (default, 5 km/h), `bike` (15 km/h), `drive` (30 km/h), or a speed such as `12km/h`, `3m/s`, `10mph`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PickupRequestReadyAt/travel`.
+            public var travel: Components.Schemas.TravelMode?
+            /// The longest travel time to a store, default 2h; farther stores are passed over as `too-far`. Above zero.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PickupRequestReadyAt/max_travel`.
+            public var maxTravel: Components.Schemas.PositiveDuration?
+            /// Whether a store whose hours are unknown at the pickup time may be assigned (default false). The service also reads the query-string spellings (`"yes"`, `"1"`, …).
+            ///
+            /// - Remark: Generated from `#/components/schemas/PickupRequestReadyAt/allow_unknown`.
+            public var allowUnknown: Swift.Bool?
+            /// How many other eligible stores to list, 0 to 100 (default 3). The service also reads the number as a string.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PickupRequestReadyAt/alternatives`.
+            public var alternatives: Swift.Int?
+            /// Required attributes. A condition on the store's properties: `KEY=VALUE` (the property, or one of its values in an array or an OSM `;` list, equals VALUE; `yes`/`true` and `no`/`false` match each other), `KEY!=VALUE` (no value equals VALUE, or the key is absent) or `KEY` alone (present, not null, not `no`/`false`). Repeat the parameter for several conditions; a store must meet all. (The service also reads a single condition as a string.)
+            ///
+            /// - Remark: Generated from `#/components/schemas/PickupRequestReadyAt/where`.
+            public var _where: [Components.Schemas.Condition]?
+            /// The order time, for a reproducible answer (default: the clock). An instant, with `Z` or an offset.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PickupRequestReadyAt/now`.
+            public var now: Components.Schemas.Instant?
+            /// Creates a new `PickupRequestReadyAt`.
+            ///
+            /// - Parameters:
+            ///   - near: Where the customer is: `"LAT,LON"` or `{"latitude": …, "longitude": …}`.
+            ///   - readyAt: When the order is ready.
+            ///   - store: The store the customer chose; the plan says whether it can serve, with alternatives. The service also reads a number as its text.
+            ///   - within: How far to look for stores, default 10 km, at most 1000 km (a number is metres).
+            ///   - closeBuffer: How long before closing a store stops taking pickups, default 10m, at most a day.
+            ///   - travel: `walk` (default, 5 km/h), `bike` (15 km/h), `drive` (30 km/h), or a speed such as `12km/h`, `3m/s`, `10mph`.
+            ///   - maxTravel: The longest travel time to a store, default 2h; farther stores are passed over as `too-far`. Above zero.
+            ///   - allowUnknown: Whether a store whose hours are unknown at the pickup time may be assigned (default false). The service also reads the query-string spellings (`"yes"`, `"1"`, …).
+            ///   - alternatives: How many other eligible stores to list, 0 to 100 (default 3). The service also reads the number as a string.
+            ///   - _where: Required attributes. A condition on the store's properties: `KEY=VALUE` (the property, or one of its values in an array or an OSM `;` list, equals VALUE; `yes`/`true` and `no`/`false` match each other), `KEY!=VALUE` (no value equals VALUE, or the key is absent) or `KEY` alone (present, not null, not `no`/`false`). Repeat the parameter for several conditions; a store must meet all. (The service also reads a single condition as a string.)
+            ///   - now: The order time, for a reproducible answer (default: the clock). An instant, with `Z` or an offset.
+            public init(
+                near: Components.Schemas.PickupRequestReadyAt.NearPayload,
+                readyAt: Components.Schemas.Time,
+                store: Swift.String? = nil,
+                within: Components.Schemas.PickupRequestReadyAt.WithinPayload? = nil,
+                closeBuffer: Components.Schemas.ShortDuration? = nil,
+                travel: Components.Schemas.TravelMode? = nil,
+                maxTravel: Components.Schemas.PositiveDuration? = nil,
+                allowUnknown: Swift.Bool? = nil,
+                alternatives: Swift.Int? = nil,
+                _where: [Components.Schemas.Condition]? = nil,
+                now: Components.Schemas.Instant? = nil
+            ) {
+                self.near = near
+                self.readyAt = readyAt
+                self.store = store
+                self.within = within
+                self.closeBuffer = closeBuffer
+                self.travel = travel
+                self.maxTravel = maxTravel
+                self.allowUnknown = allowUnknown
+                self.alternatives = alternatives
+                self._where = _where
+                self.now = now
+            }
+            public enum CodingKeys: String, CodingKey {
+                case near
+                case readyAt = "ready_at"
+                case store
+                case within
+                case closeBuffer = "close_buffer"
+                case travel
+                case maxTravel = "max_travel"
+                case allowUnknown = "allow_unknown"
+                case alternatives
+                case _where = "where"
+                case now
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.near = try container.decode(
+                    Components.Schemas.PickupRequestReadyAt.NearPayload.self,
+                    forKey: .near
+                )
+                self.readyAt = try container.decode(
+                    Components.Schemas.Time.self,
+                    forKey: .readyAt
+                )
+                self.store = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .store
+                )
+                self.within = try container.decodeIfPresent(
+                    Components.Schemas.PickupRequestReadyAt.WithinPayload.self,
+                    forKey: .within
+                )
+                self.closeBuffer = try container.decodeIfPresent(
+                    Components.Schemas.ShortDuration.self,
+                    forKey: .closeBuffer
+                )
+                self.travel = try container.decodeIfPresent(
+                    Components.Schemas.TravelMode.self,
+                    forKey: .travel
+                )
+                self.maxTravel = try container.decodeIfPresent(
+                    Components.Schemas.PositiveDuration.self,
+                    forKey: .maxTravel
+                )
+                self.allowUnknown = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .allowUnknown
+                )
+                self.alternatives = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .alternatives
+                )
+                self._where = try container.decodeIfPresent(
+                    [Components.Schemas.Condition].self,
+                    forKey: ._where
+                )
+                self.now = try container.decodeIfPresent(
+                    Components.Schemas.Instant.self,
+                    forKey: .now
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "near",
+                    "ready_at",
+                    "store",
+                    "within",
+                    "close_buffer",
+                    "travel",
+                    "max_travel",
+                    "allow_unknown",
+                    "alternatives",
+                    "where",
+                    "now"
                 ])
             }
         }

@@ -113,7 +113,7 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/stores/nearest/GET/header/X-Request-Id`.
                 public var xRequestId: Components.Parameters.RequestId?
-                /// The `ETag` of an answer you hold (or `*`): 304 without a body while the answer is the same.
+                /// The `ETag` of an answer you hold (or `*`): 304 without a body while the answer is the same. A percent-encoded value (`%22…%22`, as the Swift OpenAPI runtime sends every header) is read decoded.
                 ///
                 /// - Remark: Generated from `#/paths/v1/stores/nearest/GET/header/If-None-Match`.
                 public var ifNoneMatch: Components.Parameters.IfNoneMatch?
@@ -122,7 +122,7 @@ public enum Operations {
                 ///
                 /// - Parameters:
                 ///   - xRequestId: An id to log this request under and echo back (1 to 128 printable ASCII characters; anything else is replaced by a random id).
-                ///   - ifNoneMatch: The `ETag` of an answer you hold (or `*`): 304 without a body while the answer is the same.
+                ///   - ifNoneMatch: The `ETag` of an answer you hold (or `*`): 304 without a body while the answer is the same. A percent-encoded value (`%22…%22`, as the Swift OpenAPI runtime sends every header) is read decoded.
                 ///   - accept:
                 public init(
                     xRequestId: Components.Parameters.RequestId? = nil,
@@ -155,19 +155,19 @@ public enum Operations {
                     /// The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                     ///
                     /// - Remark: Generated from `#/paths/v1/stores/nearest/GET/responses/200/headers/X-Request-Id`.
-                    public var xRequestId: Components.Headers.XRequestId
+                    public var xRequestId: Components.Headers.XRequestId?
                     /// The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
                     ///
                     /// - Remark: Generated from `#/paths/v1/stores/nearest/GET/responses/200/headers/X-Stores-Data-Version`.
-                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion
+                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
                     /// A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
                     ///
                     /// - Remark: Generated from `#/paths/v1/stores/nearest/GET/responses/200/headers/ETag`.
-                    public var eTag: Components.Headers.ETag
+                    public var eTag: Components.Headers.ETag?
                     /// `public, max-age=10`: answers about stores may be reused for a few seconds only, because whether a store is open changes with the clock (`/openapi.json`: `max-age=300`).
                     ///
                     /// - Remark: Generated from `#/paths/v1/stores/nearest/GET/responses/200/headers/Cache-Control`.
-                    public var cacheControl: Components.Headers.CacheControlPublic
+                    public var cacheControl: Components.Headers.CacheControlPublic?
                     /// What `stores` writes on standard error beside the same answer, one header per sentence: why an answer is empty (a `where` key no store has, the stores in reach have no hours, …) or that `near` looks like LON,LAT. Printable ASCII as it is; any other byte of the UTF-8 sentence percent-encoded (`%C3%A9`). Absent when there is nothing to say.
                     ///
                     /// - Remark: Generated from `#/paths/v1/stores/nearest/GET/responses/200/headers/X-Stores-Note`.
@@ -181,10 +181,10 @@ public enum Operations {
                     ///   - cacheControl: `public, max-age=10`: answers about stores may be reused for a few seconds only, because whether a store is open changes with the clock (`/openapi.json`: `max-age=300`).
                     ///   - xStoresNote: What `stores` writes on standard error beside the same answer, one header per sentence: why an answer is empty (a `where` key no store has, the stores in reach have no hours, …) or that `near` looks like LON,LAT. Printable ASCII as it is; any other byte of the UTF-8 sentence percent-encoded (`%C3%A9`). Absent when there is nothing to say.
                     public init(
-                        xRequestId: Components.Headers.XRequestId,
-                        xStoresDataVersion: Components.Headers.XStoresDataVersion,
-                        eTag: Components.Headers.ETag,
-                        cacheControl: Components.Headers.CacheControlPublic,
+                        xRequestId: Components.Headers.XRequestId? = nil,
+                        xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        eTag: Components.Headers.ETag? = nil,
+                        cacheControl: Components.Headers.CacheControlPublic? = nil,
                         xStoresNote: Components.Headers.XStoresNote? = nil
                     ) {
                         self.xRequestId = xRequestId
@@ -198,13 +198,50 @@ public enum Operations {
                 public var headers: Operations.NearestStores.Output.Ok.Headers
                 /// - Remark: Generated from `#/paths/v1/stores/nearest/GET/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
+                    /// The answer; with `format=geojson` a FeatureCollection, sent as `application/geo+json`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/nearest/GET/responses/200/content/json`.
+                    @frozen public enum JsonPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/paths/v1/stores/nearest/GET/responses/200/content/json/case1`.
+                        case NearestAnswer(Components.Schemas.NearestAnswer)
+                        /// - Remark: Generated from `#/paths/v1/stores/nearest/GET/responses/200/content/json/case2`.
+                        case FeatureCollection(Components.Schemas.FeatureCollection)
+                        public init(from decoder: any Swift.Decoder) throws {
+                            var errors: [any Swift.Error] = []
+                            do {
+                                self = .NearestAnswer(try .init(from: decoder))
+                                return
+                            } catch {
+                                errors.append(error)
+                            }
+                            do {
+                                self = .FeatureCollection(try .init(from: decoder))
+                                return
+                            } catch {
+                                errors.append(error)
+                            }
+                            throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                                type: Self.self,
+                                codingPath: decoder.codingPath,
+                                errors: errors
+                            )
+                        }
+                        public func encode(to encoder: any Swift.Encoder) throws {
+                            switch self {
+                            case let .NearestAnswer(value):
+                                try value.encode(to: encoder)
+                            case let .FeatureCollection(value):
+                                try value.encode(to: encoder)
+                            }
+                        }
+                    }
                     /// - Remark: Generated from `#/paths/v1/stores/nearest/GET/responses/200/content/application\/json`.
-                    case json(Components.Schemas.NearestAnswer)
+                    case json(Operations.NearestStores.Output.Ok.Body.JsonPayload)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: Components.Schemas.NearestAnswer {
+                    public var json: Operations.NearestStores.Output.Ok.Body.JsonPayload {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -245,7 +282,7 @@ public enum Operations {
                 ///   - headers: Received HTTP response headers
                 ///   - body: Received HTTP response body
                 public init(
-                    headers: Operations.NearestStores.Output.Ok.Headers,
+                    headers: Operations.NearestStores.Output.Ok.Headers = .init(),
                     body: Operations.NearestStores.Output.Ok.Body
                 ) {
                     self.headers = headers
@@ -298,7 +335,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The request is malformed: a parameter is missing, unknown, repeated, out of range or contradicts another (the CLI's sentence; `parameter` names it).
+            /// The request is malformed: a parameter is missing, unknown, repeated, out of range or contradicts another (the CLI's sentence; `parameter` names it). Problem type: `urn:stores:problem:invalid-request`.
             ///
             /// - Remark: Generated from `#/paths//v1/stores/nearest/get(nearestStores)/responses/400`.
             ///
@@ -321,7 +358,7 @@ public enum Operations {
                     }
                 }
             }
-            /// No data is loaded yet, the service is shutting down (`not-ready`), the request ran past the deadline (`timeout`, with `Retry-After`), or every query thread is busy and the queue of waiting queries is full (`overloaded`, with `Retry-After`). Retry, on another replica if there is one.
+            /// No data is loaded yet, the service is shutting down (`not-ready`), the request ran past the deadline (`timeout`, with `Retry-After`), or every query thread is busy and the queue of waiting queries is full (`overloaded`, with `Retry-After`). Retry, on another replica if there is one. Problem type: `urn:stores:problem:not-ready`, `urn:stores:problem:timeout`, `urn:stores:problem:overloaded`.
             ///
             /// - Remark: Generated from `#/paths//v1/stores/nearest/get(nearestStores)/responses/503`.
             ///
@@ -496,7 +533,7 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/stores/within/GET/header/X-Request-Id`.
                 public var xRequestId: Components.Parameters.RequestId?
-                /// The `ETag` of an answer you hold (or `*`): 304 without a body while the answer is the same.
+                /// The `ETag` of an answer you hold (or `*`): 304 without a body while the answer is the same. A percent-encoded value (`%22…%22`, as the Swift OpenAPI runtime sends every header) is read decoded.
                 ///
                 /// - Remark: Generated from `#/paths/v1/stores/within/GET/header/If-None-Match`.
                 public var ifNoneMatch: Components.Parameters.IfNoneMatch?
@@ -505,7 +542,7 @@ public enum Operations {
                 ///
                 /// - Parameters:
                 ///   - xRequestId: An id to log this request under and echo back (1 to 128 printable ASCII characters; anything else is replaced by a random id).
-                ///   - ifNoneMatch: The `ETag` of an answer you hold (or `*`): 304 without a body while the answer is the same.
+                ///   - ifNoneMatch: The `ETag` of an answer you hold (or `*`): 304 without a body while the answer is the same. A percent-encoded value (`%22…%22`, as the Swift OpenAPI runtime sends every header) is read decoded.
                 ///   - accept:
                 public init(
                     xRequestId: Components.Parameters.RequestId? = nil,
@@ -538,19 +575,19 @@ public enum Operations {
                     /// The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                     ///
                     /// - Remark: Generated from `#/paths/v1/stores/within/GET/responses/200/headers/X-Request-Id`.
-                    public var xRequestId: Components.Headers.XRequestId
+                    public var xRequestId: Components.Headers.XRequestId?
                     /// The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
                     ///
                     /// - Remark: Generated from `#/paths/v1/stores/within/GET/responses/200/headers/X-Stores-Data-Version`.
-                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion
+                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
                     /// A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
                     ///
                     /// - Remark: Generated from `#/paths/v1/stores/within/GET/responses/200/headers/ETag`.
-                    public var eTag: Components.Headers.ETag
+                    public var eTag: Components.Headers.ETag?
                     /// `public, max-age=10`: answers about stores may be reused for a few seconds only, because whether a store is open changes with the clock (`/openapi.json`: `max-age=300`).
                     ///
                     /// - Remark: Generated from `#/paths/v1/stores/within/GET/responses/200/headers/Cache-Control`.
-                    public var cacheControl: Components.Headers.CacheControlPublic
+                    public var cacheControl: Components.Headers.CacheControlPublic?
                     /// What `stores` writes on standard error beside the same answer, one header per sentence: why an answer is empty (a `where` key no store has, the stores in reach have no hours, …) or that `near` looks like LON,LAT. Printable ASCII as it is; any other byte of the UTF-8 sentence percent-encoded (`%C3%A9`). Absent when there is nothing to say.
                     ///
                     /// - Remark: Generated from `#/paths/v1/stores/within/GET/responses/200/headers/X-Stores-Note`.
@@ -564,10 +601,10 @@ public enum Operations {
                     ///   - cacheControl: `public, max-age=10`: answers about stores may be reused for a few seconds only, because whether a store is open changes with the clock (`/openapi.json`: `max-age=300`).
                     ///   - xStoresNote: What `stores` writes on standard error beside the same answer, one header per sentence: why an answer is empty (a `where` key no store has, the stores in reach have no hours, …) or that `near` looks like LON,LAT. Printable ASCII as it is; any other byte of the UTF-8 sentence percent-encoded (`%C3%A9`). Absent when there is nothing to say.
                     public init(
-                        xRequestId: Components.Headers.XRequestId,
-                        xStoresDataVersion: Components.Headers.XStoresDataVersion,
-                        eTag: Components.Headers.ETag,
-                        cacheControl: Components.Headers.CacheControlPublic,
+                        xRequestId: Components.Headers.XRequestId? = nil,
+                        xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        eTag: Components.Headers.ETag? = nil,
+                        cacheControl: Components.Headers.CacheControlPublic? = nil,
                         xStoresNote: Components.Headers.XStoresNote? = nil
                     ) {
                         self.xRequestId = xRequestId
@@ -581,13 +618,50 @@ public enum Operations {
                 public var headers: Operations.StoresWithin.Output.Ok.Headers
                 /// - Remark: Generated from `#/paths/v1/stores/within/GET/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
+                    /// The answer; with `format=geojson` a FeatureCollection, sent as `application/geo+json`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/within/GET/responses/200/content/json`.
+                    @frozen public enum JsonPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/paths/v1/stores/within/GET/responses/200/content/json/case1`.
+                        case WithinAnswer(Components.Schemas.WithinAnswer)
+                        /// - Remark: Generated from `#/paths/v1/stores/within/GET/responses/200/content/json/case2`.
+                        case FeatureCollection(Components.Schemas.FeatureCollection)
+                        public init(from decoder: any Swift.Decoder) throws {
+                            var errors: [any Swift.Error] = []
+                            do {
+                                self = .WithinAnswer(try .init(from: decoder))
+                                return
+                            } catch {
+                                errors.append(error)
+                            }
+                            do {
+                                self = .FeatureCollection(try .init(from: decoder))
+                                return
+                            } catch {
+                                errors.append(error)
+                            }
+                            throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                                type: Self.self,
+                                codingPath: decoder.codingPath,
+                                errors: errors
+                            )
+                        }
+                        public func encode(to encoder: any Swift.Encoder) throws {
+                            switch self {
+                            case let .WithinAnswer(value):
+                                try value.encode(to: encoder)
+                            case let .FeatureCollection(value):
+                                try value.encode(to: encoder)
+                            }
+                        }
+                    }
                     /// - Remark: Generated from `#/paths/v1/stores/within/GET/responses/200/content/application\/json`.
-                    case json(Components.Schemas.WithinAnswer)
+                    case json(Operations.StoresWithin.Output.Ok.Body.JsonPayload)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: Components.Schemas.WithinAnswer {
+                    public var json: Operations.StoresWithin.Output.Ok.Body.JsonPayload {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -628,7 +702,7 @@ public enum Operations {
                 ///   - headers: Received HTTP response headers
                 ///   - body: Received HTTP response body
                 public init(
-                    headers: Operations.StoresWithin.Output.Ok.Headers,
+                    headers: Operations.StoresWithin.Output.Ok.Headers = .init(),
                     body: Operations.StoresWithin.Output.Ok.Body
                 ) {
                     self.headers = headers
@@ -681,7 +755,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The request is malformed: a parameter is missing, unknown, repeated, out of range or contradicts another (the CLI's sentence; `parameter` names it).
+            /// The request is malformed: a parameter is missing, unknown, repeated, out of range or contradicts another (the CLI's sentence; `parameter` names it). Problem type: `urn:stores:problem:invalid-request`.
             ///
             /// - Remark: Generated from `#/paths//v1/stores/within/get(storesWithin)/responses/400`.
             ///
@@ -704,7 +778,7 @@ public enum Operations {
                     }
                 }
             }
-            /// No data is loaded yet, the service is shutting down (`not-ready`), the request ran past the deadline (`timeout`, with `Retry-After`), or every query thread is busy and the queue of waiting queries is full (`overloaded`, with `Retry-After`). Retry, on another replica if there is one.
+            /// No data is loaded yet, the service is shutting down (`not-ready`), the request ran past the deadline (`timeout`, with `Retry-After`), or every query thread is busy and the queue of waiting queries is full (`overloaded`, with `Retry-After`). Retry, on another replica if there is one. Problem type: `urn:stores:problem:not-ready`, `urn:stores:problem:timeout`, `urn:stores:problem:overloaded`.
             ///
             /// - Remark: Generated from `#/paths//v1/stores/within/get(storesWithin)/responses/503`.
             ///
@@ -858,7 +932,7 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/stores/clusters/GET/header/X-Request-Id`.
                 public var xRequestId: Components.Parameters.RequestId?
-                /// The `ETag` of an answer you hold (or `*`): 304 without a body while the answer is the same.
+                /// The `ETag` of an answer you hold (or `*`): 304 without a body while the answer is the same. A percent-encoded value (`%22…%22`, as the Swift OpenAPI runtime sends every header) is read decoded.
                 ///
                 /// - Remark: Generated from `#/paths/v1/stores/clusters/GET/header/If-None-Match`.
                 public var ifNoneMatch: Components.Parameters.IfNoneMatch?
@@ -867,7 +941,7 @@ public enum Operations {
                 ///
                 /// - Parameters:
                 ///   - xRequestId: An id to log this request under and echo back (1 to 128 printable ASCII characters; anything else is replaced by a random id).
-                ///   - ifNoneMatch: The `ETag` of an answer you hold (or `*`): 304 without a body while the answer is the same.
+                ///   - ifNoneMatch: The `ETag` of an answer you hold (or `*`): 304 without a body while the answer is the same. A percent-encoded value (`%22…%22`, as the Swift OpenAPI runtime sends every header) is read decoded.
                 ///   - accept:
                 public init(
                     xRequestId: Components.Parameters.RequestId? = nil,
@@ -900,19 +974,19 @@ public enum Operations {
                     /// The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                     ///
                     /// - Remark: Generated from `#/paths/v1/stores/clusters/GET/responses/200/headers/X-Request-Id`.
-                    public var xRequestId: Components.Headers.XRequestId
+                    public var xRequestId: Components.Headers.XRequestId?
                     /// The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
                     ///
                     /// - Remark: Generated from `#/paths/v1/stores/clusters/GET/responses/200/headers/X-Stores-Data-Version`.
-                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion
+                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
                     /// A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
                     ///
                     /// - Remark: Generated from `#/paths/v1/stores/clusters/GET/responses/200/headers/ETag`.
-                    public var eTag: Components.Headers.ETag
+                    public var eTag: Components.Headers.ETag?
                     /// `public, max-age=10`: answers about stores may be reused for a few seconds only, because whether a store is open changes with the clock (`/openapi.json`: `max-age=300`).
                     ///
                     /// - Remark: Generated from `#/paths/v1/stores/clusters/GET/responses/200/headers/Cache-Control`.
-                    public var cacheControl: Components.Headers.CacheControlPublic
+                    public var cacheControl: Components.Headers.CacheControlPublic?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
@@ -921,10 +995,10 @@ public enum Operations {
                     ///   - eTag: A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
                     ///   - cacheControl: `public, max-age=10`: answers about stores may be reused for a few seconds only, because whether a store is open changes with the clock (`/openapi.json`: `max-age=300`).
                     public init(
-                        xRequestId: Components.Headers.XRequestId,
-                        xStoresDataVersion: Components.Headers.XStoresDataVersion,
-                        eTag: Components.Headers.ETag,
-                        cacheControl: Components.Headers.CacheControlPublic
+                        xRequestId: Components.Headers.XRequestId? = nil,
+                        xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        eTag: Components.Headers.ETag? = nil,
+                        cacheControl: Components.Headers.CacheControlPublic? = nil
                     ) {
                         self.xRequestId = xRequestId
                         self.xStoresDataVersion = xStoresDataVersion
@@ -959,7 +1033,7 @@ public enum Operations {
                 ///   - headers: Received HTTP response headers
                 ///   - body: Received HTTP response body
                 public init(
-                    headers: Operations.StoreClusters.Output.Ok.Headers,
+                    headers: Operations.StoreClusters.Output.Ok.Headers = .init(),
                     body: Operations.StoreClusters.Output.Ok.Body
                 ) {
                     self.headers = headers
@@ -1012,7 +1086,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The request is malformed: a parameter is missing, unknown, repeated, out of range or contradicts another (the CLI's sentence; `parameter` names it).
+            /// The request is malformed: a parameter is missing, unknown, repeated, out of range or contradicts another (the CLI's sentence; `parameter` names it). Problem type: `urn:stores:problem:invalid-request`.
             ///
             /// - Remark: Generated from `#/paths//v1/stores/clusters/get(storeClusters)/responses/400`.
             ///
@@ -1035,7 +1109,7 @@ public enum Operations {
                     }
                 }
             }
-            /// No data is loaded yet, the service is shutting down (`not-ready`), the request ran past the deadline (`timeout`, with `Retry-After`), or every query thread is busy and the queue of waiting queries is full (`overloaded`, with `Retry-After`). Retry, on another replica if there is one.
+            /// No data is loaded yet, the service is shutting down (`not-ready`), the request ran past the deadline (`timeout`, with `Retry-After`), or every query thread is busy and the queue of waiting queries is full (`overloaded`, with `Retry-After`). Retry, on another replica if there is one. Problem type: `urn:stores:problem:not-ready`, `urn:stores:problem:timeout`, `urn:stores:problem:overloaded`.
             ///
             /// - Remark: Generated from `#/paths//v1/stores/clusters/get(storeClusters)/responses/503`.
             ///
@@ -1156,7 +1230,7 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/stores/{id}/GET/header/X-Request-Id`.
                 public var xRequestId: Components.Parameters.RequestId?
-                /// The `ETag` of an answer you hold (or `*`): 304 without a body while the answer is the same.
+                /// The `ETag` of an answer you hold (or `*`): 304 without a body while the answer is the same. A percent-encoded value (`%22…%22`, as the Swift OpenAPI runtime sends every header) is read decoded.
                 ///
                 /// - Remark: Generated from `#/paths/v1/stores/{id}/GET/header/If-None-Match`.
                 public var ifNoneMatch: Components.Parameters.IfNoneMatch?
@@ -1165,7 +1239,7 @@ public enum Operations {
                 ///
                 /// - Parameters:
                 ///   - xRequestId: An id to log this request under and echo back (1 to 128 printable ASCII characters; anything else is replaced by a random id).
-                ///   - ifNoneMatch: The `ETag` of an answer you hold (or `*`): 304 without a body while the answer is the same.
+                ///   - ifNoneMatch: The `ETag` of an answer you hold (or `*`): 304 without a body while the answer is the same. A percent-encoded value (`%22…%22`, as the Swift OpenAPI runtime sends every header) is read decoded.
                 ///   - accept:
                 public init(
                     xRequestId: Components.Parameters.RequestId? = nil,
@@ -1201,19 +1275,19 @@ public enum Operations {
                     /// The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                     ///
                     /// - Remark: Generated from `#/paths/v1/stores/{id}/GET/responses/200/headers/X-Request-Id`.
-                    public var xRequestId: Components.Headers.XRequestId
+                    public var xRequestId: Components.Headers.XRequestId?
                     /// The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
                     ///
                     /// - Remark: Generated from `#/paths/v1/stores/{id}/GET/responses/200/headers/X-Stores-Data-Version`.
-                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion
+                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
                     /// A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
                     ///
                     /// - Remark: Generated from `#/paths/v1/stores/{id}/GET/responses/200/headers/ETag`.
-                    public var eTag: Components.Headers.ETag
+                    public var eTag: Components.Headers.ETag?
                     /// `public, max-age=10`: answers about stores may be reused for a few seconds only, because whether a store is open changes with the clock (`/openapi.json`: `max-age=300`).
                     ///
                     /// - Remark: Generated from `#/paths/v1/stores/{id}/GET/responses/200/headers/Cache-Control`.
-                    public var cacheControl: Components.Headers.CacheControlPublic
+                    public var cacheControl: Components.Headers.CacheControlPublic?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
@@ -1222,10 +1296,10 @@ public enum Operations {
                     ///   - eTag: A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
                     ///   - cacheControl: `public, max-age=10`: answers about stores may be reused for a few seconds only, because whether a store is open changes with the clock (`/openapi.json`: `max-age=300`).
                     public init(
-                        xRequestId: Components.Headers.XRequestId,
-                        xStoresDataVersion: Components.Headers.XStoresDataVersion,
-                        eTag: Components.Headers.ETag,
-                        cacheControl: Components.Headers.CacheControlPublic
+                        xRequestId: Components.Headers.XRequestId? = nil,
+                        xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        eTag: Components.Headers.ETag? = nil,
+                        cacheControl: Components.Headers.CacheControlPublic? = nil
                     ) {
                         self.xRequestId = xRequestId
                         self.xStoresDataVersion = xStoresDataVersion
@@ -1237,13 +1311,50 @@ public enum Operations {
                 public var headers: Operations.GetStore.Output.Ok.Headers
                 /// - Remark: Generated from `#/paths/v1/stores/{id}/GET/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
+                    /// The answer; with `format=geojson` a FeatureCollection, sent as `application/geo+json`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/GET/responses/200/content/json`.
+                    @frozen public enum JsonPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/paths/v1/stores/{id}/GET/responses/200/content/json/case1`.
+                        case Store(Components.Schemas.Store)
+                        /// - Remark: Generated from `#/paths/v1/stores/{id}/GET/responses/200/content/json/case2`.
+                        case FeatureCollection(Components.Schemas.FeatureCollection)
+                        public init(from decoder: any Swift.Decoder) throws {
+                            var errors: [any Swift.Error] = []
+                            do {
+                                self = .Store(try .init(from: decoder))
+                                return
+                            } catch {
+                                errors.append(error)
+                            }
+                            do {
+                                self = .FeatureCollection(try .init(from: decoder))
+                                return
+                            } catch {
+                                errors.append(error)
+                            }
+                            throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                                type: Self.self,
+                                codingPath: decoder.codingPath,
+                                errors: errors
+                            )
+                        }
+                        public func encode(to encoder: any Swift.Encoder) throws {
+                            switch self {
+                            case let .Store(value):
+                                try value.encode(to: encoder)
+                            case let .FeatureCollection(value):
+                                try value.encode(to: encoder)
+                            }
+                        }
+                    }
                     /// - Remark: Generated from `#/paths/v1/stores/{id}/GET/responses/200/content/application\/json`.
-                    case json(Components.Schemas.Store)
+                    case json(Operations.GetStore.Output.Ok.Body.JsonPayload)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: Components.Schemas.Store {
+                    public var json: Operations.GetStore.Output.Ok.Body.JsonPayload {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -1284,7 +1395,7 @@ public enum Operations {
                 ///   - headers: Received HTTP response headers
                 ///   - body: Received HTTP response body
                 public init(
-                    headers: Operations.GetStore.Output.Ok.Headers,
+                    headers: Operations.GetStore.Output.Ok.Headers = .init(),
                     body: Operations.GetStore.Output.Ok.Body
                 ) {
                     self.headers = headers
@@ -1337,7 +1448,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The request is malformed: a parameter is missing, unknown, repeated, out of range or contradicts another (the CLI's sentence; `parameter` names it).
+            /// The request is malformed: a parameter is missing, unknown, repeated, out of range or contradicts another (the CLI's sentence; `parameter` names it). Problem type: `urn:stores:problem:invalid-request`.
             ///
             /// - Remark: Generated from `#/paths//v1/stores/{id}/get(getStore)/responses/400`.
             ///
@@ -1360,7 +1471,7 @@ public enum Operations {
                     }
                 }
             }
-            /// No store has the id; `suggestions` holds the most similar ids (the CLI's "did you mean").
+            /// No store has the id; `suggestions` holds the most similar ids (the CLI's "did you mean"). Problem type: `urn:stores:problem:unknown-store`.
             ///
             /// - Remark: Generated from `#/paths//v1/stores/{id}/get(getStore)/responses/404`.
             ///
@@ -1383,7 +1494,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The data gives several stores this id, so it names none; `candidates` says where each is (`stores validate` lists the repeats).
+            /// The data gives several stores this id, so it names none; `candidates` says where each is (`stores validate` lists the repeats). Problem type: `urn:stores:problem:ambiguous-store`.
             ///
             /// - Remark: Generated from `#/paths//v1/stores/{id}/get(getStore)/responses/409`.
             ///
@@ -1406,7 +1517,7 @@ public enum Operations {
                     }
                 }
             }
-            /// No data is loaded yet, the service is shutting down (`not-ready`), the request ran past the deadline (`timeout`, with `Retry-After`), or every query thread is busy and the queue of waiting queries is full (`overloaded`, with `Retry-After`). Retry, on another replica if there is one.
+            /// No data is loaded yet, the service is shutting down (`not-ready`), the request ran past the deadline (`timeout`, with `Retry-After`), or every query thread is busy and the queue of waiting queries is full (`overloaded`, with `Retry-After`). Retry, on another replica if there is one. Problem type: `urn:stores:problem:not-ready`, `urn:stores:problem:timeout`, `urn:stores:problem:overloaded`.
             ///
             /// - Remark: Generated from `#/paths//v1/stores/{id}/get(getStore)/responses/503`.
             ///
@@ -1514,6 +1625,10 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/stores/{id}/hours/GET/query/now`.
                 public var now: Components.Parameters.Now?
+                /// - Remark: Generated from `#/components/parameters/JsonOnlyFormat`.
+                @frozen public enum JsonOnlyFormat: String, Codable, Hashable, Sendable, CaseIterable {
+                    case json = "json"
+                }
                 /// Only `json`.
                 ///
                 /// - Remark: Generated from `#/paths/v1/stores/{id}/hours/GET/query/format`.
@@ -1547,7 +1662,7 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/stores/{id}/hours/GET/header/X-Request-Id`.
                 public var xRequestId: Components.Parameters.RequestId?
-                /// The `ETag` of an answer you hold (or `*`): 304 without a body while the answer is the same.
+                /// The `ETag` of an answer you hold (or `*`): 304 without a body while the answer is the same. A percent-encoded value (`%22…%22`, as the Swift OpenAPI runtime sends every header) is read decoded.
                 ///
                 /// - Remark: Generated from `#/paths/v1/stores/{id}/hours/GET/header/If-None-Match`.
                 public var ifNoneMatch: Components.Parameters.IfNoneMatch?
@@ -1556,7 +1671,7 @@ public enum Operations {
                 ///
                 /// - Parameters:
                 ///   - xRequestId: An id to log this request under and echo back (1 to 128 printable ASCII characters; anything else is replaced by a random id).
-                ///   - ifNoneMatch: The `ETag` of an answer you hold (or `*`): 304 without a body while the answer is the same.
+                ///   - ifNoneMatch: The `ETag` of an answer you hold (or `*`): 304 without a body while the answer is the same. A percent-encoded value (`%22…%22`, as the Swift OpenAPI runtime sends every header) is read decoded.
                 ///   - accept:
                 public init(
                     xRequestId: Components.Parameters.RequestId? = nil,
@@ -1592,19 +1707,19 @@ public enum Operations {
                     /// The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                     ///
                     /// - Remark: Generated from `#/paths/v1/stores/{id}/hours/GET/responses/200/headers/X-Request-Id`.
-                    public var xRequestId: Components.Headers.XRequestId
+                    public var xRequestId: Components.Headers.XRequestId?
                     /// The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
                     ///
                     /// - Remark: Generated from `#/paths/v1/stores/{id}/hours/GET/responses/200/headers/X-Stores-Data-Version`.
-                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion
+                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
                     /// A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
                     ///
                     /// - Remark: Generated from `#/paths/v1/stores/{id}/hours/GET/responses/200/headers/ETag`.
-                    public var eTag: Components.Headers.ETag
+                    public var eTag: Components.Headers.ETag?
                     /// `public, max-age=10`: answers about stores may be reused for a few seconds only, because whether a store is open changes with the clock (`/openapi.json`: `max-age=300`).
                     ///
                     /// - Remark: Generated from `#/paths/v1/stores/{id}/hours/GET/responses/200/headers/Cache-Control`.
-                    public var cacheControl: Components.Headers.CacheControlPublic
+                    public var cacheControl: Components.Headers.CacheControlPublic?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
@@ -1613,10 +1728,10 @@ public enum Operations {
                     ///   - eTag: A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
                     ///   - cacheControl: `public, max-age=10`: answers about stores may be reused for a few seconds only, because whether a store is open changes with the clock (`/openapi.json`: `max-age=300`).
                     public init(
-                        xRequestId: Components.Headers.XRequestId,
-                        xStoresDataVersion: Components.Headers.XStoresDataVersion,
-                        eTag: Components.Headers.ETag,
-                        cacheControl: Components.Headers.CacheControlPublic
+                        xRequestId: Components.Headers.XRequestId? = nil,
+                        xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        eTag: Components.Headers.ETag? = nil,
+                        cacheControl: Components.Headers.CacheControlPublic? = nil
                     ) {
                         self.xRequestId = xRequestId
                         self.xStoresDataVersion = xStoresDataVersion
@@ -1651,7 +1766,7 @@ public enum Operations {
                 ///   - headers: Received HTTP response headers
                 ///   - body: Received HTTP response body
                 public init(
-                    headers: Operations.GetStoreHours.Output.Ok.Headers,
+                    headers: Operations.GetStoreHours.Output.Ok.Headers = .init(),
                     body: Operations.GetStoreHours.Output.Ok.Body
                 ) {
                     self.headers = headers
@@ -1704,7 +1819,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The request is malformed: a parameter is missing, unknown, repeated, out of range or contradicts another (the CLI's sentence; `parameter` names it).
+            /// The request is malformed: a parameter is missing, unknown, repeated, out of range or contradicts another (the CLI's sentence; `parameter` names it). Problem type: `urn:stores:problem:invalid-request`.
             ///
             /// - Remark: Generated from `#/paths//v1/stores/{id}/hours/get(getStoreHours)/responses/400`.
             ///
@@ -1727,7 +1842,7 @@ public enum Operations {
                     }
                 }
             }
-            /// No store has the id; `suggestions` holds the most similar ids (the CLI's "did you mean").
+            /// No store has the id; `suggestions` holds the most similar ids (the CLI's "did you mean"). Problem type: `urn:stores:problem:unknown-store`.
             ///
             /// - Remark: Generated from `#/paths//v1/stores/{id}/hours/get(getStoreHours)/responses/404`.
             ///
@@ -1750,7 +1865,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The data gives several stores this id, so it names none; `candidates` says where each is (`stores validate` lists the repeats).
+            /// The data gives several stores this id, so it names none; `candidates` says where each is (`stores validate` lists the repeats). Problem type: `urn:stores:problem:ambiguous-store`.
             ///
             /// - Remark: Generated from `#/paths//v1/stores/{id}/hours/get(getStoreHours)/responses/409`.
             ///
@@ -1773,7 +1888,7 @@ public enum Operations {
                     }
                 }
             }
-            /// No data is loaded yet, the service is shutting down (`not-ready`), the request ran past the deadline (`timeout`, with `Retry-After`), or every query thread is busy and the queue of waiting queries is full (`overloaded`, with `Retry-After`). Retry, on another replica if there is one.
+            /// No data is loaded yet, the service is shutting down (`not-ready`), the request ran past the deadline (`timeout`, with `Retry-After`), or every query thread is busy and the queue of waiting queries is full (`overloaded`, with `Retry-After`). Retry, on another replica if there is one. Problem type: `urn:stores:problem:not-ready`, `urn:stores:problem:timeout`, `urn:stores:problem:overloaded`.
             ///
             /// - Remark: Generated from `#/paths//v1/stores/{id}/hours/get(getStoreHours)/responses/503`.
             ///
@@ -1871,6 +1986,10 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/stores/{id}/open/GET/query/now`.
                 public var now: Components.Parameters.Now?
+                /// - Remark: Generated from `#/components/parameters/JsonOnlyFormat`.
+                @frozen public enum JsonOnlyFormat: String, Codable, Hashable, Sendable, CaseIterable {
+                    case json = "json"
+                }
                 /// Only `json`.
                 ///
                 /// - Remark: Generated from `#/paths/v1/stores/{id}/open/GET/query/format`.
@@ -1901,7 +2020,7 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/stores/{id}/open/GET/header/X-Request-Id`.
                 public var xRequestId: Components.Parameters.RequestId?
-                /// The `ETag` of an answer you hold (or `*`): 304 without a body while the answer is the same.
+                /// The `ETag` of an answer you hold (or `*`): 304 without a body while the answer is the same. A percent-encoded value (`%22…%22`, as the Swift OpenAPI runtime sends every header) is read decoded.
                 ///
                 /// - Remark: Generated from `#/paths/v1/stores/{id}/open/GET/header/If-None-Match`.
                 public var ifNoneMatch: Components.Parameters.IfNoneMatch?
@@ -1910,7 +2029,7 @@ public enum Operations {
                 ///
                 /// - Parameters:
                 ///   - xRequestId: An id to log this request under and echo back (1 to 128 printable ASCII characters; anything else is replaced by a random id).
-                ///   - ifNoneMatch: The `ETag` of an answer you hold (or `*`): 304 without a body while the answer is the same.
+                ///   - ifNoneMatch: The `ETag` of an answer you hold (or `*`): 304 without a body while the answer is the same. A percent-encoded value (`%22…%22`, as the Swift OpenAPI runtime sends every header) is read decoded.
                 ///   - accept:
                 public init(
                     xRequestId: Components.Parameters.RequestId? = nil,
@@ -1946,19 +2065,19 @@ public enum Operations {
                     /// The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                     ///
                     /// - Remark: Generated from `#/paths/v1/stores/{id}/open/GET/responses/200/headers/X-Request-Id`.
-                    public var xRequestId: Components.Headers.XRequestId
+                    public var xRequestId: Components.Headers.XRequestId?
                     /// The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
                     ///
                     /// - Remark: Generated from `#/paths/v1/stores/{id}/open/GET/responses/200/headers/X-Stores-Data-Version`.
-                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion
+                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
                     /// A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
                     ///
                     /// - Remark: Generated from `#/paths/v1/stores/{id}/open/GET/responses/200/headers/ETag`.
-                    public var eTag: Components.Headers.ETag
+                    public var eTag: Components.Headers.ETag?
                     /// `public, max-age=10`: answers about stores may be reused for a few seconds only, because whether a store is open changes with the clock (`/openapi.json`: `max-age=300`).
                     ///
                     /// - Remark: Generated from `#/paths/v1/stores/{id}/open/GET/responses/200/headers/Cache-Control`.
-                    public var cacheControl: Components.Headers.CacheControlPublic
+                    public var cacheControl: Components.Headers.CacheControlPublic?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
@@ -1967,10 +2086,10 @@ public enum Operations {
                     ///   - eTag: A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
                     ///   - cacheControl: `public, max-age=10`: answers about stores may be reused for a few seconds only, because whether a store is open changes with the clock (`/openapi.json`: `max-age=300`).
                     public init(
-                        xRequestId: Components.Headers.XRequestId,
-                        xStoresDataVersion: Components.Headers.XStoresDataVersion,
-                        eTag: Components.Headers.ETag,
-                        cacheControl: Components.Headers.CacheControlPublic
+                        xRequestId: Components.Headers.XRequestId? = nil,
+                        xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        eTag: Components.Headers.ETag? = nil,
+                        cacheControl: Components.Headers.CacheControlPublic? = nil
                     ) {
                         self.xRequestId = xRequestId
                         self.xStoresDataVersion = xStoresDataVersion
@@ -2005,7 +2124,7 @@ public enum Operations {
                 ///   - headers: Received HTTP response headers
                 ///   - body: Received HTTP response body
                 public init(
-                    headers: Operations.GetStoreOpen.Output.Ok.Headers,
+                    headers: Operations.GetStoreOpen.Output.Ok.Headers = .init(),
                     body: Operations.GetStoreOpen.Output.Ok.Body
                 ) {
                     self.headers = headers
@@ -2058,7 +2177,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The request is malformed: a parameter is missing, unknown, repeated, out of range or contradicts another (the CLI's sentence; `parameter` names it).
+            /// The request is malformed: a parameter is missing, unknown, repeated, out of range or contradicts another (the CLI's sentence; `parameter` names it). Problem type: `urn:stores:problem:invalid-request`.
             ///
             /// - Remark: Generated from `#/paths//v1/stores/{id}/open/get(getStoreOpen)/responses/400`.
             ///
@@ -2081,7 +2200,7 @@ public enum Operations {
                     }
                 }
             }
-            /// No store has the id; `suggestions` holds the most similar ids (the CLI's "did you mean").
+            /// No store has the id; `suggestions` holds the most similar ids (the CLI's "did you mean"). Problem type: `urn:stores:problem:unknown-store`.
             ///
             /// - Remark: Generated from `#/paths//v1/stores/{id}/open/get(getStoreOpen)/responses/404`.
             ///
@@ -2104,7 +2223,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The data gives several stores this id, so it names none; `candidates` says where each is (`stores validate` lists the repeats).
+            /// The data gives several stores this id, so it names none; `candidates` says where each is (`stores validate` lists the repeats). Problem type: `urn:stores:problem:ambiguous-store`.
             ///
             /// - Remark: Generated from `#/paths//v1/stores/{id}/open/get(getStoreOpen)/responses/409`.
             ///
@@ -2127,7 +2246,7 @@ public enum Operations {
                     }
                 }
             }
-            /// No data is loaded yet, the service is shutting down (`not-ready`), the request ran past the deadline (`timeout`, with `Retry-After`), or every query thread is busy and the queue of waiting queries is full (`overloaded`, with `Retry-After`). Retry, on another replica if there is one.
+            /// No data is loaded yet, the service is shutting down (`not-ready`), the request ran past the deadline (`timeout`, with `Retry-After`), or every query thread is busy and the queue of waiting queries is full (`overloaded`, with `Retry-After`). Retry, on another replica if there is one. Problem type: `urn:stores:problem:not-ready`, `urn:stores:problem:timeout`, `urn:stores:problem:overloaded`.
             ///
             /// - Remark: Generated from `#/paths//v1/stores/{id}/open/get(getStoreOpen)/responses/503`.
             ///
@@ -2304,7 +2423,9 @@ public enum Operations {
                     /// - Remark: Generated from `#/paths/v1/pickup/POST/requestBody/json/case1`.
                     case Order(Components.Schemas.Order)
                     /// - Remark: Generated from `#/paths/v1/pickup/POST/requestBody/json/case2`.
-                    case PickupRequest(Components.Schemas.PickupRequest)
+                    case PickupRequestReadyIn(Components.Schemas.PickupRequestReadyIn)
+                    /// - Remark: Generated from `#/paths/v1/pickup/POST/requestBody/json/case3`.
+                    case PickupRequestReadyAt(Components.Schemas.PickupRequestReadyAt)
                     public init(from decoder: any Swift.Decoder) throws {
                         var errors: [any Swift.Error] = []
                         do {
@@ -2314,7 +2435,13 @@ public enum Operations {
                             errors.append(error)
                         }
                         do {
-                            self = .PickupRequest(try .init(from: decoder))
+                            self = .PickupRequestReadyIn(try .init(from: decoder))
+                            return
+                        } catch {
+                            errors.append(error)
+                        }
+                        do {
+                            self = .PickupRequestReadyAt(try .init(from: decoder))
                             return
                         } catch {
                             errors.append(error)
@@ -2329,7 +2456,9 @@ public enum Operations {
                         switch self {
                         case let .Order(value):
                             try value.encode(to: encoder)
-                        case let .PickupRequest(value):
+                        case let .PickupRequestReadyIn(value):
+                            try value.encode(to: encoder)
+                        case let .PickupRequestReadyAt(value):
                             try value.encode(to: encoder)
                         }
                     }
@@ -2361,11 +2490,11 @@ public enum Operations {
                     /// The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                     ///
                     /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/200/headers/X-Request-Id`.
-                    public var xRequestId: Components.Headers.XRequestId
+                    public var xRequestId: Components.Headers.XRequestId?
                     /// The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
                     ///
                     /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/200/headers/X-Stores-Data-Version`.
-                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion
+                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
                     /// - Remark: Generated from `#/components/headers/Cache-Control-No-Store`.
                     @frozen public enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
                         case noStore = "no-store"
@@ -2373,7 +2502,7 @@ public enum Operations {
                     /// `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
                     ///
                     /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/200/headers/Cache-Control`.
-                    public var cacheControl: Components.Headers.CacheControlNoStore
+                    public var cacheControl: Components.Headers.CacheControlNoStore?
                     /// What `stores` writes on standard error beside the same answer, one header per sentence: why an answer is empty (a `where` key no store has, the stores in reach have no hours, …) or that `near` looks like LON,LAT. Printable ASCII as it is; any other byte of the UTF-8 sentence percent-encoded (`%C3%A9`). Absent when there is nothing to say.
                     ///
                     /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/200/headers/X-Stores-Note`.
@@ -2386,9 +2515,9 @@ public enum Operations {
                     ///   - cacheControl: `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
                     ///   - xStoresNote: What `stores` writes on standard error beside the same answer, one header per sentence: why an answer is empty (a `where` key no store has, the stores in reach have no hours, …) or that `near` looks like LON,LAT. Printable ASCII as it is; any other byte of the UTF-8 sentence percent-encoded (`%C3%A9`). Absent when there is nothing to say.
                     public init(
-                        xRequestId: Components.Headers.XRequestId,
-                        xStoresDataVersion: Components.Headers.XStoresDataVersion,
-                        cacheControl: Components.Headers.CacheControlNoStore,
+                        xRequestId: Components.Headers.XRequestId? = nil,
+                        xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        cacheControl: Components.Headers.CacheControlNoStore? = nil,
                         xStoresNote: Components.Headers.XStoresNote? = nil
                     ) {
                         self.xRequestId = xRequestId
@@ -2459,7 +2588,7 @@ public enum Operations {
                 ///   - headers: Received HTTP response headers
                 ///   - body: Received HTTP response body
                 public init(
-                    headers: Operations.PlanPickup.Output.Ok.Headers,
+                    headers: Operations.PlanPickup.Output.Ok.Headers = .init(),
                     body: Operations.PlanPickup.Output.Ok.Body
                 ) {
                     self.headers = headers
@@ -2489,7 +2618,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The request is malformed: a parameter is missing, unknown, repeated, out of range or contradicts another (the CLI's sentence; `parameter` names it).
+            /// The request is malformed: a parameter is missing, unknown, repeated, out of range or contradicts another (the CLI's sentence; `parameter` names it). Problem type: `urn:stores:problem:invalid-request`.
             ///
             /// - Remark: Generated from `#/paths//v1/pickup/post(planPickup)/responses/400`.
             ///
@@ -2512,7 +2641,7 @@ public enum Operations {
                     }
                 }
             }
-            /// No store has the id; `suggestions` holds the most similar ids (the CLI's "did you mean").
+            /// No store has the id; `suggestions` holds the most similar ids (the CLI's "did you mean"). Problem type: `urn:stores:problem:unknown-store`.
             ///
             /// - Remark: Generated from `#/paths//v1/pickup/post(planPickup)/responses/404`.
             ///
@@ -2535,7 +2664,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The data gives several stores this id, so it names none; `candidates` says where each is (`stores validate` lists the repeats).
+            /// The data gives several stores this id, so it names none; `candidates` says where each is (`stores validate` lists the repeats). Problem type: `urn:stores:problem:ambiguous-store`.
             ///
             /// - Remark: Generated from `#/paths//v1/pickup/post(planPickup)/responses/409`.
             ///
@@ -2564,11 +2693,11 @@ public enum Operations {
                     /// The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                     ///
                     /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/413/headers/X-Request-Id`.
-                    public var xRequestId: Components.Headers.XRequestId
+                    public var xRequestId: Components.Headers.XRequestId?
                     /// The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
                     ///
                     /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/413/headers/X-Stores-Data-Version`.
-                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion
+                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
                     /// - Remark: Generated from `#/components/headers/Cache-Control-No-Store`.
                     @frozen public enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
                         case noStore = "no-store"
@@ -2576,7 +2705,7 @@ public enum Operations {
                     /// `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
                     ///
                     /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/413/headers/Cache-Control`.
-                    public var cacheControl: Components.Headers.CacheControlNoStore
+                    public var cacheControl: Components.Headers.CacheControlNoStore?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
@@ -2584,9 +2713,9 @@ public enum Operations {
                     ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
                     ///   - cacheControl: `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
                     public init(
-                        xRequestId: Components.Headers.XRequestId,
-                        xStoresDataVersion: Components.Headers.XStoresDataVersion,
-                        cacheControl: Components.Headers.CacheControlNoStore
+                        xRequestId: Components.Headers.XRequestId? = nil,
+                        xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        cacheControl: Components.Headers.CacheControlNoStore? = nil
                     ) {
                         self.xRequestId = xRequestId
                         self.xStoresDataVersion = xStoresDataVersion
@@ -2597,63 +2726,13 @@ public enum Operations {
                 public var headers: Operations.PlanPickup.Output.ContentTooLarge.Headers
                 /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/413/content`.
                 @frozen public enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/413/content/applicationProblemJson`.
-                    public struct ApplicationProblemJsonPayload: Codable, Hashable, Sendable {
-                        /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/413/content/applicationProblemJson/value1`.
-                        public var value1: Components.Schemas.Problem
-                        /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/413/content/applicationProblemJson/value2`.
-                        public struct Value2Payload: Codable, Hashable, Sendable {
-                            /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/413/content/applicationProblemJson/value2/type`.
-                            public var _type: OpenAPIRuntime.OpenAPIValueContainer?
-                            /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/413/content/applicationProblemJson/value2/status`.
-                            public var status: OpenAPIRuntime.OpenAPIValueContainer?
-                            /// Creates a new `Value2Payload`.
-                            ///
-                            /// - Parameters:
-                            ///   - _type:
-                            ///   - status:
-                            public init(
-                                _type: OpenAPIRuntime.OpenAPIValueContainer? = nil,
-                                status: OpenAPIRuntime.OpenAPIValueContainer? = nil
-                            ) {
-                                self._type = _type
-                                self.status = status
-                            }
-                            public enum CodingKeys: String, CodingKey {
-                                case _type = "type"
-                                case status
-                            }
-                        }
-                        /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/413/content/applicationProblemJson/value2`.
-                        public var value2: Operations.PlanPickup.Output.ContentTooLarge.Body.ApplicationProblemJsonPayload.Value2Payload
-                        /// Creates a new `ApplicationProblemJsonPayload`.
-                        ///
-                        /// - Parameters:
-                        ///   - value1:
-                        ///   - value2:
-                        public init(
-                            value1: Components.Schemas.Problem,
-                            value2: Operations.PlanPickup.Output.ContentTooLarge.Body.ApplicationProblemJsonPayload.Value2Payload
-                        ) {
-                            self.value1 = value1
-                            self.value2 = value2
-                        }
-                        public init(from decoder: any Swift.Decoder) throws {
-                            self.value1 = try .init(from: decoder)
-                            self.value2 = try .init(from: decoder)
-                        }
-                        public func encode(to encoder: any Swift.Encoder) throws {
-                            try self.value1.encode(to: encoder)
-                            try self.value2.encode(to: encoder)
-                        }
-                    }
                     /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/413/content/application\/problem+json`.
-                    case applicationProblemJson(Operations.PlanPickup.Output.ContentTooLarge.Body.ApplicationProblemJsonPayload)
+                    case applicationProblemJson(Components.Schemas.Problem)
                     /// The associated value of the enum case if `self` is `.applicationProblemJson`.
                     ///
                     /// - Throws: An error if `self` is not `.applicationProblemJson`.
                     /// - SeeAlso: `.applicationProblemJson`.
-                    public var applicationProblemJson: Operations.PlanPickup.Output.ContentTooLarge.Body.ApplicationProblemJsonPayload {
+                    public var applicationProblemJson: Components.Schemas.Problem {
                         get throws {
                             switch self {
                             case let .applicationProblemJson(body):
@@ -2670,14 +2749,14 @@ public enum Operations {
                 ///   - headers: Received HTTP response headers
                 ///   - body: Received HTTP response body
                 public init(
-                    headers: Operations.PlanPickup.Output.ContentTooLarge.Headers,
+                    headers: Operations.PlanPickup.Output.ContentTooLarge.Headers = .init(),
                     body: Operations.PlanPickup.Output.ContentTooLarge.Body
                 ) {
                     self.headers = headers
                     self.body = body
                 }
             }
-            /// The body is over the limit (1 MiB by default, `--max-body-bytes`).
+            /// The body is over the limit (1 MiB by default, `--max-body-bytes`). Problem type: `urn:stores:problem:body-too-large`.
             ///
             /// - Remark: Generated from `#/paths//v1/pickup/post(planPickup)/responses/413`.
             ///
@@ -2706,11 +2785,11 @@ public enum Operations {
                     /// The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                     ///
                     /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/415/headers/X-Request-Id`.
-                    public var xRequestId: Components.Headers.XRequestId
+                    public var xRequestId: Components.Headers.XRequestId?
                     /// The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
                     ///
                     /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/415/headers/X-Stores-Data-Version`.
-                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion
+                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
                     /// - Remark: Generated from `#/components/headers/Cache-Control-No-Store`.
                     @frozen public enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
                         case noStore = "no-store"
@@ -2718,7 +2797,7 @@ public enum Operations {
                     /// `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
                     ///
                     /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/415/headers/Cache-Control`.
-                    public var cacheControl: Components.Headers.CacheControlNoStore
+                    public var cacheControl: Components.Headers.CacheControlNoStore?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
@@ -2726,9 +2805,9 @@ public enum Operations {
                     ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
                     ///   - cacheControl: `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
                     public init(
-                        xRequestId: Components.Headers.XRequestId,
-                        xStoresDataVersion: Components.Headers.XStoresDataVersion,
-                        cacheControl: Components.Headers.CacheControlNoStore
+                        xRequestId: Components.Headers.XRequestId? = nil,
+                        xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        cacheControl: Components.Headers.CacheControlNoStore? = nil
                     ) {
                         self.xRequestId = xRequestId
                         self.xStoresDataVersion = xStoresDataVersion
@@ -2739,63 +2818,13 @@ public enum Operations {
                 public var headers: Operations.PlanPickup.Output.UnsupportedMediaType.Headers
                 /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/415/content`.
                 @frozen public enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/415/content/applicationProblemJson`.
-                    public struct ApplicationProblemJsonPayload: Codable, Hashable, Sendable {
-                        /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/415/content/applicationProblemJson/value1`.
-                        public var value1: Components.Schemas.Problem
-                        /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/415/content/applicationProblemJson/value2`.
-                        public struct Value2Payload: Codable, Hashable, Sendable {
-                            /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/415/content/applicationProblemJson/value2/type`.
-                            public var _type: OpenAPIRuntime.OpenAPIValueContainer?
-                            /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/415/content/applicationProblemJson/value2/status`.
-                            public var status: OpenAPIRuntime.OpenAPIValueContainer?
-                            /// Creates a new `Value2Payload`.
-                            ///
-                            /// - Parameters:
-                            ///   - _type:
-                            ///   - status:
-                            public init(
-                                _type: OpenAPIRuntime.OpenAPIValueContainer? = nil,
-                                status: OpenAPIRuntime.OpenAPIValueContainer? = nil
-                            ) {
-                                self._type = _type
-                                self.status = status
-                            }
-                            public enum CodingKeys: String, CodingKey {
-                                case _type = "type"
-                                case status
-                            }
-                        }
-                        /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/415/content/applicationProblemJson/value2`.
-                        public var value2: Operations.PlanPickup.Output.UnsupportedMediaType.Body.ApplicationProblemJsonPayload.Value2Payload
-                        /// Creates a new `ApplicationProblemJsonPayload`.
-                        ///
-                        /// - Parameters:
-                        ///   - value1:
-                        ///   - value2:
-                        public init(
-                            value1: Components.Schemas.Problem,
-                            value2: Operations.PlanPickup.Output.UnsupportedMediaType.Body.ApplicationProblemJsonPayload.Value2Payload
-                        ) {
-                            self.value1 = value1
-                            self.value2 = value2
-                        }
-                        public init(from decoder: any Swift.Decoder) throws {
-                            self.value1 = try .init(from: decoder)
-                            self.value2 = try .init(from: decoder)
-                        }
-                        public func encode(to encoder: any Swift.Encoder) throws {
-                            try self.value1.encode(to: encoder)
-                            try self.value2.encode(to: encoder)
-                        }
-                    }
                     /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/415/content/application\/problem+json`.
-                    case applicationProblemJson(Operations.PlanPickup.Output.UnsupportedMediaType.Body.ApplicationProblemJsonPayload)
+                    case applicationProblemJson(Components.Schemas.Problem)
                     /// The associated value of the enum case if `self` is `.applicationProblemJson`.
                     ///
                     /// - Throws: An error if `self` is not `.applicationProblemJson`.
                     /// - SeeAlso: `.applicationProblemJson`.
-                    public var applicationProblemJson: Operations.PlanPickup.Output.UnsupportedMediaType.Body.ApplicationProblemJsonPayload {
+                    public var applicationProblemJson: Components.Schemas.Problem {
                         get throws {
                             switch self {
                             case let .applicationProblemJson(body):
@@ -2812,14 +2841,14 @@ public enum Operations {
                 ///   - headers: Received HTTP response headers
                 ///   - body: Received HTTP response body
                 public init(
-                    headers: Operations.PlanPickup.Output.UnsupportedMediaType.Headers,
+                    headers: Operations.PlanPickup.Output.UnsupportedMediaType.Headers = .init(),
                     body: Operations.PlanPickup.Output.UnsupportedMediaType.Body
                 ) {
                     self.headers = headers
                     self.body = body
                 }
             }
-            /// The body is not declared JSON.
+            /// The body is not declared JSON. Problem type: `urn:stores:problem:unsupported-media-type`.
             ///
             /// - Remark: Generated from `#/paths//v1/pickup/post(planPickup)/responses/415`.
             ///
@@ -2848,11 +2877,11 @@ public enum Operations {
                     /// The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                     ///
                     /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/422/headers/X-Request-Id`.
-                    public var xRequestId: Components.Headers.XRequestId
+                    public var xRequestId: Components.Headers.XRequestId?
                     /// The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
                     ///
                     /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/422/headers/X-Stores-Data-Version`.
-                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion
+                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
                     /// - Remark: Generated from `#/components/headers/Cache-Control-No-Store`.
                     @frozen public enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
                         case noStore = "no-store"
@@ -2860,7 +2889,7 @@ public enum Operations {
                     /// `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
                     ///
                     /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/422/headers/Cache-Control`.
-                    public var cacheControl: Components.Headers.CacheControlNoStore
+                    public var cacheControl: Components.Headers.CacheControlNoStore?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
@@ -2868,9 +2897,9 @@ public enum Operations {
                     ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
                     ///   - cacheControl: `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
                     public init(
-                        xRequestId: Components.Headers.XRequestId,
-                        xStoresDataVersion: Components.Headers.XStoresDataVersion,
-                        cacheControl: Components.Headers.CacheControlNoStore
+                        xRequestId: Components.Headers.XRequestId? = nil,
+                        xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        cacheControl: Components.Headers.CacheControlNoStore? = nil
                     ) {
                         self.xRequestId = xRequestId
                         self.xStoresDataVersion = xStoresDataVersion
@@ -2881,63 +2910,13 @@ public enum Operations {
                 public var headers: Operations.PlanPickup.Output.UnprocessableContent.Headers
                 /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/422/content`.
                 @frozen public enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/422/content/applicationProblemJson`.
-                    public struct ApplicationProblemJsonPayload: Codable, Hashable, Sendable {
-                        /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/422/content/applicationProblemJson/value1`.
-                        public var value1: Components.Schemas.Problem
-                        /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/422/content/applicationProblemJson/value2`.
-                        public struct Value2Payload: Codable, Hashable, Sendable {
-                            /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/422/content/applicationProblemJson/value2/type`.
-                            public var _type: OpenAPIRuntime.OpenAPIValueContainer?
-                            /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/422/content/applicationProblemJson/value2/status`.
-                            public var status: OpenAPIRuntime.OpenAPIValueContainer?
-                            /// Creates a new `Value2Payload`.
-                            ///
-                            /// - Parameters:
-                            ///   - _type:
-                            ///   - status:
-                            public init(
-                                _type: OpenAPIRuntime.OpenAPIValueContainer? = nil,
-                                status: OpenAPIRuntime.OpenAPIValueContainer? = nil
-                            ) {
-                                self._type = _type
-                                self.status = status
-                            }
-                            public enum CodingKeys: String, CodingKey {
-                                case _type = "type"
-                                case status
-                            }
-                        }
-                        /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/422/content/applicationProblemJson/value2`.
-                        public var value2: Operations.PlanPickup.Output.UnprocessableContent.Body.ApplicationProblemJsonPayload.Value2Payload
-                        /// Creates a new `ApplicationProblemJsonPayload`.
-                        ///
-                        /// - Parameters:
-                        ///   - value1:
-                        ///   - value2:
-                        public init(
-                            value1: Components.Schemas.Problem,
-                            value2: Operations.PlanPickup.Output.UnprocessableContent.Body.ApplicationProblemJsonPayload.Value2Payload
-                        ) {
-                            self.value1 = value1
-                            self.value2 = value2
-                        }
-                        public init(from decoder: any Swift.Decoder) throws {
-                            self.value1 = try .init(from: decoder)
-                            self.value2 = try .init(from: decoder)
-                        }
-                        public func encode(to encoder: any Swift.Encoder) throws {
-                            try self.value1.encode(to: encoder)
-                            try self.value2.encode(to: encoder)
-                        }
-                    }
                     /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/422/content/application\/problem+json`.
-                    case applicationProblemJson(Operations.PlanPickup.Output.UnprocessableContent.Body.ApplicationProblemJsonPayload)
+                    case applicationProblemJson(Components.Schemas.Problem)
                     /// The associated value of the enum case if `self` is `.applicationProblemJson`.
                     ///
                     /// - Throws: An error if `self` is not `.applicationProblemJson`.
                     /// - SeeAlso: `.applicationProblemJson`.
-                    public var applicationProblemJson: Operations.PlanPickup.Output.UnprocessableContent.Body.ApplicationProblemJsonPayload {
+                    public var applicationProblemJson: Components.Schemas.Problem {
                         get throws {
                             switch self {
                             case let .applicationProblemJson(body):
@@ -2954,14 +2933,14 @@ public enum Operations {
                 ///   - headers: Received HTTP response headers
                 ///   - body: Received HTTP response body
                 public init(
-                    headers: Operations.PlanPickup.Output.UnprocessableContent.Headers,
+                    headers: Operations.PlanPickup.Output.UnprocessableContent.Headers = .init(),
                     body: Operations.PlanPickup.Output.UnprocessableContent.Body
                 ) {
                     self.headers = headers
                     self.body = body
                 }
             }
-            /// The planner refuses the request as a whole: the order would be ready more than 30 days after the order time.
+            /// The planner refuses the request as a whole: the order would be ready more than 30 days after the order time. Problem type: `urn:stores:problem:pickup-refused`.
             ///
             /// - Remark: Generated from `#/paths//v1/pickup/post(planPickup)/responses/422`.
             ///
@@ -2984,7 +2963,7 @@ public enum Operations {
                     }
                 }
             }
-            /// No data is loaded yet, the service is shutting down (`not-ready`), the request ran past the deadline (`timeout`, with `Retry-After`), or every query thread is busy and the queue of waiting queries is full (`overloaded`, with `Retry-After`). Retry, on another replica if there is one.
+            /// No data is loaded yet, the service is shutting down (`not-ready`), the request ran past the deadline (`timeout`, with `Retry-After`), or every query thread is busy and the queue of waiting queries is full (`overloaded`, with `Retry-After`). Retry, on another replica if there is one. Problem type: `urn:stores:problem:not-ready`, `urn:stores:problem:timeout`, `urn:stores:problem:overloaded`.
             ///
             /// - Remark: Generated from `#/paths//v1/pickup/post(planPickup)/responses/503`.
             ///
@@ -3059,7 +3038,7 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/info/GET/header/X-Request-Id`.
                 public var xRequestId: Components.Parameters.RequestId?
-                /// The `ETag` of an answer you hold (or `*`): 304 without a body while the answer is the same.
+                /// The `ETag` of an answer you hold (or `*`): 304 without a body while the answer is the same. A percent-encoded value (`%22…%22`, as the Swift OpenAPI runtime sends every header) is read decoded.
                 ///
                 /// - Remark: Generated from `#/paths/v1/info/GET/header/If-None-Match`.
                 public var ifNoneMatch: Components.Parameters.IfNoneMatch?
@@ -3068,7 +3047,7 @@ public enum Operations {
                 ///
                 /// - Parameters:
                 ///   - xRequestId: An id to log this request under and echo back (1 to 128 printable ASCII characters; anything else is replaced by a random id).
-                ///   - ifNoneMatch: The `ETag` of an answer you hold (or `*`): 304 without a body while the answer is the same.
+                ///   - ifNoneMatch: The `ETag` of an answer you hold (or `*`): 304 without a body while the answer is the same. A percent-encoded value (`%22…%22`, as the Swift OpenAPI runtime sends every header) is read decoded.
                 ///   - accept:
                 public init(
                     xRequestId: Components.Parameters.RequestId? = nil,
@@ -3096,19 +3075,19 @@ public enum Operations {
                     /// The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                     ///
                     /// - Remark: Generated from `#/paths/v1/info/GET/responses/200/headers/X-Request-Id`.
-                    public var xRequestId: Components.Headers.XRequestId
+                    public var xRequestId: Components.Headers.XRequestId?
                     /// The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
                     ///
                     /// - Remark: Generated from `#/paths/v1/info/GET/responses/200/headers/X-Stores-Data-Version`.
-                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion
+                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
                     /// A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
                     ///
                     /// - Remark: Generated from `#/paths/v1/info/GET/responses/200/headers/ETag`.
-                    public var eTag: Components.Headers.ETag
+                    public var eTag: Components.Headers.ETag?
                     /// `public, max-age=10`: answers about stores may be reused for a few seconds only, because whether a store is open changes with the clock (`/openapi.json`: `max-age=300`).
                     ///
                     /// - Remark: Generated from `#/paths/v1/info/GET/responses/200/headers/Cache-Control`.
-                    public var cacheControl: Components.Headers.CacheControlPublic
+                    public var cacheControl: Components.Headers.CacheControlPublic?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
@@ -3117,10 +3096,10 @@ public enum Operations {
                     ///   - eTag: A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
                     ///   - cacheControl: `public, max-age=10`: answers about stores may be reused for a few seconds only, because whether a store is open changes with the clock (`/openapi.json`: `max-age=300`).
                     public init(
-                        xRequestId: Components.Headers.XRequestId,
-                        xStoresDataVersion: Components.Headers.XStoresDataVersion,
-                        eTag: Components.Headers.ETag,
-                        cacheControl: Components.Headers.CacheControlPublic
+                        xRequestId: Components.Headers.XRequestId? = nil,
+                        xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        eTag: Components.Headers.ETag? = nil,
+                        cacheControl: Components.Headers.CacheControlPublic? = nil
                     ) {
                         self.xRequestId = xRequestId
                         self.xStoresDataVersion = xStoresDataVersion
@@ -3155,7 +3134,7 @@ public enum Operations {
                 ///   - headers: Received HTTP response headers
                 ///   - body: Received HTTP response body
                 public init(
-                    headers: Operations.GetInfo.Output.Ok.Headers,
+                    headers: Operations.GetInfo.Output.Ok.Headers = .init(),
                     body: Operations.GetInfo.Output.Ok.Body
                 ) {
                     self.headers = headers
@@ -3208,7 +3187,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The request is malformed: a parameter is missing, unknown, repeated, out of range or contradicts another (the CLI's sentence; `parameter` names it).
+            /// The request is malformed: a parameter is missing, unknown, repeated, out of range or contradicts another (the CLI's sentence; `parameter` names it). Problem type: `urn:stores:problem:invalid-request`.
             ///
             /// - Remark: Generated from `#/paths//v1/info/get(getInfo)/responses/400`.
             ///
@@ -3231,7 +3210,7 @@ public enum Operations {
                     }
                 }
             }
-            /// No data is loaded yet, the service is shutting down (`not-ready`), the request ran past the deadline (`timeout`, with `Retry-After`), or every query thread is busy and the queue of waiting queries is full (`overloaded`, with `Retry-After`). Retry, on another replica if there is one.
+            /// No data is loaded yet, the service is shutting down (`not-ready`), the request ran past the deadline (`timeout`, with `Retry-After`), or every query thread is busy and the queue of waiting queries is full (`overloaded`, with `Retry-After`). Retry, on another replica if there is one. Problem type: `urn:stores:problem:not-ready`, `urn:stores:problem:timeout`, `urn:stores:problem:overloaded`.
             ///
             /// - Remark: Generated from `#/paths//v1/info/get(getInfo)/responses/503`.
             ///
@@ -3336,11 +3315,11 @@ public enum Operations {
                     /// The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                     ///
                     /// - Remark: Generated from `#/paths/healthz/GET/responses/200/headers/X-Request-Id`.
-                    public var xRequestId: Components.Headers.XRequestId
+                    public var xRequestId: Components.Headers.XRequestId?
                     /// The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
                     ///
                     /// - Remark: Generated from `#/paths/healthz/GET/responses/200/headers/X-Stores-Data-Version`.
-                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion
+                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
                     /// - Remark: Generated from `#/components/headers/Cache-Control-No-Store`.
                     @frozen public enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
                         case noStore = "no-store"
@@ -3348,7 +3327,7 @@ public enum Operations {
                     /// `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
                     ///
                     /// - Remark: Generated from `#/paths/healthz/GET/responses/200/headers/Cache-Control`.
-                    public var cacheControl: Components.Headers.CacheControlNoStore
+                    public var cacheControl: Components.Headers.CacheControlNoStore?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
@@ -3356,9 +3335,9 @@ public enum Operations {
                     ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
                     ///   - cacheControl: `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
                     public init(
-                        xRequestId: Components.Headers.XRequestId,
-                        xStoresDataVersion: Components.Headers.XStoresDataVersion,
-                        cacheControl: Components.Headers.CacheControlNoStore
+                        xRequestId: Components.Headers.XRequestId? = nil,
+                        xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        cacheControl: Components.Headers.CacheControlNoStore? = nil
                     ) {
                         self.xRequestId = xRequestId
                         self.xStoresDataVersion = xStoresDataVersion
@@ -3392,7 +3371,7 @@ public enum Operations {
                 ///   - headers: Received HTTP response headers
                 ///   - body: Received HTTP response body
                 public init(
-                    headers: Operations.Health.Output.Ok.Headers,
+                    headers: Operations.Health.Output.Ok.Headers = .init(),
                     body: Operations.Health.Output.Ok.Body
                 ) {
                     self.headers = headers
@@ -3422,7 +3401,7 @@ public enum Operations {
                     }
                 }
             }
-            /// No data is loaded yet, the service is shutting down (`not-ready`), the request ran past the deadline (`timeout`, with `Retry-After`), or every query thread is busy and the queue of waiting queries is full (`overloaded`, with `Retry-After`). Retry, on another replica if there is one.
+            /// No data is loaded yet, the service is shutting down (`not-ready`), the request ran past the deadline (`timeout`, with `Retry-After`), or every query thread is busy and the queue of waiting queries is full (`overloaded`, with `Retry-After`). Retry, on another replica if there is one. Problem type: `urn:stores:problem:not-ready`, `urn:stores:problem:timeout`, `urn:stores:problem:overloaded`.
             ///
             /// - Remark: Generated from `#/paths//healthz/get(health)/responses/503`.
             ///
@@ -3527,11 +3506,11 @@ public enum Operations {
                     /// The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                     ///
                     /// - Remark: Generated from `#/paths/readyz/GET/responses/200/headers/X-Request-Id`.
-                    public var xRequestId: Components.Headers.XRequestId
+                    public var xRequestId: Components.Headers.XRequestId?
                     /// The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
                     ///
                     /// - Remark: Generated from `#/paths/readyz/GET/responses/200/headers/X-Stores-Data-Version`.
-                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion
+                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
                     /// - Remark: Generated from `#/components/headers/Cache-Control-No-Store`.
                     @frozen public enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
                         case noStore = "no-store"
@@ -3539,7 +3518,7 @@ public enum Operations {
                     /// `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
                     ///
                     /// - Remark: Generated from `#/paths/readyz/GET/responses/200/headers/Cache-Control`.
-                    public var cacheControl: Components.Headers.CacheControlNoStore
+                    public var cacheControl: Components.Headers.CacheControlNoStore?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
@@ -3547,9 +3526,9 @@ public enum Operations {
                     ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
                     ///   - cacheControl: `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
                     public init(
-                        xRequestId: Components.Headers.XRequestId,
-                        xStoresDataVersion: Components.Headers.XStoresDataVersion,
-                        cacheControl: Components.Headers.CacheControlNoStore
+                        xRequestId: Components.Headers.XRequestId? = nil,
+                        xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        cacheControl: Components.Headers.CacheControlNoStore? = nil
                     ) {
                         self.xRequestId = xRequestId
                         self.xStoresDataVersion = xStoresDataVersion
@@ -3583,7 +3562,7 @@ public enum Operations {
                 ///   - headers: Received HTTP response headers
                 ///   - body: Received HTTP response body
                 public init(
-                    headers: Operations.Readiness.Output.Ok.Headers,
+                    headers: Operations.Readiness.Output.Ok.Headers = .init(),
                     body: Operations.Readiness.Output.Ok.Body
                 ) {
                     self.headers = headers
@@ -3613,7 +3592,7 @@ public enum Operations {
                     }
                 }
             }
-            /// No data is loaded yet, the service is shutting down (`not-ready`), the request ran past the deadline (`timeout`, with `Retry-After`), or every query thread is busy and the queue of waiting queries is full (`overloaded`, with `Retry-After`). Retry, on another replica if there is one.
+            /// No data is loaded yet, the service is shutting down (`not-ready`), the request ran past the deadline (`timeout`, with `Retry-After`), or every query thread is busy and the queue of waiting queries is full (`overloaded`, with `Retry-After`). Retry, on another replica if there is one. Problem type: `urn:stores:problem:not-ready`, `urn:stores:problem:timeout`, `urn:stores:problem:overloaded`.
             ///
             /// - Remark: Generated from `#/paths//readyz/get(readiness)/responses/503`.
             ///
@@ -3718,11 +3697,11 @@ public enum Operations {
                     /// The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                     ///
                     /// - Remark: Generated from `#/paths/metrics/GET/responses/200/headers/X-Request-Id`.
-                    public var xRequestId: Components.Headers.XRequestId
+                    public var xRequestId: Components.Headers.XRequestId?
                     /// The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
                     ///
                     /// - Remark: Generated from `#/paths/metrics/GET/responses/200/headers/X-Stores-Data-Version`.
-                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion
+                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
                     /// - Remark: Generated from `#/components/headers/Cache-Control-No-Store`.
                     @frozen public enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
                         case noStore = "no-store"
@@ -3730,7 +3709,7 @@ public enum Operations {
                     /// `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
                     ///
                     /// - Remark: Generated from `#/paths/metrics/GET/responses/200/headers/Cache-Control`.
-                    public var cacheControl: Components.Headers.CacheControlNoStore
+                    public var cacheControl: Components.Headers.CacheControlNoStore?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
@@ -3738,9 +3717,9 @@ public enum Operations {
                     ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
                     ///   - cacheControl: `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
                     public init(
-                        xRequestId: Components.Headers.XRequestId,
-                        xStoresDataVersion: Components.Headers.XStoresDataVersion,
-                        cacheControl: Components.Headers.CacheControlNoStore
+                        xRequestId: Components.Headers.XRequestId? = nil,
+                        xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        cacheControl: Components.Headers.CacheControlNoStore? = nil
                     ) {
                         self.xRequestId = xRequestId
                         self.xStoresDataVersion = xStoresDataVersion
@@ -3774,7 +3753,7 @@ public enum Operations {
                 ///   - headers: Received HTTP response headers
                 ///   - body: Received HTTP response body
                 public init(
-                    headers: Operations.Metrics.Output.Ok.Headers,
+                    headers: Operations.Metrics.Output.Ok.Headers = .init(),
                     body: Operations.Metrics.Output.Ok.Body
                 ) {
                     self.headers = headers
@@ -3804,7 +3783,7 @@ public enum Operations {
                     }
                 }
             }
-            /// No data is loaded yet, the service is shutting down (`not-ready`), the request ran past the deadline (`timeout`, with `Retry-After`), or every query thread is busy and the queue of waiting queries is full (`overloaded`, with `Retry-After`). Retry, on another replica if there is one.
+            /// No data is loaded yet, the service is shutting down (`not-ready`), the request ran past the deadline (`timeout`, with `Retry-After`), or every query thread is busy and the queue of waiting queries is full (`overloaded`, with `Retry-After`). Retry, on another replica if there is one. Problem type: `urn:stores:problem:not-ready`, `urn:stores:problem:timeout`, `urn:stores:problem:overloaded`.
             ///
             /// - Remark: Generated from `#/paths//metrics/get(metrics)/responses/503`.
             ///
@@ -3879,7 +3858,7 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/openapi.json/GET/header/X-Request-Id`.
                 public var xRequestId: Components.Parameters.RequestId?
-                /// The `ETag` of an answer you hold (or `*`): 304 without a body while the answer is the same.
+                /// The `ETag` of an answer you hold (or `*`): 304 without a body while the answer is the same. A percent-encoded value (`%22…%22`, as the Swift OpenAPI runtime sends every header) is read decoded.
                 ///
                 /// - Remark: Generated from `#/paths/openapi.json/GET/header/If-None-Match`.
                 public var ifNoneMatch: Components.Parameters.IfNoneMatch?
@@ -3888,7 +3867,7 @@ public enum Operations {
                 ///
                 /// - Parameters:
                 ///   - xRequestId: An id to log this request under and echo back (1 to 128 printable ASCII characters; anything else is replaced by a random id).
-                ///   - ifNoneMatch: The `ETag` of an answer you hold (or `*`): 304 without a body while the answer is the same.
+                ///   - ifNoneMatch: The `ETag` of an answer you hold (or `*`): 304 without a body while the answer is the same. A percent-encoded value (`%22…%22`, as the Swift OpenAPI runtime sends every header) is read decoded.
                 ///   - accept:
                 public init(
                     xRequestId: Components.Parameters.RequestId? = nil,
@@ -3916,19 +3895,19 @@ public enum Operations {
                     /// The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                     ///
                     /// - Remark: Generated from `#/paths/openapi.json/GET/responses/200/headers/X-Request-Id`.
-                    public var xRequestId: Components.Headers.XRequestId
+                    public var xRequestId: Components.Headers.XRequestId?
                     /// The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
                     ///
                     /// - Remark: Generated from `#/paths/openapi.json/GET/responses/200/headers/X-Stores-Data-Version`.
-                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion
+                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
                     /// A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
                     ///
                     /// - Remark: Generated from `#/paths/openapi.json/GET/responses/200/headers/ETag`.
-                    public var eTag: Components.Headers.ETag
+                    public var eTag: Components.Headers.ETag?
                     /// `public, max-age=10`: answers about stores may be reused for a few seconds only, because whether a store is open changes with the clock (`/openapi.json`: `max-age=300`).
                     ///
                     /// - Remark: Generated from `#/paths/openapi.json/GET/responses/200/headers/Cache-Control`.
-                    public var cacheControl: Components.Headers.CacheControlPublic
+                    public var cacheControl: Components.Headers.CacheControlPublic?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
@@ -3937,10 +3916,10 @@ public enum Operations {
                     ///   - eTag: A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
                     ///   - cacheControl: `public, max-age=10`: answers about stores may be reused for a few seconds only, because whether a store is open changes with the clock (`/openapi.json`: `max-age=300`).
                     public init(
-                        xRequestId: Components.Headers.XRequestId,
-                        xStoresDataVersion: Components.Headers.XStoresDataVersion,
-                        eTag: Components.Headers.ETag,
-                        cacheControl: Components.Headers.CacheControlPublic
+                        xRequestId: Components.Headers.XRequestId? = nil,
+                        xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        eTag: Components.Headers.ETag? = nil,
+                        cacheControl: Components.Headers.CacheControlPublic? = nil
                     ) {
                         self.xRequestId = xRequestId
                         self.xStoresDataVersion = xStoresDataVersion
@@ -3954,8 +3933,38 @@ public enum Operations {
                 @frozen public enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/openapi.json/GET/responses/200/content/json`.
                     public struct JsonPayload: Codable, Hashable, Sendable {
+                        /// The OpenAPI version, `3.1.0`.
+                        ///
+                        /// - Remark: Generated from `#/paths/openapi.json/GET/responses/200/content/json/openapi`.
+                        public var openapi: Swift.String
+                        /// The service's title, version and description.
+                        ///
+                        /// - Remark: Generated from `#/paths/openapi.json/GET/responses/200/content/json/info`.
+                        public var info: OpenAPIRuntime.OpenAPIObjectContainer
+                        /// Every route.
+                        ///
+                        /// - Remark: Generated from `#/paths/openapi.json/GET/responses/200/content/json/paths`.
+                        public var paths: OpenAPIRuntime.OpenAPIObjectContainer
                         /// Creates a new `JsonPayload`.
-                        public init() {}
+                        ///
+                        /// - Parameters:
+                        ///   - openapi: The OpenAPI version, `3.1.0`.
+                        ///   - info: The service's title, version and description.
+                        ///   - paths: Every route.
+                        public init(
+                            openapi: Swift.String,
+                            info: OpenAPIRuntime.OpenAPIObjectContainer,
+                            paths: OpenAPIRuntime.OpenAPIObjectContainer
+                        ) {
+                            self.openapi = openapi
+                            self.info = info
+                            self.paths = paths
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case openapi
+                            case info
+                            case paths
+                        }
                     }
                     /// - Remark: Generated from `#/paths/openapi.json/GET/responses/200/content/application\/json`.
                     case json(Operations.OpenAPI.Output.Ok.Body.JsonPayload)
@@ -3980,7 +3989,7 @@ public enum Operations {
                 ///   - headers: Received HTTP response headers
                 ///   - body: Received HTTP response body
                 public init(
-                    headers: Operations.OpenAPI.Output.Ok.Headers,
+                    headers: Operations.OpenAPI.Output.Ok.Headers = .init(),
                     body: Operations.OpenAPI.Output.Ok.Body
                 ) {
                     self.headers = headers
@@ -4033,7 +4042,7 @@ public enum Operations {
                     }
                 }
             }
-            /// No data is loaded yet, the service is shutting down (`not-ready`), the request ran past the deadline (`timeout`, with `Retry-After`), or every query thread is busy and the queue of waiting queries is full (`overloaded`, with `Retry-After`). Retry, on another replica if there is one.
+            /// No data is loaded yet, the service is shutting down (`not-ready`), the request ran past the deadline (`timeout`, with `Retry-After`), or every query thread is busy and the queue of waiting queries is full (`overloaded`, with `Retry-After`). Retry, on another replica if there is one. Problem type: `urn:stores:problem:not-ready`, `urn:stores:problem:timeout`, `urn:stores:problem:overloaded`.
             ///
             /// - Remark: Generated from `#/paths//openapi.json/get(openAPI)/responses/503`.
             ///
@@ -4163,11 +4172,11 @@ public enum Operations {
                     /// The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                     ///
                     /// - Remark: Generated from `#/paths/admin/reload/POST/responses/200/headers/X-Request-Id`.
-                    public var xRequestId: Components.Headers.XRequestId
+                    public var xRequestId: Components.Headers.XRequestId?
                     /// The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
                     ///
                     /// - Remark: Generated from `#/paths/admin/reload/POST/responses/200/headers/X-Stores-Data-Version`.
-                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion
+                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
                     /// - Remark: Generated from `#/components/headers/Cache-Control-No-Store`.
                     @frozen public enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
                         case noStore = "no-store"
@@ -4175,7 +4184,7 @@ public enum Operations {
                     /// `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
                     ///
                     /// - Remark: Generated from `#/paths/admin/reload/POST/responses/200/headers/Cache-Control`.
-                    public var cacheControl: Components.Headers.CacheControlNoStore
+                    public var cacheControl: Components.Headers.CacheControlNoStore?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
@@ -4183,9 +4192,9 @@ public enum Operations {
                     ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
                     ///   - cacheControl: `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
                     public init(
-                        xRequestId: Components.Headers.XRequestId,
-                        xStoresDataVersion: Components.Headers.XStoresDataVersion,
-                        cacheControl: Components.Headers.CacheControlNoStore
+                        xRequestId: Components.Headers.XRequestId? = nil,
+                        xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        cacheControl: Components.Headers.CacheControlNoStore? = nil
                     ) {
                         self.xRequestId = xRequestId
                         self.xStoresDataVersion = xStoresDataVersion
@@ -4219,7 +4228,7 @@ public enum Operations {
                 ///   - headers: Received HTTP response headers
                 ///   - body: Received HTTP response body
                 public init(
-                    headers: Operations.Reload.Output.Ok.Headers,
+                    headers: Operations.Reload.Output.Ok.Headers = .init(),
                     body: Operations.Reload.Output.Ok.Body
                 ) {
                     self.headers = headers
@@ -4249,7 +4258,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The request is malformed: a parameter is missing, unknown, repeated, out of range or contradicts another (the CLI's sentence; `parameter` names it).
+            /// The request is malformed: a parameter is missing, unknown, repeated, out of range or contradicts another (the CLI's sentence; `parameter` names it). Problem type: `urn:stores:problem:invalid-request`.
             ///
             /// - Remark: Generated from `#/paths//admin/reload/post(reload)/responses/400`.
             ///
@@ -4278,11 +4287,11 @@ public enum Operations {
                     /// The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                     ///
                     /// - Remark: Generated from `#/paths/admin/reload/POST/responses/401/headers/X-Request-Id`.
-                    public var xRequestId: Components.Headers.XRequestId
+                    public var xRequestId: Components.Headers.XRequestId?
                     /// The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
                     ///
                     /// - Remark: Generated from `#/paths/admin/reload/POST/responses/401/headers/X-Stores-Data-Version`.
-                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion
+                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
                     /// - Remark: Generated from `#/components/headers/Cache-Control-No-Store`.
                     @frozen public enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
                         case noStore = "no-store"
@@ -4290,7 +4299,7 @@ public enum Operations {
                     /// `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
                     ///
                     /// - Remark: Generated from `#/paths/admin/reload/POST/responses/401/headers/Cache-Control`.
-                    public var cacheControl: Components.Headers.CacheControlNoStore
+                    public var cacheControl: Components.Headers.CacheControlNoStore?
                     /// - Remark: Generated from `#/components/headers/WWW-Authenticate`.
                     @frozen public enum WWWAuthenticate: String, Codable, Hashable, Sendable, CaseIterable {
                         case bearerRealm_equals__quot_storesAdmin_quot_ = #"Bearer realm="stores-admin""#
@@ -4298,7 +4307,7 @@ public enum Operations {
                     /// The scheme the admin route takes.
                     ///
                     /// - Remark: Generated from `#/paths/admin/reload/POST/responses/401/headers/WWW-Authenticate`.
-                    public var wwwAuthenticate: Components.Headers.WWWAuthenticate
+                    public var wwwAuthenticate: Components.Headers.WWWAuthenticate?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
@@ -4307,10 +4316,10 @@ public enum Operations {
                     ///   - cacheControl: `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
                     ///   - wwwAuthenticate: The scheme the admin route takes.
                     public init(
-                        xRequestId: Components.Headers.XRequestId,
-                        xStoresDataVersion: Components.Headers.XStoresDataVersion,
-                        cacheControl: Components.Headers.CacheControlNoStore,
-                        wwwAuthenticate: Components.Headers.WWWAuthenticate
+                        xRequestId: Components.Headers.XRequestId? = nil,
+                        xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        cacheControl: Components.Headers.CacheControlNoStore? = nil,
+                        wwwAuthenticate: Components.Headers.WWWAuthenticate? = nil
                     ) {
                         self.xRequestId = xRequestId
                         self.xStoresDataVersion = xStoresDataVersion
@@ -4322,63 +4331,13 @@ public enum Operations {
                 public var headers: Operations.Reload.Output.Unauthorized.Headers
                 /// - Remark: Generated from `#/paths/admin/reload/POST/responses/401/content`.
                 @frozen public enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/admin/reload/POST/responses/401/content/applicationProblemJson`.
-                    public struct ApplicationProblemJsonPayload: Codable, Hashable, Sendable {
-                        /// - Remark: Generated from `#/paths/admin/reload/POST/responses/401/content/applicationProblemJson/value1`.
-                        public var value1: Components.Schemas.Problem
-                        /// - Remark: Generated from `#/paths/admin/reload/POST/responses/401/content/applicationProblemJson/value2`.
-                        public struct Value2Payload: Codable, Hashable, Sendable {
-                            /// - Remark: Generated from `#/paths/admin/reload/POST/responses/401/content/applicationProblemJson/value2/type`.
-                            public var _type: OpenAPIRuntime.OpenAPIValueContainer?
-                            /// - Remark: Generated from `#/paths/admin/reload/POST/responses/401/content/applicationProblemJson/value2/status`.
-                            public var status: OpenAPIRuntime.OpenAPIValueContainer?
-                            /// Creates a new `Value2Payload`.
-                            ///
-                            /// - Parameters:
-                            ///   - _type:
-                            ///   - status:
-                            public init(
-                                _type: OpenAPIRuntime.OpenAPIValueContainer? = nil,
-                                status: OpenAPIRuntime.OpenAPIValueContainer? = nil
-                            ) {
-                                self._type = _type
-                                self.status = status
-                            }
-                            public enum CodingKeys: String, CodingKey {
-                                case _type = "type"
-                                case status
-                            }
-                        }
-                        /// - Remark: Generated from `#/paths/admin/reload/POST/responses/401/content/applicationProblemJson/value2`.
-                        public var value2: Operations.Reload.Output.Unauthorized.Body.ApplicationProblemJsonPayload.Value2Payload
-                        /// Creates a new `ApplicationProblemJsonPayload`.
-                        ///
-                        /// - Parameters:
-                        ///   - value1:
-                        ///   - value2:
-                        public init(
-                            value1: Components.Schemas.Problem,
-                            value2: Operations.Reload.Output.Unauthorized.Body.ApplicationProblemJsonPayload.Value2Payload
-                        ) {
-                            self.value1 = value1
-                            self.value2 = value2
-                        }
-                        public init(from decoder: any Swift.Decoder) throws {
-                            self.value1 = try .init(from: decoder)
-                            self.value2 = try .init(from: decoder)
-                        }
-                        public func encode(to encoder: any Swift.Encoder) throws {
-                            try self.value1.encode(to: encoder)
-                            try self.value2.encode(to: encoder)
-                        }
-                    }
                     /// - Remark: Generated from `#/paths/admin/reload/POST/responses/401/content/application\/problem+json`.
-                    case applicationProblemJson(Operations.Reload.Output.Unauthorized.Body.ApplicationProblemJsonPayload)
+                    case applicationProblemJson(Components.Schemas.Problem)
                     /// The associated value of the enum case if `self` is `.applicationProblemJson`.
                     ///
                     /// - Throws: An error if `self` is not `.applicationProblemJson`.
                     /// - SeeAlso: `.applicationProblemJson`.
-                    public var applicationProblemJson: Operations.Reload.Output.Unauthorized.Body.ApplicationProblemJsonPayload {
+                    public var applicationProblemJson: Components.Schemas.Problem {
                         get throws {
                             switch self {
                             case let .applicationProblemJson(body):
@@ -4395,14 +4354,14 @@ public enum Operations {
                 ///   - headers: Received HTTP response headers
                 ///   - body: Received HTTP response body
                 public init(
-                    headers: Operations.Reload.Output.Unauthorized.Headers,
+                    headers: Operations.Reload.Output.Unauthorized.Headers = .init(),
                     body: Operations.Reload.Output.Unauthorized.Body
                 ) {
                     self.headers = headers
                     self.body = body
                 }
             }
-            /// The `Authorization: Bearer` token is missing or wrong.
+            /// The `Authorization: Bearer` token is missing or wrong. Problem type: `urn:stores:problem:unauthorized`.
             ///
             /// - Remark: Generated from `#/paths//admin/reload/post(reload)/responses/401`.
             ///
@@ -4431,11 +4390,11 @@ public enum Operations {
                     /// The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                     ///
                     /// - Remark: Generated from `#/paths/admin/reload/POST/responses/404/headers/X-Request-Id`.
-                    public var xRequestId: Components.Headers.XRequestId
+                    public var xRequestId: Components.Headers.XRequestId?
                     /// The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
                     ///
                     /// - Remark: Generated from `#/paths/admin/reload/POST/responses/404/headers/X-Stores-Data-Version`.
-                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion
+                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
                     /// - Remark: Generated from `#/components/headers/Cache-Control-No-Store`.
                     @frozen public enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
                         case noStore = "no-store"
@@ -4443,7 +4402,7 @@ public enum Operations {
                     /// `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
                     ///
                     /// - Remark: Generated from `#/paths/admin/reload/POST/responses/404/headers/Cache-Control`.
-                    public var cacheControl: Components.Headers.CacheControlNoStore
+                    public var cacheControl: Components.Headers.CacheControlNoStore?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
@@ -4451,9 +4410,9 @@ public enum Operations {
                     ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
                     ///   - cacheControl: `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
                     public init(
-                        xRequestId: Components.Headers.XRequestId,
-                        xStoresDataVersion: Components.Headers.XStoresDataVersion,
-                        cacheControl: Components.Headers.CacheControlNoStore
+                        xRequestId: Components.Headers.XRequestId? = nil,
+                        xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        cacheControl: Components.Headers.CacheControlNoStore? = nil
                     ) {
                         self.xRequestId = xRequestId
                         self.xStoresDataVersion = xStoresDataVersion
@@ -4464,63 +4423,13 @@ public enum Operations {
                 public var headers: Operations.Reload.Output.NotFound.Headers
                 /// - Remark: Generated from `#/paths/admin/reload/POST/responses/404/content`.
                 @frozen public enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/admin/reload/POST/responses/404/content/applicationProblemJson`.
-                    public struct ApplicationProblemJsonPayload: Codable, Hashable, Sendable {
-                        /// - Remark: Generated from `#/paths/admin/reload/POST/responses/404/content/applicationProblemJson/value1`.
-                        public var value1: Components.Schemas.Problem
-                        /// - Remark: Generated from `#/paths/admin/reload/POST/responses/404/content/applicationProblemJson/value2`.
-                        public struct Value2Payload: Codable, Hashable, Sendable {
-                            /// - Remark: Generated from `#/paths/admin/reload/POST/responses/404/content/applicationProblemJson/value2/type`.
-                            public var _type: OpenAPIRuntime.OpenAPIValueContainer?
-                            /// - Remark: Generated from `#/paths/admin/reload/POST/responses/404/content/applicationProblemJson/value2/status`.
-                            public var status: OpenAPIRuntime.OpenAPIValueContainer?
-                            /// Creates a new `Value2Payload`.
-                            ///
-                            /// - Parameters:
-                            ///   - _type:
-                            ///   - status:
-                            public init(
-                                _type: OpenAPIRuntime.OpenAPIValueContainer? = nil,
-                                status: OpenAPIRuntime.OpenAPIValueContainer? = nil
-                            ) {
-                                self._type = _type
-                                self.status = status
-                            }
-                            public enum CodingKeys: String, CodingKey {
-                                case _type = "type"
-                                case status
-                            }
-                        }
-                        /// - Remark: Generated from `#/paths/admin/reload/POST/responses/404/content/applicationProblemJson/value2`.
-                        public var value2: Operations.Reload.Output.NotFound.Body.ApplicationProblemJsonPayload.Value2Payload
-                        /// Creates a new `ApplicationProblemJsonPayload`.
-                        ///
-                        /// - Parameters:
-                        ///   - value1:
-                        ///   - value2:
-                        public init(
-                            value1: Components.Schemas.Problem,
-                            value2: Operations.Reload.Output.NotFound.Body.ApplicationProblemJsonPayload.Value2Payload
-                        ) {
-                            self.value1 = value1
-                            self.value2 = value2
-                        }
-                        public init(from decoder: any Swift.Decoder) throws {
-                            self.value1 = try .init(from: decoder)
-                            self.value2 = try .init(from: decoder)
-                        }
-                        public func encode(to encoder: any Swift.Encoder) throws {
-                            try self.value1.encode(to: encoder)
-                            try self.value2.encode(to: encoder)
-                        }
-                    }
                     /// - Remark: Generated from `#/paths/admin/reload/POST/responses/404/content/application\/problem+json`.
-                    case applicationProblemJson(Operations.Reload.Output.NotFound.Body.ApplicationProblemJsonPayload)
+                    case applicationProblemJson(Components.Schemas.Problem)
                     /// The associated value of the enum case if `self` is `.applicationProblemJson`.
                     ///
                     /// - Throws: An error if `self` is not `.applicationProblemJson`.
                     /// - SeeAlso: `.applicationProblemJson`.
-                    public var applicationProblemJson: Operations.Reload.Output.NotFound.Body.ApplicationProblemJsonPayload {
+                    public var applicationProblemJson: Components.Schemas.Problem {
                         get throws {
                             switch self {
                             case let .applicationProblemJson(body):
@@ -4537,14 +4446,14 @@ public enum Operations {
                 ///   - headers: Received HTTP response headers
                 ///   - body: Received HTTP response body
                 public init(
-                    headers: Operations.Reload.Output.NotFound.Headers,
+                    headers: Operations.Reload.Output.NotFound.Headers = .init(),
                     body: Operations.Reload.Output.NotFound.Body
                 ) {
                     self.headers = headers
                     self.body = body
                 }
             }
-            /// `STORES_ADMIN_TOKEN` is not set: the route does not exist.
+            /// `STORES_ADMIN_TOKEN` is not set: the route does not exist. Problem type: `urn:stores:problem:not-found`.
             ///
             /// - Remark: Generated from `#/paths//admin/reload/post(reload)/responses/404`.
             ///
@@ -4573,11 +4482,11 @@ public enum Operations {
                     /// The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                     ///
                     /// - Remark: Generated from `#/paths/admin/reload/POST/responses/422/headers/X-Request-Id`.
-                    public var xRequestId: Components.Headers.XRequestId
+                    public var xRequestId: Components.Headers.XRequestId?
                     /// The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
                     ///
                     /// - Remark: Generated from `#/paths/admin/reload/POST/responses/422/headers/X-Stores-Data-Version`.
-                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion
+                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
                     /// - Remark: Generated from `#/components/headers/Cache-Control-No-Store`.
                     @frozen public enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
                         case noStore = "no-store"
@@ -4585,7 +4494,7 @@ public enum Operations {
                     /// `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
                     ///
                     /// - Remark: Generated from `#/paths/admin/reload/POST/responses/422/headers/Cache-Control`.
-                    public var cacheControl: Components.Headers.CacheControlNoStore
+                    public var cacheControl: Components.Headers.CacheControlNoStore?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
@@ -4593,9 +4502,9 @@ public enum Operations {
                     ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
                     ///   - cacheControl: `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
                     public init(
-                        xRequestId: Components.Headers.XRequestId,
-                        xStoresDataVersion: Components.Headers.XStoresDataVersion,
-                        cacheControl: Components.Headers.CacheControlNoStore
+                        xRequestId: Components.Headers.XRequestId? = nil,
+                        xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        cacheControl: Components.Headers.CacheControlNoStore? = nil
                     ) {
                         self.xRequestId = xRequestId
                         self.xStoresDataVersion = xStoresDataVersion
@@ -4606,63 +4515,13 @@ public enum Operations {
                 public var headers: Operations.Reload.Output.UnprocessableContent.Headers
                 /// - Remark: Generated from `#/paths/admin/reload/POST/responses/422/content`.
                 @frozen public enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/admin/reload/POST/responses/422/content/applicationProblemJson`.
-                    public struct ApplicationProblemJsonPayload: Codable, Hashable, Sendable {
-                        /// - Remark: Generated from `#/paths/admin/reload/POST/responses/422/content/applicationProblemJson/value1`.
-                        public var value1: Components.Schemas.Problem
-                        /// - Remark: Generated from `#/paths/admin/reload/POST/responses/422/content/applicationProblemJson/value2`.
-                        public struct Value2Payload: Codable, Hashable, Sendable {
-                            /// - Remark: Generated from `#/paths/admin/reload/POST/responses/422/content/applicationProblemJson/value2/type`.
-                            public var _type: OpenAPIRuntime.OpenAPIValueContainer?
-                            /// - Remark: Generated from `#/paths/admin/reload/POST/responses/422/content/applicationProblemJson/value2/status`.
-                            public var status: OpenAPIRuntime.OpenAPIValueContainer?
-                            /// Creates a new `Value2Payload`.
-                            ///
-                            /// - Parameters:
-                            ///   - _type:
-                            ///   - status:
-                            public init(
-                                _type: OpenAPIRuntime.OpenAPIValueContainer? = nil,
-                                status: OpenAPIRuntime.OpenAPIValueContainer? = nil
-                            ) {
-                                self._type = _type
-                                self.status = status
-                            }
-                            public enum CodingKeys: String, CodingKey {
-                                case _type = "type"
-                                case status
-                            }
-                        }
-                        /// - Remark: Generated from `#/paths/admin/reload/POST/responses/422/content/applicationProblemJson/value2`.
-                        public var value2: Operations.Reload.Output.UnprocessableContent.Body.ApplicationProblemJsonPayload.Value2Payload
-                        /// Creates a new `ApplicationProblemJsonPayload`.
-                        ///
-                        /// - Parameters:
-                        ///   - value1:
-                        ///   - value2:
-                        public init(
-                            value1: Components.Schemas.Problem,
-                            value2: Operations.Reload.Output.UnprocessableContent.Body.ApplicationProblemJsonPayload.Value2Payload
-                        ) {
-                            self.value1 = value1
-                            self.value2 = value2
-                        }
-                        public init(from decoder: any Swift.Decoder) throws {
-                            self.value1 = try .init(from: decoder)
-                            self.value2 = try .init(from: decoder)
-                        }
-                        public func encode(to encoder: any Swift.Encoder) throws {
-                            try self.value1.encode(to: encoder)
-                            try self.value2.encode(to: encoder)
-                        }
-                    }
                     /// - Remark: Generated from `#/paths/admin/reload/POST/responses/422/content/application\/problem+json`.
-                    case applicationProblemJson(Operations.Reload.Output.UnprocessableContent.Body.ApplicationProblemJsonPayload)
+                    case applicationProblemJson(Components.Schemas.Problem)
                     /// The associated value of the enum case if `self` is `.applicationProblemJson`.
                     ///
                     /// - Throws: An error if `self` is not `.applicationProblemJson`.
                     /// - SeeAlso: `.applicationProblemJson`.
-                    public var applicationProblemJson: Operations.Reload.Output.UnprocessableContent.Body.ApplicationProblemJsonPayload {
+                    public var applicationProblemJson: Components.Schemas.Problem {
                         get throws {
                             switch self {
                             case let .applicationProblemJson(body):
@@ -4679,14 +4538,14 @@ public enum Operations {
                 ///   - headers: Received HTTP response headers
                 ///   - body: Received HTTP response body
                 public init(
-                    headers: Operations.Reload.Output.UnprocessableContent.Headers,
+                    headers: Operations.Reload.Output.UnprocessableContent.Headers = .init(),
                     body: Operations.Reload.Output.UnprocessableContent.Body
                 ) {
                     self.headers = headers
                     self.body = body
                 }
             }
-            /// The data was not swapped in; the data loaded before is still served (`version`): `reload-failed`, it could not be loaded; `reload-refused`, it lacks more of the stores than `--max-store-loss` allows (`stores`, `new_stores`, `store_loss_percent`), and `force=true` would take it.
+            /// The data was not swapped in; the data loaded before is still served (`version`): `reload-failed`, it could not be loaded; `reload-refused`, it lacks more of the stores than `--max-store-loss` allows (`stores`, `new_stores`, `store_loss_percent`), and `force=true` would take it. Problem type: `urn:stores:problem:reload-failed`, `urn:stores:problem:reload-refused`.
             ///
             /// - Remark: Generated from `#/paths//admin/reload/post(reload)/responses/422`.
             ///
@@ -4761,7 +4620,7 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/GET/header/X-Request-Id`.
                 public var xRequestId: Components.Parameters.RequestId?
-                /// The `ETag` of an answer you hold (or `*`): 304 without a body while the answer is the same.
+                /// The `ETag` of an answer you hold (or `*`): 304 without a body while the answer is the same. A percent-encoded value (`%22…%22`, as the Swift OpenAPI runtime sends every header) is read decoded.
                 ///
                 /// - Remark: Generated from `#/paths/GET/header/If-None-Match`.
                 public var ifNoneMatch: Components.Parameters.IfNoneMatch?
@@ -4770,7 +4629,7 @@ public enum Operations {
                 ///
                 /// - Parameters:
                 ///   - xRequestId: An id to log this request under and echo back (1 to 128 printable ASCII characters; anything else is replaced by a random id).
-                ///   - ifNoneMatch: The `ETag` of an answer you hold (or `*`): 304 without a body while the answer is the same.
+                ///   - ifNoneMatch: The `ETag` of an answer you hold (or `*`): 304 without a body while the answer is the same. A percent-encoded value (`%22…%22`, as the Swift OpenAPI runtime sends every header) is read decoded.
                 ///   - accept:
                 public init(
                     xRequestId: Components.Parameters.RequestId? = nil,
@@ -4798,23 +4657,23 @@ public enum Operations {
                     /// The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                     ///
                     /// - Remark: Generated from `#/paths/GET/responses/200/headers/X-Request-Id`.
-                    public var xRequestId: Components.Headers.XRequestId
+                    public var xRequestId: Components.Headers.XRequestId?
                     /// The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
                     ///
                     /// - Remark: Generated from `#/paths/GET/responses/200/headers/X-Stores-Data-Version`.
-                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion
+                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
                     /// A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
                     ///
                     /// - Remark: Generated from `#/paths/GET/responses/200/headers/ETag`.
-                    public var eTag: Components.Headers.ETag
+                    public var eTag: Components.Headers.ETag?
                     /// `no-cache` for the page and its files (revalidate with the ETag: a new release may change them), `public, max-age=86400` for Leaflet.
                     ///
                     /// - Remark: Generated from `#/paths/GET/responses/200/headers/Cache-Control`.
-                    public var cacheControl: Components.Headers.CacheControlPage
+                    public var cacheControl: Components.Headers.CacheControlPage?
                     /// What the page may load.
                     ///
                     /// - Remark: Generated from `#/paths/GET/responses/200/headers/Content-Security-Policy`.
-                    public var contentSecurityPolicy: Swift.String
+                    public var contentSecurityPolicy: Swift.String?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
@@ -4824,11 +4683,11 @@ public enum Operations {
                     ///   - cacheControl: `no-cache` for the page and its files (revalidate with the ETag: a new release may change them), `public, max-age=86400` for Leaflet.
                     ///   - contentSecurityPolicy: What the page may load.
                     public init(
-                        xRequestId: Components.Headers.XRequestId,
-                        xStoresDataVersion: Components.Headers.XStoresDataVersion,
-                        eTag: Components.Headers.ETag,
-                        cacheControl: Components.Headers.CacheControlPage,
-                        contentSecurityPolicy: Swift.String
+                        xRequestId: Components.Headers.XRequestId? = nil,
+                        xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        eTag: Components.Headers.ETag? = nil,
+                        cacheControl: Components.Headers.CacheControlPage? = nil,
+                        contentSecurityPolicy: Swift.String? = nil
                     ) {
                         self.xRequestId = xRequestId
                         self.xStoresDataVersion = xStoresDataVersion
@@ -4864,7 +4723,7 @@ public enum Operations {
                 ///   - headers: Received HTTP response headers
                 ///   - body: Received HTTP response body
                 public init(
-                    headers: Operations.Page.Output.Ok.Headers,
+                    headers: Operations.Page.Output.Ok.Headers = .init(),
                     body: Operations.Page.Output.Ok.Body
                 ) {
                     self.headers = headers
@@ -4917,7 +4776,7 @@ public enum Operations {
                     }
                 }
             }
-            /// No data is loaded yet, the service is shutting down (`not-ready`), the request ran past the deadline (`timeout`, with `Retry-After`), or every query thread is busy and the queue of waiting queries is full (`overloaded`, with `Retry-After`). Retry, on another replica if there is one.
+            /// No data is loaded yet, the service is shutting down (`not-ready`), the request ran past the deadline (`timeout`, with `Retry-After`), or every query thread is busy and the queue of waiting queries is full (`overloaded`, with `Retry-After`). Retry, on another replica if there is one. Problem type: `urn:stores:problem:not-ready`, `urn:stores:problem:timeout`, `urn:stores:problem:overloaded`.
             ///
             /// - Remark: Generated from `#/paths///get(page)/responses/503`.
             ///
@@ -5007,7 +4866,7 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/page/{name}/GET/header/X-Request-Id`.
                 public var xRequestId: Components.Parameters.RequestId?
-                /// The `ETag` of an answer you hold (or `*`): 304 without a body while the answer is the same.
+                /// The `ETag` of an answer you hold (or `*`): 304 without a body while the answer is the same. A percent-encoded value (`%22…%22`, as the Swift OpenAPI runtime sends every header) is read decoded.
                 ///
                 /// - Remark: Generated from `#/paths/page/{name}/GET/header/If-None-Match`.
                 public var ifNoneMatch: Components.Parameters.IfNoneMatch?
@@ -5020,7 +4879,7 @@ public enum Operations {
                 ///
                 /// - Parameters:
                 ///   - xRequestId: An id to log this request under and echo back (1 to 128 printable ASCII characters; anything else is replaced by a random id).
-                ///   - ifNoneMatch: The `ETag` of an answer you hold (or `*`): 304 without a body while the answer is the same.
+                ///   - ifNoneMatch: The `ETag` of an answer you hold (or `*`): 304 without a body while the answer is the same. A percent-encoded value (`%22…%22`, as the Swift OpenAPI runtime sends every header) is read decoded.
                 ///   - acceptEncoding: `gzip` for the compressed copy when there is one.
                 ///   - accept:
                 public init(
@@ -5056,19 +4915,19 @@ public enum Operations {
                     /// The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                     ///
                     /// - Remark: Generated from `#/paths/page/{name}/GET/responses/200/headers/X-Request-Id`.
-                    public var xRequestId: Components.Headers.XRequestId
+                    public var xRequestId: Components.Headers.XRequestId?
                     /// The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
                     ///
                     /// - Remark: Generated from `#/paths/page/{name}/GET/responses/200/headers/X-Stores-Data-Version`.
-                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion
+                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
                     /// A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
                     ///
                     /// - Remark: Generated from `#/paths/page/{name}/GET/responses/200/headers/ETag`.
-                    public var eTag: Components.Headers.ETag
+                    public var eTag: Components.Headers.ETag?
                     /// `no-cache` for the page and its files (revalidate with the ETag: a new release may change them), `public, max-age=86400` for Leaflet.
                     ///
                     /// - Remark: Generated from `#/paths/page/{name}/GET/responses/200/headers/Cache-Control`.
-                    public var cacheControl: Components.Headers.CacheControlPage
+                    public var cacheControl: Components.Headers.CacheControlPage?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
@@ -5077,10 +4936,10 @@ public enum Operations {
                     ///   - eTag: A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
                     ///   - cacheControl: `no-cache` for the page and its files (revalidate with the ETag: a new release may change them), `public, max-age=86400` for Leaflet.
                     public init(
-                        xRequestId: Components.Headers.XRequestId,
-                        xStoresDataVersion: Components.Headers.XStoresDataVersion,
-                        eTag: Components.Headers.ETag,
-                        cacheControl: Components.Headers.CacheControlPage
+                        xRequestId: Components.Headers.XRequestId? = nil,
+                        xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        eTag: Components.Headers.ETag? = nil,
+                        cacheControl: Components.Headers.CacheControlPage? = nil
                     ) {
                         self.xRequestId = xRequestId
                         self.xStoresDataVersion = xStoresDataVersion
@@ -5132,8 +4991,32 @@ public enum Operations {
                     }
                     /// - Remark: Generated from `#/paths/page/{name}/GET/responses/200/content/applicationGeoJson`.
                     public struct ApplicationGeoJsonPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/paths/page/{name}/GET/responses/200/content/applicationGeoJson/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case featureCollection = "FeatureCollection"
+                        }
+                        /// - Remark: Generated from `#/paths/page/{name}/GET/responses/200/content/applicationGeoJson/type`.
+                        public var _type: Operations.PageFile.Output.Ok.Body.ApplicationGeoJsonPayload._TypePayload
+                        /// The land polygons of the basemap.
+                        ///
+                        /// - Remark: Generated from `#/paths/page/{name}/GET/responses/200/content/applicationGeoJson/features`.
+                        public var features: [OpenAPIRuntime.OpenAPIObjectContainer]
                         /// Creates a new `ApplicationGeoJsonPayload`.
-                        public init() {}
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - features: The land polygons of the basemap.
+                        public init(
+                            _type: Operations.PageFile.Output.Ok.Body.ApplicationGeoJsonPayload._TypePayload,
+                            features: [OpenAPIRuntime.OpenAPIObjectContainer]
+                        ) {
+                            self._type = _type
+                            self.features = features
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case features
+                        }
                     }
                     /// - Remark: Generated from `#/paths/page/{name}/GET/responses/200/content/application\/geo+json`.
                     case applicationGeoJson(Operations.PageFile.Output.Ok.Body.ApplicationGeoJsonPayload)
@@ -5163,7 +5046,7 @@ public enum Operations {
                 ///   - headers: Received HTTP response headers
                 ///   - body: Received HTTP response body
                 public init(
-                    headers: Operations.PageFile.Output.Ok.Headers,
+                    headers: Operations.PageFile.Output.Ok.Headers = .init(),
                     body: Operations.PageFile.Output.Ok.Body
                 ) {
                     self.headers = headers
@@ -5216,7 +5099,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The service serves no file of this name here (`not-found`); `detail` lists the ones it does.
+            /// The service serves no file of this name here (`not-found`); `detail` lists the ones it does. Problem type: `urn:stores:problem:not-found`.
             ///
             /// - Remark: Generated from `#/paths//page/{name}/get(pageFile)/responses/404`.
             ///
@@ -5239,7 +5122,7 @@ public enum Operations {
                     }
                 }
             }
-            /// No data is loaded yet, the service is shutting down (`not-ready`), the request ran past the deadline (`timeout`, with `Retry-After`), or every query thread is busy and the queue of waiting queries is full (`overloaded`, with `Retry-After`). Retry, on another replica if there is one.
+            /// No data is loaded yet, the service is shutting down (`not-ready`), the request ran past the deadline (`timeout`, with `Retry-After`), or every query thread is busy and the queue of waiting queries is full (`overloaded`, with `Retry-After`). Retry, on another replica if there is one. Problem type: `urn:stores:problem:not-ready`, `urn:stores:problem:timeout`, `urn:stores:problem:overloaded`.
             ///
             /// - Remark: Generated from `#/paths//page/{name}/get(pageFile)/responses/503`.
             ///
@@ -5341,7 +5224,7 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/assets/{name}/GET/header/X-Request-Id`.
                 public var xRequestId: Components.Parameters.RequestId?
-                /// The `ETag` of an answer you hold (or `*`): 304 without a body while the answer is the same.
+                /// The `ETag` of an answer you hold (or `*`): 304 without a body while the answer is the same. A percent-encoded value (`%22…%22`, as the Swift OpenAPI runtime sends every header) is read decoded.
                 ///
                 /// - Remark: Generated from `#/paths/assets/{name}/GET/header/If-None-Match`.
                 public var ifNoneMatch: Components.Parameters.IfNoneMatch?
@@ -5354,7 +5237,7 @@ public enum Operations {
                 ///
                 /// - Parameters:
                 ///   - xRequestId: An id to log this request under and echo back (1 to 128 printable ASCII characters; anything else is replaced by a random id).
-                ///   - ifNoneMatch: The `ETag` of an answer you hold (or `*`): 304 without a body while the answer is the same.
+                ///   - ifNoneMatch: The `ETag` of an answer you hold (or `*`): 304 without a body while the answer is the same. A percent-encoded value (`%22…%22`, as the Swift OpenAPI runtime sends every header) is read decoded.
                 ///   - acceptEncoding: `gzip` for the compressed copy when there is one.
                 ///   - accept:
                 public init(
@@ -5390,19 +5273,19 @@ public enum Operations {
                     /// The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                     ///
                     /// - Remark: Generated from `#/paths/assets/{name}/GET/responses/200/headers/X-Request-Id`.
-                    public var xRequestId: Components.Headers.XRequestId
+                    public var xRequestId: Components.Headers.XRequestId?
                     /// The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
                     ///
                     /// - Remark: Generated from `#/paths/assets/{name}/GET/responses/200/headers/X-Stores-Data-Version`.
-                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion
+                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
                     /// A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
                     ///
                     /// - Remark: Generated from `#/paths/assets/{name}/GET/responses/200/headers/ETag`.
-                    public var eTag: Components.Headers.ETag
+                    public var eTag: Components.Headers.ETag?
                     /// `no-cache` for the page and its files (revalidate with the ETag: a new release may change them), `public, max-age=86400` for Leaflet.
                     ///
                     /// - Remark: Generated from `#/paths/assets/{name}/GET/responses/200/headers/Cache-Control`.
-                    public var cacheControl: Components.Headers.CacheControlPage
+                    public var cacheControl: Components.Headers.CacheControlPage?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
@@ -5411,10 +5294,10 @@ public enum Operations {
                     ///   - eTag: A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
                     ///   - cacheControl: `no-cache` for the page and its files (revalidate with the ETag: a new release may change them), `public, max-age=86400` for Leaflet.
                     public init(
-                        xRequestId: Components.Headers.XRequestId,
-                        xStoresDataVersion: Components.Headers.XStoresDataVersion,
-                        eTag: Components.Headers.ETag,
-                        cacheControl: Components.Headers.CacheControlPage
+                        xRequestId: Components.Headers.XRequestId? = nil,
+                        xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        eTag: Components.Headers.ETag? = nil,
+                        cacheControl: Components.Headers.CacheControlPage? = nil
                     ) {
                         self.xRequestId = xRequestId
                         self.xStoresDataVersion = xStoresDataVersion
@@ -5473,7 +5356,7 @@ public enum Operations {
                 ///   - headers: Received HTTP response headers
                 ///   - body: Received HTTP response body
                 public init(
-                    headers: Operations.Asset.Output.Ok.Headers,
+                    headers: Operations.Asset.Output.Ok.Headers = .init(),
                     body: Operations.Asset.Output.Ok.Body
                 ) {
                     self.headers = headers
@@ -5526,7 +5409,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The service serves no file of this name here (`not-found`); `detail` lists the ones it does.
+            /// The service serves no file of this name here (`not-found`); `detail` lists the ones it does. Problem type: `urn:stores:problem:not-found`.
             ///
             /// - Remark: Generated from `#/paths//assets/{name}/get(asset)/responses/404`.
             ///
@@ -5549,7 +5432,7 @@ public enum Operations {
                     }
                 }
             }
-            /// No data is loaded yet, the service is shutting down (`not-ready`), the request ran past the deadline (`timeout`, with `Retry-After`), or every query thread is busy and the queue of waiting queries is full (`overloaded`, with `Retry-After`). Retry, on another replica if there is one.
+            /// No data is loaded yet, the service is shutting down (`not-ready`), the request ran past the deadline (`timeout`, with `Retry-After`), or every query thread is busy and the queue of waiting queries is full (`overloaded`, with `Retry-After`). Retry, on another replica if there is one. Problem type: `urn:stores:problem:not-ready`, `urn:stores:problem:timeout`, `urn:stores:problem:overloaded`.
             ///
             /// - Remark: Generated from `#/paths//assets/{name}/get(asset)/responses/503`.
             ///

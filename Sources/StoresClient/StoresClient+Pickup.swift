@@ -1,0 +1,82 @@
+import Foundation
+
+/// The pickup plan (`stores pickup --format json`): `status` `assigned` with the `store` and the
+/// times as `Date` (`readyAt`, `arrivalAt`, `pickupAt`), or `none` with `passedOver` and
+/// `earliest`. A plan with no store is an answer, not an error.
+public typealias PickupResult = Components.Schemas.PickupResult
+
+/// How the customer travels to the store, which bounds how far a store may be.
+public enum Travel: Sendable, Hashable {
+  /// 5 km/h, the service's default.
+  case walk
+  /// 15 km/h.
+  case bike
+  /// 30 km/h.
+  case drive
+  /// Any speed above zero.
+  case kilometresPerHour(Double)
+
+  /// As the document's `TravelMode` writes it.
+  var wireValue: String {
+    switch self {
+    case .walk: "walk"
+    case .bike: "bike"
+    case .drive: "drive"
+    case .kilometresPerHour(let speed): "\(speed)km/h"
+    }
+  }
+}
+
+extension StoresClient {
+  /// Plans the pickup of an order ready `readyIn` from now (or from `now`) for a customer at
+  /// `near` (`POST /v1/pickup` with a plain request).
+  /// - Parameters:
+  ///   - store: the store the customer chose; the plan says whether it can serve, with alternatives.
+  ///   - travel: how the customer travels (default walking).
+  ///   - withinMeters: how far to look for stores (default 10 km).
+  ///   - now: the clock to plan at (default the service's), for reproducible answers.
+  public func pickup(
+    near: Coordinate, readyIn: Duration, store: String? = nil, travel: Travel? = nil,
+    withinMeters: Double? = nil, now: Date? = nil
+  ) async throws -> PickupResult {
+    let request = Components.Schemas.PickupRequestReadyIn(
+      near: .case2(.init(latitude: near.latitude, longitude: near.longitude)),
+      readyIn: WireFormat.duration(readyIn),
+      store: store,
+      within: withinMeters.map { .case2($0) },
+      travel: travel?.wireValue,
+      now: now
+    )
+    return try await plan(.PickupRequestReadyIn(request))
+  }
+
+  /// Plans the pickup of an order ready at `readyAt` for a customer at `near` (`POST /v1/pickup`);
+  /// the other parameters as in `pickup(near:readyIn:…)`.
+  public func pickup(
+    near: Coordinate, readyAt: Date, store: String? = nil, travel: Travel? = nil,
+    withinMeters: Double? = nil, now: Date? = nil
+  ) async throws -> PickupResult {
+    let request = Components.Schemas.PickupRequestReadyAt(
+      near: .case2(.init(latitude: near.latitude, longitude: near.longitude)),
+      readyAt: WireFormat.instant(readyAt),
+      store: store,
+      within: withinMeters.map { .case2($0) },
+      travel: travel?.wireValue,
+      now: now
+    )
+    return try await plan(.PickupRequestReadyAt(request))
+  }
+
+  /// Sends a plain pickup request and returns its plan.
+  private func plan(_ request: Operations.PlanPickup.Input.Body.JsonPayload) async throws -> PickupResult {
+    let output = try await StoresClientError.unwrapping { try await client.planPickup(body: .json(request)) }
+    switch output {
+    case .ok(let ok):
+      // A plain request is answered with the plan alone; an order document would come back whole.
+      if case .PickupResult(let plan) = try ok.body.json { return plan }
+      throw StoresClientError.unexpectedResponse(status: 200, body: "an order where a plan was expected")
+    case .undocumented(let status, _): throw StoresClientError.unexpectedResponse(status: status, body: "")
+    default: throw StoresClientError.unexpected(output)
+    }
+  }
+}
