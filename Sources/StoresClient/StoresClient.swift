@@ -38,9 +38,9 @@ public struct StoresClient: Sendable {
     self.init(serverURL: serverURL, transport: URLSessionTransport(configuration: .init(session: session)))
   }
 
-  /// A client over AsyncHTTPClient (SwiftNIO), as a server calls the service: `HTTPClient.shared`
+  /// A client over AsyncHTTPClient (SwiftNIO), as a server calls the service: pass `HTTPClient.shared`
   /// or one of yours (which you shut down); each request times out after a minute.
-  public init(serverURL: URL, httpClient: HTTPClient = .shared) {
+  public init(serverURL: URL, httpClient: HTTPClient) {
     self.init(
       serverURL: serverURL, transport: AsyncHTTPClientTransport(configuration: .init(client: httpClient)))
   }

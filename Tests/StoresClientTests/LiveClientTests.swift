@@ -1,0 +1,286 @@
+import AsyncHTTPClient
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+import OpenAPIURLSession
+import StoresClient
+import Testing
+
+/// Every operation of the document, called through `StoresClient` against a real `stores-server`
+/// on 127.0.0.1, and the answers compared, decoded into the same generated types, with what the
+/// `stores` command prints for the same question.
+@Suite struct LiveClientTests {
+  static let now = "2026-11-25T18:00:00Z"
+  static let nowDate = try! Date(now, strategy: .iso8601)
+  static let seattle = Coordinate(latitude: 47.6062, longitude: -122.3321)
+  static let near = "47.6062,-122.3321"
+
+  /// The command's JSON for `arguments`, decoded as the client decodes the service's.
+  static func command<Answer: Decodable & Sendable>(
+    _ type: Answer.Type, _ arguments: [String], exitStatuses: Set<Int32> = [0]
+  ) async throws -> Answer {
+    let data = try await Binaries.onThread { try Binaries.runStores(arguments, exitStatuses: exitStatuses) }
+    let decoder = JSONDecoder()
+    decoder.dateDecodingStrategy = .iso8601
+    return try decoder.decode(Answer.self, from: data)
+  }
+
+  static func startServer() async throws -> LiveServer { try await Binaries.onThread { try LiveServer() } }
+
+  @Test func nearestOverBothTransportsAnswersAsTheCommand() async throws {
+    let server = try await Self.startServer()
+    let expected = try await Self.command(
+      NearestAnswer.self, ["nearest", "--near", Self.near, "-k", "5", "--now", Self.now, "--format", "json"])
+    #expect(expected.stores.count == 5)
+    let overURLSession = try await StoresClient(serverURL: server.url)
+      .nearest(to: Self.seattle, count: 5, now: Self.nowDate)
+    let overAsyncHTTPClient = try await StoresClient(serverURL: server.url, httpClient: .shared)
+      .nearest(to: Self.seattle, count: 5, now: Self.nowDate)
+    #expect(overURLSession == expected)
+    #expect(overAsyncHTTPClient == expected)
+    #expect(overURLSession.stores.map(\.id) == expected.stores.map(\.id))
+    #expect(overURLSession.stores.map(\.distanceM) == expected.stores.map(\.distanceM))
+
+    // Dates and durations in: the same question as instants and `45m` on the command line.
+    let opening = try await Self.command(
+      NearestAnswer.self,
+      [
+        "nearest", "--near", Self.near, "-k", "4", "--where", "drive_through=yes", "--open-at",
+        "2026-11-26T18:00:00Z", "--open-for", "45m", "--now", Self.now, "--format", "json",
+      ])
+    let openAt = try Date("2026-11-26T18:00:00Z", strategy: .iso8601)
+    for client in [
+      StoresClient(serverURL: server.url), StoresClient(serverURL: server.url, httpClient: .shared),
+    ] {
+      let answer = try await client.nearest(
+        to: Self.seattle, count: 4, openAt: openAt, openFor: .seconds(45 * 60), where: ["drive_through=yes"],
+        now: Self.nowDate)
+      #expect(answer == opening)
+      #expect(answer.query.open)
+      #expect(answer.stores.map(\.state) == opening.stores.map(\.state))
+    }
+  }
+
+  @Test func withinAndClustersAnswerAsTheCommand() async throws {
+    let server = try await Self.startServer()
+    let client = StoresClient(serverURL: server.url).client
+
+    let within = try await client.storesWithin(
+      query: .init(near: Self.near, radius: "3km", limit: 4, now: Self.nowDate))
+    let expectedWithin = try await Self.command(
+      Components.Schemas.WithinAnswer.self,
+      [
+        "within", "--near", Self.near, "--radius", "3km", "--limit", "4", "--now", Self.now, "--format",
+        "json",
+      ])
+    guard case .WithinAnswer(let answer) = try within.ok.body.json else {
+      Issue.record("a FeatureCollection where a WithinAnswer was asked")
+      return
+    }
+    #expect(answer == expectedWithin)
+    #expect(!answer.stores.isEmpty)
+
+    let clusters = try await client.storeClusters(
+      query: .init(bbox: "-180,-85,180,85", columns: 8, rows: 4, now: Self.nowDate))
+    let expectedClusters = try await Self.command(
+      Components.Schemas.ClustersAnswer.self,
+      [
+        "clusters", "--bbox", "-180,-85,180,85", "--columns", "8", "--rows", "4", "--now", Self.now,
+        "--format", "json",
+      ])
+    #expect(try clusters.ok.body.json == expectedClusters)
+  }
+
+  @Test func oneStoreItsHoursAndWhetherItIsOpenAnswerAsTheCommand() async throws {
+    let server = try await Self.startServer()
+    let stores = StoresClient(serverURL: server.url)
+    let id = try await Self.command(
+      NearestAnswer.self, ["nearest", "--near", Self.near, "-k", "1", "--now", Self.now, "--format", "json"]
+    ).stores[0].id
+
+    let store = try await stores.store(id: id, now: Self.nowDate)
+    let expectedStore = try await Self.command(
+      Store.self, ["show", id, "--now", Self.now, "--format", "json"])
+    #expect(store == expectedStore)
+
+    let hours = try await stores.hours(id: id, days: 3, now: Self.nowDate)
+    let expectedHours = try await Self.command(
+      HoursAnswer.self, ["hours", id, "--days", "3", "--now", Self.now, "--format", "json"])
+    #expect(hours == expectedHours)
+    #expect(hours.days.count == expectedHours.days.count)
+
+    let at = try Date("2026-11-26T18:00:00Z", strategy: .iso8601)
+    let open = try await stores.open(id: id, at: at, for: .seconds(45 * 60), now: Self.nowDate)
+    let expectedOpen = try await Self.command(
+      OpenStore.self,
+      ["open", id, "--at", "2026-11-26T18:00:00Z", "--for", "45m", "--now", Self.now, "--format", "json"],
+      exitStatuses: [0, 1, 2])
+    #expect(open == expectedOpen)
+    #expect(open.state == expectedOpen.state)
+  }
+
+  @Test func pickupPlansAsTheCommand() async throws {
+    let server = try await Self.startServer()
+    let stores = StoresClient(serverURL: server.url)
+
+    let plan = try await stores.pickup(
+      near: Self.seattle, readyIn: .seconds(12 * 60), travel: .bike, now: Self.nowDate)
+    let expected = try await Self.command(
+      PickupResult.self,
+      [
+        "pickup", "--near", Self.near, "--ready-in", "12m", "--travel", "bike", "--now", Self.now, "--format",
+        "json",
+      ])
+    #expect(plan == expected)
+    #expect(plan.status == expected.status)
+    #expect(plan.store?.id == expected.store?.id)
+    #expect(plan.readyAt == expected.readyAt)
+    // The times are dates: ready 12 minutes after the clock the plan was made at.
+    #expect(plan.readyAt == Self.nowDate.addingTimeInterval(12 * 60))
+
+    // A chosen store and a ready time, both as the command takes them.
+    let chosen = try #require(expected.store?.id)
+    let readyAt = try Date("2026-11-26T17:30:00Z", strategy: .iso8601)
+    let atTime = try await stores.pickup(
+      near: Self.seattle, readyAt: readyAt, store: chosen, now: Self.nowDate)
+    let expectedAtTime = try await Self.command(
+      PickupResult.self,
+      [
+        "pickup", "--near", Self.near, "--ready-at", "2026-11-26T17:30:00Z", "--store", chosen, "--now",
+        Self.now,
+        "--format", "json",
+      ])
+    #expect(atTime == expectedAtTime)
+    #expect(atTime.readyAt >= readyAt)
+  }
+
+  @Test func theServiceOperationsAnswer() async throws {
+    let server = try await Self.startServer()
+    let client = StoresClient(serverURL: server.url).client
+
+    let info = try await client.getInfo()
+    let expectedInfo = try await Self.command(Components.Schemas.Info.self, ["info", "--format", "json"])
+    #expect(try info.ok.body.json == expectedInfo)
+
+    #expect(try await client.health().ok.body.json.status == .ok)
+    let ready = try await client.readiness().ok.body.json
+    #expect(ready.status == .ready)
+    #expect(try ready.version == info.ok.headers.xStoresDataVersion)
+
+    let metrics = try await String(collecting: client.metrics().ok.body.plainText, upTo: 16 << 20)
+    #expect(metrics.contains("# TYPE"))
+
+    let document = try await client.openAPI().ok.body.json
+    let file = try #require(
+      JSONSerialization.jsonObject(
+        with: Data(
+          contentsOf: Binaries.repositoryRoot.appendingPathComponent("Sources/StoresAPI/openapi.json")))
+        as? [String: Any])
+    #expect(document.openapi == file["openapi"] as? String)
+
+    let page = try await String(collecting: client.page().ok.body.html, upTo: 16 << 20)
+    #expect(page.lowercased().contains("<html"))
+    let script = try await client.pageFile(path: .init(name: "picker.js"))
+    guard case .textJavascript(let scriptBody) = try script.ok.body else {
+      Issue.record("picker.js is not JavaScript")
+      return
+    }
+    let pickerJS = try Data(
+      contentsOf: Binaries.repositoryRoot.appendingPathComponent("Sources/StoresAPI/Page/picker.js"))
+    #expect(try await Data(collecting: scriptBody, upTo: 16 << 20) == pickerJS)
+    let asset = try await client.asset(path: .init(name: "leaflet.css"))
+    guard case .textCss(let cssBody) = try asset.ok.body else {
+      Issue.record("leaflet.css is not CSS")
+      return
+    }
+    #expect(try await String(collecting: cssBody, upTo: 1 << 20) == "/* leaflet.css */\n")
+
+    // Reload: refused without the token, as a typed problem; done with it.
+    await #expect {
+      _ = try await client.reload()
+    } throws: { error in
+      (error as? ClientError)?.underlyingError.storesProblem?.status == 401
+    }
+    let authorized = StoresClient(
+      serverURL: server.url, transport: URLSessionTransport(),
+      middlewares: [BearerToken(token: LiveServer.adminToken)]
+    ).client
+    let reloaded = try await authorized.reload().ok.body.json
+    #expect(reloaded.version == ready.version)
+    #expect(reloaded.stores == ready.stores)
+  }
+
+  @Test func problemsAreTypedErrors() async throws {
+    let server = try await Self.startServer()
+    let stores = StoresClient(serverURL: server.url)
+
+    // An unknown store: 404 with suggestions, thrown as the problem itself.
+    do {
+      _ = try await stores.store(id: "nw-01")
+      Issue.record("an unknown store was found")
+    } catch let error as StoresClientError {
+      let problem = try #require(error.problem)
+      #expect(problem.status == 404)
+      #expect(problem.type == "urn:stores:problem:unknown-store")
+      #expect(!(problem.suggestions ?? []).isEmpty)
+    }
+
+    // A bad parameter: 400 naming it.
+    do {
+      _ = try await stores.nearest(to: Self.seattle, count: 100_000)
+      Issue.record("k=100000 was accepted")
+    } catch let error as StoresClientError {
+      #expect(error.problem?.status == 400)
+      #expect(error.problem?.type == "urn:stores:problem:invalid-request")
+      #expect(error.problem?.parameter == "k")
+    }
+
+    // Through the generated client the same problem arrives inside ClientError.
+    do {
+      _ = try await stores.client.getStoreHours(path: .init(id: "nw-01"))
+      Issue.record("an unknown store has hours")
+    } catch let error as ClientError {
+      #expect(error.operationID == "getStoreHours")
+      #expect(error.underlyingError.storesProblem?.status == 404)
+    }
+  }
+
+  @Test func aHeldETagIsAnsweredNotModified() async throws {
+    let server = try await Self.startServer()
+    for stores in [
+      StoresClient(serverURL: server.url), StoresClient(serverURL: server.url, httpClient: .shared),
+    ] {
+      let first = try await stores.client.getStore(
+        path: .init(id: "nw-0145"), query: .init(now: Self.nowDate))
+      let etag = try #require(try first.ok.headers.eTag)
+      #expect(etag.hasPrefix("\""))
+      let again = try await stores.client.getStore(
+        path: .init(id: "nw-0145"), query: .init(now: Self.nowDate), headers: .init(ifNoneMatch: etag))
+      guard case .notModified(let notModified) = again else {
+        Issue.record("a held ETag got \(again)")
+        continue
+      }
+      #expect(notModified.headers.eTag == etag)
+    }
+  }
+}
+
+/// `Authorization: Bearer TOKEN` on every request: what `POST /admin/reload` asks for
+/// (the generated client leaves the document's security schemes to the app).
+struct BearerToken: ClientMiddleware {
+  let token: String
+
+  func intercept(
+    _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+    next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+  ) async throws -> (HTTPResponse, HTTPBody?) {
+    var request = request
+    request.headerFields[.authorization] = "Bearer \(token)"
+    return try await next(request, body, baseURL)
+  }
+}
+
+extension Error {
+  /// The service's problem, when this is the `StoresClientError` carrying one.
+  var storesProblem: Problem? { (self as? StoresClientError)?.problem }
+}
