@@ -49,8 +49,15 @@ enum DocumentResponse {
 
   /// Whether an `If-None-Match` value names `tag`: `*`, or a list of tags compared weakly (a
   /// `W/` prefix is ignored), as RFC 9110 §13.1.2 asks for GET.
+  ///
+  /// A value the Swift OpenAPI runtime percent-encoded (`%22834a91070f472dc1%22`: it encodes every
+  /// header value, apple/swift-openapi-generator#529) is read decoded: the service's tags are hex
+  /// digits in quotes, so a `%` is never part of one and decoding cannot make a match by accident.
   static func matches(_ condition: String, _ tag: String) -> Bool {
-    condition.split(separator: ",").contains { candidate in
+    let condition =
+      condition.utf8.contains(UInt8(ascii: "%"))
+      ? QueryString.decoded(Substring(condition).utf8, plusIsSpace: false) ?? condition : condition
+    return condition.split(separator: ",").contains { candidate in
       var candidate = candidate.drop { $0 == " " || $0 == "\t" }
       while candidate.last == " " || candidate.last == "\t" { candidate = candidate.dropLast() }
       if candidate == "*" { return true }

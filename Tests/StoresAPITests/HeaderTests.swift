@@ -13,7 +13,9 @@ import Testing
       let tag = try #require(first.headers[.eTag])
       #expect(tag.hasPrefix("\"") && tag.hasSuffix("\""))
 
-      for condition in [tag, "W/\(tag)", "\"other\", \(tag)", "*"] {
+      // The last two as the Swift OpenAPI runtime sends them: every header value percent-encoded.
+      let encoded = tag.replacing("\"", with: "%22")
+      for condition in [tag, "W/\(tag)", "\"other\", \(tag)", "*", encoded, "%22other%22,%20\(encoded)"] {
         let again = try await client.get(
           "/v1/stores/nw-0145/hours?now=\(TestService.now)", headers: [.ifNoneMatch: condition])
         #expect(again.status == .notModified, "If-None-Match: \(condition)")
@@ -23,6 +25,11 @@ import Testing
       let changed = try await client.get(
         "/v1/stores/nw-0145/hours?now=\(TestService.now)", headers: [.ifNoneMatch: "\"other\""])
       #expect(changed.status == .ok)
+      for condition in ["%22other%22", "%zz\(tag)"] {
+        let unmatched = try await client.get(
+          "/v1/stores/nw-0145/hours?now=\(TestService.now)", headers: [.ifNoneMatch: condition])
+        #expect(unmatched.status == .ok, "If-None-Match: \(condition)")
+      }
       #expect(changed.text == first.text)
 
       // Another question, another body, another tag.
