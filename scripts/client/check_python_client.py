@@ -12,18 +12,22 @@ Then imports the generated package and calls the service through its generated f
 answer compared with what the `stores` command prints for the same question (same data, same
 `now`, same `at`/`open_at`, so every open state is fixed):
 
-- nearestStores: ids, distances, states, next changes against `stores nearest … --format json`;
+- nearestStores: ids, distances, states, next changes (and the whole answer) against
+  `stores nearest … --format json`;
   `format=geojson` too when the document offers it (it must parse as the GeoJSON model);
 - getStore, getStoreHours, getStoreOpen against `stores show|hours|open ID --format json`;
-- getInfo against `stores info --format json` (the data's counts, bounds, brands);
+- getInfo against `stores info --format json` (same data file: the same answer);
 - planPickup with a plain request (near + ready_in) and with docs/examples/order.json against
   `stores pickup … --format json` (status, store, ready_at, pickup_at);
 - errors: an unknown store id (404, `urn:stores:problem:unknown-store`) and a bad parameter
   (400, `urn:stores:problem:invalid-request` naming `k` in `parameter`), each parsed as a
   generated Problem model.
 
-Every answer must parse as a generated model class (not None, not a dict), and the model written
-back (`to_dict()`) must equal the JSON the server sent: what the client reads is the whole answer.
+Every answer must parse as the generated model class it names (not None, not a dict), and the
+model written back (`to_dict()`) must equal the JSON the server sent: what the client reads is the
+whole answer. (A `format: date-time` member is a datetime in the model and comes back from
+isoformat() as `+00:00` where the service wrote `Z`: the same instant in the same offset counts as
+equal.) A plain pickup request carries `now` in its body, as the service requires.
 
     .build-venv/bin/python scripts/client/check_python_client.py \\
         --server .build/debug/stores-server --stores .build/debug/stores
@@ -36,6 +40,7 @@ SIGTERM whatever happens (and killed after 20 s) and must exit 0. 127.0.0.1 only
 """
 import argparse
 import concurrent.futures
+import datetime
 import importlib
 import json
 import pathlib
@@ -92,13 +97,16 @@ def start_server(server, log_file):
     process = subprocess.Popen(
         [server, "--port", "0", "--hostname", "127.0.0.1", "--data", str(DATA)],
         stdout=subprocess.PIPE, stderr=log_file, stdin=subprocess.DEVNULL, text=True)
-    ready, _, _ = select.select([process.stdout], [], [], STARTUP_SECONDS)
-    line = process.stdout.readline() if ready else ""
-    match = re.search(r"serving (\d+) stores .* on http://127\.0\.0\.1:(\d+)$", line.strip())
-    if not match:
+    try:
+        ready, _, _ = select.select([process.stdout], [], [], STARTUP_SECONDS)
+        line = process.stdout.readline() if ready else ""
+        match = re.search(r"serving (\d+) stores .* on http://127\.0\.0\.1:(\d+)$", line.strip())
+        if not match:
+            raise Failed(f"no startup line from {server} within {STARTUP_SECONDS} s: {line!r}")
+    except BaseException:  # the deadline too: no server is left behind
         process.kill()
         process.wait()
-        raise Failed(f"no startup line from {server} within {STARTUP_SECONDS} s: {line!r}")
+        raise
     return process, int(match.group(2)), int(match.group(1))
 
 
@@ -144,13 +152,23 @@ def generate(document, output, config):
 
 # ---- comparing -----------------------------------------------------------------------------------
 
+def instant(value):
+    """A date-time the generated models hold as datetime (format date-time), else None."""
+    if isinstance(value, datetime.datetime):
+        return value
+    if isinstance(value, str) and re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)", value):
+        return datetime.datetime.fromisoformat(value)
+    return None
+
+
 def difference(left, right, path="$"):
-    """The first place where two JSON values differ, or None."""
+    """The first place where two JSON values differ, or None. The generated models hold a
+    `format: date-time` member as a datetime and write it back with isoformat() (`+00:00` for
+    `Z`): the same instant in the same offset is the same value."""
     if isinstance(left, dict) and isinstance(right, dict):
         for key in sorted(set(left) | set(right)):
             if key not in left or key not in right:
-                side = "model" if key not in right else "server"
-                return f"{path}.{key}: only in the {'server' if side == 'model' else 'model'}'s"
+                return f"{path}.{key}: {left.get(key, '(absent)')!s} != {right.get(key, '(absent)')!s}"
             found = difference(left[key], right[key], f"{path}.{key}")
             if found:
                 return found
@@ -163,6 +181,10 @@ def difference(left, right, path="$"):
             if found:
                 return found
         return None
+    if instant(left) is not None and instant(right) is not None and (
+            isinstance(left, datetime.datetime) or isinstance(right, datetime.datetime) or left != right):
+        same = instant(left) == instant(right) and instant(left).utcoffset() == instant(right).utcoffset()
+        return None if same else f"{path}: {left!s} != {right!s}"
     if left != right or isinstance(left, bool) != isinstance(right, bool):
         return f"{path}: {left!r} != {right!r}"
     return None
@@ -181,7 +203,8 @@ class Checks:
         return condition
 
     def equal(self, got, expected, what):
-        return self.expect(got == expected, f"{what}: the client has {got!r}, the CLI {expected!r}")
+        found = difference(got, expected)
+        return self.expect(found is None, f"{what}: the client has {got!s}, the CLI {expected!s} ({found})")
 
 
 def parsed(checks, response, status, model, name):
@@ -219,15 +242,13 @@ def declared(model_class, data, keys):
 
 # ---- the calls -----------------------------------------------------------------------------------
 
-def cli_answers(stores, store_id):
-    """The `stores` command's JSON answers, run concurrently (each run reads the data again)."""
+def cli_answers(stores):
+    """The `stores` command's JSON answers, and the nearest store's id (the one getStore asks for).
+    Two runs at a time: each run of the debug build reads the bundled data again (about a second)."""
+    nearest = ["nearest", "--near", NEAR, "-k", str(K), "--now", NOW]
     runs = {
-        "nearest": ["nearest", "--near", NEAR, "-k", str(K), "--now", NOW],
         "nearest-geojson": ["nearest", "--near", NEAR, "-k", str(K), "--now", NOW, "--open-at", OPEN_AT,
                             "--format", "geojson"],
-        "show": ["show", store_id, "--at", NOW, "--now", NOW],
-        "hours": ["hours", store_id, "--at", NOW, "--now", NOW],
-        "open": ["open", store_id, "--at", NOW, "--now", NOW],
         "info": ["info"],
         "pickup": ["pickup", "--near", PICKUP_NEAR, "--ready-in", READY_IN, "--now", NOW],
         "pickup-order": ["pickup", "--order", str(ORDER), "--now", NOW],
@@ -247,15 +268,12 @@ def cli_answers(stores, store_id):
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
         futures = {name: pool.submit(run, arguments) for name, arguments in runs.items()}
-        return {name: future.result() for name, future in futures.items()}
-
-
-def first_store_id(stores):
-    result = subprocess.run([stores, "nearest", "--near", NEAR, "-k", "1", "--now", NOW, "--data", str(DATA),
-                             "--format", "json"], capture_output=True, text=True, timeout=CLI_SECONDS)
-    if result.returncode != 0:
-        raise Failed(f"`stores nearest` exited {result.returncode}: {result.stderr.strip()}")
-    return json.loads(result.stdout)["stores"][0]["id"]
+        answers = {"nearest": run(nearest)}
+        store_id = answers["nearest"]["stores"][0]["id"]
+        for name in ["show", "hours", "open"]:
+            futures[name] = pool.submit(run, [name, store_id, "--at", NOW, "--now", NOW])
+        answers.update({name: future.result() for name, future in futures.items()})
+        return answers, store_id
 
 
 def call_through_client(base, document, cli, store_id, checks):
@@ -273,11 +291,19 @@ def call_through_client(base, document, cli, store_id, checks):
             raise Failed(f"the generated client has no model {name} (models: {', '.join(sorted(models.__all__))})")
         return found
 
+    def call(function, *arguments, **keywords):
+        """`function(…)`, a parameter the document types `format: date-time` passed as a datetime."""
+        hints = typing.get_type_hints(function)
+        for name, value in keywords.items():
+            if isinstance(value, str) and datetime.datetime in typing.get_args(hints.get(name)):
+                keywords[name] = datetime.datetime.fromisoformat(value)
+        return function(*arguments, **keywords)
+
     client = package.Client(base_url=base, timeout=httpx.Timeout(REQUEST_SECONDS), raise_on_unexpected_status=False)
     nearest_stores = operation("stores", "nearest_stores")
 
     # nearestStores, JSON.
-    response = nearest_stores.sync_detailed(client=client, near=NEAR, k=K, now=NOW)
+    response = call(nearest_stores.sync_detailed, client=client, near=NEAR, k=K, now=NOW)
     answer = parsed(checks, response, 200, model("NearestAnswer"), "nearestStores")
     if answer is not None:
         expected = cli["nearest"]["stores"]
@@ -291,6 +317,7 @@ def call_through_client(base, document, cli, store_id, checks):
                      "nearestStores next changes")
         checks.expect(all(isinstance(store, model("Store")) for store in answer.stores),
                       "nearestStores: the stores are not Store models")
+        checks.equal(answer.to_dict(), cli["nearest"], "nearestStores (the whole answer)")
         log(f"nearestStores: {answer.count} stores near {NEAR}, as `stores nearest` lists them "
             f"({', '.join(f'{s.id} {s.distance_m:.0f} m {s.state}' for s in answer.stores[:3])}, …)")
 
@@ -311,7 +338,7 @@ def call_through_client(base, document, cli, store_id, checks):
     if offers_geojson:
         answer_format = model("AnswerFormat")
         try:
-            response = nearest_stores.sync_detailed(client=client, near=NEAR, k=K, now=NOW, open_at=OPEN_AT,
+            response = call(nearest_stores.sync_detailed, client=client, near=NEAR, k=K, now=NOW, open_at=OPEN_AT,
                                                     format_=answer_format("geojson"))
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             checks.expect(False, f"nearestStores format=geojson: the client fails to read the answer: "
@@ -325,13 +352,15 @@ def call_through_client(base, document, cli, store_id, checks):
                 checks.equal([feature.to_dict()["properties"].get("state") for feature in collection.features],
                              [f["properties"].get("state") for f in expected],
                              "nearestStores format=geojson states")
+                checks.equal(collection.to_dict(), cli["nearest-geojson"],
+                             "nearestStores format=geojson (the whole answer)")
                 log(f"nearestStores format=geojson: a FeatureCollection of {len(collection.features)} features "
                     f"open at {OPEN_AT}, as `stores nearest --format geojson` writes it")
     else:
         log("nearestStores format=geojson: not offered by the document, not called")
 
     # getStore, getStoreHours, getStoreOpen.
-    response = operation("stores", "get_store").sync_detailed(store_id, client=client, at=NOW, now=NOW)
+    response = call(operation("stores", "get_store").sync_detailed, store_id, client=client, at=NOW, now=NOW)
     store = parsed(checks, response, 200, model("Store"), "getStore")
     if store is not None:
         for member in ["id", "name", "address", "latitude", "longitude", "timezone", "opening_hours",
@@ -339,43 +368,43 @@ def call_through_client(base, document, cli, store_id, checks):
             checks.equal(getattr(store, member), cli["show"][member], f"getStore {member}")
         checks.equal(str(store.state), cli["show"]["state"], "getStore state")
         checks.equal(store.properties.to_dict(), cli["show"]["properties"], "getStore properties")
+        checks.equal(store.to_dict(), cli["show"], "getStore (the whole store)")
         log(f"getStore {store_id}: {store.name}, {store.state} ({store.status_text}), as `stores show` says")
 
-    response = operation("stores", "get_store_hours").sync_detailed(store_id, client=client, at=NOW, now=NOW)
+    response = call(operation("stores", "get_store_hours").sync_detailed, store_id, client=client, at=NOW, now=NOW)
     hours = parsed(checks, response, 200, model("HoursAnswer"), "getStoreHours")
     if hours is not None:
         checks.equal(hours.to_dict(), cli["hours"], "getStoreHours (the whole answer)")
         log(f"getStoreHours {store_id}: {len(hours.days)} days, as `stores hours` lists them")
 
-    response = operation("stores", "get_store_open").sync_detailed(store_id, client=client, at=NOW, now=NOW)
+    response = call(operation("stores", "get_store_open").sync_detailed, store_id, client=client, at=NOW, now=NOW)
     open_store = parsed(checks, response, 200, model("OpenStore"), "getStoreOpen")
     if open_store is not None:
         checks.equal(open_store.to_dict(), cli["open"], "getStoreOpen (the whole answer)")
         log(f"getStoreOpen {store_id}: {open_store.state}, as `stores open` says")
 
-    # getInfo: the data's figures (the service adds its own members: version, loaded_at, …).
-    response = operation("data", "get_info").sync_detailed(client=client)
+    # getInfo: the same data file, so the same figures, source path included.
+    response = call(operation("data", "get_info").sync_detailed, client=client)
     info = parsed(checks, response, 200, model("Info"), "getInfo")
     if info is not None:
-        served = info.to_dict()
-        for member in ["records", "indexed", "bounds", "brands", "timezones"]:
-            if member in cli["info"]:
-                checks.equal(served.get(member), cli["info"][member], f"getInfo {member}")
-        log(f"getInfo: {served.get('records')} records, {served.get('indexed')} indexed, as `stores info` says")
+        checks.equal(info.records, cli["info"]["records"], "getInfo records")
+        checks.equal(info.to_dict(), cli["info"], "getInfo (the whole answer)")
+        log(f"getInfo: {info.records} records, {info.indexed} indexed, as `stores info` says")
 
     # planPickup: the body is one of the request models; build each from its JSON and make sure
     # the model declares what it is given (a member read as an additional one is not typed).
     plan_pickup = operation("pickup", "plan_pickup")
     body_types = typing.get_args(typing.get_type_hints(plan_pickup.sync_detailed)["body"]) or (
         typing.get_type_hints(plan_pickup.sync_detailed)["body"],)
-    request_json = {"near": PICKUP_NEAR, "ready_in": READY_IN}
+    # A plain request gives every parameter in the body (`now` too; the query string is refused).
+    request_json = {"near": PICKUP_NEAR, "ready_in": READY_IN, "now": NOW}
     body = next((value for kind in body_types if kind is not model("Order")
                  for value in [declared(kind, request_json, request_json)] if value is not None), None)
-    if checks.expect(body is not None, "planPickup: no request model declares near and ready_in (the body's "
+    if checks.expect(body is not None, "planPickup: no request model declares near, ready_in and now (the body's "
                                        "models and their members: " + "; ".join(
                                            f"{kind.__name__}({', '.join(members(kind))})" for kind in body_types)
                                        + ")"):
-        response = plan_pickup.sync_detailed(client=client, body=body, now=NOW)
+        response = call(plan_pickup.sync_detailed, client=client, body=body)
         plan = parsed(checks, response, 200, model("PickupResult"), "planPickup (near + ready_in)")
         if plan is not None:
             expected = cli["pickup"]
@@ -391,7 +420,7 @@ def call_through_client(base, document, cli, store_id, checks):
     order_json = json.loads(ORDER.read_text())
     order = declared(model("Order"), order_json, ["id", "customer", "items"])
     if checks.expect(order is not None, "planPickup: the Order model does not declare id, customer and items"):
-        response = plan_pickup.sync_detailed(client=client, body=order, now=NOW)
+        response = call(plan_pickup.sync_detailed, client=client, body=order, now=NOW)
         placed = parsed(checks, response, 200, model("OrderWithPickup"), "planPickup (order document)")
         if placed is not None:
             expected = cli["pickup-order"]
@@ -414,10 +443,9 @@ def call_through_client(base, document, cli, store_id, checks):
         if not checks.expect(int(response.status_code) == status,
                              f"{name}: HTTP {int(response.status_code)}, not {status}: {body[:300].strip()}"):
             return
-        if not checks.expect(value is not None and not isinstance(value, (dict, list)) and hasattr(value, "to_dict")
-                             and type(value).__module__.startswith(f"{PACKAGE}.models"),
-                             f"{name}: the {status} answer is not parsed into a model ({type(value).__name__}; "
-                             f"body: {body[:200].strip()})"):
+        if not checks.expect(isinstance(value, model("Problem")),
+                             f"{name}: the {status} answer is not parsed as the generated Problem model "
+                             f"({type(value).__name__}; body: {body[:200].strip()})"):
             return
         checks.expect(difference(value.to_dict(), json.loads(body)) is None,
                       f"{name}: the {type(value).__name__} model does not read the problem whole: "
@@ -431,9 +459,9 @@ def call_through_client(base, document, cli, store_id, checks):
             + (f" (parameter {getattr(value, 'parameter', None)})" if parameter else "")
             + f": {getattr(value, 'detail', None)}")
 
-    response = operation("stores", "get_store").sync_detailed("no-such-store", client=client, now=NOW)
+    response = call(operation("stores", "get_store").sync_detailed, "no-such-store", client=client, now=NOW)
     problem(response, 404, "urn:stores:problem:unknown-store", "getStore no-such-store")
-    response = nearest_stores.sync_detailed(client=client, near=NEAR, k=0, now=NOW)
+    response = call(nearest_stores.sync_detailed, client=client, near=NEAR, k=0, now=NOW)
     problem(response, 400, "urn:stores:problem:invalid-request", "nearestStores k=0", parameter="k")
 
 
@@ -467,14 +495,12 @@ def main():
         process = None
         pool = concurrent.futures.ThreadPoolExecutor(max_workers=1)
         try:
-            # The `stores` answers are computed meanwhile (each run of the debug build reads the
-            # bundled data again: a few seconds each on 2 cores).
-            store_id = first_store_id(stores)
-            cli = pool.submit(cli_answers, stores, store_id)
+            # The `stores` answers are computed meanwhile.
+            cli = pool.submit(cli_answers, stores)
             with open(work / "server.log", "w") as server_log:
-                process, port, count = start_server(server, server_log)
+                process, port, served = start_server(server, server_log)
                 base = f"http://127.0.0.1:{port}"
-                log(f"stores-server on {base} ({count} stores), started in {time.monotonic() - started:.1f} s")
+                log(f"stores-server on {base} ({served} stores), started in {time.monotonic() - started:.1f} s")
                 with urllib.request.urlopen(f"{base}/openapi.json", timeout=REQUEST_SECONDS) as response:
                     (work / "openapi.json").write_bytes(response.read())
                 document = json.loads((work / "openapi.json").read_text())
@@ -487,11 +513,11 @@ def main():
                 if status != 0:
                     problems.append(f"openapi-python-client exited {status}:\n{text[-4000:]}")
                 if warnings:
-                    problems.append(f"openapi-python-client warned ({sum(line.startswith('WARNING') for line in warnings)} "
-                                    f"warnings):\n  " + "\n  ".join(warnings))
+                    count = sum(line.startswith("WARNING") for line in warnings)
+                    problems.append(f"openapi-python-client warned ({count} warnings):\n  " + "\n  ".join(warnings))
                 if status == 0 and (not warnings or arguments.allow_warnings):
                     sys.path.insert(0, str(output))
-                    answers = cli.result(timeout=CLI_SECONDS * 2)
+                    answers, store_id = cli.result(timeout=CLI_SECONDS * 2)
                     call_through_client(base, document, answers, store_id, checks)
                     log(f"{checks.passed} comparisons with the stores CLI held, {len(checks.problems)} did not")
         except Deadline as error:
@@ -509,7 +535,7 @@ def main():
                                     + (work / "server.log").read_text(errors="replace")[-2000:])
             pool.shutdown(wait=False, cancel_futures=True)
 
-    problems[len(problems):] = checks.problems
+    problems += checks.problems
     log(f"the whole check took {time.monotonic() - started:.0f} s; stores-server exit {exit_status}")
     if problems:
         sys.exit("check_python_client: FAILED\n- " + "\n- ".join(problems))
