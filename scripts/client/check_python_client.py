@@ -17,11 +17,15 @@ answer compared with what the `stores` command prints for the same question (sam
   `format=geojson` too when the document offers it (it must parse as the GeoJSON model);
 - getStore, getStoreHours, getStoreOpen against `stores show|hours|open ID --format json`;
 - getInfo against `stores info --format json` (same data file: the same answer);
+- storesWithin and storeClusters against `stores within` and `stores clusters`;
+- health, readiness, metrics, openAPI (the document generated from), page, pageFile, asset (200
+  with Debian's libjs-leaflet installed, else the documented 404 problem) and reload with the
+  admin token (the same file again: the same version), each parsed as the document says;
 - planPickup with a plain request (near + ready_in) and with docs/examples/order.json against
   `stores pickup … --format json` (status, store, ready_at, pickup_at);
 - errors: an unknown store id (404, `urn:stores:problem:unknown-store`) and a bad parameter
-  (400, `urn:stores:problem:invalid-request` naming `k` in `parameter`), each parsed as a
-  generated Problem model.
+  (400, `urn:stores:problem:invalid-request` naming `k` in `parameter`), and reload without the
+  token (401), each parsed as a generated Problem model.
 
 Every answer must parse as the generated model class it names (not None, not a dict), and the
 model written back (`to_dict()`) must equal the JSON the server sent: what the client reads is the
@@ -43,6 +47,7 @@ import concurrent.futures
 import datetime
 import importlib
 import json
+import os
 import pathlib
 import re
 import select
@@ -77,6 +82,10 @@ K = 5
 OPEN_AT = "2026-12-24T09:00"  # a wall time: 09:00 at each store
 PICKUP_NEAR = "51.5074,-0.1278"  # London
 READY_IN = "12m"
+WITHIN_RADIUS = "1km"
+CLUSTERS_BOX = "-180,-85,180,85"
+ADMIN_TOKEN = "check-python-client"
+LEAFLET = pathlib.Path("/usr/share/javascript/leaflet")
 
 
 class Deadline(Exception):
@@ -96,7 +105,8 @@ def log(message):
 def start_server(server, log_file):
     process = subprocess.Popen(
         [server, "--port", "0", "--hostname", "127.0.0.1", "--data", str(DATA)],
-        stdout=subprocess.PIPE, stderr=log_file, stdin=subprocess.DEVNULL, text=True)
+        stdout=subprocess.PIPE, stderr=log_file, stdin=subprocess.DEVNULL, text=True,
+        env={**os.environ, "STORES_ADMIN_TOKEN": ADMIN_TOKEN})
     try:
         ready, _, _ = select.select([process.stdout], [], [], STARTUP_SECONDS)
         line = process.stdout.readline() if ready else ""
@@ -204,7 +214,8 @@ class Checks:
 
     def equal(self, got, expected, what):
         found = difference(got, expected)
-        return self.expect(found is None, f"{what}: the client has {got!s}, the CLI {expected!s} ({found})")
+        return self.expect(found is None, f"{what}: the client has {str(got)[:300]}, the CLI {str(expected)[:300]} "
+                                          f"({found})")
 
 
 def parsed(checks, response, status, model, name):
@@ -250,6 +261,9 @@ def cli_answers(stores):
         "nearest-geojson": ["nearest", "--near", NEAR, "-k", str(K), "--now", NOW, "--open-at", OPEN_AT,
                             "--format", "geojson"],
         "info": ["info"],
+        # The service pages `within` by 100 by default, the command line not at all.
+        "within": ["within", "--near", NEAR, "--radius", WITHIN_RADIUS, "--limit", "100", "--now", NOW],
+        "clusters": ["clusters", "--bbox", CLUSTERS_BOX, "--columns", "8", "--rows", "4", "--now", NOW],
         "pickup": ["pickup", "--near", PICKUP_NEAR, "--ready-in", READY_IN, "--now", NOW],
         "pickup-order": ["pickup", "--order", str(ORDER), "--now", NOW],
     }
@@ -436,6 +450,59 @@ def call_through_client(base, document, cli, store_id, checks):
             log(f"planPickup {ORDER.relative_to(ROOT)}: {plan.status} {plan.store.id if plan.store else '-'}, "
                 f"ready {plan.ready_at}, pickup {plan.pickup_at}, as `stores pickup --order` plans it")
 
+    # storesWithin and storeClusters.
+    response = call(operation("stores", "stores_within").sync_detailed, client=client, near=NEAR,
+                    radius=WITHIN_RADIUS, now=NOW)
+    within = parsed(checks, response, 200, model("WithinAnswer"), "storesWithin")
+    if within is not None:
+        checks.equal(within.to_dict(), cli["within"], "storesWithin (the whole answer)")
+        log(f"storesWithin: {within.count} stores within {WITHIN_RADIUS} of {NEAR}, as `stores within` lists them")
+    response = call(operation("stores", "store_clusters").sync_detailed, client=client, bbox=CLUSTERS_BOX,
+                    columns=8, rows=4, now=NOW)
+    clusters = parsed(checks, response, 200, model("ClustersAnswer"), "storeClusters")
+    if clusters is not None:
+        checks.equal(clusters.to_dict(), cli["clusters"], "storeClusters (the whole answer)")
+        log(f"storeClusters: {len(clusters.clusters)} clusters over the world, as `stores clusters` counts them")
+
+    # The operator's routes, the document and the page: each parsed as the document says.
+    operations = "operations"
+    parsed(checks, call(operation(operations, "health").sync_detailed, client=client), 200, model("Health"),
+           "health")
+    ready = parsed(checks, call(operation(operations, "readiness").sync_detailed, client=client), 200,
+                   model("Ready"), "readiness")
+    if ready is not None:
+        checks.equal(ready.stores, cli["info"]["indexed"], "readiness stores")
+    response = call(operation(operations, "metrics").sync_detailed, client=client)
+    checks.expect(int(response.status_code) == 200 and isinstance(response.parsed, str)
+                  and "stores_loaded_stores" in response.parsed, "metrics: not the Prometheus text")
+    response = call(operation(operations, "open_api").sync_detailed, client=client)
+    contract = response.parsed
+    checks.expect(int(response.status_code) == 200 and getattr(contract, "openapi", None) == document["openapi"]
+                  and contract.to_dict() == document, "openAPI: not the document the check generated from")
+    page = operation("page", "page").sync_detailed(client=client)
+    checks.expect(int(page.status_code) == 200 and isinstance(page.parsed, str) and "<html" in page.parsed.lower(),
+                  f"page: HTTP {int(page.status_code)}, not the picker page")
+    script = operation("page", "page_file").sync_detailed("picker.js", client=client)
+    checks.expect(int(script.status_code) == 200 and isinstance(script.parsed, str) and len(script.parsed) > 1000,
+                  f"pageFile picker.js: HTTP {int(script.status_code)}")
+    leaflet = operation("page", "asset").sync_detailed("leaflet.css", client=client)
+    if (LEAFLET / "leaflet.css").exists():
+        checks.expect(int(leaflet.status_code) == 200 and isinstance(leaflet.parsed, str),
+                      f"asset leaflet.css: HTTP {int(leaflet.status_code)}")
+    else:  # Debian's libjs-leaflet is not installed: the documented 404 problem
+        checks.expect(int(leaflet.status_code) == 404 and isinstance(leaflet.parsed, model("Problem")),
+                      f"asset leaflet.css without {LEAFLET}: HTTP {int(leaflet.status_code)}, not a 404 Problem")
+
+    # reload, with the admin token: the same file again, so the same version; without it, a 401.
+    reload = operation("admin", "reload")
+    admin = package.AuthenticatedClient(base_url=base, token=ADMIN_TOKEN, timeout=httpx.Timeout(REQUEST_SECONDS * 4),
+                                        raise_on_unexpected_status=False)
+    reloaded = parsed(checks, reload.sync_detailed(client=admin), 200, model("Reloaded"), "reload")
+    if reloaded is not None and ready is not None:
+        checks.equal(reloaded.version, ready.version, "reload version (the same file)")
+        checks.equal(reloaded.previous_version, ready.version, "reload previous_version")
+    log("health, readiness, metrics, openAPI, page, pageFile, asset and reload: each answer read as the document says")
+
     # Errors: typed Problem models.
     def problem(response, status, kind, name, parameter=None):
         value = response.parsed
@@ -463,6 +530,7 @@ def call_through_client(base, document, cli, store_id, checks):
     problem(response, 404, "urn:stores:problem:unknown-store", "getStore no-such-store")
     response = call(nearest_stores.sync_detailed, client=client, near=NEAR, k=0, now=NOW)
     problem(response, 400, "urn:stores:problem:invalid-request", "nearestStores k=0", parameter="k")
+    problem(reload.sync_detailed(client=client), 401, "urn:stores:problem:unauthorized", "reload without the token")
 
 
 def main():
