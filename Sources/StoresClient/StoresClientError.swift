@@ -14,7 +14,8 @@ public enum StoresClientError: Error, Sendable, CustomStringConvertible {
   /// An answer of 400 or over with the service's problem document.
   case problem(Problem)
   /// An answer the document does not describe: a status with no problem document (a proxy's 502,
-  /// say), or a success in a shape this client does not expect. `body` is the first 64 KiB.
+  /// say), or a success in a shape this client does not expect. `body` is the first 64 KiB;
+  /// `status` is 0 when the answer reached the client as a documented error case without one.
   case unexpectedResponse(status: Int, body: String)
 
   public var description: String {
