@@ -41,6 +41,18 @@ import Testing
     #expect(overURLSession.stores.map(\.id) == expected.stores.map(\.id))
     #expect(overURLSession.stores.map(\.distanceM) == expected.stores.map(\.distanceM))
 
+    // A radius in metres, as `--within 1500m`.
+    let nearby = try await Self.command(
+      NearestAnswer.self,
+      [
+        "nearest", "--near", Self.near, "-k", "50", "--within", "1500m", "--now", Self.now, "--format",
+        "json",
+      ])
+    let within = try await StoresClient(serverURL: server.url)
+      .nearest(to: Self.seattle, count: 50, withinMeters: 1500, now: Self.nowDate)
+    #expect(within == nearby)
+    #expect(within.stores.allSatisfy { ($0.distanceM ?? .infinity) <= 1500 })
+
     // Dates and durations in: the same question as instants and `45m` on the command line.
     let opening = try await Self.command(
       NearestAnswer.self,
