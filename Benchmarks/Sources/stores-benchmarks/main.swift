@@ -1,3 +1,5 @@
+import StoreLocator
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -24,6 +26,11 @@ let usage = """
                                                   without FILE, generates N stores (default
                                                   200000) in /tmp; --clustered: queries (and a
                                                   generated file) around towns
+    scaling [FILE] [--points N] [--queries Q] [--threads T] [--repeats R]
+                                                  nearest answers (search, states, JSON) from 1
+                                                  thread, then from T threads at once (default 2):
+                                                  the speed-up with threads; FILE a .snap or
+                                                  GeoJSON (default: N generated stores, 200000)
     hours [--queries Q] [--repeats R]             parse, isOpen and nextChange of compiled opening
                                                   hours at Q instants in 2026 (default 100000)
     export-points [--points N] [--seed S] [--queries Q] [--query-seed QS] [--instants I] -o DIR
@@ -96,7 +103,7 @@ if arguments.flags.contains("--help") || arguments.flags.contains("-h") || comma
 }
 let known = [
   "--points", "--seed", "--queries", "--query-seed", "--repeats", "--output", "--json", "--instants",
-  "--places",
+  "--places", "--threads",
 ]
 for name in arguments.values.keys where !known.contains(name) { fail("unknown option \(name)\n\n\(usage)") }
 let seed = UInt64(arguments.int("--seed", 42))
@@ -151,6 +158,29 @@ case "catalog":
     places.map { places in (0..<count).map { _ in places.nextPoint(&rng) } }
     ?? uniformSpherePoints(count: count, seed: querySeed)
   benchmarkCatalog(path: path!, queries: queries, querySeed: querySeed, repeats: repeats)
+case "scaling":
+  // A snapshot (.snap) opens at once; a GeoJSON file, or a generated one, is loaded first.
+  var path = arguments.positional.dropFirst().first
+  if path == nil {
+    let count = arguments.int("--points", 200_000)
+    let generated = "/tmp/stores-benchmarks-\(count)-\(seed).geojson"
+    if fileSize(generated) == nil { _ = generateGeoJSON(count: count, seed: seed, to: generated) }
+    path = generated
+  }
+  let catalog: Catalog
+  do {
+    catalog =
+      path!.hasSuffix(".snap")
+      ? try Catalog(snapshotAt: path!) : try Catalog.load(contentsOf: path!)
+    // A large snapshot checks each row's digest on its first read until this has checked them
+    // all (the server runs it beside serving): checked first, so no run pays it.
+    try catalog.verifySnapshotRecords()
+  } catch { fail("\(path!): \(error)") }
+  let queries = uniformSpherePoints(
+    count: arguments.int("--queries", 20_000), seed: UInt64(arguments.int("--query-seed", 4242)))
+  benchmarkScaling(
+    catalog: catalog, source: path!, queries: queries, threads: arguments.int("--threads", 2),
+    repeats: repeats)
 case "hours":
   benchmarkHours(instants: arguments.int("--queries", 100_000), repeats: repeats)
 case "export-points":

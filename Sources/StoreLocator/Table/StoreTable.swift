@@ -20,8 +20,8 @@ import Synchronization
 /// and schedules are compiled once per schedule group on first use (a table built by the loader
 /// starts with all of them compiled).
 ///
-/// `@unchecked Sendable`: the bytes are read-only and live as long as the object; everything
-/// mutable is behind a `Mutex`.
+/// `@unchecked Sendable`: the bytes are read-only and live as long as the object; the compiled
+/// schedules are set once in atomics (`ScheduleSlots`), everything else mutable is behind a `Mutex`.
 final class StoreTable: @unchecked Sendable {
   /// The snapshot file mapped, or `nil` for a table the loader built in memory.
   let path: String?
@@ -60,17 +60,18 @@ final class StoreTable: @unchecked Sendable {
   /// The key numbers of the properties every answer writes beside `properties`.
   private(set) var answerKeys = AnswerKeys()
   private let cache: Mutex<Cache>
+  /// Per schedule group, compiled on first use (the loader's table starts with all of them).
+  private let schedules: ScheduleSlots
 
   struct Cache {
-    /// Per schedule group: `nil` until compiled, then the schedule or `.some(nil)`.
-    var schedules: [Schedule??]
     var zones: [String: TimeZoneRules?] = [:]
     var holidays: HolidayRegistry?
     var diagnostics: [Diagnostic]?
-    /// `.some(nil)` once loading them found none.
-    var searchMasks: SearchMasks??
-    var keyNumbers: [String: UInt32]?
   }
+  /// Every query with a condition reads these, every filtered or open one those: made once, then
+  /// read without a lock.
+  private let keyNumbers = ComputedOnce<[String: UInt32]>()
+  private let searchMasks = ComputedOnce<SearchMasks?>()
 
   init(
     path: String?, source: String, storeCount: Int, diagnosticCounts: [Diagnostic.Severity: Int],
@@ -107,7 +108,8 @@ final class StoreTable: @unchecked Sendable {
     groupCount = count(.scheduleGroups, 4)
     idOrder = start(.idOrder)
     rowChecksums = start(.rowChecksums)
-    cache = Mutex(Cache(schedules: Array(repeating: nil, count: sections[.scheduleGroups]!.count / 4)))
+    cache = Mutex(Cache())
+    schedules = ScheduleSlots(count: sections[.scheduleGroups]!.count / 4)
     for number in 0..<UInt32(keyCount) {
       // Read without `keyBytes`: a forged key is refused after this, not a reason to stop here.
       let offset = word(keys, Int(number) * 8)
@@ -245,17 +247,14 @@ final class StoreTable: @unchecked Sendable {
 
   /// The number of `key` in this table, or `nil` when no store has it.
   func keyNumber(of key: String) -> UInt32? {
-    cache.withLock { cache in
-      if cache.keyNumbers == nil {
-        var numbers: [String: UInt32] = [:]
-        numbers.reserveCapacity(keyCount)
-        for number in 0..<keyCount {
-          numbers[string(keyBytes(UInt32(number)))] = UInt32(number)
-        }
-        cache.keyNumbers = numbers
+    keyNumbers.value {
+      var numbers: [String: UInt32] = [:]
+      numbers.reserveCapacity(keyCount)
+      for number in 0..<keyCount {
+        numbers[string(keyBytes(UInt32(number)))] = UInt32(number)
       }
-      return cache.keyNumbers![key]
-    }
+      return numbers
+    }[key]
   }
 
   /// The JSON text of the property with key number `key` of the store at `position`.
@@ -445,20 +444,18 @@ final class StoreTable: @unchecked Sendable {
     guard rowByte(position, 46) == 0 else { return nil }
     let group = Int(rowWord(position, 60))
     guard group < groupCount else { return nil }
-    if let cached = cache.withLock({ $0.schedules[group] }) { return cached }
+    if let compiled = schedules.schedule(ofGroup: group) { return compiled }
     let leader = Int(word(groupLeaders, 4 * group))
     guard leader < storeCount else { corrupted("schedule group \(group) names store \(leader)") }
-    let schedule = compileSchedule(of: store(at: leader))
-    cache.withLock { $0.schedules[group] = .some(schedule) }
-    return schedule
+    return schedules.set(compileSchedule(of: store(at: leader)), ofGroup: group)
   }
 
   /// Gives the table the schedules the loader compiled, one a group.
   func prefill(schedules: [Schedule?], zones: [String: TimeZoneRules], diagnostics: [Diagnostic]) {
+    for (group, schedule) in schedules.enumerated() where group < self.schedules.count {
+      self.schedules.set(schedule, ofGroup: group)
+    }
     cache.withLock { cache in
-      for (group, schedule) in schedules.enumerated() where group < cache.schedules.count {
-        cache.schedules[group] = .some(schedule)
-      }
       for (name, rules) in zones { cache.zones[name] = .some(rules) }
       cache.diagnostics = diagnostics
     }
@@ -508,12 +505,8 @@ final class StoreTable: @unchecked Sendable {
   /// not used: searches then test every candidate, which is slower and still exact.
   func searchMasks(for tree: KDTree) -> SearchMasks? {
     guard let masksInfo else { return nil }
-    return cache.withLock { cache in
-      if let loaded = cache.searchMasks { return loaded }
-      guard isIntact(.maskPoints), isIntact(.maskNodes) else {
-        cache.searchMasks = .some(nil)
-        return nil
-      }
+    return searchMasks.value { () -> SearchMasks? in
+      guard isIntact(.maskPoints), isIntact(.maskNodes) else { return nil }
       // Copied, not read in place: a mask is a 32-byte vector, and sections are only 8-aligned.
       let parts = SubtreeMaskParts(
         points: Self.array(memory.base, sections[.maskPoints]!),
@@ -521,7 +514,6 @@ final class StoreTable: @unchecked Sendable {
       let masks = (try? SubtreeMasks(for: tree, parts: parts)).map {
         SearchMasks(masks: $0, conditions: masksInfo.conditions, hoursWindow: masksInfo.hoursWindow)
       }
-      cache.searchMasks = .some(masks)
       return masks
     }
   }
