@@ -62,21 +62,24 @@ public struct Schedule: Sendable {
 
   private let compiled: Compiled
 
+  // Read in place (`_read`), never copied out: a copy of a table or the evaluator would count
+  // references to its arrays again on every lookup.
+
   /// The parsed expression.
-  public var hours: OpeningHours { compiled.hours }
+  public var hours: OpeningHours { _read { yield compiled.hours } }
   /// The place's time zone.
-  public var timeZone: TimeZoneRules { compiled.timeZone }
+  public var timeZone: TimeZoneRules { _read { yield compiled.timeZone } }
   /// Why some answers may be `unknown`: `no-holiday-data` (PH without a calendar: PH days evaluate
   /// unknown), `no-school-holidays` (SH: no data, evaluates unknown), `no-coordinates` (sun times
   /// without coordinates use the specification's defaults).
-  public var warnings: [OpeningHoursWarning] { compiled.warnings }
-  var evaluator: RuleEvaluator { compiled.evaluator }
-  var week: WeekTable? { compiled.week }
-  var offsets: OffsetCache { compiled.offsets }
+  public var warnings: [OpeningHoursWarning] { _read { yield compiled.warnings } }
+  var evaluator: RuleEvaluator { _read { yield compiled.evaluator } }
+  var week: WeekTable? { _read { yield compiled.week } }
+  var offsets: OffsetCache { _read { yield compiled.offsets } }
   /// The last days painted, for a schedule that is not weekly.
-  var painted: PaintedDays? { compiled.painted }
+  var painted: PaintedDays? { _read { yield compiled.painted } }
   /// The last stretch a search found quiet, for a schedule that is not weekly.
-  var quiet: QuietStretch? { compiled.quiet }
+  var quiet: QuietStretch? { _read { yield compiled.quiet } }
 
   /// Compiles `hours` for one place.
   /// - Parameters:
@@ -169,8 +172,11 @@ public struct Schedule: Sendable {
 
   /// The timeline of local day `day` (days since 1970-01-01).
   func daySegments(_ day: Int) -> DaySegments {
-    if let week { return week.days[Self.weekday(day)] }
-    return painted?.segments(day: day, paint: evaluator.segments(day:)) ?? evaluator.segments(day: day)
+    // Not `if let week`: that would copy the table's arrays out for one element.
+    if week != nil { return week.unsafelyUnwrapped.days[Self.weekday(day)] }
+    // The evaluator is read only to paint a day the cache lacks.
+    guard let painted else { return evaluator.segments(day: day) }
+    return painted.segments(day: day) { evaluator.segments(day: $0) }
   }
 
   @inline(__always)
