@@ -136,8 +136,8 @@ struct StoreRoutes: Sendable {
   private func search(_ answer: SearchAnswer, format: AnswerFormat, request: Request) -> Response {
     var response =
       format == .geoJSON
-      ? document(answer.geoJSONText, DocumentResponse.geoJSON, request)
-      : document(answer.jsonText, DocumentResponse.json, request)
+      ? document(utf8: answer.geoJSONUTF8, DocumentResponse.geoJSON, request)
+      : document(utf8: answer.jsonUTF8, DocumentResponse.json, request)
     for note in answer.notes {
       response.headers.append(HTTPField(name: .storesNote, value: Self.headerText(note)))
     }
@@ -161,6 +161,10 @@ struct StoreRoutes: Sendable {
 
   private func document(_ text: String, _ contentType: String, _ request: Request) -> Response {
     DocumentResponse.make(text, contentType: contentType, cacheControl: cacheControl, request: request)
+  }
+
+  private func document(utf8 body: [UInt8], _ contentType: String, _ request: Request) -> Response {
+    DocumentResponse.make(utf8: body, contentType: contentType, cacheControl: cacheControl, request: request)
   }
 
   /// The catalog the request was given, or 503 before the first load.

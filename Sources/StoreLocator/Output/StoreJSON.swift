@@ -69,6 +69,11 @@ extension StoreMatch {
   /// `matches` as a GeoJSON FeatureCollection, one feature a line, with the `query` object as a
   /// foreign member when there is one.
   public static func geoJSONText(_ matches: [StoreMatch], query: JSONObject?) -> String {
+    String(decoding: geoJSONUTF8(matches, query: query), as: UTF8.self)
+  }
+
+  /// `geoJSONText(_:query:)` as UTF-8 bytes.
+  public static func geoJSONUTF8(_ matches: [StoreMatch], query: JSONObject?) -> [UInt8] {
     // One feature a line keeps big results readable and diffable.
     var output = JSONBytes(capacity: 1024 + matches.count * 1200)
     output.append(ascii: "{\"type\":\"FeatureCollection\"")
@@ -82,7 +87,7 @@ extension StoreMatch {
       match.writeGeoJSONFeature(to: &output)
     }
     output.append(ascii: "\n]}\n")
-    return output.text
+    return output.bytes
   }
 
   /// `matches` as RFC 4180 CSV: a header row of `memberNames`, then a row a store.

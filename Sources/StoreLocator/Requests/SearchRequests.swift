@@ -150,7 +150,11 @@ public struct SearchAnswer: Sendable {
 
   /// The JSON document of `--format json`: `query`, `count`, `stores` (and `next_cursor` for
   /// `within`), ending in a newline.
-  public var jsonText: String {
+  public var jsonText: String { String(decoding: jsonUTF8, as: UTF8.self) }
+
+  /// `jsonText` as UTF-8 bytes, as the service sends it: written once, never converted to a
+  /// `String` and back.
+  public var jsonUTF8: [UInt8] {
     var output = JSONBytes(capacity: 1024 + matches.count * 1024)
     output.append(ascii: "{\"query\":")
     output.append(query)
@@ -168,11 +172,14 @@ public struct SearchAnswer: Sendable {
       output.append(nextCursor.map(JSONValue.string) ?? .null)
     }
     output.append(ascii: "}\n")
-    return output.text
+    return output.bytes
   }
 
   /// The stores as a GeoJSON FeatureCollection with the `query` as a foreign member.
   public var geoJSONText: String { StoreMatch.geoJSONText(matches, query: query) }
+
+  /// `geoJSONText` as UTF-8 bytes.
+  public var geoJSONUTF8: [UInt8] { StoreMatch.geoJSONUTF8(matches, query: query) }
 
   /// Why nothing matched, when nothing did: the sentence and the causes the catalog can tell.
   /// - Parameter distanceText: How to write distances (the CLI passes its `--units`).
