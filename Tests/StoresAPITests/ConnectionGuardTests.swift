@@ -24,9 +24,17 @@ import Testing
        "properties": {"name": "Store \(index)", "description": "\(description)", "opening_hours": "24/7", "timezone": "Europe/Berlin"}}
       """
     }
+    // One file for every run, written when missing: a file per run (12 MB) piled up in /tmp.
+    let text = "{\"type\": \"FeatureCollection\", \"features\": [\(features.joined(separator: ",\n"))]}"
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("stores-api-heavy-\(text.utf8.count).geojson").path
+    if (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) == text.utf8.count {
+      return path
+    }
     do {
-      return try TestService.temporaryFile(
-        "{\"type\": \"FeatureCollection\", \"features\": [\(features.joined(separator: ",\n"))]}")
+      let staging = try TestService.temporaryFile(text)
+      guard rename(staging, path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+      return path
     } catch { fatalError("cannot write the heavy test data: \(error)") }
   }()
 

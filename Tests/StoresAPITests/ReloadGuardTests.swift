@@ -30,6 +30,7 @@ import Testing
     let log = TestLog()
     let (service, path) = try Self.serving(metrics: metrics, log: log)
     defer { try? FileManager.default.removeItem(atPath: path) }
+    defer { try? FileManager.default.removeItem(atPath: path) }
     let served = try #require(service.store.current).version
     try ReloadTests.replace(path, with: Data(Self.emptyCollection.utf8))
     try await TestService.application(service).test(.router) { client in
@@ -77,6 +78,7 @@ import Testing
     let log = TestLog()
     let (service, path) = try Self.serving(metrics: metrics, log: log)
     defer { try? FileManager.default.removeItem(atPath: path) }
+    defer { try? FileManager.default.removeItem(atPath: path) }
     let served = try #require(service.store.current).version
     try ReloadTests.replace(path, with: Data(ReloadTests.stores("b", count: 5).utf8))
     try await TestService.application(service).test(.router) { client in
@@ -117,6 +119,7 @@ import Testing
     let log = TestLog()
     let (service, path) = try Self.serving(metrics: metrics, log: log)
     defer { try? FileManager.default.removeItem(atPath: path) }
+    defer { try? FileManager.default.removeItem(atPath: path) }
     // 10 to 9 stores: 10% fewer, the limit itself, is taken.
     try ReloadTests.replace(path, with: Data(ReloadTests.stores("b", count: 9).utf8))
     #expect(await service.reloader.reload(trigger: "SIGHUP").reloaded)
@@ -144,6 +147,7 @@ import Testing
     let metrics = ServiceMetrics()
     let (service, path) = try Self.serving(metrics: metrics, log: TestLog())
     defer { try? FileManager.default.removeItem(atPath: path) }
+    defer { try? FileManager.default.removeItem(atPath: path) }
     let served = try #require(service.store.current).version
     try ReloadTests.replace(path, with: Data())
     try await TestService.application(service).test(.router) { client in
@@ -160,6 +164,7 @@ import Testing
   @Test func forceTakesTrueOrFalseAndTheRouteNoOtherParameter() async throws {
     let metrics = ServiceMetrics()
     let (service, path) = try Self.serving(metrics: metrics, log: TestLog())
+    defer { try? FileManager.default.removeItem(atPath: path) }
     defer { try? FileManager.default.removeItem(atPath: path) }
     let served = try #require(service.store.current).version
     try ReloadTests.replace(path, with: Data(Self.emptyCollection.utf8))

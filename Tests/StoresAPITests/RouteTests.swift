@@ -71,6 +71,7 @@ import Testing
       {"type": "Feature", "id": "a", "geometry": {"type": "Point", "coordinates": [-0.1278, 51.5074]},
        "properties": {"name": "A", "timezone": "Europe/London"}}]}
       """)
+    defer { try? FileManager.default.removeItem(atPath: path) }
     let loaded = try CatalogSource(path: path).load()
     try await TestService.application(TestService.service(loaded, source: path)).test(.router) { client in
       // London typed LON,LAT.
