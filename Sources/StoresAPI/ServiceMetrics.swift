@@ -2,13 +2,16 @@ import Metrics
 import Prometheus
 import Synchronization
 
-/// The service's own metrics, beside the per-route requests and latencies that Hummingbird's
-/// `MetricsMiddleware` records through swift-metrics into the same registry.
+/// The service's own metrics, and the per-route requests and latencies (`requests`, recorded by
+/// `RequestMetricsMiddleware`).
 ///
-/// `GET /metrics` writes the registry in the Prometheus text format.
+/// `GET /metrics` writes both in the Prometheus text format.
 public final class ServiceMetrics: Sendable {
   /// Where every metric of the service is kept, those of swift-metrics too (see `makeFactory`).
   public let registry: PrometheusCollectorRegistry
+  /// Requests by route, method and status, with their latencies: written by every request, so
+  /// kept apart from the registry, in stripes (see `RequestMetrics`).
+  public let requests = RequestMetrics()
   private let reloadSuccesses: Prometheus.Counter
   private let reloadFailures: Prometheus.Counter
   private let reloadRefusals: Prometheus.Counter
@@ -153,5 +156,5 @@ public final class ServiceMetrics: Sendable {
   func recordReloadCoalesced() { reloadsCoalesced.increment() }
 
   /// Everything in the registry, in the Prometheus text format.
-  public var text: String { registry.emitToString() }
+  public var text: String { registry.emitToString() + requests.text }
 }

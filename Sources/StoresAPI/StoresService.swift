@@ -43,7 +43,7 @@ public struct StoresService: Sendable {
   /// origins are configured) and the `ServiceMiddleware`.
   public func buildRouter() -> Router<StoresRequestContext> {
     let router = Router(context: StoresRequestContext.self, options: .autoGenerateHeadEndpoints)
-    router.add(middleware: MetricsMiddleware())
+    router.add(middleware: RequestMetricsMiddleware(metrics: metrics.requests))
     if !configuration.corsOrigins.isEmpty {
       router.add(middleware: OriginsMiddleware(origins: configuration.corsOrigins))
     }
