@@ -116,8 +116,10 @@ import Testing
     around center: Coordinate, ids: [String], using random: inout SplitMix64
   ) throws -> PickupRequest {
     let latitude = center.latitude + Double.random(in: -0.12...0.12, using: &random)
-    let longitude = center.longitude + Double.random(in: -0.15...0.15, using: &random)
-    let customer = try Coordinate(latitude: latitude, longitude: longitude)
+    var longitude = center.longitude + Double.random(in: -0.15...0.15, using: &random)
+    // Across the antimeridian, as a customer there would be.
+    if longitude > 180 { longitude -= 360 } else if longitude < -180 { longitude += 360 }
+    let customer = try Coordinate(latitude: min(90, max(-90, latitude)), longitude: longitude)
     // From 2026-11-01 to 2027-04-15 (two DST changes), any second.
     let orderedAt = Instant(
       secondsSinceEpoch: Int64.random(in: 1_793_491_200...1_807_747_200, using: &random))
