@@ -174,6 +174,34 @@ public struct OrderDocument: Hashable, Sendable {
     return result
   }
 
+  /// Appends the text of `writingBack(plan, as: member)` to `output`, the plan written from its
+  /// rows (`PickupPlan.writeJSON(to:)`).
+  func writeJSON(
+    writingBack plan: PickupPlan, as member: String = OrderDocument.planMember, to output: inout JSONBytes
+  ) {
+    output.append(UInt8(ascii: "{"))
+    // As `JSONObject`'s subscript sets it: in place of the first member of that name, else last.
+    var written = false
+    for (offset, element) in object.members.enumerated() {
+      if offset > 0 { output.append(UInt8(ascii: ",")) }
+      output.appendString(element.key)
+      output.append(UInt8(ascii: ":"))
+      if !written && element.key.hasSameBytes(as: member) {
+        plan.writeJSON(to: &output)
+        written = true
+      } else {
+        output.append(element.value)
+      }
+    }
+    if !written {
+      if !object.members.isEmpty { output.append(UInt8(ascii: ",")) }
+      output.appendString(member)
+      output.append(UInt8(ascii: ":"))
+      plan.writeJSON(to: &output)
+    }
+    output.append(UInt8(ascii: "}"))
+  }
+
   static func item(_ value: JSONValue, member: String) throws(OrderError) -> OrderItem {
     guard case .object(let object) = value else {
       throw OrderError(

@@ -90,3 +90,125 @@ extension PassedOverStore {
     return object
   }
 }
+
+// The same objects written straight into bytes, the stores from their rows (`StoreMatch.writeJSON`):
+// the bytes of `JSONValue.object(jsonObject).jsonText`, without a `Store`, a `JSONValue` tree or a
+// dictionary per store (a test holds the two equal on many plans).
+
+extension PickupPlan {
+  /// Appends the text of `jsonObject` to `output`.
+  func writeJSON(to output: inout JSONBytes) {
+    func text(_ value: String?) {
+      if let value { output.appendString(value) } else { output.append(ascii: "null") }
+    }
+    output.append(UInt8(ascii: "{"))
+    output.appendKey("status", first: true)
+    output.appendString(status.rawValue)
+    output.appendKey("store")
+    if let assignment { assignment.store.writeJSON(to: &output) } else { output.append(ascii: "null") }
+    output.appendKey("ready_at")
+    output.appendString(readyAt.description)
+    output.appendKey("arrival_at")
+    text(assignment?.arrivalAt.description)
+    output.appendKey("pickup_at")
+    text(assignment?.pickupAt.description)
+    output.appendKey("pickup_at_local")
+    text(assignment.map { $0.localTime($0.pickupAt) })
+    output.appendKey("travel")
+    output.append(UInt8(ascii: "{"))
+    output.appendKey("mode", first: true)
+    output.appendString(travel.name)
+    output.appendKey("speed_kmh")
+    output.append(JSONValue((travel.metersPerSecond * 3.6 * 1000).rounded() / 1000))
+    output.appendKey("detour_factor")
+    output.append(JSONValue(TravelMode.detourFactor))
+    output.appendKey("duration_s")
+    output.append(assignment.map { JSONValue(Int($0.travelSeconds)) } ?? .null)
+    output.appendKey("max_duration_s")
+    output.append(JSONValue(Int(maximumTravel)))
+    output.append(UInt8(ascii: "}"))
+    output.appendKey("close_buffer_s")
+    output.append(JSONValue(Int(closeBuffer)))
+    output.appendKey("warnings")
+    Self.writeArray(warnings, to: &output) { $0.writeJSON(to: &$1) }
+    output.appendKey("alternatives")
+    Self.writeArray(alternatives, to: &output) { $0.writeJSON(to: &$1) }
+    output.appendKey("passed_over")
+    Self.writeArray(passedOver, to: &output) { $0.writeJSON(to: &$1) }
+    output.appendKey("earliest")
+    if let earliest {
+      output.append(UInt8(ascii: "{"))
+      output.appendKey("store_id", first: true)
+      output.appendString(earliest.store.id)
+      output.appendKey("distance_m")
+      output.append(earliest.store.distance.map { JSONValue(meters: $0.meters) } ?? .null)
+      output.appendKey("pickup_at")
+      output.appendString(earliest.pickupAt.description)
+      output.appendKey("pickup_at_local")
+      output.appendString(earliest.localTime(earliest.pickupAt))
+      output.append(UInt8(ascii: "}"))
+    } else {
+      output.append(ascii: "null")
+    }
+    output.append(UInt8(ascii: "}"))
+  }
+
+  private static func writeArray<Element>(
+    _ elements: [Element], to output: inout JSONBytes, _ write: (Element, inout JSONBytes) -> Void
+  ) {
+    output.append(UInt8(ascii: "["))
+    for (offset, element) in elements.enumerated() {
+      if offset > 0 { output.append(UInt8(ascii: ",")) }
+      write(element, &output)
+    }
+    output.append(UInt8(ascii: "]"))
+  }
+}
+
+extension PickupOption {
+  /// Appends the text of `jsonObject` to `output`.
+  func writeJSON(to output: inout JSONBytes) {
+    output.append(UInt8(ascii: "{"))
+    output.appendKey("store", first: true)
+    store.writeJSON(to: &output)
+    output.appendKey("ready_at")
+    output.appendString(readyAt.description)
+    output.appendKey("arrival_at")
+    output.appendString(arrivalAt.description)
+    output.appendKey("pickup_at")
+    output.appendString(pickupAt.description)
+    output.appendKey("pickup_at_local")
+    output.appendString(localTime(pickupAt))
+    output.append(UInt8(ascii: "}"))
+  }
+}
+
+extension PickupNotice {
+  /// Appends the text of `jsonObject` to `output`.
+  func writeJSON(to output: inout JSONBytes) {
+    output.append(UInt8(ascii: "{"))
+    output.appendKey("code", first: true)
+    output.appendString(code.rawValue)
+    output.appendKey("store_id")
+    if let storeID { output.appendString(storeID) } else { output.append(ascii: "null") }
+    output.appendKey("message")
+    output.appendString(message)
+    output.append(UInt8(ascii: "}"))
+  }
+}
+
+extension PassedOverStore {
+  /// Appends the text of `jsonObject` to `output`.
+  func writeJSON(to output: inout JSONBytes) {
+    output.append(UInt8(ascii: "{"))
+    output.appendKey("store_id", first: true)
+    output.appendString(storeID)
+    output.appendKey("code")
+    output.appendString(reason.rawValue)
+    output.appendKey("distance_m")
+    output.append(distance.map { JSONValue(meters: $0.meters) } ?? .null)
+    output.appendKey("message")
+    output.appendString(message)
+    output.append(UInt8(ascii: "}"))
+  }
+}

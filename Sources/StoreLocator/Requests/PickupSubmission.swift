@@ -90,8 +90,12 @@ public struct PickupSubmission: Sendable {
         .invalid, parameter: nil, "the body is \(body.count) bytes, over 1 MiB, the limit for orders")
     }
     let value: JSONValue
-    do { value = try JSONValue(parsing: String(decoding: body, as: UTF8.self)) } catch {
-      throw RequestError(.invalid, parameter: nil, "the body is not JSON: \(error.description)")
+    if let plain = PlainPickupBody.object(body) {
+      value = .object(plain)
+    } else {
+      do { value = try JSONValue(parsing: String(decoding: body, as: UTF8.self)) } catch {
+        throw RequestError(.invalid, parameter: nil, "the body is not JSON: \(error.description)")
+      }
     }
     guard case .object(let object) = value else {
       throw RequestError(
@@ -174,7 +178,16 @@ public struct PickupAnswer: Sendable {
 
   /// The order with its `pickup` member, or the plan alone, ending in a newline.
   public var jsonText: String {
-    JSONValue.object(order.map { $0.writingBack(plan) } ?? plan.jsonObject).jsonText + "\n"
+    // Written from the rows, no tree: the bytes of
+    // `JSONValue.object(order.map { $0.writingBack(plan) } ?? plan.jsonObject).jsonText`.
+    var output = JSONBytes(capacity: 2048 + 256 * plan.passedOver.count + 1024 * plan.alternatives.count)
+    if let order {
+      order.writeJSON(writingBack: plan, to: &output)
+    } else {
+      plan.writeJSON(to: &output)
+    }
+    output.append(UInt8(ascii: "\n"))
+    return output.text
   }
 }
 

@@ -72,6 +72,8 @@ final class StoreTable: @unchecked Sendable {
   /// read without a lock.
   private let keyNumbers = ComputedOnce<[String: UInt32]>()
   private let searchMasks = ComputedOnce<SearchMasks?>()
+  /// The pickup planner's index of each store's opening-hours notes (`Catalog.pickupHoursNotes`).
+  let pickupHoursNotes = ComputedOnce<PickupHoursNotes>()
 
   init(
     path: String?, source: String, storeCount: Int, diagnosticCounts: [Diagnostic.Severity: Int],
@@ -448,6 +450,14 @@ final class StoreTable: @unchecked Sendable {
     let leader = Int(word(groupLeaders, 4 * group))
     guard leader < storeCount else { corrupted("schedule group \(group) names store \(leader)") }
     return schedules.set(compileSchedule(of: store(at: leader)), ofGroup: group)
+  }
+
+  /// The group of stores that share the compiled schedule of the store at `position` (what a
+  /// schedule says at an instant is the same for all of them), or `nil` when it has none.
+  func scheduleGroup(at position: Int) -> Int? {
+    guard rowByte(position, 46) == 0 else { return nil }
+    let group = Int(rowWord(position, 60))
+    return group < groupCount ? group : nil
   }
 
   /// Gives the table the schedules the loader compiled, one a group.
