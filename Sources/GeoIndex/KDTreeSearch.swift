@@ -123,9 +123,9 @@ struct View {
   ///
   /// The heap keeps the `k` best by (chord, index), but the answer is ranked by (haversine,
   /// index), and the two may disagree between points whose chords differ by rounding. So the
-  /// search prunes at `tieBound2(heap.top.chord2)`, not at the top's chord, and every included
-  /// point up to that bound that the heap does not keep (rejected, or evicted later) goes to
-  /// `nearTies`. Once the search ends, the answer is the best `k` by (haversine, index) of the heap
+  /// search prunes at `searchBound2(heap.top.chord2)` (at least `tieBound2`), not at the top's
+  /// chord, and every included point up to that bound that the heap does not keep (rejected, or
+  /// evicted later) goes to `nearTies`. Once the search ends, the answer is the best `k` by (haversine, index) of the heap
   /// and of the near ties within `tieBound2` of the final top: any point beyond that is farther,
   /// by haversine, than all `k` points in the heap.
   @inline(__always)
