@@ -35,7 +35,9 @@ let package = Package(
     .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.23.0"),
   ],
   targets: [
-    .target(name: "GeoIndex"),
+    // `__builtin_prefetch` for GeoIndex's searches (the next leaf, the results' coordinates).
+    .target(name: "CGeoIndexPrefetch"),
+    .target(name: "GeoIndex", dependencies: ["CGeoIndexPrefetch"]),
     .target(name: "OpeningHours"),
     .target(name: "StoreLocator", dependencies: ["GeoIndex", "OpeningHours"]),
     .executableTarget(

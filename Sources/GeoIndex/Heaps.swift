@@ -166,6 +166,9 @@ struct NodeQueue {
     storage[child] = entry
   }
 
+  /// The nearest entry. Requires `count > 0`.
+  var minimum: Entry { storage[0] }
+
   /// Removes and returns the nearest entry. Requires `count > 0`.
   @inline(__always)
   mutating func popMin() -> Entry {

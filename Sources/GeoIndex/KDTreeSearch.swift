@@ -1,3 +1,5 @@
+internal import CGeoIndexPrefetch
+
 /// Unchecked pointers to a tree's arrays, for the search loops. Valid only inside
 /// `KDTree.withView`, and only for a non-empty tree.
 struct View {
@@ -54,6 +56,39 @@ struct View {
     return ((leaf * count) >> depth, ((leaf + 1) * count) >> depth)
   }
 
+  /// Starts loading the boxes of `node`'s four grandchildren (96 bytes, contiguous), so that
+  /// a descent has two levels of box loads in flight instead of one.
+  @inline(__always)
+  func prefetchGrandchildBoxes(_ node: Int) {
+    let first = boxes + 6 * (4 * node + 3)
+    geo_index_prefetch(first)
+    geo_index_prefetch(first + 23)
+  }
+
+  /// Starts loading the points of tree positions `start..<end` (their vectors and ids), so that
+  /// a leaf's cache misses overlap the work before it is scanned.
+  @inline(__always)
+  func prefetchPoints(_ start: Int, _ end: Int) {
+    guard start < end else { return }
+    // A line holds 8 doubles and 16 ids; the last line of each array may be one past the stride.
+    var p = start
+    while p < end {
+      geo_index_prefetch(xs + p)
+      geo_index_prefetch(ys + p)
+      geo_index_prefetch(zs + p)
+      p &+= 8
+    }
+    geo_index_prefetch(xs + end - 1)
+    geo_index_prefetch(ys + end - 1)
+    geo_index_prefetch(zs + end - 1)
+    p = start
+    while p < end {
+      geo_index_prefetch(ids + p)
+      p &+= 16
+    }
+    geo_index_prefetch(ids + end - 1)
+  }
+
   /// Bounds the disagreement between the chord and haversine rankings, on the chord (about 6 µm
   /// on the Earth): both are computed to within about 10⁻¹⁵ of the exact chord, so when
   /// `a.distance(to: p) <= a.distance(to: q)` the computed chords satisfy
@@ -68,6 +103,17 @@ struct View {
     return chord * chord
   }
 
+  /// An upper bound of `tieBound2(chord2)` without its square root, for the search's bound,
+  /// which tightens after each candidate the heap keeps (the root's latency was on that path).
+  /// `(√c + t)² = c + 2t√c + t² ≤ c + t(c + 1) + t²` (as `2√c ≤ c + 1`); `c + t(c + 2)` exceeds
+  /// that by at least `t - t²`, far above the rounding of either (about 10⁻¹⁶ for `c ≤ 4`).
+  /// Looser only by `t(√c - 1)² + t`: the search keeps a few more near ties, which the final
+  /// `tieBound2` drops, so answers are the same.
+  @inline(__always)
+  static func searchBound2(_ chord2: Double) -> Double {
+    chord2 + chordTieTolerance * (chord2 + 2)
+  }
+
   /// k nearest, best first: the node nearest the query is taken from a priority queue, followed
   /// down to a leaf by its nearer child (the farther one queued), and the leaf scanned; the search
   /// ends when the nearest queued node is farther than the worst candidate kept (or the distance
@@ -77,11 +123,12 @@ struct View {
   ///
   /// The heap keeps the `k` best by (chord, index), but the answer is ranked by (haversine,
   /// index), and the two may disagree between points whose chords differ by rounding. So the
-  /// search prunes at `tieBound2(heap.top.chord2)`, not at the top's chord, and every included
-  /// point up to that bound that the heap does not keep (rejected, or evicted later) goes to
-  /// `nearTies`. Once the search ends, the answer is the best `k` by (haversine, index) of the heap
+  /// search prunes at `searchBound2(heap.top.chord2)` (at least `tieBound2`), not at the top's
+  /// chord, and every included point up to that bound that the heap does not keep (rejected, or
+  /// evicted later) goes to `nearTies`. Once the search ends, the answer is the best `k` by (haversine, index) of the heap
   /// and of the near ties within `tieBound2` of the final top: any point beyond that is farther,
   /// by haversine, than all `k` points in the heap.
+  @inline(__always)
   func nearest<Filter: PointFilter>(
     qx: Double, qy: Double, qz: Double, limit: ChordLimit, center: Coordinate,
     heap: inout BoundedMaxHeap, nearTies: inout [Candidate], filter: Filter
@@ -91,10 +138,15 @@ struct View {
     let rootDistance = nodeDistance2(0, qx, qy, qz)
     guard rootDistance <= bound2 else { return }
     withUnsafeTemporaryAllocation(of: (Int32, Int32, Double).self, capacity: leafCapacity) { nearby in
-      withUnsafeTemporaryAllocation(of: NodeQueue.Entry.self, capacity: NodeQueue.initialCapacity) {
-        initial in
-        var queue = NodeQueue(initial: initial.baseAddress!)
+      withUnsafeTemporaryAllocation(of: NodeQueue.Entry.self, capacity: NodeQueue.initialCapacity + 64) {
+        buffer in
+        var queue = NodeQueue(initial: buffer.baseAddress!)
         defer { queue.release() }
+        // The far children of one descent, queued only after its leaf is scanned: the leaf
+        // usually tightens the bound past most of them (k = 10: all but two or three of the
+        // fifteen of the first descent), which then cost no queue operation. A descent is at
+        // most `depth` ≤ 31 levels.
+        let pending = buffer.baseAddress! + NodeQueue.initialCapacity
         queue.push(NodeQueue.Entry(distance2: rootDistance, node: 0))
         while queue.count > 0 {
           let entry = queue.popMin()
@@ -102,9 +154,20 @@ struct View {
           if entry.distance2 > bound2 { break }
           var node = entry.node
           var distance2 = entry.distance2
+          var pendingCount = 0
+          defer {
+            for i in 0..<pendingCount where pending[i].distance2 <= bound2 { queue.push(pending[i]) }
+          }
           while node < firstLeaf {
             let left = 2 * node + 1
             let right = left + 1
+            // Two levels ahead: the boxes a level below the children, or, above the leaves,
+            // the points of both (the far one is usually scanned next).
+            if left < firstLeaf {
+              prefetchGrandchildBoxes(node)
+            } else {
+              prefetchPoints(leafBounds(left).start, leafBounds(right).end)
+            }
             let dl = nodeDistance2(left, qx, qy, qz)
             let dr = nodeDistance2(right, qx, qy, qz)
             let far: Int
@@ -120,10 +183,25 @@ struct View {
               far = left
               farDistance = dl
             }
-            if farDistance <= bound2 { queue.push(NodeQueue.Entry(distance2: farDistance, node: far)) }
+            if farDistance <= bound2 {
+              pending[pendingCount] = NodeQueue.Entry(distance2: farDistance, node: far)
+              pendingCount &+= 1
+            }
             if distance2 > bound2 { break }
           }
           guard node >= firstLeaf, distance2 <= bound2 else { continue }
+          // The node scanned after this leaf is the nearest queued one or a pending far child
+          // (usually this leaf's sibling, whose points the parent's step above prefetched):
+          // start loading the queued one while this leaf is scanned.
+          if queue.count > 0 {
+            let next = queue.minimum.node
+            if next >= firstLeaf {
+              let (nextStart, nextEnd) = leafBounds(next)
+              prefetchPoints(nextStart, nextEnd)
+            } else {
+              geo_index_prefetch(boxes + 6 * (2 * next + 1))
+            }
+          }
           let (start, end) = leafBounds(node)
           // First the points within the bound, with no branch a point (most of a leaf is usually
           // outside it); their ids are read here too, so that those cache misses overlap the
@@ -150,9 +228,12 @@ struct View {
             if d2 > limit.inner2 && center.distance(to: coordinates[Int(index)]).meters > limit.meters {
               continue
             }
+            // The answer's distances read the coordinates of the points kept: start loading
+            // them now, while the search goes on.
+            geo_index_prefetch(coordinates + Int(index))
             if !heap.isFull {
               heap.insert(candidate)
-              if heap.isFull { bound2 = Swift.min(bound2, Self.tieBound2(heap.top.chord2)) }
+              if heap.isFull { bound2 = Swift.min(bound2, Self.searchBound2(heap.top.chord2)) }
               continue
             }
             let worst = heap.top
@@ -162,7 +243,7 @@ struct View {
               continue
             }
             heap.replaceTop(with: candidate)
-            bound2 = Swift.min(bound2, Self.tieBound2(heap.top.chord2))
+            bound2 = Swift.min(bound2, Self.searchBound2(heap.top.chord2))
             if worst.chord2 <= bound2 { nearTies.append(worst) }
           }
         }

@@ -60,6 +60,30 @@ import Testing
     }
   }
 
+  /// The far children of a descent are queued only after its leaf is scanned, and only those
+  /// within the bound the leaf left. Deep trees (leaves of one to three points: descents of up to
+  /// fourteen levels) with k from 1 to 60, rare and common matches and distance limits: every
+  /// child that can still hold an answer must be queued, or these differ from brute force.
+  @Test(arguments: [1, 2, 3])
+  func deferredFarChildrenMatchBruteForce(leafSize: Int) {
+    let points = Array(Self.points.prefix(4_000))
+    let tree = KDTree(coordinates: points, leafSize: leafSize)
+    var rng = SplitMix64(seed: UInt64(0xDEF0 + leafSize))
+    for query in 0..<24 {
+      // Half the queries on data points: exact ties at distance zero.
+      let center = query % 2 == 0 ? rng.coordinate() : points[Int(rng.next() % UInt64(points.count))]
+      let k = [1, 2, 10, 60][query % 4]
+      let every = [1, 3, 50][query % 3]
+      let isIncluded = { (i: Int) in i % every == 0 }
+      let all = bruteForce(points, from: center, where: isIncluded)
+      #expect(tree.nearest(k, to: center, where: isIncluded) == Array(all.prefix(k)))
+      let limit = Distance.kilometers(rng.uniform(0, 2_000))
+      #expect(
+        tree.nearest(k, to: center, within: limit, where: isIncluded)
+          == Array(all.prefix { $0.distance <= limit }.prefix(k)))
+    }
+  }
+
   /// Queries on the data points themselves: the exact duplicates come first, in index order.
   @Test func duplicatesComeInIndexOrder() {
     let tree = KDTree(coordinates: Self.points)

@@ -209,7 +209,9 @@ func benchmarkTree(_ o: TreeOptions) {
   }
   if let peak = procStatus("VmHWM") { record("tree.peak_rss_bytes", peak) }
 
-  if o.check { checkAgainstBruteForce(tree: tree, points: points, queries: queries, flags: flags10) }
+  if o.check {
+    checkAgainstBruteForce(tree: tree, points: points, queries: queries, flags: [flags10, flags1])
+  }
 }
 
 /// A 1°×1° box centred on `center`, clamped at the poles, wrapped across the antimeridian.
@@ -225,19 +227,30 @@ func oneDegreeBox(around center: Coordinate) -> GeoBox {
   }
 }
 
-/// For the smoke run: the k=10 answers (plain and filtered) equal a brute-force sort by
-/// (haversine distance, index).
-func checkAgainstBruteForce(tree: KDTree, points: [Coordinate], queries: [Coordinate], flags: [Bool]) {
+/// For the smoke run: the k=10 answers (plain, and filtered by each of `flags`) and the first ten
+/// of `byDistance` equal a brute-force sort by (haversine distance, index): the same indices in the
+/// same order and the same distances, bit for bit.
+func checkAgainstBruteForce(tree: KDTree, points: [Coordinate], queries: [Coordinate], flags: [[Bool]]) {
   for q in queries.prefix(200) {
     let byDistance: [(distance: Double, index: Int)] = points.indices
       .map { (distance: q.distance(to: points[$0]).meters, index: $0) }
       .sorted { $0.distance < $1.distance || ($0.distance == $1.distance && $0.index < $1.index) }
-    let expected = byDistance.prefix(10).map { $0.index }
-    let expectedFiltered = byDistance.filter { flags[$0.index] }.prefix(10).map { $0.index }
-    guard tree.nearest(10, to: q).map(\.index) == Array(expected),
-      tree.nearest(10, to: q, where: { flags[$0] }).map(\.index) == Array(expectedFiltered),
-      Array(tree.byDistance(from: q).prefix(10).map(\.index)) == Array(expected)
+    func same(_ found: some Sequence<Neighbor>, _ expected: some Sequence<(distance: Double, index: Int)>)
+      -> Bool
+    {
+      found.map { [$0.index, Int(truncatingIfNeeded: $0.distance.meters.bitPattern)] }
+        == expected.map { [$0.index, Int(truncatingIfNeeded: $0.distance.bitPattern)] }
+    }
+    guard same(tree.nearest(10, to: q), byDistance.prefix(10)),
+      flags.allSatisfy({ flags in
+        same(
+          tree.nearest(10, to: q, where: { flags[$0] }), byDistance.lazy.filter { flags[$0.index] }.prefix(10)
+        )
+      }),
+      same(tree.byDistance(from: q).prefix(10), byDistance.prefix(10))
     else { fail("k-d tree disagrees with brute force at \(q)") }
   }
-  print("check: k=10, filtered k=10 and byDistance agree with brute force on 200 queries")
+  print(
+    "check: k=10, filtered k=10 (10% and 1%) and byDistance agree with brute force on 200 queries "
+      + "(indices, order and distances)")
 }
