@@ -450,6 +450,15 @@ final class StoreTable: @unchecked Sendable {
     return schedules.set(compileSchedule(of: store(at: leader)), ofGroup: group)
   }
 
+  /// The schedule group of the store at `position` (the stores sharing its compiled schedule), or
+  /// `nil` when it has no schedule.
+  func scheduleGroup(at position: Int) -> Int? {
+    checkRow(position)
+    guard rowByte(position, 46) == 0 else { return nil }
+    let group = Int(rowWord(position, 60))
+    return group < groupCount ? group : nil
+  }
+
   /// Gives the table the schedules the loader compiled, one a group.
   func prefill(schedules: [Schedule?], zones: [String: TimeZoneRules], diagnostics: [Diagnostic]) {
     for (group, schedule) in schedules.enumerated() where group < self.schedules.count {
