@@ -44,6 +44,7 @@ public struct Schedule: Sendable {
     let week: WeekTable?
     let offsets: OffsetCache
     let days: DayTable?
+    let painted: PaintedDays?
     let quiet: QuietStretch?
 
     init(
@@ -54,7 +55,10 @@ public struct Schedule: Sendable {
       self.warnings = warnings
       self.evaluator = evaluator
       self.week = evaluator.isWeekly ? WeekTable(evaluator) : nil
-      self.days = evaluator.isWeekly ? nil : DayTable()
+      // Days with sun times are each a timeline of their own: the last few are kept instead.
+      let usesSun = evaluator.fixedSpans.contains { $0 == nil }
+      self.days = evaluator.isWeekly || usesSun ? nil : DayTable()
+      self.painted = usesSun ? PaintedDays() : nil
       self.quiet = evaluator.isWeekly ? nil : QuietStretch(comments: evaluator.possibleComments)
       self.offsets = OffsetCache(timeZone)
     }
@@ -78,6 +82,8 @@ public struct Schedule: Sendable {
   var offsets: OffsetCache { _read { yield compiled.offsets } }
   /// The days painted, for a schedule that is not weekly.
   var days: DayTable? { _read { yield compiled.days } }
+  /// The last days painted, for a schedule with sun times.
+  var painted: PaintedDays? { _read { yield compiled.painted } }
   /// The last stretch a search found quiet, for a schedule that is not weekly.
   var quiet: QuietStretch? { _read { yield compiled.quiet } }
 
@@ -188,7 +194,14 @@ public struct Schedule: Sendable {
         return timeline
       }
     }
-    return evaluator.segments(day: day)
+    return painted(day)
+  }
+
+  /// Day `day` painted afresh, or from the last days painted of a schedule with sun times.
+  func painted(_ day: Int) -> DaySegments {
+    // The evaluator is read only to paint a day the cache lacks.
+    guard painted != nil else { return evaluator.segments(day: day) }
+    return painted.unsafelyUnwrapped.segments(day: day) { evaluator.segments(day: $0) }
   }
 
   /// Whether day `day` is open at `second` into it, for a schedule that is not weekly.
@@ -201,7 +214,7 @@ public struct Schedule: Sendable {
       }
       if let answer { return answer }
     }
-    let segments = evaluator.segments(day: day)
+    let segments = painted(day)
     return segments.statuses[segments.index(at: second)].state == .open
   }
 
@@ -215,7 +228,7 @@ public struct Schedule: Sendable {
       }
       if let answer { return answer }
     }
-    return evaluator.segments(day: day).status(at: second)
+    return painted(day).status(at: second)
   }
 
   @inline(__always)
