@@ -1,9 +1,15 @@
 import Synchronization
 
-/// The day timelines a date-dependent schedule painted last, by day: a service asks about the
+/// The day timelines a schedule with sun times painted last, by day: a service asks about the
 /// same few days (today, tomorrow) again and again, and painting one evaluates every rule (and,
 /// with unknown holiday facts, every assumption about them) — hundreds of nanoseconds — where a
 /// lookup costs a lock and a compare.
+///
+/// Only for schedules with sun times, whose every day is a timeline of its own (the sunrise moves),
+/// so the day table (`DayTable`) of the other date-dependent schedules, which keeps a timeline per
+/// kind of day, would keep one per day. Such a schedule belongs to one store (its place decides its
+/// sun times), so its lock is shared only by the threads asking about that store. Left for later: a
+/// bounded cache without a lock for them too (issue 25).
 ///
 /// Shared by every copy of a `Schedule` (a catalog shares one schedule among the stores with the
 /// same hours, zone and calendar), so one store's question warms the cache for all of them.

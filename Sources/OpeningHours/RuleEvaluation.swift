@@ -100,11 +100,17 @@ struct RuleEvaluator: Sendable {
     for mask in 0..<(1 << n) {
       runs.append(paint(day: day, facts: Array(facts.prefix(n)), assumed: mask))
     }
-    let reason =
-      facts.contains { $0.kind == .publicHoliday }
-      ? "depends on public holidays, for which there is no data"
-      : "depends on school holidays, for which there is no data"
+    let reason = facts.contains { $0.kind == .publicHoliday } ? Self.noPublicHolidays : Self.noSchoolHolidays
     return Self.combine(runs, disagreement: OpeningStatus(state: .unknown, comment: reason))
+  }
+
+  /// The comments of a day evaluated under every assumption about holidays without data.
+  static let noPublicHolidays = "depends on public holidays, for which there is no data"
+  static let noSchoolHolidays = "depends on school holidays, for which there is no data"
+
+  /// Every comment a status of these rules can carry: the rules' own and the "no data" reasons.
+  var possibleComments: [String] {
+    rules.compactMap { Self.status(of: $0).comment } + [Self.noPublicHolidays, Self.noSchoolHolidays]
   }
 
   static func combine(_ runs: [DaySegments], disagreement: OpeningStatus) -> DaySegments {

@@ -43,6 +43,7 @@ public struct Schedule: Sendable {
     let evaluator: RuleEvaluator
     let week: WeekTable?
     let offsets: OffsetCache
+    let days: DayTable?
     let painted: PaintedDays?
     let quiet: QuietStretch?
 
@@ -54,8 +55,11 @@ public struct Schedule: Sendable {
       self.warnings = warnings
       self.evaluator = evaluator
       self.week = evaluator.isWeekly ? WeekTable(evaluator) : nil
-      self.painted = evaluator.isWeekly ? nil : PaintedDays()
-      self.quiet = evaluator.isWeekly ? nil : QuietStretch()
+      // Days with sun times are each a timeline of their own: the last few are kept instead.
+      let usesSun = evaluator.fixedSpans.contains { $0 == nil }
+      self.days = evaluator.isWeekly || usesSun ? nil : DayTable()
+      self.painted = usesSun ? PaintedDays() : nil
+      self.quiet = evaluator.isWeekly ? nil : QuietStretch(comments: evaluator.possibleComments)
       self.offsets = OffsetCache(timeZone)
     }
   }
@@ -76,7 +80,9 @@ public struct Schedule: Sendable {
   var evaluator: RuleEvaluator { _read { yield compiled.evaluator } }
   var week: WeekTable? { _read { yield compiled.week } }
   var offsets: OffsetCache { _read { yield compiled.offsets } }
-  /// The last days painted, for a schedule that is not weekly.
+  /// The days painted, for a schedule that is not weekly.
+  var days: DayTable? { _read { yield compiled.days } }
+  /// The last days painted, for a schedule with sun times.
   var painted: PaintedDays? { _read { yield compiled.painted } }
   /// The last stretch a search found quiet, for a schedule that is not weekly.
   var quiet: QuietStretch? { _read { yield compiled.quiet } }
@@ -171,12 +177,58 @@ public struct Schedule: Sendable {
   }
 
   /// The timeline of local day `day` (days since 1970-01-01).
-  func daySegments(_ day: Int) -> DaySegments {
+  /// - Parameter building: whether a missing block of the day table may be painted for it; a long
+  ///   search reads the blocks there are and paints the rest day by day, so that one question
+  ///   about a century does not spend the table's blocks on it.
+  func daySegments(_ day: Int, building: Bool = true) -> DaySegments {
     // Not `if let week`: that would copy the table's arrays out for one element.
     if week != nil { return week.unsafelyUnwrapped.days[Self.weekday(day)] }
+    if days != nil {
+      let table = days.unsafelyUnwrapped
+      let found = building ? table.block(holding: day, evaluator: evaluator) : table.block(holding: day)
+      if let found,
+        let timeline = found._withUnsafeGuaranteedRef({ block in
+          block.kind(of: day).map { block.timelines[$0] }
+        })
+      {
+        return timeline
+      }
+    }
+    return painted(day)
+  }
+
+  /// Day `day` painted afresh, or from the last days painted of a schedule with sun times.
+  func painted(_ day: Int) -> DaySegments {
     // The evaluator is read only to paint a day the cache lacks.
-    guard let painted else { return evaluator.segments(day: day) }
-    return painted.segments(day: day) { evaluator.segments(day: $0) }
+    guard painted != nil else { return evaluator.segments(day: day) }
+    return painted.unsafelyUnwrapped.segments(day: day) { evaluator.segments(day: $0) }
+  }
+
+  /// Whether day `day` is open at `second` into it, for a schedule that is not weekly.
+  @inline(__always)
+  func dayIsOpen(_ day: Int, second: Int) -> Bool {
+    if days != nil, let found = days.unsafelyUnwrapped.block(holding: day, evaluator: evaluator) {
+      let answer: Bool? = found._withUnsafeGuaranteedRef { block in
+        guard let kind = block.kind(of: day) else { return nil }
+        return block.isOpen(kind: kind, second: second)
+      }
+      if let answer { return answer }
+    }
+    let segments = painted(day)
+    return segments.statuses[segments.index(at: second)].state == .open
+  }
+
+  /// The status of day `day` at `second` into it, for a schedule that is not weekly.
+  @inline(__always)
+  func dayStatus(_ day: Int, second: Int) -> OpeningStatus {
+    if days != nil, let found = days.unsafelyUnwrapped.block(holding: day, evaluator: evaluator) {
+      let answer: OpeningStatus? = found._withUnsafeGuaranteedRef { block in
+        guard let kind = block.kind(of: day) else { return nil }
+        return block.timelines[kind].status(at: second)
+      }
+      if let answer { return answer }
+    }
+    return painted(day).status(at: second)
   }
 
   @inline(__always)
@@ -238,7 +290,7 @@ public struct Schedule: Sendable {
     if let week {
       return week.statuses[week.statusIndex[week.entry(weekday: Self.weekday(day), second: Int32(second))]]
     }
-    return daySegments(day).status(at: second)
+    return dayStatus(day, second: second)
   }
 
   /// Whether the state at `instant` is `open` (unknown counts as not open).
@@ -246,8 +298,7 @@ public struct Schedule: Sendable {
   public func isOpen(at instant: Instant) -> Bool {
     let (day, second) = Self.split(local(instant))
     if let week { return week.isOpen[week.entry(weekday: Self.weekday(day), second: Int32(second))] }
-    let segments = daySegments(day)
-    return segments.statuses[segments.index(at: second)].state == .open
+    return dayIsOpen(day, second: second)
   }
 
   /// The first instant after `instant` at which `status(at:)` differs from `status(at: instant)`
@@ -421,12 +472,15 @@ public struct Schedule: Sendable {
       // Only a whole day inside the window is the same question as another day of its kind.
       let whole = dayStart > start && dayStart + 86_400 <= end
       if whole, week != nil, alike.quietWeekdays >= 7 { return nil }
-      let key = whole && week == nil && alike.wholeDays >= 2 ? evaluator.dayKey(day) : nil
+      // A day of the table is read as it is; past the first two whole days the others are keyed,
+      // and painted only when their kind was not found quiet already.
+      let cached = week == nil && alike.wholeDays >= 2 && days?.block(holding: day) != nil
+      let key = whole && week == nil && alike.wholeDays >= 2 && !cached ? evaluator.dayKey(day) : nil
       if let key, alike.quiet.contains(key) {
         day += 1
         continue
       }
-      let segments = daySegments(day)
+      let segments = daySegments(day, building: alike.wholeDays < 2)
       for (i, s) in segments.starts.enumerated() {
         let at = dayStart + Int64(s)
         if at <= start { continue }

@@ -41,7 +41,9 @@ func benchmarkHours(instants count: Int, repeats: Int) {
       best(of: repeats) {
         for _ in 0..<1_000 { consume(((try? OpeningHours(parsing: text)) != nil) ? 1 : 0) }
       } / 1_000 * 1e6
-    let schedule = Schedule(try! OpeningHours(parsing: text), timeZone: berlin, holidays: holidays)
+    let schedule = Schedule(
+      try! OpeningHours(parsing: text), timeZone: berlin, holidays: holidays, latitude: 52.52,
+      longitude: 13.40)
     var open = 0
     let isOpen =
       best(of: repeats) {
@@ -54,6 +56,16 @@ func benchmarkHours(instants count: Int, repeats: Int) {
         for instant in recentInstants where schedule.isOpen(at: instant) { open &+= 1 }
       } / Double(count) * 1e9
     consume(open)
+    // What a service pays a store for "open now, until when?": the status and the next change of
+    // state within eight days (`StoreStatus`), within two days.
+    let statusRecent =
+      best(of: repeats) {
+        for instant in recentInstants {
+          let status = schedule.status(at: instant)
+          consume(Int(schedule.nextStateChange(after: instant, horizonDays: 8)?.secondsSinceEpoch ?? 0))
+          consume(status.state == .open ? 1 : 0)
+        }
+      } / Double(count) * 1e9
     var openCount = 0
     for instant in instants where schedule.isOpen(at: instant) { openCount += 1 }
     let sample = Array(instants.prefix(max(1, count / 10)))
@@ -66,16 +78,31 @@ func benchmarkHours(instants count: Int, repeats: Int) {
     table.add(
       "\(label)",
       "parse \(fixed(parse, 1)) µs   isOpen \(fixed(isOpen, 1)) ns (within two days \(fixed(isOpenRecent, 1)) ns)"
-        + "   nextChange \(fixed(next, 2)) µs")
+        + "   nextChange \(fixed(next, 2)) µs   status+until (two days) \(fixed(statusRecent, 1)) ns")
     record("hours.\(key).parse_us", parse)
     record("hours.\(key).is_open_ns", isOpen)
     record("hours.\(key).is_open_two_days_ns", isOpenRecent)
     record("hours.\(key).next_change_us", next)
+    record("hours.\(key).status_until_two_days_ns", statusRecent)
     // Checks for other implementations on the same instants: how many are open, and the sum of
     // the next changes (seconds since 1970) over the `nextChange` sample.
     record("hours.\(key).open_count", openCount)
     record("hours.\(key).next_change_sum", Double(changeSum))
   }
+  // Sun times at Berlin's coordinates: every day its own timeline, which no table of days keeps.
+  // Not in `hoursExpressions` (and `hours.tsv`): the anchors would need the coordinates.
+  let sun = Schedule(
+    try! OpeningHours(parsing: "Mo-Fr sunrise-sunset; Sa 10:00-sunset"), timeZone: berlin, latitude: 52.52,
+    longitude: 13.40)
+  let sunInstants = hoursInstantsNearNow(count: count)
+  var sunOpen = 0
+  let sunRecent =
+    best(of: repeats) {
+      for instant in sunInstants where sun.isOpen(at: instant) { sunOpen &+= 1 }
+    } / Double(count) * 1e9
+  consume(sunOpen)
+  table.add("sunrise-sunset (coordinates)", "isOpen within two days \(fixed(sunRecent, 1)) ns")
+  record("hours.sun.is_open_two_days_ns", sunRecent)
   record("hours.instants", count)
   record("hours.next_change_instants", max(1, count / 10))
   table.print()

@@ -69,12 +69,30 @@ public struct StoreMatch: Hashable, Sendable {
 
 extension Catalog {
   /// `matches` with each store's status at `time` filled in.
+  ///
+  /// Each distinct compiled schedule among them is evaluated once: stores that share one share
+  /// its status (`GroupStatuses`, kept for this call only).
   public func withStatus(_ matches: [StoreMatch], at time: TimeQuery) -> [StoreMatch] {
-    matches.map { match in
+    var known = GroupStatuses()
+    return matches.map { match in
       var match = match
-      match.status = status(of: match, at: time)
+      match.status = status(of: match, at: time, known: &known)
       return match
     }
+  }
+
+  /// The status of a match's store at `time`, taken from `known` when a store with the same
+  /// compiled schedule was answered at the same instant, and added to it otherwise.
+  func status(of match: StoreMatch, at time: TimeQuery, known: inout GroupStatuses) -> StoreStatus {
+    guard case .row(let matchTable, let position) = match.record, matchTable === table,
+      let group = table.scheduleGroup(at: position), let schedule = schedule(at: position)
+    else { return status(of: match, at: time) }
+    let instant = time.instant(in: schedule.timeZone)
+    if let status = known.status(ofGroup: group, at: instant) { return status }
+    // As `status(at:at:)` answers a store with a schedule.
+    let status = StoreStatus(of: schedule, at: instant)
+    known.remember(status, ofGroup: group)
+    return status
   }
 
   /// The status of a match's store at `time`, found by its row when it has one.

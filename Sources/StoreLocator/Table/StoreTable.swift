@@ -452,9 +452,10 @@ final class StoreTable: @unchecked Sendable {
     return schedules.set(compileSchedule(of: store(at: leader)), ofGroup: group)
   }
 
-  /// The group of stores that share the compiled schedule of the store at `position` (what a
-  /// schedule says at an instant is the same for all of them), or `nil` when it has none.
+  /// The schedule group of the store at `position` (the stores sharing its compiled schedule), or
+  /// `nil` when it has no schedule.
   func scheduleGroup(at position: Int) -> Int? {
+    checkRow(position)
     guard rowByte(position, 46) == 0 else { return nil }
     let group = Int(rowWord(position, 60))
     return group < groupCount ? group : nil
