@@ -82,8 +82,8 @@ struct FuzzRegressionTests {
     // closing quote becomes a letter.
     var badValue = clean
     let second = members.lowerBound + StoreTableLayout.memberSize
-    let value = texts.lowerBound + offset(second + 4)
-    let length = offset(second + 8)
+    let value = texts.lowerBound + offset(second)
+    let length = offset(second + 4)
     #expect(badValue[value] == UInt8(ascii: "\""))
     badValue[value + length - 1] = UInt8(ascii: "x")
     FuzzingHooks.resealRowDigests(&badValue)

@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+
+@testable import StoreLocator
+
+/// A table's `timezone-inferred` notes are not stored but made again from the rows when its
+/// diagnostics are read (`InferredZoneNotes`): the list read back must be the loader's list, the
+/// same values in the same order, and the notes must really be made, not stored in full.
+struct InferredZoneNoteTests {
+  /// The loader's catalogs: the bundled stores, every corpus store file, and generated
+  /// collections with stores with and without zones and diagnostics of their own between them.
+  static func catalogs() throws -> [(name: String, catalog: Catalog)] {
+    var catalogs = try StoreTableTests.catalogs().map { (name: $0.source, catalog: $0) }
+    for (seed, clean) in [(7 as UInt64, false), (8, true), (9, false)] {
+      let text = FeatureReadAheadTests.collection(count: 3_000, seed: seed, clean: clean)
+      catalogs.append(
+        ("generated \(seed)", try Catalog(geoJSON: Array(text.utf8), source: "generated-\(seed).geojson")))
+    }
+    return catalogs
+  }
+
+  @Test func notesReadBackAreTheLoadersNotes() throws {
+    var derivedSomewhere = false
+    for (name, loaded) in try Self.catalogs() {
+      let expected = loaded.diagnostics
+      let reopened = try SnapshotTests.reopened(loaded)
+      #expect(reopened.diagnostics == expected, "\(name)")
+      // Stored in runs, not in full: the section holds no timezone-inferred note as text.
+      let table = reopened.table
+      var reader = SnapshotReader(base: table.memory.base, range: table.sections[.diagnostics]!)
+      let entries = try reader.readVarint()
+      var stored: [Diagnostic] = []
+      var derived = 0
+      for _ in 0..<entries {
+        if try reader.read(UInt8.self) == 0 {
+          stored.append(try SnapshotFormat.decodeDiagnostic(&reader))
+        } else {
+          _ = try reader.readVarint()
+          derived += try reader.readVarint()
+        }
+      }
+      let notes = expected.filter { $0.code == InferredZoneNotes.code }
+      #expect(derived == notes.count, "\(name)")
+      #expect(stored == expected.filter { $0.code != InferredZoneNotes.code }, "\(name)")
+      derivedSomewhere = derivedSomewhere || derived > 0
+    }
+    #expect(derivedSomewhere, "some catalog has inferred zones")
+  }
+
+  /// A note that is not the one its row makes (here one with another message, as a loader change
+  /// could make) is stored in full, and read back as it was.
+  @Test func aNoteTheRowDoesNotMakeIsStoredInFull() throws {
+    let loaded = try #require(try Self.catalogs().first { $0.name == "generated 7" }?.catalog)
+    var diagnostics = loaded.diagnostics
+    let index = try #require(diagnostics.firstIndex { $0.code == InferredZoneNotes.code })
+    let original = diagnostics[index]
+    diagnostics[index] = Diagnostic(
+      original.code, original.severity, at: original.position, storeID: original.storeID,
+      original.message + " (changed)")
+    let table = loaded.table
+    func column(_ section: SnapshotFormat.Section) -> UnsafeRawBufferPointer {
+      UnsafeRawBufferPointer(rebasing: table.memory.bytes[table.sections[section]!])
+    }
+    let section = SnapshotFormat.diagnosticsSection(
+      diagnostics, rows: column(.rows), guesses: column(.guesses), places: column(.places),
+      texts: column(.texts))
+    let rows = column(.rows)
+    func row(_ position: Int) -> UnsafeRawBufferPointer {
+      UnsafeRawBufferPointer(
+        rebasing: rows[position * StoreTableLayout.rowSize..<(position + 1) * StoreTableLayout.rowSize])
+    }
+    let decoded = try section.withUnsafeBytes { bytes in
+      var reader = SnapshotReader(bytes)
+      return try SnapshotFormat.decodeDiagnostics(
+        &reader, storeCount: table.storeCount, hasGuess: { InferredZoneNotes.hasGuess(row: row($0)) },
+        note: { position throws(SnapshotDecodingError) in
+          guard
+            let note = InferredZoneNotes.note(
+              row: row(position), guesses: column(.guesses), places: column(.places), texts: column(.texts))
+          else { throw SnapshotDecodingError(reason: "no note for store \(position)") }
+          return note
+        })
+    }
+    #expect(decoded == diagnostics)
+  }
+
+  /// Forged runs are refused: one starting on a store without a guess, one longer than the stores
+  /// left, one going back.
+  @Test func forgedRunsAreRefused() throws {
+    let loaded = try #require(try Self.catalogs().first { $0.name == "generated 7" }?.catalog)
+    let table = loaded.table
+    let rows = UnsafeRawBufferPointer(rebasing: table.memory.bytes[table.sections[.rows]!])
+    func hasGuess(_ position: Int) -> Bool {
+      InferredZoneNotes.hasGuess(
+        row: UnsafeRawBufferPointer(
+          rebasing: rows[position * StoreTableLayout.rowSize..<(position + 1) * StoreTableLayout.rowSize]))
+    }
+    let withGuess = try #require((0..<table.storeCount).first(where: hasGuess))
+    let without = try #require((0..<table.storeCount).first { !hasGuess($0) })
+    func section(_ runs: [(Int, Int)]) -> [UInt8] {
+      var w = SnapshotWriter()
+      w.appendVarint(runs.count)
+      for (first, count) in runs {
+        w.append(UInt8(1))
+        w.appendVarint(first)
+        w.appendVarint(count)
+      }
+      return w.bytes
+    }
+    for runs in [[(without, 1)], [(withGuess, table.storeCount + 1)], [(withGuess, 1), (withGuess, 1)]] {
+      #expect(throws: SnapshotDecodingError.self) {
+        try section(runs).withUnsafeBytes { bytes in
+          var reader = SnapshotReader(bytes)
+          _ = try SnapshotFormat.decodeDiagnostics(
+            &reader, storeCount: table.storeCount, hasGuess: hasGuess,
+            note: { _ throws(SnapshotDecodingError) in Diagnostic(InferredZoneNotes.code, .note, at: nil, "")
+            })
+        }
+      }
+    }
+  }
+}
