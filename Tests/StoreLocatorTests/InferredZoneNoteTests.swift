@@ -11,12 +11,45 @@ struct InferredZoneNoteTests {
   /// collections with stores with and without zones and diagnostics of their own between them.
   static func catalogs() throws -> [(name: String, catalog: Catalog)] {
     var catalogs = try StoreTableTests.catalogs().map { (name: $0.source, catalog: $0) }
-    for (seed, clean) in [(7 as UInt64, false), (8, true), (9, false)] {
-      let text = FeatureReadAheadTests.collection(count: 3_000, seed: seed, clean: clean)
+    for seed in [7 as UInt64, 8, 9] {
+      let text = Self.collection(count: 3_000, seed: seed)
       catalogs.append(
         ("generated \(seed)", try Catalog(geoJSON: Array(text.utf8), source: "generated-\(seed).geojson")))
     }
     return catalogs
+  }
+
+  /// Stores anywhere on the sphere, some with a zone of their own, some with one that is not a
+  /// zone, some without a location or with hours that do not parse or are tolerated, so the
+  /// notes of inferred zones come between other diagnostics, and some stores have none.
+  static func collection(count: Int, seed: UInt64) -> String {
+    var state = seed
+    func next() -> UInt64 {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var z = state
+      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+      return z ^ (z >> 31)
+    }
+    var features: [String] = []
+    for index in 0..<count {
+      let longitude = Double(next() % 3_600_000) / 10_000 - 180
+      let latitude = Double(next() % 1_700_000) / 10_000 - 85
+      var properties = #""ref":"r\#(index)","name":"Caf\u00e9 \#(index)""#
+      switch next() % 8 {
+      case 0: properties += #","timezone":"Europe/Berlin""#
+      case 1: properties += #","timezone":"Mars/Olympus""#
+      case 2: properties += #","opening_hours":"Mo-Fr 07:00-19:00""#
+      case 3: properties += #","opening_hours":"mo-fr 7:00-19:00""#
+      case 4: properties += #","opening_hours":"not hours""#
+      default: break
+      }
+      if next() % 5 == 0 { properties += #","drive_through":"yes""# }
+      let geometry =
+        next() % 20 == 0 ? "null" : #"{"type":"Point","coordinates":[\#(longitude),\#(latitude)]}"#
+      features.append(#"{"type":"Feature","geometry":\#(geometry),"properties":{\#(properties)}}"#)
+    }
+    return #"{"type":"FeatureCollection","features":["# + features.joined(separator: ",\n") + "]}\n"
   }
 
   @Test func notesReadBackAreTheLoadersNotes() throws {

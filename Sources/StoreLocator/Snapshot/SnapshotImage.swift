@@ -163,10 +163,11 @@ extension Catalog {
       SnapshotImage.Meta(
         source: source, storeCount: stores.count, indexedCount: tree.count, masks: searchMasks,
         diagnosticCounts: table.diagnosticCounts, reasons: table.reasons, countries: table.countries))
+    // Diagnostics last: never empty, so the image never ends in padding before an empty section.
     let kept: [SnapshotFormat.Section] = [
       .coordinates, .storePositions, .treeXs, .treeYs, .treeZs, .treeIDs, .treeBoxes, .rows, .rowChecksums,
-      .members, .keys, .texts, .guesses, .scheduleGroups, .idOrder, .diagnostics, .shapes, .shapeKeys,
-      .places,
+      .members, .keys, .texts, .guesses, .scheduleGroups, .idOrder, .shapes, .shapeKeys, .places,
+      .diagnostics,
     ]
     let masks = SnapshotImage.maskSections(searchMasks)
     return meta.withUnsafeBytes { meta in

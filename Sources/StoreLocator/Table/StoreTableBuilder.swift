@@ -287,8 +287,11 @@ struct StoreTableBuilder {
     return [
       (.rows, rows.bytes), (.rowChecksums, digests.bytes), (.members, members.bytes), (.keys, keys.bytes),
       (.texts, texts.bytes), (.guesses, guesses.bytes), (.scheduleGroups, groups.bytes),
-      (.idOrder, order.bytes), (.diagnostics, diagnosticsSection), (.shapes, shapes.bytes),
-      (.shapeKeys, shapeKeys.bytes), (.places, places.bytes),
+      (.idOrder, order.bytes), (.shapes, shapes.bytes), (.shapeKeys, shapeKeys.bytes),
+      (.places, places.bytes),
+      // Last: never empty (it has its count), so the image never ends in padding before an empty
+      // section, which opening refuses.
+      (.diagnostics, diagnosticsSection),
     ]
   }
 }
