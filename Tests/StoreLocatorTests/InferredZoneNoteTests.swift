@@ -80,6 +80,32 @@ struct InferredZoneNoteTests {
     #expect(derivedSomewhere, "some catalog has inferred zones")
   }
 
+  /// A table too large to check whole on open (here forced by `verifiedOnOpen: 0`) makes the
+  /// same notes: it checks the columns the notes read once, then makes them; with a byte of the
+  /// arena changed (section checksums not resealed), it checks each row against its digest and
+  /// refuses the damaged one rather than making a note from it.
+  @Test func aTableCheckingRowsMakesTheSameNotes() throws {
+    let loaded = try #require(try Self.catalogs().first { $0.name == "generated 7" }?.catalog)
+    let bytes = loaded.snapshotBytes()
+    let path = try SnapshotTests.write(bytes, name: "rows")
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let opened = try StoreTable.map(path, options: LoadOptions(), verifiedOnOpen: 0)
+    #expect(opened.table.checksRows)
+    #expect(try opened.table.decodeDiagnostics() == loaded.diagnostics)
+
+    // The first byte of the id of the first store with an inferred zone, in the arena.
+    let table = opened.table
+    let position = try #require((0..<table.storeCount).first { table.hasInferredTimezone(at: $0) })
+    let arena = table.memory.base + table.sections[.texts]!.lowerBound
+    let idByte = table.idBytes(at: position).baseAddress! - arena
+    var damaged = bytes
+    damaged[table.sections[.texts]!.lowerBound + idByte] ^= 0x01
+    let damagedPath = try SnapshotTests.write(damaged, name: "rows-damaged")
+    defer { try? FileManager.default.removeItem(atPath: damagedPath) }
+    let reopened = try StoreTable.map(damagedPath, options: LoadOptions(), verifiedOnOpen: 0)
+    #expect(throws: SnapshotDecodingError.self) { try reopened.table.decodeDiagnostics() }
+  }
+
   /// A note that is not the one its row makes (here one with another message, as a loader change
   /// could make) is stored in full, and read back as it was.
   @Test func aNoteTheRowDoesNotMakeIsStoredInFull() throws {
