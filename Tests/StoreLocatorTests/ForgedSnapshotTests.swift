@@ -178,7 +178,7 @@ struct SnapshotForgery {
       (7, 0, textsLength, "its row 7 refers to text outside the arena"),
       (3, 64, textsLength - 1, "its row 3 refers to text outside the arena"),
       (2, 8, membersCount, "its row 2 refers to properties outside the members column"),
-      (1, 12, .max, "its row 1 refers to properties outside the members column"),
+      (1, 12, .max, "its row 1 names a shape that is not there"),
       (4, 56, 1 << 30, "its row 4 names a time-zone guess that is not there"),
       (6, 60, 1 << 30, "its row 6 names a schedule group that is not there"),
     ]
@@ -188,10 +188,17 @@ struct SnapshotForgery {
         forged.value, in: &forgery[.rows], at: forged.position * StoreTableLayout.rowSize + forged.byte)
       try SnapshotTests.expectRefused(forgery.bytes(), forged.message)
     }
-    // A property naming a key that is not there.
+    // A property value outside the arena.
     var forgery = Self.forgery
     SnapshotForgery.store(UInt32.max, in: &forgery[.members], at: 0)
     try SnapshotTests.expectRefused(forgery.bytes(), "its property 0 is out of range")
+    // A shape naming a key that is not there, and one whose keys lie outside its column.
+    var key = Self.forgery
+    SnapshotForgery.store(UInt32.max, in: &key[.shapeKeys], at: 0)
+    try SnapshotTests.expectRefused(key.bytes(), "its shape key 0 names key \(UInt32.max)")
+    var shape = Self.forgery
+    SnapshotForgery.store(UInt32.max, in: &shape[.shapes], at: 0)
+    try SnapshotTests.expectRefused(shape.bytes(), "its shape 0 lies outside the shape keys")
   }
 
   /// Counts in the meta section (conditions, reasons, countries, diagnostics) are bounded; a
@@ -319,7 +326,7 @@ struct SnapshotForgery {
     // A property value whose section checksum is recomputed but which is not JSON: refused on
     // open, since a table this small is checked whole (verify finds it in a large one).
     var value = Self.forgery
-    let valueOffset = Int(SnapshotForgery.word(value[.members], at: 4, size: 4))
+    let valueOffset = Int(SnapshotForgery.word(value[.members], at: 0, size: 4))
     value[.texts][valueOffset] = UInt8(ascii: "}")
     try SnapshotTests.expectRefused(value.bytes(), "its property 0 is not JSON")
   }

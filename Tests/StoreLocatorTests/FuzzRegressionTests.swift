@@ -50,10 +50,12 @@ struct FuzzRegressionTests {
     var bytes = catalog.snapshotBytes()
     let guesses = try #require(Self.section(SnapshotFormat.Section.guesses.rawValue, in: bytes))
     #expect(guesses.count >= StoreTableLayout.guessSize, "the stores' zones are inferred")
-    Self.store(Double(1000).bitPattern, in: &bytes, at: guesses.lowerBound + 24)
+    // The place's latitude: places hold the coordinates since format 3.
+    let places = try #require(Self.section(SnapshotFormat.Section.places.rawValue, in: bytes))
+    Self.store(Double(1000).bitPattern, in: &bytes, at: places.lowerBound + 24)
     FuzzingHooks.resealRowDigests(&bytes)
     Self.reseal(&bytes)
-    try SnapshotTests.expectRefused(bytes, "its time-zone guess 0 has a coordinate out of range")
+    try SnapshotTests.expectRefused(bytes, "its time-zone place 0 has a coordinate out of range")
 
     var badKey = catalog.snapshotBytes()
     let keys = try #require(Self.section(SnapshotFormat.Section.keys.rawValue, in: badKey))
@@ -82,8 +84,8 @@ struct FuzzRegressionTests {
     // closing quote becomes a letter.
     var badValue = clean
     let second = members.lowerBound + StoreTableLayout.memberSize
-    let value = texts.lowerBound + offset(second + 4)
-    let length = offset(second + 8)
+    let value = texts.lowerBound + offset(second)
+    let length = offset(second + 4)
     #expect(badValue[value] == UInt8(ascii: "\""))
     badValue[value + length - 1] = UInt8(ascii: "x")
     FuzzingHooks.resealRowDigests(&badValue)

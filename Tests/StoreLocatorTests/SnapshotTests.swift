@@ -127,10 +127,13 @@ import Testing
   }
 
   @Test func otherFormatVersionsAreRefused() throws {
-    for version: UInt32 in [0, SnapshotFormat.version + 1] {
+    // The format before this one among them: its files are refused with how to rebuild them.
+    for version: UInt32 in [0, SnapshotFormat.version - 1, SnapshotFormat.version + 1] {
       var bytes = Self.bytes
       withUnsafeBytes(of: version.littleEndian) { for (i, byte) in $0.enumerated() { bytes[8 + i] = byte } }
-      try Self.expectRefused(bytes, version == 0 ? "an older snapshot format (version 0)" : "a newer")
+      try Self.expectRefused(
+        bytes,
+        version < SnapshotFormat.version ? "an older snapshot format (version \(version))" : "a newer")
     }
     try Self.expectRefused(Array("{\"type\":\"FeatureCollection\"}".utf8), "truncated")
   }

@@ -188,7 +188,7 @@ import Testing
     let bytes = Self.bundled.snapshotBytes()
     var forgery = try SnapshotForgery(bytes)
     // A byte inside the value of the first property of store 0.
-    let damagedByte = Int(SnapshotForgery.word(forgery[.members], at: 4, size: 4)) + 1
+    let damagedByte = Int(SnapshotForgery.word(forgery[.members], at: 0, size: 4)) + 1
     forgery[.texts][damagedByte] ^= 0x01
     let table = Self.bundled.table
     let arena = table.memory.base + table.sections[.texts]!.lowerBound
@@ -226,7 +226,8 @@ import Testing
     let loaded = Self.bundled
     let reopened = try SnapshotTests.reopened(loaded)
     for section: SnapshotFormat.Section in [
-      .rows, .rowChecksums, .members, .keys, .texts, .guesses, .idOrder,
+      .rows, .rowChecksums, .members, .keys, .texts, .guesses, .idOrder, .shapes, .shapeKeys, .places,
+      .diagnostics,
     ] {
       let a = UnsafeRawBufferPointer(rebasing: loaded.table.memory.bytes[loaded.table.sections[section]!])
       let b = UnsafeRawBufferPointer(rebasing: reopened.table.memory.bytes[reopened.table.sections[section]!])

@@ -127,8 +127,7 @@ public struct Catalog: Sendable {
     var sections =
       [(SnapshotFormat.Section.meta, meta)] + SnapshotImage.treeSections(tree, storePositions: positions)
       + SnapshotImage.maskSections(masks)
-      + builder.sections(groupLeaders: compiled?.groupLeaders ?? [])
-      + [(.diagnostics, SnapshotImage.diagnosticsSection(diagnostics))]
+      + builder.sections(groupLeaders: compiled?.groupLeaders ?? [], diagnostics: diagnostics)
     let opened = StoreTable.opening(image: SnapshotImage.assemble(taking: &sections), options: LoadOptions())
     opened.table.prefill(
       schedules: compiled?.groupSchedules ?? [], zones: compiled?.zones ?? [:], diagnostics: diagnostics)

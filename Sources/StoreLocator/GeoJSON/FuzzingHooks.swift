@@ -46,7 +46,7 @@
       ranges[section] = Int(offset)..<Int(offset + length)
     }
     guard let rows = ranges[.rows], let digests = ranges[.rowChecksums], let members = ranges[.members],
-      let guesses = ranges[.guesses], let texts = ranges[.texts]
+      let shapes = ranges[.shapes], let guesses = ranges[.guesses], let texts = ranges[.texts]
     else { return }
     let rowCount = min(rows.count / StoreTableLayout.rowSize, digests.count / 4)
     let computed: [UInt32?] = bytes.withUnsafeBytes { all in
@@ -55,6 +55,7 @@
         return RowDigest.digest(
           row: UnsafeRawBufferPointer(rebasing: all[start..<start + StoreTableLayout.rowSize]),
           members: UnsafeRawBufferPointer(rebasing: all[members]),
+          shapes: UnsafeRawBufferPointer(rebasing: all[shapes]),
           guesses: UnsafeRawBufferPointer(rebasing: all[guesses]),
           texts: UnsafeRawBufferPointer(rebasing: all[texts]))
       }

@@ -129,8 +129,8 @@ extension Catalog {
           rules = inferred
           store.timezone = guess.identifier
           store.inferredTimezone = guess
-          note(
-            "timezone-inferred", .note, store, "no usable \"timezone\": \(guess.identifier), \(guess.note)")
+          // Made again from the row when a table's diagnostics are read: the same function.
+          added.append(InferredZoneNotes.note(for: store, guess: guess))
         }
       }
       stores[position] = store

@@ -26,7 +26,7 @@ enum SnapshotFormat {
   static let magic: [UInt8] = Array("STORESNP".utf8)
   /// Bump when the layout or the meaning of any section changes: older files are refused with a
   /// message saying how to rebuild them.
-  static let version: UInt32 = 2
+  static let version: UInt32 = 3
   static let headerSize = 64
   static let sectionEntrySize = 32
   /// Store columns (rows, members, texts, guesses) up to this size together are verified whole on
@@ -51,7 +51,7 @@ enum SnapshotFormat {
     case rows
     /// Per store, the `RowDigest` of its row and everything the row refers to (UInt32).
     case rowChecksums
-    /// Every store's properties: key number and the value's JSON text.
+    /// Every store's property values: their JSON texts, in the order of the store's shape.
     case members
     /// The distinct property keys.
     case keys
@@ -61,6 +61,12 @@ enum SnapshotFormat {
     case guesses
     /// Per schedule group, the first store of the group (UInt32).
     case scheduleGroups
+    /// The distinct key sequences of the stores' properties (`StoreTableLayout.shapeSize`).
+    case shapes
+    /// The key numbers of every shape, one after the other (UInt32).
+    case shapeKeys
+    /// The places zones were inferred from (`StoreTableLayout.placeSize`).
+    case places
 
     var name: String {
       switch self {
@@ -80,11 +86,111 @@ enum SnapshotFormat {
       case .texts: "texts"
       case .guesses: "time-zone guesses"
       case .scheduleGroups: "schedule groups"
+      case .shapes: "shapes"
+      case .shapeKeys: "shape keys"
+      case .places: "time-zone places"
       }
     }
   }
 
   // MARK: - Diagnostics
+
+  /// The diagnostics section: a count of entries, then each entry, a kind byte first: 0 a
+  /// diagnostic in full (`encode(_:to:)`), 1 a run of `timezone-inferred` notes (the first store's
+  /// position and the number of notes, varints) made again from the rows when read
+  /// (`InferredZoneNotes`): one for that store and each next store with a time-zone guess. Runs
+  /// go forward: each starts after the last store of the one before.
+  ///
+  /// A note goes into a run only when the note made from its row is the same value, so reading
+  /// gives back exactly the list written.
+  /// - Parameters:
+  ///   - rows: The whole rows column; `guesses` and `places` those columns, `texts` the arena.
+  static func diagnosticsSection(
+    _ diagnostics: [Diagnostic], rows: UnsafeRawBufferPointer, guesses: UnsafeRawBufferPointer,
+    places: UnsafeRawBufferPointer, texts: UnsafeRawBufferPointer
+  ) -> [UInt8] {
+    let rowCount = rows.count / StoreTableLayout.rowSize
+    func row(_ position: Int) -> UnsafeRawBufferPointer {
+      let start = position * StoreTableLayout.rowSize
+      return UnsafeRawBufferPointer(rebasing: rows[start..<start + StoreTableLayout.rowSize])
+    }
+    func nextGuess(from position: Int) -> Int? {
+      var position = position
+      while position < rowCount, !InferredZoneNotes.hasGuess(row: row(position)) { position += 1 }
+      return position < rowCount ? position : nil
+    }
+    var body = SnapshotWriter()
+    var entries = 0
+    // Rows before `cursor` are taken by runs; the open run, if any.
+    var cursor = 0
+    var run: (first: Int, count: Int)?
+    func closeRun() {
+      guard let open = run else { return }
+      body.append(UInt8(1))
+      body.appendVarint(open.first)
+      body.appendVarint(open.count)
+      entries += 1
+      run = nil
+    }
+    for diagnostic in diagnostics {
+      if diagnostic.code == InferredZoneNotes.code, let position = nextGuess(from: cursor),
+        InferredZoneNotes.note(row: row(position), guesses: guesses, places: places, texts: texts)
+          == diagnostic
+      {
+        if run == nil { run = (position, 0) }
+        run!.count += 1
+        cursor = position + 1
+        continue
+      }
+      closeRun()
+      body.append(UInt8(0))
+      encode(diagnostic, to: &body)
+      entries += 1
+    }
+    closeRun()
+    var w = SnapshotWriter()
+    w.appendVarint(entries)
+    w.append(contentsOf: body.bytes)
+    return w.bytes
+  }
+
+  /// Reads a diagnostics section (`diagnosticsSection`). Every count is bounded by the bytes left
+  /// or the stores left, so a forged count ends in an error, not a loop.
+  /// - Parameters:
+  ///   - storeCount: The number of rows.
+  ///   - hasGuess: Whether the row at a position has a time-zone guess.
+  ///   - note: The `timezone-inferred` note made from the row at a position.
+  static func decodeDiagnostics(
+    _ reader: inout SnapshotReader, storeCount: Int, hasGuess: (Int) -> Bool,
+    note: (Int) throws(SnapshotDecodingError) -> Diagnostic
+  ) throws(SnapshotDecodingError) -> [Diagnostic] {
+    let count = try reader.readCount(atMost: reader.end - reader.offset, of: "diagnostics")
+    var decoded: [Diagnostic] = []
+    var cursor = 0
+    for _ in 0..<count {
+      switch try reader.read(UInt8.self) {
+      case 0: decoded.append(try decodeDiagnostic(&reader))
+      case 1:
+        let first = try reader.readVarint()
+        guard first >= cursor, first < storeCount, hasGuess(first) else {
+          throw SnapshotDecodingError(reason: "a run of time-zone notes starts at store \(first)")
+        }
+        let notes = try reader.readCount(atMost: storeCount - first, of: "time-zone notes")
+        var position = first
+        for _ in 0..<notes {
+          while position < storeCount, !hasGuess(position) { position += 1 }
+          guard position < storeCount else {
+            throw SnapshotDecodingError(reason: "a run of time-zone notes runs past the last store")
+          }
+          decoded.append(try note(position))
+          position += 1
+        }
+        cursor = position
+      case let kind: throw SnapshotDecodingError(reason: "unknown diagnostic entry \(kind)")
+      }
+    }
+    return decoded
+  }
 
   static func encode(_ diagnostic: Diagnostic, to writer: inout SnapshotWriter) {
     writer.append(diagnostic.code.rawValue)

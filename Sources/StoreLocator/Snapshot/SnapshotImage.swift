@@ -77,13 +77,6 @@ enum SnapshotImage {
     return [(.maskPoints, points.bytes), (.maskNodes, nodes.bytes)]
   }
 
-  static func diagnosticsSection(_ diagnostics: [Diagnostic]) -> [UInt8] {
-    var w = SnapshotWriter()
-    w.appendVarint(diagnostics.count)
-    for diagnostic in diagnostics { SnapshotFormat.encode(diagnostic, to: &w) }
-    return w.bytes
-  }
-
   /// Header, section table, then each section on an 8-byte boundary, in one page-aligned
   /// allocation of the image's exact size.
   static func assemble(_ sections: [(SnapshotFormat.Section, UnsafeRawBufferPointer)]) -> TableMemory {
@@ -170,9 +163,11 @@ extension Catalog {
       SnapshotImage.Meta(
         source: source, storeCount: stores.count, indexedCount: tree.count, masks: searchMasks,
         diagnosticCounts: table.diagnosticCounts, reasons: table.reasons, countries: table.countries))
+    // Diagnostics last: never empty, so the image never ends in padding before an empty section.
     let kept: [SnapshotFormat.Section] = [
       .coordinates, .storePositions, .treeXs, .treeYs, .treeZs, .treeIDs, .treeBoxes, .rows, .rowChecksums,
-      .members, .keys, .texts, .guesses, .scheduleGroups, .idOrder, .diagnostics,
+      .members, .keys, .texts, .guesses, .scheduleGroups, .idOrder, .shapes, .shapeKeys, .places,
+      .diagnostics,
     ]
     let masks = SnapshotImage.maskSections(searchMasks)
     return meta.withUnsafeBytes { meta in

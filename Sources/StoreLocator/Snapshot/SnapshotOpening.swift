@@ -226,6 +226,9 @@ extension StoreTable {
       try verify(.treeBoxes, sections, checksums, buffer, path: path, source: sourcePath)
       try verify(.keys, sections, checksums, buffer, path: path, source: sourcePath)
       try verify(.scheduleGroups, sections, checksums, buffer, path: path, source: sourcePath)
+      try verify(.shapes, sections, checksums, buffer, path: path, source: sourcePath)
+      try verify(.shapeKeys, sections, checksums, buffer, path: path, source: sourcePath)
+      try verify(.places, sections, checksums, buffer, path: path, source: sourcePath)
       func whole(_ section: SnapshotFormat.Section, of size: Int) throws(CatalogError) {
         guard sections[section]!.count % size == 0 else {
           throw refusal(path, source: sourcePath, "its \(section.name) section has the wrong size")
@@ -236,6 +239,9 @@ extension StoreTable {
       }
       try whole(.members, of: StoreTableLayout.memberSize)
       try whole(.keys, of: StoreTableLayout.keySize)
+      try whole(.shapes, of: StoreTableLayout.shapeSize)
+      try whole(.shapeKeys, of: 4)
+      try whole(.places, of: StoreTableLayout.placeSize)
       try whole(.guesses, of: StoreTableLayout.guessSize)
       try whole(.scheduleGroups, of: 4)
       // The big columns are verified whole when they are small enough to do it on every open;

@@ -43,10 +43,16 @@ final class StoreTable: @unchecked Sendable {
   private let memberTotal: Int
   private let keys: UnsafeRawPointer
   private let keyCount: Int
+  private let shapes: UnsafeRawPointer
+  private let shapeCount: Int
+  private let shapeKeys: UnsafeRawPointer
+  private let shapeKeyTotal: Int
   private let texts: UnsafeRawPointer
   private let textsSize: Int
   private let guesses: UnsafeRawPointer
   private let guessCount: Int
+  private let places: UnsafeRawPointer
+  private let placeCount: Int
   private let groupLeaders: UnsafeRawPointer
   private let groupCount: Int
   private let idOrder: UnsafeRawPointer
@@ -102,10 +108,16 @@ final class StoreTable: @unchecked Sendable {
     memberTotal = count(.members, StoreTableLayout.memberSize)
     keys = start(.keys)
     keyCount = count(.keys, StoreTableLayout.keySize)
+    shapes = start(.shapes)
+    shapeCount = count(.shapes, StoreTableLayout.shapeSize)
+    shapeKeys = start(.shapeKeys)
+    shapeKeyTotal = count(.shapeKeys, 4)
     texts = start(.texts)
     textsSize = sections[.texts]!.count
     guesses = start(.guesses)
     guessCount = count(.guesses, StoreTableLayout.guessSize)
+    places = start(.places)
+    placeCount = count(.places, StoreTableLayout.placeSize)
     groupLeaders = start(.scheduleGroups)
     groupCount = count(.scheduleGroups, 4)
     idOrder = start(.idOrder)
@@ -157,7 +169,7 @@ final class StoreTable: @unchecked Sendable {
     return RowDigest.digest(
       row: UnsafeRawBufferPointer(
         start: rows + position * StoreTableLayout.rowSize, count: StoreTableLayout.rowSize),
-      members: column(.members), guesses: column(.guesses), texts: column(.texts))
+      members: column(.members), shapes: column(.shapes), guesses: column(.guesses), texts: column(.texts))
   }
 
   @inline(__always) private func word(_ base: UnsafeRawPointer, _ byte: Int) -> UInt32 {
@@ -226,20 +238,30 @@ final class StoreTable: @unchecked Sendable {
     textBytes(row: position, at: 64 + 8 * field)
   }
 
-  /// The range of the store's members in the `members` column.
-  @inline(__always) private func memberRange(_ position: Int) -> Range<Int> {
+  /// Where the store's properties are: its first value in the `members` column, its first key
+  /// in the `shapeKeys` column, and how many there are.
+  @inline(__always) private func memberSpan(_ position: Int) -> (values: Int, keys: Int, count: Int) {
     let first = Int(rowWord(position, 8))
-    let count = Int(rowWord(position, 12))
+    let shape = Int(rowWord(position, 12))
+    guard shape < shapeCount else { corrupted("store \(position) names shape \(shape) of \(shapeCount)") }
+    let keys = Int(word(shapes, shape * StoreTableLayout.shapeSize))
+    let count = Int(word(shapes, shape * StoreTableLayout.shapeSize + 4))
     guard first <= memberTotal, count <= memberTotal - first else {
       corrupted("store \(position)'s properties lie outside the members column")
     }
-    return first..<first + count
+    guard keys <= shapeKeyTotal, count <= shapeKeyTotal - keys else {
+      corrupted("shape \(shape)'s keys lie outside the shape keys column")
+    }
+    return (first, keys, count)
   }
 
-  /// The key number and the JSON text of member `member`.
-  @inline(__always) private func member(_ member: Int) -> (key: UInt32, value: UnsafeRawBufferPointer) {
+  /// The key number of entry `index` of the `shapeKeys` column.
+  @inline(__always) private func shapeKey(_ index: Int) -> UInt32 { word(shapeKeys, 4 * index) }
+
+  /// The JSON text of value `member` of the `members` column.
+  @inline(__always) private func memberValue(_ member: Int) -> UnsafeRawBufferPointer {
     let byte = member * StoreTableLayout.memberSize
-    return (word(members, byte), textBytes(word(members, byte + 4), word(members, byte + 8)))
+    return textBytes(word(members, byte), word(members, byte + 4))
   }
 
   private func keyBytes(_ key: UInt32) -> UnsafeRawBufferPointer {
@@ -262,8 +284,9 @@ final class StoreTable: @unchecked Sendable {
   /// The JSON text of the property with key number `key` of the store at `position`.
   func valueJSON(key: UInt32, at position: Int) -> UnsafeRawBufferPointer? {
     // Keys first: only the member found is bounds-checked and made a buffer.
-    for index in memberRange(position) where word(members, index * StoreTableLayout.memberSize) == key {
-      return member(index).value
+    let span = memberSpan(position)
+    for index in 0..<span.count where shapeKey(span.keys + index) == key {
+      return memberValue(span.values + index)
     }
     return nil
   }
@@ -282,9 +305,9 @@ final class StoreTable: @unchecked Sendable {
   /// Calls `body` with the key's UTF-8 and the value's JSON text of every property of the store
   /// at `position`, in the order they came.
   func forEachMember(at position: Int, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> Void) {
-    for index in memberRange(position) {
-      let found = member(index)
-      body(keyBytes(found.key), found.value)
+    let span = memberSpan(position)
+    for index in 0..<span.count {
+      body(keyBytes(shapeKey(span.keys + index)), memberValue(span.values + index))
     }
   }
 
@@ -292,9 +315,10 @@ final class StoreTable: @unchecked Sendable {
   func forEachMember(
     at position: Int, _ body: (UnsafeRawBufferPointer, Int, UnsafeRawBufferPointer) -> Void
   ) {
-    for index in memberRange(position) {
-      let found = member(index)
-      body(keyBytes(found.key), Int(found.key), found.value)
+    let span = memberSpan(position)
+    for index in 0..<span.count {
+      let key = shapeKey(span.keys + index)
+      body(keyBytes(key), Int(key), memberValue(span.values + index))
     }
   }
 
@@ -333,11 +357,12 @@ final class StoreTable: @unchecked Sendable {
     }
     checkRow(position)
     var properties: [JSONObject.Member] = []
-    let range = memberRange(position)
-    properties.reserveCapacity(range.count)
-    for index in range {
-      let found = member(index)
-      properties.append(JSONObject.Member(key: string(keyBytes(found.key)), value: parse(found.value)))
+    let span = memberSpan(position)
+    properties.reserveCapacity(span.count)
+    for index in 0..<span.count {
+      properties.append(
+        JSONObject.Member(
+          key: string(keyBytes(shapeKey(span.keys + index))), value: parse(memberValue(span.values + index))))
     }
     guard let idSource = StoreTableLayout.idSource(code: rowByte(position, 44)) else {
       corrupted("store \(position) has an unknown id source")
@@ -357,20 +382,17 @@ final class StoreTable: @unchecked Sendable {
     let index = rowWord(position, 56)
     guard index != StoreTableLayout.none else { return nil }
     guard Int(index) < guessCount else { corrupted("store \(position) names time-zone guess \(index)") }
-    let byte = Int(index) * StoreTableLayout.guessSize
-    func text(_ at: Int) -> String {
-      string(textBytes(word(guesses, byte + at), word(guesses, byte + at + 4)))
-    }
-    func number(_ at: Int) -> Double {
-      Double(
-        bitPattern: UInt64(littleEndian: guesses.loadUnaligned(fromByteOffset: byte + at, as: UInt64.self)))
-    }
-    guard let place = try? Coordinate(latitude: number(24), longitude: number(32)) else {
-      corrupted("time-zone guess \(index) has a coordinate out of range")
-    }
-    return TimeZoneGuess(
-      identifier: text(0), placeName: text(8), countryCode: text(16), placeCoordinate: place,
-      distance: Distance(meters: number(40)))
+    guard
+      let guess = StoreTableLayout.guess(
+        index, guesses: column(.guesses), places: column(.places), texts: column(.texts))
+    else { corrupted("time-zone guess \(index) names a place out of range") }
+    return guess
+  }
+
+  /// The bytes of `section`.
+  private func column(_ section: SnapshotFormat.Section) -> UnsafeRawBufferPointer {
+    UnsafeRawBufferPointer(
+      start: memory.base + sections[section]!.lowerBound, count: sections[section]!.count)
   }
 
   // MARK: - Ids
@@ -554,15 +576,41 @@ final class StoreTable: @unchecked Sendable {
     return decoded
   }
 
-  /// The diagnostics section, checked and decoded. Every count is bounded by the bytes left
-  /// (a diagnostic takes at least one byte), so a forged count ends in an error, not a loop.
+  /// The diagnostics section, checked and decoded, its `timezone-inferred` notes made again from
+  /// the rows (`InferredZoneNotes`), each row checked against its digest first when the table
+  /// checks rows as it reads them.
   func decodeDiagnostics() throws(SnapshotDecodingError) -> [Diagnostic] {
     guard isIntact(.diagnostics) else { throw SnapshotDecodingError(reason: "checksum mismatch") }
     var reader = SnapshotReader(base: memory.base, range: sections[.diagnostics]!)
-    let count = try reader.readCount(atMost: reader.end - reader.offset, of: "diagnostics")
-    var decoded: [Diagnostic] = []
-    for _ in 0..<count { decoded.append(try SnapshotFormat.decodeDiagnostic(&reader)) }
-    return decoded
+    let guessColumn = column(.guesses)
+    let placeColumn = column(.places)
+    let textColumn = column(.texts)
+    func row(_ position: Int) -> UnsafeRawBufferPointer {
+      UnsafeRawBufferPointer(
+        start: rows + position * StoreTableLayout.rowSize, count: StoreTableLayout.rowSize)
+    }
+    // The notes read the rows, the guesses and the arena (the places are verified on open):
+    // checked whole once, at a few GB/s, rather than a digest a row for a million rows (2 s).
+    // Damaged, each note's row is checked against its digest, so the damage is named.
+    var checking: Bool?
+    func mustCheckRows() -> Bool {
+      if let checking { return checking }
+      let whole = !checksRows || verifiedWhole.load(ordering: .relaxed)
+      checking = !whole && !(isIntact(.rows) && isIntact(.guesses) && isIntact(.texts))
+      return checking!
+    }
+    return try SnapshotFormat.decodeDiagnostics(
+      &reader, storeCount: storeCount, hasGuess: { InferredZoneNotes.hasGuess(row: row($0)) },
+      note: { position throws(SnapshotDecodingError) in
+        guard !mustCheckRows() || rowIsIntact(position) else {
+          throw SnapshotDecodingError(reason: "store \(position) fails its checksum")
+        }
+        guard
+          let note = InferredZoneNotes.note(
+            row: row(position), guesses: guessColumn, places: placeColumn, texts: textColumn)
+        else { throw SnapshotDecodingError(reason: "store \(position)'s time-zone guess is out of range") }
+        return note
+      })
   }
 
   // MARK: - Damage found while answering
@@ -597,7 +645,7 @@ final class StoreTable: @unchecked Sendable {
     // Every value parses (the checks above keep this from leaving the arena).
     for index in 0..<memberTotal {
       let byte = index * StoreTableLayout.memberSize
-      let value = textBytes(word(members, byte + 4), word(members, byte + 8))
+      let value = textBytes(word(members, byte), word(members, byte + 4))
       guard CompactJSONReader.value(of: value) != nil else {
         throw refuse("its property \(index) is not JSON")
       }
@@ -653,10 +701,10 @@ final class StoreTable: @unchecked Sendable {
       guard inArena(row(0), row(4)), inArena(row(64), row(68)), inArena(row(72), row(76)),
         row(48) == StoreTableLayout.none || inArena(row(48), row(52))
       else { return ("its row \(position) refers to text outside the arena") }
+      guard Int(row(12)) < shapeCount else { return "its row \(position) names a shape that is not there" }
       let first = UInt64(row(8))
-      guard first + UInt64(row(12)) <= UInt64(memberTotal) else {
-        return ("its row \(position) refers to properties outside the members column")
-      }
+      guard first + UInt64(word(shapes, Int(row(12)) * StoreTableLayout.shapeSize + 4)) <= UInt64(memberTotal)
+      else { return ("its row \(position) refers to properties outside the members column") }
       guard row(56) == StoreTableLayout.none || Int(row(56)) < guessCount else {
         return "its row \(position) names a time-zone guess that is not there"
       }
@@ -694,12 +742,21 @@ final class StoreTable: @unchecked Sendable {
     }
     for index in 0..<memberTotal {
       let byte = index * StoreTableLayout.memberSize
-      guard Int(word(members, byte)) < keyCount, inArena(word(members, byte + 4), word(members, byte + 8)),
-        word(members, byte + 8) > 0
+      guard inArena(word(members, byte), word(members, byte + 4)), word(members, byte + 4) > 0
       else { return ("its property \(index) is out of range") }
       // Making a store parses every value, and answers copy them: each must be one JSON value.
-      let value = textBytes(word(members, byte + 4), word(members, byte + 8))
+      let value = textBytes(word(members, byte), word(members, byte + 4))
       guard CompactJSONReader.value(of: value) != nil else { return "its property \(index) is not JSON" }
+    }
+    for shape in 0..<shapeCount {
+      let first = UInt64(word(shapes, shape * StoreTableLayout.shapeSize))
+      let count = UInt64(word(shapes, shape * StoreTableLayout.shapeSize + 4))
+      guard first + count <= UInt64(shapeKeyTotal) else {
+        return "its shape \(shape) lies outside the shape keys"
+      }
+    }
+    for index in 0..<shapeKeyTotal where Int(shapeKey(index)) >= keyCount {
+      return "its shape key \(index) names key \(shapeKey(index)) of \(keyCount)"
     }
     for key in 0..<keyCount {
       guard inArena(word(keys, key * 8), word(keys, key * 8 + 4)) else {
@@ -710,24 +767,30 @@ final class StoreTable: @unchecked Sendable {
       }
     }
     for guess in 0..<guessCount {
-      let byte = guess * StoreTableLayout.guessSize
-      guard inArena(word(guesses, byte), word(guesses, byte + 4)),
-        inArena(word(guesses, byte + 8), word(guesses, byte + 12)),
-        inArena(word(guesses, byte + 16), word(guesses, byte + 20))
-      else { return ("its time-zone guess \(guess) lies outside the arena") }
-      // Everything `store(at:)` reads of a guess: its texts and its place.
+      let place = word(guesses, guess * StoreTableLayout.guessSize)
+      guard Int(place) < placeCount else {
+        return "its time-zone guess \(guess) names a place that is not there"
+      }
+    }
+    for place in 0..<placeCount {
+      let byte = place * StoreTableLayout.placeSize
+      guard inArena(word(places, byte), word(places, byte + 4)),
+        inArena(word(places, byte + 8), word(places, byte + 12)),
+        inArena(word(places, byte + 16), word(places, byte + 20))
+      else { return ("its time-zone place \(place) lies outside the arena") }
+      // Everything `store(at:)` reads of a guess's place: its texts and its coordinate.
       for field in 0..<3 {
-        let text = textBytes(word(guesses, byte + 8 * field), word(guesses, byte + 8 * field + 4))
+        let text = textBytes(word(places, byte + 8 * field), word(places, byte + 8 * field + 4))
         guard CompactJSONReader.validUTF8(text) != nil else {
-          return "its time-zone guess \(guess) has a text that is not UTF-8"
+          return "its time-zone place \(place) has a text that is not UTF-8"
         }
       }
       func number(_ at: Int) -> Double {
         Double(
-          bitPattern: UInt64(littleEndian: guesses.loadUnaligned(fromByteOffset: byte + at, as: UInt64.self)))
+          bitPattern: UInt64(littleEndian: places.loadUnaligned(fromByteOffset: byte + at, as: UInt64.self)))
       }
       guard (try? Coordinate(latitude: number(24), longitude: number(32))) != nil else {
-        return "its time-zone guess \(guess) has a coordinate out of range"
+        return "its time-zone place \(place) has a coordinate out of range"
       }
     }
     for group in 0..<groupCount where Int(word(groupLeaders, 4 * group)) >= storeCount {

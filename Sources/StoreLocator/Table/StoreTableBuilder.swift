@@ -9,7 +9,7 @@ enum StoreTableLayout {
   /// | bytes | field |
   /// |---|---|
   /// | 0..<8 | id: offset and length (UInt32 each) of its UTF-8 in the text arena |
-  /// | 8..<16 | properties: first member and member count (UInt32 each) |
+  /// | 8..<16 | properties: first member in `members` and shape number (UInt32 each) |
   /// | 16..<32 | latitude, longitude (Double); NaN when the store has no location |
   /// | 32..<44 | feature index, line, column (UInt32 each) |
   /// | 44 | id source (0 feature, 1 ref, 2 property, 3 generated) |
@@ -22,14 +22,24 @@ enum StoreTableLayout {
   /// | 64..<72 | `name` as JSON text (a string literal or `null`), pre-escaped for answers |
   /// | 72..<80 | `address` as JSON text, likewise |
   static let rowSize = 80
-  /// A property (`members` section): key number, then offset and length of the value's compact
-  /// JSON text in the arena (so an answer copies it as it is).
-  static let memberSize = 12
+  /// A property value (`members` section): offset and length of the value's compact JSON text in
+  /// the arena (so an answer copies it as it is). Its key is the shape's: a store's members are
+  /// its values in the order of its shape's keys.
+  static let memberSize = 8
+  /// A shape (`shapes` section), the key sequence of the stores that have the same keys in the
+  /// same order, stored once: first entry in `shapeKeys` and number of keys (UInt32 each).
+  /// A chain's stores share a handful of shapes, so the key numbers a store took 4 bytes each
+  /// for are stored once a shape (on 1M generated stores, members fell from 148 to 99 bytes).
+  static let shapeSize = 8
   /// A distinct property key (`keys` section): offset and length of its UTF-8.
   static let keySize = 8
-  /// An inferred time zone (`guesses` section): zone, place and country texts (offset, length
-  /// each), then the place's latitude, longitude and distance in metres (Double).
-  static let guessSize = 48
+  /// An inferred time zone (`guesses` section): the place it was taken from (UInt32, its number
+  /// in `places`), then the distance to it in metres (Double, at byte 4, so read unaligned).
+  static let guessSize = 12
+  /// A place zones were inferred from (`places` section), stored once however many stores took
+  /// their zone from it: zone, place and country texts (offset, length each), then the place's
+  /// latitude and longitude (Double). A guess was 48 bytes a store with these in it.
+  static let placeSize = 40
   static let none = UInt32.max
 }
 
@@ -43,10 +53,26 @@ struct StoreTableBuilder {
   private var rows: SnapshotWriter
   private var members: SnapshotWriter
   private var guesses = SnapshotWriter()
+  private var places = SnapshotWriter()
+  private var placeNumbers: [PlaceKey: UInt32] = [:]
+  /// What makes a place distinct: everything its entry holds.
+  private struct PlaceKey: Hashable {
+    let identifier: String
+    let placeName: String
+    let countryCode: String
+    let latitude: UInt64
+    let longitude: UInt64
+  }
   private var texts: InternedTexts
   private var keyNumbers: [String: UInt32] = [:]
   private var keyRefs: [TextRef] = []
   private var memberCount = 0
+  private var shapeNumbers: [[UInt32]: UInt32] = [:]
+  private var shapes = SnapshotWriter()
+  private var shapeKeys = SnapshotWriter()
+  private var shapeKeyCount = 0
+  /// The key numbers of the row being added.
+  private var rowKeys: [UInt32] = []
   /// Each row's id, for the id order.
   private var idRefs: [TextRef] = []
   private var scratch = JSONBytes(capacity: 256)
@@ -119,8 +145,32 @@ struct StoreTableBuilder {
     guard let id = appended else { throw Self.full }
     idRefs.append(id)
     Self.put(id, to: &rows)
+    rowKeys.removeAll(keepingCapacity: true)
+    for member in store.properties {
+      if let known = keyNumbers[member.key] {
+        rowKeys.append(known)
+      } else {
+        let key = UInt32(keyRefs.count)
+        keyNumbers[member.key] = key
+        keyRefs.append(try text(member.key))
+        keyStatistics.append(KeyStatistics())
+        rowKeys.append(key)
+      }
+    }
+    let shape: UInt32
+    if let known = shapeNumbers[rowKeys] {
+      shape = known
+    } else {
+      guard shapeKeyCount + rowKeys.count < Int(UInt32.max) else { throw Self.full }
+      shape = UInt32(shapeNumbers.count)
+      shapeNumbers[rowKeys] = shape
+      shapes.append(UInt32(shapeKeyCount))
+      shapes.append(UInt32(rowKeys.count))
+      for key in rowKeys { shapeKeys.append(key) }
+      shapeKeyCount += rowKeys.count
+    }
     rows.append(UInt32(memberCount))
-    rows.append(UInt32(store.properties.count))
+    rows.append(shape)
     rows.append(store.coordinate?.latitude ?? .nan)
     rows.append(store.coordinate?.longitude ?? .nan)
     rows.append(UInt32(clamping: store.position.featureIndex))
@@ -133,11 +183,23 @@ struct StoreTableBuilder {
     Self.put(try store.timezone.map { zone throws(StoreTableOverflow) in try text(zone) } ?? .none, to: &rows)
     if let guess = store.inferredTimezone {
       rows.append(UInt32(guesses.count / StoreTableLayout.guessSize))
-      Self.put(try text(guess.identifier), to: &guesses)
-      Self.put(try text(guess.placeName), to: &guesses)
-      Self.put(try text(guess.countryCode), to: &guesses)
-      guesses.append(guess.placeCoordinate.latitude)
-      guesses.append(guess.placeCoordinate.longitude)
+      let key = PlaceKey(
+        identifier: guess.identifier, placeName: guess.placeName, countryCode: guess.countryCode,
+        latitude: guess.placeCoordinate.latitude.bitPattern,
+        longitude: guess.placeCoordinate.longitude.bitPattern)
+      let place: UInt32
+      if let known = placeNumbers[key] {
+        place = known
+      } else {
+        place = UInt32(placeNumbers.count)
+        placeNumbers[key] = place
+        Self.put(try text(guess.identifier), to: &places)
+        Self.put(try text(guess.placeName), to: &places)
+        Self.put(try text(guess.countryCode), to: &places)
+        places.append(guess.placeCoordinate.latitude)
+        places.append(guess.placeCoordinate.longitude)
+      }
+      guesses.append(place)
       guesses.append(guess.distance.meters)
     } else {
       rows.append(StoreTableLayout.none)
@@ -147,17 +209,7 @@ struct StoreTableBuilder {
     let address = store.address
     Self.put(try jsonText(address.map(JSONValue.string) ?? .null, unique: address != nil), to: &rows)
 
-    for member in store.properties {
-      let key: UInt32
-      if let known = keyNumbers[member.key] {
-        key = known
-      } else {
-        key = UInt32(keyRefs.count)
-        keyNumbers[member.key] = key
-        keyRefs.append(try text(member.key))
-        keyStatistics.append(KeyStatistics())
-      }
-      members.append(key)
+    for (member, key) in zip(store.properties, rowKeys) {
       Self.put(try jsonText(member.value, key: key), to: &members)
     }
     memberCount += store.properties.count
@@ -178,8 +230,12 @@ struct StoreTableBuilder {
 
   /// The columns as snapshot sections; the builder is used up, so that the sections hold the
   /// only references to the columns and `SnapshotImage.assemble(taking:)` can let each go.
-  /// - Parameter groupLeaders: Per schedule group, the first store of the group.
-  consuming func sections(groupLeaders: [UInt32]) -> [(SnapshotFormat.Section, [UInt8])] {
+  /// - Parameters:
+  ///   - groupLeaders: Per schedule group, the first store of the group.
+  ///   - diagnostics: The catalog's diagnostics, in order (`SnapshotFormat.diagnosticsSection`).
+  consuming func sections(groupLeaders: [UInt32], diagnostics: [Diagnostic]) -> [(
+    SnapshotFormat.Section, [UInt8]
+  )] {
     var keys = SnapshotWriter()
     for ref in keyRefs {
       keys.append(ref.offset)
@@ -201,13 +257,16 @@ struct StoreTableBuilder {
     var digests = SnapshotWriter()
     rows.bytes.withUnsafeBytes { rows in
       members.bytes.withUnsafeBytes { members in
-        guesses.bytes.withUnsafeBytes { guesses in
-          texts.bytes.withUnsafeBytes { texts in
-            for position in 0..<count {
-              let start = position * StoreTableLayout.rowSize
-              let row = UnsafeRawBufferPointer(rebasing: rows[start..<start + StoreTableLayout.rowSize])
-              digests.append(
-                RowDigest.digest(row: row, members: members, guesses: guesses, texts: texts) ?? 0)
+        shapes.bytes.withUnsafeBytes { shapes in
+          guesses.bytes.withUnsafeBytes { guesses in
+            texts.bytes.withUnsafeBytes { texts in
+              for position in 0..<count {
+                let start = position * StoreTableLayout.rowSize
+                let row = UnsafeRawBufferPointer(rebasing: rows[start..<start + StoreTableLayout.rowSize])
+                digests.append(
+                  RowDigest.digest(
+                    row: row, members: members, shapes: shapes, guesses: guesses, texts: texts) ?? 0)
+              }
             }
           }
         }
@@ -215,10 +274,24 @@ struct StoreTableBuilder {
     }
     var groups = SnapshotWriter()
     groups.appendRaw(groupLeaders)
+    let diagnosticsSection = rows.bytes.withUnsafeBytes { rows in
+      guesses.bytes.withUnsafeBytes { guesses in
+        texts.bytes.withUnsafeBytes { texts in
+          places.bytes.withUnsafeBytes { places in
+            SnapshotFormat.diagnosticsSection(
+              diagnostics, rows: rows, guesses: guesses, places: places, texts: texts)
+          }
+        }
+      }
+    }
     return [
       (.rows, rows.bytes), (.rowChecksums, digests.bytes), (.members, members.bytes), (.keys, keys.bytes),
       (.texts, texts.bytes), (.guesses, guesses.bytes), (.scheduleGroups, groups.bytes),
-      (.idOrder, order.bytes),
+      (.idOrder, order.bytes), (.shapes, shapes.bytes), (.shapeKeys, shapeKeys.bytes),
+      (.places, places.bytes),
+      // Last: never empty (it has its count), so the image never ends in padding before an empty
+      // section, which opening refuses.
+      (.diagnostics, diagnosticsSection),
     ]
   }
 }
@@ -241,5 +314,42 @@ extension StoreTableLayout {
     case 3: .generated
     default: nil
     }
+  }
+}
+
+extension StoreTableLayout {
+  /// The time-zone guess `index` of the `guesses` column, or `nil` when it or its place lies
+  /// outside its column, a text outside the arena or not UTF-8, or the place's coordinate is out
+  /// of range (the caller reports it).
+  static func guess(
+    _ index: UInt32, guesses: UnsafeRawBufferPointer, places: UnsafeRawBufferPointer,
+    texts: UnsafeRawBufferPointer
+  ) -> TimeZoneGuess? {
+    func word(_ bytes: UnsafeRawBufferPointer, _ at: Int) -> UInt32 {
+      UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt32.self))
+    }
+    func double(_ bytes: UnsafeRawBufferPointer, _ at: Int) -> Double {
+      Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self)))
+    }
+    func text(_ at: Int) -> String? {
+      let offset = UInt64(word(places, at))
+      let length = UInt64(word(places, at + 4))
+      guard offset + length <= UInt64(texts.count) else { return nil }
+      return CompactJSONReader.validUTF8(
+        UnsafeRawBufferPointer(rebasing: texts[Int(offset)..<Int(offset + length)]))
+    }
+    let at = UInt64(index) * UInt64(guessSize)
+    guard at + UInt64(guessSize) <= UInt64(guesses.count) else { return nil }
+    let place = UInt64(word(guesses, Int(at)))
+    let distance = double(guesses, Int(at) + 4)
+    guard (place + 1) * UInt64(placeSize) <= UInt64(places.count) else { return nil }
+    let entry = Int(place) * placeSize
+    guard let zone = text(entry), let name = text(entry + 8), let country = text(entry + 16),
+      let coordinate = try? Coordinate(
+        latitude: double(places, entry + 24), longitude: double(places, entry + 32))
+    else { return nil }
+    return TimeZoneGuess(
+      identifier: zone, placeName: name, countryCode: country, placeCoordinate: coordinate,
+      distance: Distance(meters: distance))
   }
 }
