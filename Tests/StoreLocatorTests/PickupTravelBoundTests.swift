@@ -48,4 +48,26 @@ import Testing
     #expect(warning.code == .noStoresNearby)
     #expect(warning.message.hasPrefix("no store within reach"), "\(warning.message)")
   }
+
+  /// The earliest search skips a store whose pickup cannot come before the best opening found,
+  /// but goes on past it: with a wall-clock ready time read in each store's zone, a farther store
+  /// can be ready first. Here Tokyo's 09:00 comes nine hours before Berlin's.
+  @Test func theEarliestSearchGoesOnPastAStoreThatCannotBeatTheBest() throws {
+    let hours = "Mo-Su 10:00-18:00"
+    let catalog = try Fixtures.catalog(
+      Fixtures.feature("berlin", north: 0.005, hours: hours),
+      Fixtures.feature("london", north: 0.015, hours: hours, timezone: "Europe/London"),
+      Fixtures.feature("tokyo", north: 0.025, hours: hours, timezone: "Asia/Tokyo"))
+    let request = try Fixtures.request(
+      at: "2026-11-30T23:00:00Z", ready: .at(try TimeQuery(parsing: "2026-12-01T09:00")))
+    let plan = try catalog.planPickup(request)
+    // Each store is closed at 09:00 its time: nothing can serve the order then.
+    #expect(plan.status == .none)
+    // Berlin opens at 09:00Z; London's pickup (09:00Z and the walk) cannot beat that, and is
+    // skipped; Tokyo, farther still, opens at 01:00Z.
+    let earliest = try #require(plan.earliest)
+    #expect(earliest.store.store.id == "tokyo")
+    #expect(earliest.pickupAt == (try Fixtures.at("2026-12-01T01:00:00Z")))
+    #expect(try catalog.referencePlanPickup(request) == plan)
+  }
 }
