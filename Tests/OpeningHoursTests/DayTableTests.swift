@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Synchronization
 import Testing
 
@@ -129,8 +130,8 @@ import Testing
       let alone = Schedule(
         hours, timeZone: Self.berlin, holidays: Fixture.germany, latitude: 52.5, longitude: 13.4)
       let expected = instants.map { (alone.status(at: $0), alone.nextStateChange(after: $0, horizonDays: 8)) }
-      let mismatches = Atomic(0)
-      DispatchQueue.concurrentPerform(iterations: 8) { worker in
+      let mismatches = Counter()
+      onThreads(8) { worker in
         // Each worker starts elsewhere, so they build and read the same blocks at once.
         for k in 0..<instants.count {
           let offset = (k + worker * 187) % instants.count
@@ -139,11 +140,31 @@ import Testing
             || schedule.isOpen(at: instant) != (expected[offset].0.state == .open)
             || schedule.nextStateChange(after: instant, horizonDays: 8) != expected[offset].1
           {
-            mismatches.add(1, ordering: .relaxed)
+            mismatches.value.add(1, ordering: .relaxed)
           }
         }
       }
-      #expect(mismatches.load(ordering: .relaxed) == 0, "\(text)")
+      #expect(mismatches.value.load(ordering: .relaxed) == 0, "\(text)")
     }
   }
+}
+
+/// Runs `body(worker)` on `count` threads of their own and returns when all are done. Not
+/// `DispatchQueue.concurrentPerform`: called from a test, which runs on Swift's cooperative pool,
+/// it borrows that pool's threads, which the other suites' tasks are waiting for.
+func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+  let done = DispatchGroup()
+  for worker in 0..<count {
+    done.enter()
+    Thread {
+      body(worker)
+      done.leave()
+    }.start()
+  }
+  done.wait()
+}
+
+/// A count that threads add to.
+final class Counter: Sendable {
+  let value = Atomic(0)
 }
