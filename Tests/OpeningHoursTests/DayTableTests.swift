@@ -28,18 +28,6 @@ import Testing
     return schedule.evaluator.segments(day: day).status(at: second)
   }
 
-  /// SplitMix64, so the instants are the same on every run.
-  struct Random {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
-
   static func check(_ schedule: Schedule, _ instants: [Instant], _ text: String) {
     for instant in instants {
       let expected = fresh(schedule, instant)
@@ -62,7 +50,7 @@ import Testing
         (0..<2000).map { Instant(secondsSinceEpoch: start + Int64($0) * 118_369 % (400 * 86_400)) }, text)
       // Random instants from 1890 to 2300: before, inside and after the table's years, through
       // the years of the holiday data and past them (PH unknown).
-      var random = Random(state: 25)
+      var random = DSTTests.Random(state: 25)
       let first = Fixture.at(1890, 1, 1).secondsSinceEpoch
       let last = Fixture.at(2300, 1, 1).secondsSinceEpoch
       Self.check(
@@ -103,7 +91,7 @@ import Testing
     let hours = try OpeningHours(parsing: text)
     let shared = Schedule(
       hours, timeZone: Self.berlin, holidays: Fixture.germany, latitude: 52.5, longitude: 13.4)
-    var random = Random(state: 2025)
+    var random = DSTTests.Random(state: 2025)
     let first = Fixture.at(2024, 6, 1).secondsSinceEpoch
     for _ in 0..<150 {
       let instant = Instant(secondsSinceEpoch: first + Int64(random.next() % (5 * 365 * 86_400)))

@@ -48,6 +48,6 @@ struct PickupHoursNotes: Sendable {
 extension Catalog {
   /// The opening-hours notes of every store, indexed by feature, made on first use.
   var pickupHoursNotes: PickupHoursNotes {
-    table.pickupHoursNotes.value { PickupHoursNotes(diagnostics) }
+    table.pickupHoursNotes.value { PickupHoursNotes(table.diagnosticsWithoutInferredZoneNotes) }
   }
 }

@@ -90,12 +90,8 @@ public struct PickupSubmission: Sendable {
         .invalid, parameter: nil, "the body is \(body.count) bytes, over 1 MiB, the limit for orders")
     }
     let value: JSONValue
-    if let plain = PlainPickupBody.object(body) {
-      value = .object(plain)
-    } else {
-      do { value = try JSONValue(parsing: String(decoding: body, as: UTF8.self)) } catch {
-        throw RequestError(.invalid, parameter: nil, "the body is not JSON: \(error.description)")
-      }
+    do { value = try JSONValue(parsing: String(decoding: body, as: UTF8.self)) } catch {
+      throw RequestError(.invalid, parameter: nil, "the body is not JSON: \(error.description)")
     }
     guard case .object(let object) = value else {
       throw RequestError(

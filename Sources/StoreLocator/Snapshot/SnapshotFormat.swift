@@ -159,10 +159,11 @@ enum SnapshotFormat {
   /// - Parameters:
   ///   - storeCount: The number of rows.
   ///   - hasGuess: Whether the row at a position has a time-zone guess.
-  ///   - note: The `timezone-inferred` note made from the row at a position.
+  ///   - note: The `timezone-inferred` note made from the row at a position; `nil` to leave those
+  ///     notes out (their runs are still read and checked).
   static func decodeDiagnostics(
     _ reader: inout SnapshotReader, storeCount: Int, hasGuess: (Int) -> Bool,
-    note: (Int) throws(SnapshotDecodingError) -> Diagnostic
+    note: ((Int) throws(SnapshotDecodingError) -> Diagnostic)?
   ) throws(SnapshotDecodingError) -> [Diagnostic] {
     let count = try reader.readCount(atMost: reader.end - reader.offset, of: "diagnostics")
     var decoded: [Diagnostic] = []
@@ -182,7 +183,7 @@ enum SnapshotFormat {
           guard position < storeCount else {
             throw SnapshotDecodingError(reason: "a run of time-zone notes runs past the last store")
           }
-          decoded.append(try note(position))
+          if let note { decoded.append(try note(position)) }
           position += 1
         }
         cursor = position
