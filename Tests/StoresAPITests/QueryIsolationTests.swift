@@ -91,13 +91,19 @@ import Testing
 }
 
 extension ServerProcess {
-  /// `eventually` for a test on the cooperative pool: sleeps between polls instead of blocking.
-  static func eventuallyAsync(seconds: Double = 30, _ condition: () -> Bool) async -> Bool {
+  /// `eventually` for a test on the cooperative pool: polls `condition` every 5 ms, sleeping
+  /// between polls instead of blocking, until it holds or `seconds` have passed.
+  ///
+  /// The default is long because what such a test waits for runs on the same pool, two threads
+  /// on a two-core machine, which `swift test` shares out among every suite: the synchronous
+  /// tests (a process run, a corpus parsed) ahead in its queue held it for three minutes and more
+  /// in CI. A condition that holds returns at once; only a broken one waits the whole time.
+  static func eventuallyAsync(seconds: Double = 600, _ condition: () async -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + .seconds(seconds)
-    while ContinuousClock.now < deadline {
-      if condition() { return true }
+    while ContinuousClock.now < deadline, !Task.isCancelled {
+      if await condition() { return true }
       try? await Task.sleep(for: .milliseconds(5))
     }
-    return condition()
+    return await condition()
   }
 }

@@ -62,23 +62,28 @@ import Testing
         return loaded
       })
 
-    async let first = reloader.reload(trigger: "first")
-    try #require(await Self.eventually { loads.load(ordering: .sequentiallyConsistent) == 1 })
+    // Unstructured tasks, and the gate opened however the test ends: a failed step must not
+    // leave the test waiting for ever on a load held at the gate.
+    defer { opening.finish() }
+    let first = Task { await reloader.reload(trigger: "first") }
+    try #require(await ServerProcess.eventuallyAsync { loads.load(ordering: .sequentiallyConsistent) == 1 })
     try ReloadTests.replace(path, with: Data(ReloadTests.stores("b", count: 5).utf8))
-    async let later = withTaskGroup(of: String?.self) { group in
-      for number in 0..<29 {
-        group.addTask { await reloader.reload(trigger: "later", force: number == 13).loaded?.version }
+    let later = Task {
+      await withTaskGroup(of: String?.self) { group in
+        for number in 0..<29 {
+          group.addTask { await reloader.reload(trigger: "later", force: number == 13).loaded?.version }
+        }
+        var versions: [String?] = []
+        for await version in group { versions.append(version) }
+        return versions
       }
-      var versions: [String?] = []
-      for await version in group { versions.append(version) }
-      return versions
     }
-    try #require(await Self.eventually { await reloader.waitingCallers == 29 })
+    try #require(await ServerProcess.eventuallyAsync { await reloader.waitingCallers == 29 })
     #expect(loads.load(ordering: .sequentiallyConsistent) == 1)
     opening.yield()
 
-    #expect(await first.loaded?.version == versionA)
-    let versions = await later
+    #expect(await first.value.loaded?.version == versionA)
+    let versions = await later.value
     let versionB = try #require(store.current).version
     #expect(versionB != versionA)
     #expect(store.current?.catalog.stores.count == 5)
@@ -88,19 +93,6 @@ import Testing
     #expect(metrics.text.contains("stores_reloads_total{result=\"success\"} 2"))
     // 28 of the 29 joined the one that waited first.
     #expect(metrics.text.contains("stores_reloads_coalesced_total 28"))
-  }
-
-  /// Polls `condition` every 5 ms for up to 30 s.
-  /// Polls `condition` for up to 3 minutes: the reloader's tasks run on Swift's cooperative pool,
-  /// which the other suites' blocking calls (a process run, a server's startup) can hold for tens
-  /// of seconds when `swift test` runs every suite at once; a condition that holds returns at once.
-  static func eventually(_ condition: () async -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + .seconds(180)
-    while ContinuousClock.now < deadline {
-      if await condition() { return true }
-      try? await Task.sleep(for: .milliseconds(5))
-    }
-    return await condition()
   }
 
   @Test func aCatalogReplacedByAReloadIsReleasedWhenItsLastRequestEnds() async throws {

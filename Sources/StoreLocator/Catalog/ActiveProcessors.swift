@@ -6,8 +6,75 @@
   import Darwin
 #endif
 
-/// How many processors the loader may keep busy (reading ahead, inferring time zones).
+/// How many processors the loader may keep busy (reading ahead, inferring time zones), and how
+/// it keeps them busy.
 package enum ActiveProcessors {
   /// The processors online now, at least 1.
   package static var count: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+
+  /// Calls `body(part)` for every part in `0..<parts` at once, part 0 on the calling thread and
+  /// each other on a thread of its own, and returns when every part has.
+  ///
+  /// Not `DispatchQueue.concurrentPerform`: called from a task (a test, or a server that loads
+  /// in a task), it borrows width from the queue of Swift's cooperative pool, and on Linux tasks
+  /// enqueued meanwhile could be left waiting with no thread to run them once it gave the width
+  /// back (`swift test` hung that way in CI, every task waiting and no pool thread). A load
+  /// makes a few threads, each living for the tenths of a second its part takes.
+  package static func run(parts: Int, _ body: @Sendable (Int) -> Void) {
+    guard parts > 1 else {
+      if parts == 1 { body(0) }
+      return
+    }
+    withoutActuallyEscaping(body) { body in
+      var threads: [pthread_t] = []
+      for number in 1..<parts {
+        let part = Unmanaged.passRetained(Part(number: number, body: body)).toOpaque()
+        if let thread = start(part) {
+          threads.append(thread)
+        } else {
+          // No thread to be had (a process at its limit): the part runs here, later.
+          Unmanaged<Part>.fromOpaque(part).release()
+          body(number)
+        }
+      }
+      body(0)
+      for thread in threads { pthread_join(thread, nil) }
+    }
+  }
+
+  /// What one thread runs.
+  private final class Part {
+    let number: Int
+    let body: @Sendable (Int) -> Void
+
+    init(number: Int, body: @escaping @Sendable (Int) -> Void) {
+      self.number = number
+      self.body = body
+    }
+  }
+
+  /// Starts a thread running `part` (retained; the thread releases it), or `nil` if none starts.
+  private static func start(_ part: UnsafeMutableRawPointer) -> pthread_t? {
+    #if canImport(Darwin)
+      var thread: pthread_t?
+      let result = pthread_create(
+        &thread, nil,
+        { context in
+          let part = Unmanaged<Part>.fromOpaque(context).takeRetainedValue()
+          part.body(part.number)
+          return nil
+        }, part)
+      return result == 0 ? thread : nil
+    #else
+      var thread = pthread_t()
+      let result = pthread_create(
+        &thread, nil,
+        { context in
+          let part = Unmanaged<Part>.fromOpaque(context!).takeRetainedValue()
+          part.body(part.number)
+          return nil
+        }, part)
+      return result == 0 ? thread : nil
+    #endif
+  }
 }

@@ -1,5 +1,3 @@
-import Dispatch
-
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -100,7 +98,7 @@ struct FeatureReadAhead {
     }
     // The threads share the input, which nobody writes, and the stretches, each filled by one thread.
     let shared = Shared(base: base, stretches: stretches)
-    DispatchQueue.concurrentPerform(iterations: stretches.count) { number in
+    ActiveProcessors.run(parts: stretches.count) { number in
       let limit = number + 1 < shared.stretches.count ? shared.stretches[number + 1].start : end
       readStretch(
         shared.stretches[number], layout: layout, base: shared.base!, limit: limit, end: end,
@@ -136,7 +134,7 @@ struct FeatureReadAhead {
     let keys = [StoreKeys](unsafeUninitializedCapacity: capacity) { keyBuffer, keyCount in
       stores = [Store](unsafeUninitializedCapacity: capacity) { storeBuffer, storeCount in
         let shared = Shared(base: nil, stretches: stretches, stores: storeBuffer, keys: keyBuffer)
-        DispatchQueue.concurrentPerform(iterations: stretches.count) { number in
+        ActiveProcessors.run(parts: stretches.count) { number in
           var (slot, line, column) = firsts[number]
           let firstColumn = column
           var index = firstIndex + slot

@@ -1,4 +1,3 @@
-import Dispatch
 import GeoIndex
 import OpeningHours
 
@@ -274,7 +273,7 @@ extension Catalog {
     return [TimeZoneGuess?](unsafeUninitializedCapacity: count) { buffer, initialized in
       // Each part initializes its own slots of the buffer; nobody writes the stores.
       let shared = SharedSlots(slots: buffer)
-      DispatchQueue.concurrentPerform(iterations: parts) { part in
+      ActiveProcessors.run(parts: parts) { part in
         for position in (part * count / parts)..<((part + 1) * count / parts) {
           (shared.slots.baseAddress! + position).initialize(to: guess(stores[position]))
         }
