@@ -39,7 +39,8 @@ enum Binaries {
     defer { try? FileManager.default.removeItem(atPath: outputPath) }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: stores)
-    process.arguments = arguments + ["--data", bundledData]
+    // `places` reads the bundled places, not store data: it has no --data.
+    process.arguments = arguments + (arguments.first == "places" ? [] : ["--data", bundledData])
     var environment = ProcessInfo.processInfo.environment
     environment["STORES_DATA"] = nil
     process.environment = environment
