@@ -62,7 +62,7 @@ public final class PlaceIndex: Sendable {
   }
 
   /// The index of the bundled places (`TimeZoneLocator.bundledPath`), built once per process on
-  /// first use (about 0.3 s in a release build; Benchmarks/README.md).
+  /// first use (about 0.25 s in a release build; Benchmarks/README.md, "Place search").
   public static func bundled() throws(PlaceLookupError) -> PlaceIndex {
     switch bundledIndex {
     case .success(let index): return index
