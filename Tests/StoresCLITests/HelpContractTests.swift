@@ -63,7 +63,9 @@ import Testing
     (["nearst", "--near", "51.5,-0.12"], "unknown command 'nearst'; did you mean 'nearest'?"),
     (["withn", "--bbox", "1,2,3,4"], "unknown command 'withn'; did you mean 'within'?"),
     (["snapshot", "bild", "x.geojson"], "unknown command 'snapshot bild'; did you mean 'snapshot build'?"),
-    (["find", "--near", "1,2"], "unknown command 'find' (commands: nearest, within, clusters, places, show,"),
+    (
+      ["find", "--near", "1,2"], "unknown command 'find' (commands: nearest, within, clusters, places, show,"
+    ),
   ])
   func anUnknownCommandIsNamed(_ arguments: [String], _ message: String) throws {
     let outcome = try StoresProcess.run(arguments)
