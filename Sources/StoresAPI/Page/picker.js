@@ -10,6 +10,10 @@ const VIEW_PAGES = 5; // pages at most for the visible area
 const CLUSTER_CELL_PX = 64; // about one cluster cell per 64 pixels of the map
 const CLUSTER_MAX_CELLS = 256; // the most cells across or down /v1/stores/clusters takes
 const CLUSTER_MAX_ZOOM = 14; // a click on a cluster zooms to its stores, never closer than this
+const CLUSTER_GAP_PX = 2; // the least room between two clusters' circles; closer, they are drawn as one
+const FIT_MAX_ZOOM = 16; // the list fitted on the map: street level for one store next door, no closer
+const FIT_PADDING_PX = 36; // room around the fitted list for the dots and the customer's ring
+const WORLD_PADDING_PX = 28; // room around the first view's stores: a cluster of 1,000 has a radius of 27
 
 const $ = (id) => document.getElementById(id);
 const config = readConfig();
@@ -19,6 +23,7 @@ let results = []; // the stores in the list, nearest first
 let active = -1; // index of the list's active option
 let nearestGen = 0, viewGen = 0, panelGen = 0, pickupGen = 0;
 let viewTimer = 0;
+let infoAnswer = null; // the promise of /v1/info's answer, asked once: the filters and the first view
 const mapNotes = { map: "", view: "" }; // the map's note: the basemap's sentence, then the view's
 
 // ---- small helpers ---------------------------------------------------------------------------
@@ -99,6 +104,25 @@ function whenText(isoLocal, today) {
   if (!isoLocal) return "";
   const date = isoLocal.slice(0, 10);
   return (date === today ? "" : dayText(date) + ", ") + wallTime(isoLocal);
+}
+
+// What the page calls a store: its name (the API's `name`: the record's name, else its branch or
+// brand), else what the record says the store is (its brand, operator, amenity, shop or type) and
+// its street, else its id. All The Places exports without names (Suffolk's Dunkin' and
+// Starbucks) are then "Dunkindonuts, 20 Main St", not a truncated hash.
+function storeTitle(store) {
+  if (!store) return "";
+  if (store.name) return store.name;
+  const p = store.properties && typeof store.properties === "object" ? store.properties : {};
+  const text = (value) => (typeof value === "string" ? value.trim() : typeof value === "number" ? String(value) : "");
+  const tag = (value) => {
+    const words = text(value).replace(/[_;]+/g, " ").trim();
+    return words.charAt(0).toUpperCase() + words.slice(1);
+  };
+  const what = text(store.brand) || text(p.brand) || text(p.operator) || tag(p.amenity) || tag(p.shop) || tag(p.type);
+  const street = [text(p["addr:housenumber"]), text(p["addr:street"])].filter(Boolean).join(" ") ||
+    text(p["addr:street_address"]) || String(store.address || "").split(",")[0].trim();
+  return [what, street].filter(Boolean).join(", ") || store.id;
 }
 
 function attributeLabel(key) {
@@ -201,8 +225,19 @@ async function api(path, params, body) {
   return {
     ok: false,
     status: response.status,
-    error: detail ? sentence(detail) : "The service answered " + response.status + " " + response.statusText + ".",
+    error: detail ? problemSentence(detail, data.parameter)
+      : "The service answered " + response.status + " " + response.statusText + ".",
   };
+}
+
+// A problem's detail as the page says it: a detail that starts with the parameter it is about
+// ("open_at: 2026-12-24 is a date; …") keeps the name as the URL and the API spell it (a capital
+// would make "Open_at", a name nothing uses); any other detail is a sentence.
+function problemSentence(detail, parameter) {
+  const named = typeof parameter === "string" && parameter && detail.startsWith(parameter + ":");
+  if (!named) return sentence(detail);
+  const s = detail.trim();
+  return /[.!?)]$/.test(s) ? s : s + ".";
 }
 
 // ---- the list -----------------------------------------------------------------------------------
@@ -240,6 +275,7 @@ async function searchNearest(gen) {
   results = answer.data.stores || [];
   renderList();
   drawResults();
+  if (results.length) fitToResults(gen);
   const filters = describeFilters();
   if (results.length === 0) {
     const text = "No store near " + state.near + (filters ? " is " + filters : " was found") + ".";
@@ -261,7 +297,10 @@ function finishList(gen) {
 function describeFilters() {
   const parts = [];
   if (state.when === "now") parts.push("open now");
-  if (state.when === "at" && state.openAt) parts.push("open at " + state.openAt.replace("T", " ") + " local time");
+  if (state.when === "at" && state.openAt) {
+    const instant = /([Zz]|[+-]\d\d:?\d\d)$/.test(state.openAt) && state.openAt.includes("T");
+    parts.push("open at " + state.openAt.replace("T", " ") + (instant ? "" : " local time"));
+  }
   if (state.openFor) parts.push((state.when === "any" ? "open now " : "") + "for at least " + state.openFor + " min");
   for (const w of state.where) parts.push(attributeLabel(w.split("=")[0]).toLowerCase());
   return parts.join(", ");
@@ -273,7 +312,7 @@ function renderList() {
     id: "opt-" + i, role: "option", "aria-selected": store.id === state.store ? "true" : "false",
     "data-id": store.id, onclick: () => { setActive(i); openStore(store); },
   },
-  el("span", { class: "name", text: store.name || store.id }),
+  el("span", { class: "name", text: storeTitle(store) }),
   el("span", { class: "dist", text: distanceText(store.distance_m) }),
   el("span", { class: "addr", text: store.address || "" }),
   el("span", { class: "st " + stateClass(store.state), text: sentence(store.status_text || store.state) }),
@@ -355,7 +394,7 @@ async function startMap() {
   };
   const point = nearPoint();
   if (point) map.setView(point, 14);
-  else map.setView([20, 0], 2);
+  else firstWorldView(await infoAnswer);
   // The header grows when /v1/info's checkboxes arrive, which may be after the map started:
   // Leaflet is told the map's new size, keeping its centre (else the view is off by half the change).
   if (window.ResizeObserver) new ResizeObserver(() => map.invalidateSize()).observe($("map"));
@@ -370,8 +409,59 @@ async function startMap() {
     viewTimer = setTimeout(loadView, 250);
   });
   drawResults();
+  if (results.length) fitToResults(Number($("results").dataset.gen));
   $("map").dataset.state = "ready";
   loadView();
+}
+
+// The first view without a customer: the box of every store (/v1/info's `bounds`, west > east
+// when it crosses the antimeridian, as the bundled data's does, whose stores from Hawaii to Fiji
+// and New Zealand lie in the middle of it), at the closest whole zoom that shows all of it with
+// room for the clusters' circles; else the world.
+function firstWorldView(info) {
+  const L = window.L;
+  const bounds = info && info.ok && Array.isArray(info.data.bounds) ? info.data.bounds : null;
+  if (!bounds || bounds.length !== 4 || !bounds.every(Number.isFinite)) {
+    map.setView([20, 0], 2);
+    return;
+  }
+  const [w, s, e, n] = bounds;
+  const box = L.latLngBounds([s, w], [n, e < w ? e + 360 : e]);
+  map.fitBounds(box, { padding: [WORLD_PADDING_PX, WORLD_PADDING_PX], maxZoom: VIEW_MIN_ZOOM, animate: false });
+}
+
+// The map shows what the list lists: the view is fitted to the customer and the listed stores
+// (longitudes taken on the customer's side of the antimeridian), with room for their dots, at
+// most at street level; on a wide screen the store's panel, which lies over the map's right
+// side, is kept clear. `gen` is the list's load it fits (the map's data-fit-gen, for tests).
+function fitToResults(gen) {
+  if (!map) return;
+  const L = window.L;
+  const point = nearPoint();
+  const points = results.filter((s) => Number.isFinite(s.latitude) && Number.isFinite(s.longitude))
+    .map((s) => [s.latitude, s.longitude]);
+  if (point) points.push(point);
+  if (points.length === 0) return;
+  const reference = point ? point[1] : points[0][1];
+  const box = L.latLngBounds(points.map(([lat, lon]) => [lat, lon + 360 * Math.round((reference - lon) / 360)]));
+  map.fitBounds(box, {
+    paddingTopLeft: [FIT_PADDING_PX, FIT_PADDING_PX],
+    paddingBottomRight: [FIT_PADDING_PX + panelCover(), FIT_PADDING_PX],
+    maxZoom: FIT_MAX_ZOOM, animate: false,
+  });
+  $("map").dataset.fitGen = String(gen);
+}
+
+// How much of the map's right side the store's panel covers (open, or about to open from the
+// URL): its width and margin when it lies over the map, nothing when it is below it (a phone)
+// or when it would leave the map too little room.
+function panelCover() {
+  const panel = $("panel");
+  if (panel.hidden && !state.store) return 0;
+  const style = getComputedStyle(panel);
+  if (style.position !== "absolute") return 0;
+  const cover = parseFloat(style.width) + parseFloat(style.right) || 0;
+  return map.getSize().x - cover >= 2 * FIT_PADDING_PX + 200 ? cover : 0;
 }
 
 function startTiles() {
@@ -502,7 +592,7 @@ async function drawView(gen, box) {
   for (const store of drawn) {
     if (listed.has(store.id) || store.latitude === null) continue;
     for (const lon of lonsInView(store.longitude)) {
-      storeDot(store.latitude, lon, store.name || store.id, () => openStore(store)).addTo(layers.view);
+      storeDot(store.latitude, lon, storeTitle(store), () => openStore(store)).addTo(layers.view);
     }
   }
   box.dataset.viewKind = "stores";
@@ -590,42 +680,50 @@ function clusterMarks(clusters) {
   const marks = [];
   for (const c of [...clusters].sort((a, b) => b.count - a.count)) {
     const shift = 360 * Math.round((center - c.longitude) / 360);
-    let lon = c.longitude + shift;
+    const lon = c.longitude + shift;
     let [w, s, e, n] = c.bbox;
     if (e < w) e += 360; // across the antimeridian
     w += shift;
     e += shift;
     if (lon < w) { w -= 360; e -= 360; } // the stores east of the antimeridian hold the centre
-    // The mark whose circle holds this cluster's centre, on any copy of the world (Fiji's stores
-    // either side of the antimeridian are one mark); `turn` the copy (a multiple of 360).
-    let near = null, turn = 0;
-    for (const m of marks) {
-      const k = 360 * Math.round((lon - m.longitude) / 360);
-      const at = map.latLngToLayerPoint([c.latitude, lon - k]);
-      if (at.distanceTo(m.point) < Math.max(clusterRadius(m.count), clusterRadius(c.count))) {
-        near = m;
-        turn = k;
-        break;
+    marks.push({ count: c.count, latitude: c.latitude, longitude: lon, bbox: [w, s, e, n], id: c.id || null,
+      cells: [[c.column, c.row, c.count]], point: map.latLngToLayerPoint([c.latitude, lon]) });
+  }
+  // Two circles that would touch are one (Fiji's stores either side of the antimeridian, a city
+  // cut by a cell edge): the larger takes the smaller in, and a circle grown so may reach
+  // another, so the joining goes on until no two circles touch. The copy of the world compared
+  // is the one nearest the larger circle.
+  for (let joined = true; joined;) {
+    joined = false;
+    for (let i = 0; i < marks.length; i++) {
+      for (let j = i + 1; j < marks.length; j++) {
+        const big = marks[i], small = marks[j];
+        const turn = 360 * Math.round((small.longitude - big.longitude) / 360);
+        const at = map.latLngToLayerPoint([small.latitude, small.longitude - turn]);
+        if (at.distanceTo(big.point) >= clusterRadius(big.count) + clusterRadius(small.count) + CLUSTER_GAP_PX) continue;
+        joinMark(big, small, turn);
+        marks.splice(j, 1);
+        joined = true;
+        j = i; // the grown circle is compared with every later one again
       }
     }
-    if (!near) {
-      marks.push({ count: c.count, latitude: c.latitude, longitude: lon, bbox: [w, s, e, n], id: c.id || null,
-        cells: [[c.column, c.row, c.count]], point: map.latLngToLayerPoint([c.latitude, lon]) });
-      continue;
-    }
-    lon -= turn;
-    w -= turn;
-    e -= turn;
-    const total = near.count + c.count;
-    near.latitude = (near.latitude * near.count + c.latitude * c.count) / total;
-    near.longitude = (near.longitude * near.count + lon * c.count) / total;
-    near.count = total;
-    near.bbox = [Math.min(near.bbox[0], w), Math.min(near.bbox[1], s), Math.max(near.bbox[2], e), Math.max(near.bbox[3], n)];
-    near.id = null;
-    near.cells.push([c.column, c.row, c.count]);
-    near.point = map.latLngToLayerPoint([near.latitude, near.longitude]);
   }
   return marks;
+}
+
+// `small` drawn as part of `big` (`turn` the multiple of 360° that brings it next to `big`):
+// the counts added, the position averaged by count, the boxes joined.
+function joinMark(big, small, turn) {
+  const [w, s, e, n] = small.bbox;
+  const total = big.count + small.count;
+  big.latitude = (big.latitude * big.count + small.latitude * small.count) / total;
+  big.longitude = (big.longitude * big.count + (small.longitude - turn) * small.count) / total;
+  big.count = total;
+  big.bbox = [Math.min(big.bbox[0], w - turn), Math.min(big.bbox[1], s), Math.max(big.bbox[2], e - turn),
+    Math.max(big.bbox[3], n)];
+  big.id = null;
+  big.cells.push(...small.cells);
+  big.point = map.latLngToLayerPoint([big.latitude, big.longitude]);
 }
 
 // A cluster: a circle on the canvas with its count written over it (a cluster of one store is
@@ -676,7 +774,7 @@ function drawResults() {
     L.circleMarker([store.latitude, store.longitude], {
       radius: chosen ? 10 : 7, weight: chosen ? 3 : 2, color: chosen ? "#f5a623" : "#fff",
       fillColor: colors[store.state] || colors.unknown, fillOpacity: 0.95, bubblingMouseEvents: false,
-    }).bindTooltip(textTip((i + 1) + ". " + (store.name || store.id)))
+    }).bindTooltip(textTip((i + 1) + ". " + storeTitle(store)))
       .on("click", () => { setActive(i); openStore(store); }).addTo(layers.results);
   });
   const point = nearPoint();
@@ -698,7 +796,7 @@ async function openStore(store, focus) {
   panel.hidden = false;
   panel.setAttribute("aria-busy", "true");
   panel.dataset.store = store.id;
-  $("panel-title").textContent = store.name || store.id;
+  $("panel-title").textContent = storeTitle(store);
   $("panel-status").textContent = sentence(store.status_text || store.state);
   $("panel-status").className = "state " + stateClass(store.state);
   $("panel-address").textContent = (store.address || "") +
@@ -713,7 +811,7 @@ async function openStore(store, focus) {
   $("week").tBodies[0].replaceChildren();
   $("pickup").replaceChildren();
   if (focus) $("panel-title").focus();
-  say("Details of " + (store.name || store.id) + ".");
+  say("Details of " + storeTitle(store) + ".");
   try {
     const hours = new URLSearchParams({ days: "7" });
     if (state.now) hours.set("at", state.now);
@@ -792,7 +890,7 @@ function pickupText(plan, minutes) {
   const out = [];
   const travel = plan.travel || {};
   const mode = { walk: "on foot", bike: "by bike", drive: "by car" }[travel.mode] || "at " + travel.speed_kmh + " km/h";
-  const nameOf = (s) => (s && (s.name || s.id)) || "";
+  const nameOf = (s) => (s ? storeTitle(s) : "");
   if (plan.status === "assigned" && plan.store) {
     const here = plan.store.id === state.store;
     const trip = travel.duration_s !== null && travel.duration_s !== undefined
@@ -838,8 +936,39 @@ function closePanel() {
 
 // ---- filters and inputs --------------------------------------------------------------------------------
 
+// `open_at` in the date and time fields: `2026-12-24T07:30` (a wall time at each store) fills both;
+// an instant (`…Z`, `…+09:00`) fills them with its wall time as written and names its offset
+// beside them; a date alone (which the API refuses, asking for a time) fills the date and leaves
+// the time for the customer to give.
+function showOpenAt() {
+  const m = /^(\d{4}-\d\d-\d\d)(?:[T ](\d\d:\d\d)(?::\d\d(?:\.\d+)?)?)?\s*([Zz]|[+-]\d\d:?\d\d)?$/.exec(state.openAt.trim());
+  $("open-at-date").value = m ? m[1] : "";
+  $("open-at-time").value = m && m[2] ? m[2] : "";
+  const zone = m && m[3] ? (/^z$/i.test(m[3]) ? "UTC" : "UTC" + m[3]) : "";
+  $("open-at-zone").textContent = zone ? "(" + zone + ", one instant)" : "";
+}
+
+// The customer changed the date or the time: a date and a time are a wall time at each store
+// (an instant's offset from the URL is dropped); a date alone waits for the time.
+function onOpenAtInput() {
+  const date = $("open-at-date").value, time = $("open-at-time").value;
+  $("open-at-zone").textContent = "";
+  if (date && !time) {
+    state.openAt = date;
+    $("open-at-time").focus();
+    say("Choose the time too: stores are open at a time of " + dayText(date) + ", not on the whole day.");
+    return;
+  }
+  state.openAt = date && time ? date + "T" + time : "";
+  if (state.openAt) {
+    state.when = "at";
+    $("open-at-choice").checked = true;
+  }
+  refresh();
+}
+
 async function loadAttributes() {
-  const answer = await api("/v1/info");
+  const answer = await infoAnswer;
   const box = $("attributes");
   const attributes = answer.ok && Array.isArray(answer.data.attributes) ? answer.data.attributes : [];
   // values: {"yes": 404, "no": 1596} (as served), or [{"value": "yes", "count": 404}, …]
@@ -901,19 +1030,12 @@ function wireInputs() {
     radio.checked = radio.value === state.when;
     radio.addEventListener("change", () => {
       state.when = radio.value;
-      if (state.when === "at" && !state.openAt) return $("open-at").focus();
+      if (state.when === "at" && !state.openAt) return $("open-at-date").focus();
       refresh();
     });
   }
-  $("open-at").value = state.openAt;
-  $("open-at").addEventListener("change", (event) => {
-    state.openAt = event.target.value;
-    if (state.openAt) {
-      state.when = "at";
-      $("open-at-choice").checked = true;
-    }
-    refresh();
-  });
+  showOpenAt();
+  for (const id of ["open-at-date", "open-at-time"]) $(id).addEventListener("change", onOpenAtInput);
   $("open-for").value = state.openFor;
   $("open-for").addEventListener("change", (event) => {
     state.openFor = event.target.value && Number(event.target.value) > 0 ? String(Math.round(Number(event.target.value))) : "";
@@ -961,6 +1083,7 @@ async function openStoreByID(id) {
 async function main() {
   wireInputs();
   if (state.now) say("Times are as of " + state.now + " (the now= of the address).");
+  infoAnswer = api("/v1/info");
   loadAttributes();
   const first = loadNearest();
   startMap();
