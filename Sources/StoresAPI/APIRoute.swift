@@ -30,6 +30,7 @@ public struct APIRoute: Hashable, Sendable, CustomStringConvertible {
   public static let store = APIRoute(.get, "/v1/stores/{id}")
   public static let hours = APIRoute(.get, "/v1/stores/{id}/hours")
   public static let open = APIRoute(.get, "/v1/stores/{id}/open")
+  public static let places = APIRoute(.get, "/v1/places")
   public static let pickup = APIRoute(.post, "/v1/pickup")
   public static let info = APIRoute(.get, "/v1/info")
   public static let health = APIRoute(.get, "/healthz")
@@ -43,7 +44,8 @@ public struct APIRoute: Hashable, Sendable, CustomStringConvertible {
 
   /// Every route, as the router has them.
   public static let all: [APIRoute] = [
-    nearest, within, clusters, store, hours, open, pickup, info, health, readiness, metrics, openAPI, reload,
+    nearest, within, clusters, store, hours, open, places, pickup, info, health, readiness, metrics, openAPI,
+    reload,
     page,
     pageFile, asset,
   ]

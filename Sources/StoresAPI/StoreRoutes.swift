@@ -82,6 +82,21 @@ struct StoreRoutes: Sendable {
     return document(answer.jsonText, DocumentResponse.json, request)
   }
 
+  /// `GET /v1/places`: `stores places QUERY --format json`, the suggestions of a search box. It
+  /// needs no store data, only the bundled places (indexed on first use).
+  func places(_ request: Request, _ context: StoresRequestContext) throws(Problem) -> Response {
+    let pairs = try QueryString.pairs(request.uri.query)
+    let query = try Self.reading { () throws(RequestError) in
+      try PlacesRequest(RequestParameters(pairs, style: .queryString))
+    }
+    let index: PlaceIndex
+    do throws(PlaceLookupError) { index = try PlaceIndex.bundled() } catch {
+      throw Problem(
+        "not-ready", status: .serviceUnavailable, title: "The service is not ready", detail: error.message)
+    }
+    return document(index.answer(query).jsonText, DocumentResponse.json, request)
+  }
+
   /// The body of `POST /v1/pickup`, read to `--max-body-bytes` and no further (a larger body is
   /// refused as it arrives, 413), once its type is JSON.
   func pickupBody(_ request: Request) async throws -> [UInt8] {

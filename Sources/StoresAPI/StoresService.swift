@@ -59,6 +59,7 @@ public struct StoresService: Sendable {
     addQuery(.store, to: router) { try stores.store($0, $1) }
     addQuery(.hours, to: router) { try stores.hours($0, $1) }
     addQuery(.open, to: router) { try stores.open($0, $1) }
+    addQuery(.places, to: router) { try stores.places($0, $1) }
     add(.pickup, to: router) { [queries] request, context in
       // The body arrives here; only the planning takes a query thread.
       let body = try await stores.pickupBody(request)

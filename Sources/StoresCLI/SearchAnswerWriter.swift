@@ -2,9 +2,13 @@ import GeoIndex
 import StoreLocator
 
 /// Writes a search's answer in `format`, and on standard error what the library says beside it:
-/// a location that looks typed as LON,LAT, and why an empty answer is empty (text output shows
+/// the place a `--near` name stood for (in text, the answer's first line), a location that looks
+/// typed as LON,LAT, and why an empty answer is empty (text output shows
 /// the sentence; a reason it already states is not repeated beside it).
 func writeSearchAnswer(_ answer: SearchAnswer, format: OutputFormat, units: DisplayUnit) {
+  // The place a `--near` name stood for: the first line of the text, a note beside the others.
+  let placeNote = answer.nearPlace.flatMap { NearPoint(coordinate: $0.coordinate, place: $0).placeNote }
+  if let placeNote, format != .text { standardError("stores: \(placeNote)") }
   if let hint = answer.swappedHint { standardError("stores: warning: \(hint)") }
   let writer = ResultWriter(units: units)
   let explanation = answer.emptyExplanation { writer.formatted($0) }
@@ -14,6 +18,7 @@ func writeSearchAnswer(_ answer: SearchAnswer, format: OutputFormat, units: Disp
   }
   switch format {
   case .text:
+    if let placeNote { standardOutput(placeNote + "\n") }
     standardOutput(
       answer.matches.isEmpty ? (explanation?.sentence ?? "") + "\n" : writer.table(answer.matches))
   case .json: standardOutput(answer.jsonText)

@@ -24,7 +24,8 @@ struct StoresCommand: ParsableCommand {
       """,
     version: "0.1.0",
     subcommands: [
-      Nearest.self, Within.self, Clusters.self, Show.self, Hours.self, Open.self, Pickup.self, Info.self,
+      Nearest.self, Within.self, Clusters.self, Places.self, Show.self, Hours.self, Open.self, Pickup.self,
+      Info.self,
       Validate.self,
       Snapshot.self,
     ]

@@ -33,6 +33,9 @@ let usage = """
                                                   GeoJSON (default: N generated stores, 200000)
     hours [--queries Q] [--repeats R]             parse, isOpen and nextChange of compiled opening
                                                   hours at Q instants in 2026 (default 100000)
+    places [--repeats R]                          the place search: index build from
+                                                  Data/timezones/places.tsv, prefix searches
+                                                  with and without near, names resolved
     export-points [--points N] [--seed S] [--queries Q] [--query-seed QS] [--instants I] -o DIR
                                                   the data of tree and hours as little-endian
                                                   binary files for other programs (see README)
@@ -183,6 +186,8 @@ case "scaling":
     repeats: repeats)
 case "hours":
   benchmarkHours(instants: arguments.int("--queries", 100_000), repeats: repeats)
+case "places":
+  benchmarkPlaces(repeats: repeats)
 case "export-points":
   guard let output = arguments.values["--output"] else { fail("export-points needs -o DIR") }
   exportPoints(

@@ -125,8 +125,9 @@ public struct TimeZoneLocator: Sendable {
         if contentEnd > lineStart, buffer[contentEnd - 1] == UInt8(ascii: "\r") { contentEnd -= 1 }
         if contentEnd == lineStart || buffer[lineStart] == UInt8(ascii: "#") { continue }
 
-        // Six fields: latitude, longitude, zone, country, admin1, name.
-        var fieldStarts: (Int, Int, Int, Int, Int, Int) = (lineStart, 0, 0, 0, 0, 0)
+        // Six fields: latitude, longitude, zone, country, admin1, name; the search's three
+        // (population, division, alternate names) may follow and are read by `PlaceIndex`.
+        var fieldStarts: (Int, Int, Int, Int, Int, Int, Int) = (lineStart, 0, 0, 0, 0, 0, 0)
         var fieldCount = 1
         var position = lineStart
         while position < contentEnd {
@@ -137,14 +138,15 @@ public struct TimeZoneLocator: Sendable {
             case 3: fieldStarts.3 = position + 1
             case 4: fieldStarts.4 = position + 1
             case 5: fieldStarts.5 = position + 1
+            case 6: fieldStarts.6 = position + 1
             default: break
             }
             fieldCount += 1
           }
           position += 1
         }
-        guard fieldCount == 6 else {
-          fail("expected 6 tab-separated fields, found \(fieldCount)")
+        guard fieldCount == 6 || fieldCount == 9 else {
+          fail("expected 6 or 9 tab-separated fields, found \(fieldCount)")
           return
         }
         guard
@@ -198,7 +200,7 @@ public struct TimeZoneLocator: Sendable {
         zoneOfPlace.append(zone)
         countryOfPlace.append(country)
         nameStart.append(UInt32(fieldStarts.5))
-        nameEnd.append(UInt32(contentEnd))
+        nameEnd.append(UInt32(fieldCount == 6 ? contentEnd : fieldStarts.6 - 1))
       }
     }
     if let failure { throw failure }

@@ -19,6 +19,8 @@ public struct PickupSubmission: Sendable {
   /// The order, when one was given; the answer is this document with its `pickup` added.
   public let order: OrderDocument?
   let near: Coordinate?
+  /// The place `near` named, when it was a name and not LAT,LON.
+  let nearPlace: Place?
   let ready: ReadyTime?
   let storeID: String?
   let conditions: [StoreFilter.Condition]
@@ -39,7 +41,9 @@ public struct PickupSubmission: Sendable {
     let name = parameters.spelling(of:)
     style = parameters.style
     self.order = order
-    near = try parameters.parse("near", Coordinate.init(parsing:))
+    let nearPoint = try parameters.nearPoint()
+    near = nearPoint?.coordinate
+    nearPlace = nearPoint?.place
     let readyIn = try parameters.parse("ready_in", parseDuration)
     let readyAt = try parameters.parse("ready_at", TimeQuery.init(parsing:))
     let ways = [readyIn != nil, readyAt != nil, order != nil].filter { $0 }.count
@@ -167,10 +171,16 @@ public struct PickupAnswer: Sendable {
   public let swappedHint: SwappedCoordinateHint?
   /// How the request was written: what the sentences beside the answer call its parameters.
   let style: ParameterStyle
+  /// The place a `near` name stood for, when the request named one.
+  public internal(set) var nearPlace: Place? = nil
 
   /// What is said beside the plan (the command line on standard error, the service as
-  /// `X-Stores-Note` headers): a LON,LAT hint, naming `near` as the request wrote it.
-  public var notes: [String] { swappedHint.map { ["warning: \($0.text(for: style))"] } ?? [] }
+  /// `X-Stores-Note` headers): the place a `near` name stood for, and a LON,LAT hint, naming
+  /// `near` as the request wrote it.
+  public var notes: [String] {
+    (nearPlace.flatMap { NearPoint(coordinate: $0.coordinate, place: $0).placeNote }.map { [$0] } ?? [])
+      + (swappedHint.map { ["warning: \($0.text(for: style))"] } ?? [])
+  }
 
   /// The order with its `pickup` member, or the plan alone, ending in a newline.
   public var jsonText: String {
@@ -220,9 +230,11 @@ extension Catalog {
     request.allowsUnknownHours = submission.allowsUnknownHours
     request.alternativeCount = submission.alternativeCount
     do {
-      return PickupAnswer(
+      var answer = PickupAnswer(
         plan: try planPickup(request), order: submission.order,
         swappedHint: submission.near.flatMap { swappedCoordinateHint(for: $0) }, style: submission.style)
+      answer.nearPlace = submission.nearPlace
+      return answer
     } catch {
       switch error.kind {
       case .unknownStore:

@@ -8,12 +8,14 @@ public enum ParameterStyle: Hashable, Sendable {
   case queryString
 
   /// The parameter `name` (its query-string spelling, such as `open_at`) as this style writes it:
-  /// `--open-at`, `-k`; the command line's store id is its argument, `ID`.
+  /// `--open-at`, `-k`; the command line's store id is its argument, `ID`, and a place search's
+  /// text its argument, `QUERY`.
   public func spelling(of name: String) -> String {
     switch self {
     case .queryString: return name
     case .commandLine:
       if name == "id" { return "ID" }
+      if name == "q" { return "QUERY" }
       return (name.count == 1 ? "-" : "--") + name.split(separator: "_").joined(separator: "-")
     }
   }

@@ -12,6 +12,8 @@ public struct NearestRequest: Sendable {
   public static let maximumCount = 1000
 
   public let near: Coordinate
+  /// The place `near` named (`--near "Seattle"`), when it was a name and not LAT,LON.
+  public let nearPlace: Place?
   public let count: Int
   public let maximumDistance: Distance?
   public let conditions: [StoreFilter.Condition]
@@ -25,12 +27,14 @@ public struct NearestRequest: Sendable {
   ///   out of range or unknown.
   public init(_ parameters: RequestParameters) throws(RequestError) {
     try parameters.checkNames(accepted: Self.parameterNames)
-    guard let near = try parameters.parse("near", Coordinate.init(parsing:)) else {
+    guard let near = try parameters.nearPoint() else {
       throw RequestError(
         .invalid, parameter: parameters.spelling(of: "near"),
-        "\(parameters.spelling(of: "near")) is required: where the customer is, LAT,LON in degrees")
+        "\(parameters.spelling(of: "near")) is required: where the customer is, LAT,LON in degrees or a place name"
+      )
     }
-    self.near = near
+    self.near = near.coordinate
+    self.nearPlace = near.place
     count = try parameters.integer("k", in: 1...Self.maximumCount) ?? Self.defaultCount
     maximumDistance = try parameters.parse("within", Distance.init(parsing:))
     conditions = try parameters.conditions()
@@ -53,6 +57,8 @@ public struct WithinRequest: Sendable {
   public static let maximumRadius = Distance.meters(earthMeanRadiusMeters * Double.pi)
 
   public let area: SearchArea
+  /// The place `near` named, when it was a name and not LAT,LON.
+  public let nearPlace: Place?
   public let conditions: [StoreFilter.Condition]
   /// Stores a page; `nil` for all of them.
   public let limit: Int?
@@ -68,7 +74,9 @@ public struct WithinRequest: Sendable {
   /// - Throws: `RequestError` (`.invalid`) naming the parameter.
   public init(_ parameters: RequestParameters) throws(RequestError) {
     try parameters.checkNames(accepted: Self.parameterNames)
-    let near = try parameters.parse("near", Coordinate.init(parsing:))
+    let nearPoint = try parameters.nearPoint()
+    let near = nearPoint?.coordinate
+    nearPlace = nearPoint?.place
     let radius = try parameters.parse("radius", Distance.init(parsing:))
     let box = try parameters.parse("bbox", GeoBox.init(parsing:))
     let name = parameters.spelling(of:)
@@ -110,6 +118,11 @@ public struct WithinRequest: Sendable {
 }
 
 extension RequestParameters {
+  /// The `near` parameter, LAT,LON or a place name (`NearPoint`), when given.
+  public func nearPoint() throws(RequestError) -> NearPoint? {
+    try parse("near") { (text: String) throws(NearPointError) -> NearPoint in try NearPoint(parsing: text) }
+  }
+
   /// The `where` conditions, each read as `StoreFilter.Condition` reads one.
   func conditions() throws(RequestError) -> [StoreFilter.Condition] {
     var conditions: [StoreFilter.Condition] = []
@@ -141,6 +154,8 @@ public struct SearchAnswer: Sendable {
   public let isPaged: Bool
   /// A `near` point that looks typed as LON,LAT, when the data says so.
   public let swappedHint: SwappedCoordinateHint?
+  /// The place a `near` name stood for, when the request named one.
+  public internal(set) var nearPlace: Place? = nil
   /// How the request was written: what the sentences beside the answer call its parameters.
   let style: ParameterStyle
   let catalog: Catalog
@@ -193,7 +208,8 @@ public struct SearchAnswer: Sendable {
   /// `X-Stores-Note` headers): a LON,LAT hint, and why an empty answer is empty, each naming
   /// parameters as the request wrote them (`--near`, `near=`).
   public var notes: [String] {
-    (swappedHint.map { ["warning: \($0.text(for: style))"] } ?? [])
+    (nearPlace.flatMap { NearPoint(coordinate: $0.coordinate, place: $0).placeNote }.map { [$0] } ?? [])
+      + (swappedHint.map { ["warning: \($0.text(for: style))"] } ?? [])
       + (emptyExplanation()?.reasons.map(\.message) ?? [])
   }
 }
@@ -210,18 +226,21 @@ extension Catalog {
       request.count, to: request.near, within: request.maximumDistance, where: filter, open: open)
     var query = JSONObject()
     query["near"] = .object(request.near.jsonObject)
+    if let place = request.nearPlace { query["near_place"] = .object(place.jsonObject) }
     query["k"] = JSONValue(request.count)
     query["within_m"] = request.maximumDistance.map { JSONValue($0.meters) } ?? .null
     query["where"] = .array(request.conditions.map { .string($0.description) })
     request.opening.describe(into: &query, now: now)
     // A filter or an opening condition may pass the nearest store over; then a search tells.
     let nearestDistance = filter.isEmpty && open == nil ? found.first?.distance : nil
-    return SearchAnswer(
+    var answer = SearchAnswer(
       matches: withStatus(found, at: request.opening.time(now: now)), query: query, nextCursor: nil,
       isPaged: false,
       swappedHint: swappedCoordinateHint(for: request.near, nearestDistance: nearestDistance),
       style: request.style, catalog: self,
       area: .nearest(to: request.near, within: request.maximumDistance), filter: filter, open: open)
+    answer.nearPlace = request.nearPlace
+    return answer
   }
 
   /// Answers `request`: one page of the stores in its circle (nearest first) or box (input
@@ -250,6 +269,7 @@ extension Catalog {
       hint = swappedCoordinateHint(
         for: center, nearestDistance: filter.isEmpty && open == nil ? found.first?.distance : nil)
       query["near"] = .object(center.jsonObject)
+      if let place = request.nearPlace { query["near_place"] = .object(place.jsonObject) }
       query["radius_m"] = JSONValue(radius.meters)
     case .nearest(_, nil):
       preconditionFailure("a within request always has a radius or a box")
@@ -260,11 +280,13 @@ extension Catalog {
     query["cursor"] = request.cursor.map { .string(MessageText.shortened($0)) } ?? .null
     let end = request.limit.map { min(found.count, start + $0) } ?? found.count
     let page = start < end ? Array(found[start..<end]) : []
-    return SearchAnswer(
+    var answer = SearchAnswer(
       matches: withStatus(page, at: request.opening.time(now: now)), query: query,
       nextCursor: end < found.count ? "\(dataVersion).\(end)" : nil, isPaged: true, swappedHint: hint,
       style: request.style,
       catalog: self, area: request.area, filter: filter, open: open)
+    answer.nearPlace = request.nearPlace
+    return answer
   }
 
   /// The position a cursor of `answer(_: WithinRequest, now:)` stands for: `VERSION.OFFSET`.

@@ -1,0 +1,70 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import OpeningHours
+import StoreLocator
+import Testing
+
+@testable import StoresAPI
+
+/// `GET /v1/places`, and a place name as `near=` on the other routes.
+@Suite struct PlaceRouteTests {
+  @Test func placesIsTheLibrarysAnswer() async throws {
+    let expected = try PlaceIndex.bundled().answer(
+      PlacesRequest(
+        RequestParameters([("q", "Zür"), ("limit", "5"), ("near", "47.6062,-122.3321")], style: .queryString))
+    ).jsonText
+    try await TestService.application(TestService.service()).test(.router) { client in
+      let response = try await client.get("/v1/places?q=Z%C3%BCr&limit=5&near=47.6062,-122.3321")
+      #expect(response.status == .ok)
+      #expect(response.headers[.contentType] == "application/json")
+      #expect(response.text == expected)
+      let places = try #require(try response.json()["places"] as? [[String: Any]])
+      #expect(places.count == 5)
+      #expect(places.allSatisfy { $0["distance_m"] is Double })
+      #expect(response.headers[.eTag] == DocumentResponse.entityTag(of: expected))
+    }
+  }
+
+  @Test(arguments: [
+    ("/v1/places", "q", "q is required"),
+    ("/v1/places?q=zur&limit=0", "limit", "limit must be 1...50 (got 0)"),
+    ("/v1/places?q=zur&limit=99", "limit", "limit must be 1...50 (got 99)"),
+    ("/v1/places?q=zur&near=Paris", "near", "near: 'Paris' names"),
+    ("/v1/places?q=", "q", "q is empty"),
+    ("/v1/stores/nearest?near=Springfield", "near", "near: 'Springfield' names"),
+    ("/v1/stores/nearest?near=Seatle", "near", "near: no place is named 'Seatle'"),
+  ])
+  func badValuesAreProblems(_ path: String, _ parameter: String, _ detail: String) async throws {
+    try await TestService.application(TestService.service()).test(.router) { client in
+      let response = try await client.get(path)
+      #expect(response.status == .badRequest)
+      #expect(response.headers[.contentType] == "application/problem+json")
+      let body = try response.json()
+      #expect(body["type"] as? String == "urn:stores:problem:invalid-request")
+      #expect(body["parameter"] as? String == parameter)
+      #expect((body["detail"] as? String)?.hasPrefix(detail) == true, "\(body)")
+    }
+  }
+
+  @Test func nearestByPlaceNameEchoesThePlace() async throws {
+    try await TestService.application(TestService.service()).test(.router) { client in
+      let response = try await client.get("/v1/stores/nearest?near=Seattle,%20WA&k=2&now=\(TestService.now)")
+      #expect(response.status == .ok)
+      let query = try #require(try response.json()["query"] as? [String: Any])
+      let place = try #require(query["near_place"] as? [String: Any])
+      #expect(place["name"] as? String == "Seattle")
+      #expect(place["division_code"] as? String == "WA")
+      let note = response.headers[values: .storesNote].first?.removingPercentEncoding
+      #expect(note == "near: Seattle, Washington, US (47.6062,-122.3321; population 780,995)")
+
+      let pickup = try await client.post(
+        "/v1/pickup", json: #"{"near": "Seattle", "ready_in": "12m", "now": "\#(TestService.now)"}"#)
+      #expect(pickup.status == .ok)
+      #expect(
+        pickup.headers[values: .storesNote].first?.removingPercentEncoding?.hasPrefix("near: Seattle") == true
+      )
+    }
+  }
+}
