@@ -989,6 +989,7 @@ def test_first_world_view(page, cli, ctx):
                 if ((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5 < a[2] + b[2]]
     check(not touching, f"circles that overlap in the first view: {touching[:6]}")
     total = sum(c[3] for c in circles if not c[4])
+    first_zoom = map_bounds(page)[4]
     records = cli.json("info")["records"]
     check(total == records, f"the first view's clusters hold {total} stores, stores info has {records}")
     # Zoomed out to the world, no two circles touch either.
@@ -998,7 +999,7 @@ def test_first_world_view(page, cli, ctx):
                 if ((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5 < a[2] + b[2]]
     check(not touching, f"circles that overlap in the world view: {touching[:6]}")
     return (f"{len(marks)} clusters, all {records} stores, each whole in the first view at zoom "
-            f"{map_bounds(page)[4]}…; none touching there or at the world view")
+            f"{first_zoom} ({width}×{height}); none touching there or at the world view")
 
 
 def documented_examples():
@@ -1160,6 +1161,123 @@ def test_unnamed_store_titles(page, cli, ctx):
     return "; ".join(f"{p['id'][:12]}… → {t!r}" for p, _, t in UNNAMED)
 
 
+def axe_violations(driver):
+    """axe-core's violations (WCAG 2 A/AA and best practices) of the page as it is now."""
+    with open(axe_script()) as handle:
+        driver.execute_script(handle.read())
+    return driver.execute_async_script("""
+      const done = arguments[arguments.length - 1];
+      axe.run(document, {resultTypes: ['violations']}).then(
+        r => done(r.violations.map(v => v.id + ' (' + v.impact + '): ' + v.help + ' at ' +
+                                   v.nodes.map(n => n.target.join(' ')).slice(0, 3).join(', '))),
+        e => done(['axe-failed: ' + String(e)]));""")
+
+
+def suggestions(page):
+    return page.driver.execute_script("""
+      const list = document.getElementById('near-places');
+      return {hidden: list.hidden, query: list.dataset.query || '',
+              names: [...list.querySelectorAll('[role=option]')].map(o => o.dataset.name),
+              texts: [...list.querySelectorAll('[role=option]')].map(o => o.textContent)};""")
+
+
+def type_in_box(page, text):
+    box = page.driver.find_element(By.ID, "near")
+    box.click()
+    box.send_keys(Keys.CONTROL, "a")
+    box.send_keys(Keys.BACKSPACE)
+    box.send_keys(text)
+    return box
+
+
+def test_place_box(page, cli, ctx):
+    """The location box takes a town: typing "Seat" lists the places GET /v1/places (and `stores
+    places`) gives, as an ARIA combobox; ↓ to Seattle and Enter lists Seattle's stores (those of
+    `stores nearest --near Seattle`); Escape closes the suggestions; LAT,LON still works, with no
+    suggestions, and so does a server whose /v1/places answers 404."""
+    driver = page.driver
+    driver.set_window_size(1280, 800)
+    page.open({})
+    box = type_in_box(page, "Seat")
+    page.wait(lambda: not suggestions(page)["hidden"] and "q=Seat" in suggestions(page)["query"],
+              "the suggestions for 'Seat'")
+    shown = suggestions(page)
+    sent = urllib.parse.parse_qs(shown["query"])
+    args = ["places", "Seat", "--limit", sent["limit"][0]] + (["--near", sent["near"][0]] if "near" in sent else [])
+    expected = cli.json(*args)["places"]
+    check(shown["names"] == [p["name"] for p in expected],
+          f"the box suggests {shown['names']}, `stores {' '.join(args)}` gives {[p['name'] for p in expected]}")
+    check("Seattle" in shown["names"], f"'Seat' does not suggest Seattle: {shown['names']}")
+    aria = driver.execute_script("""
+      const box = document.getElementById('near'), list = document.getElementById('near-places');
+      return [box.getAttribute('role'), box.getAttribute('aria-expanded'), box.getAttribute('aria-controls'),
+              box.getAttribute('aria-autocomplete'), list.getAttribute('role'),
+              [...list.children].every(o => o.getAttribute('role') === 'option' && o.id)];""")
+    check(aria == ["combobox", "true", "near-places", "list", "listbox", True], f"the combobox's ARIA is {aria}")
+    findings = axe_violations(driver)
+    check(not findings, "axe with the suggestions open:\n      " + "\n      ".join(findings))
+    # ↓ until Seattle is the active option (the focus stays in the box), then Enter.
+    for _ in range(len(shown["names"])):
+        box.send_keys(Keys.ARROW_DOWN)
+        active = page.attr("#near", "aria-activedescendant")
+        if active and driver.execute_script("return document.getElementById(arguments[0]).dataset.name", active) == "Seattle":
+            break
+    else:
+        raise Failure("the arrow keys never made Seattle the active suggestion")
+    check(page.attr("#" + active, "aria-selected") == "true", f"the active option {active} is not aria-selected")
+    check(driver.switch_to.active_element.get_attribute("id") == "near", "the focus left the box")
+    gen = page.gen()
+    box.send_keys(Keys.ENTER)
+    page.wait_list(gen)
+    seattle = next(p for p in expected if p["name"] == "Seattle")
+    near = f"{seattle['latitude']:.4f},{seattle['longitude']:.4f}"
+    check(page.query().get("near") == [near], f"the URL's near is {page.query().get('near')}, not Seattle's {near}")
+    check(page.attr("#near-places", "hidden") is not None, "the suggestions stayed open after Enter")
+    value = driver.execute_script("return document.getElementById('near').value")
+    check(value.startswith("Seattle"), f"the box shows {value!r} after Seattle was taken")
+    by_name = cli.nearest_ids("Seattle", K)
+    check(page.list_ids() == by_name, f"Seattle: the page lists {page.list_ids()}, stores nearest --near Seattle {by_name}")
+    names = page.driver.execute_script(
+        "return [...document.querySelectorAll('#results li .addr')].map(a => a.textContent)")
+    check(sum("Seattle" in a for a in names) >= K // 2, f"the list is not Seattle's stores: {names}")
+    took = f"'Seat' suggests {', '.join(shown['names'][:3])}…; ↓ Enter on Seattle lists {by_name[0]}… as --near Seattle"
+
+    # Escape closes the suggestions and changes nothing else.
+    box = type_in_box(page, "Zur")
+    page.wait(lambda: not suggestions(page)["hidden"] and "q=Zur" in suggestions(page)["query"], "suggestions for 'Zur'")
+    box.send_keys(Keys.ESCAPE)
+    page.wait(lambda: suggestions(page)["hidden"], "Escape to close the suggestions")
+    check(page.attr("#near", "aria-expanded") == "false", "aria-expanded is not false after Escape")
+    check(page.list_ids() == by_name, "Escape changed the list")
+
+    # LAT,LON: no suggestions, Enter lists the nearest stores.
+    box = type_in_box(page, "47.61,-122.33")
+    gen = page.gen()
+    box.send_keys(Keys.ENTER)
+    page.wait_list(gen)
+    check(suggestions(page)["hidden"], "LAT,LON brought suggestions")
+    check(page.list_ids() == cli.nearest_ids("47.61,-122.33", K), "LAT,LON typed does not list the CLI's nearest")
+
+    # A server whose /v1/places answers 404: no suggestions, no error, LAT,LON still works.
+    page.open({})
+    driver.execute_script("""
+      const real = window.fetch;
+      window.fetch = (url, options) => String(url).startsWith('/v1/places')
+        ? Promise.resolve(new Response('{"status":404,"detail":"no such route"}',
+                                       {status: 404, headers: {'Content-Type': 'application/problem+json'}}))
+        : real(url, options);""")
+    box = type_in_box(page, "Seat")
+    page.wait(lambda: driver.execute_script("return placesRoute === false"), "the page to learn /v1/places is missing")
+    check(suggestions(page)["hidden"], "suggestions shown without /v1/places")
+    check("error" not in (page.attr("#message", "class") or ""), f"a missing /v1/places shows {page.text('#message')!r}")
+    box = type_in_box(page, "47.61,-122.33")
+    gen = page.gen()
+    box.send_keys(Keys.ENTER)
+    page.wait_list(gen)
+    check(page.list_ids() == cli.nearest_ids("47.61,-122.33", K), "without /v1/places LAT,LON does not list the nearest")
+    return took + "; Escape closes; LAT,LON lists as before, also when /v1/places answers 404"
+
+
 TESTS = [
     ("1 loads with no console error", test_loads_without_console_errors),
     ("2 a click on the map lists the nearest stores", test_click_map_lists_nearest),
@@ -1184,6 +1302,7 @@ TESTS = [
     ("21 open_at in the address fills the fields", test_open_at_from_url),
     ("22 the status line is whole", test_status_line_whole),
     ("23 a store without a name is called by what it has", test_unnamed_store_titles),
+    ("24 the box takes a town, with suggestions", test_place_box),
 ]
 
 

@@ -54,7 +54,7 @@ public struct PlacesAnswer: Sendable {
   public var jsonText: String {
     var object = JSONObject()
     object["places"] = .array(matches.map { .object($0.jsonObject) })
-    return object.jsonText + "\n"
+    return JSONValue.object(object).jsonText + "\n"
   }
 
   /// One line a place, best first: `Zürich, ZH, CH (as "Zurigo")  47.3667,8.55  population

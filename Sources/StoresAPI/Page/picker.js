@@ -10,6 +10,8 @@ const VIEW_PAGES = 5; // pages at most for the visible area
 const CLUSTER_CELL_PX = 64; // about one cluster cell per 64 pixels of the map
 const CLUSTER_MAX_CELLS = 256; // the most cells across or down /v1/stores/clusters takes
 const CLUSTER_MAX_ZOOM = 14; // a click on a cluster zooms to its stores, never closer than this
+const PLACES = 6; // suggestions under the location box
+const PLACES_DELAY_MS = 150; // the suggestions are asked this long after the last key
 const CLUSTER_GAP_PX = 2; // the least room between two clusters' circles; closer, they are drawn as one
 const FIT_MAX_ZOOM = 16; // the list fitted on the map: street level for one store next door, no closer
 const FIT_PADDING_PX = 36; // room around the fitted list for the dots and the customer's ring
@@ -23,6 +25,10 @@ let results = []; // the stores in the list, nearest first
 let active = -1; // index of the list's active option
 let nearestGen = 0, viewGen = 0, panelGen = 0, pickupGen = 0;
 let viewTimer = 0;
+let placesGen = 0, placesTimer = 0;
+let placesRoute = true; // false once /v1/places answered 404 (a server without it): LAT,LON still works
+let places = []; // the suggestions shown under the location box
+let activePlace = -1; // index of the suggestion the arrow keys are on
 let infoAnswer = null; // the promise of /v1/info's answer, asked once: the filters and the first view
 const mapNotes = { map: "", view: "" }; // the map's note: the basemap's sentence, then the view's
 
@@ -138,6 +144,8 @@ function readURL() {
   const p = new URLSearchParams(location.search);
   return {
     near: p.get("near") || "",
+    place: p.get("near") ? p.get("place") || "" : "", // the chosen place's name, shown for `near`
+    resolved: null, // {text, point}: where the API read a place name in `near`
     when: p.has("open_at") ? "at" : ["1", "true", "yes", ""].includes(p.get("open_now")) ? "now" : "any",
     openAt: p.get("open_at") || "",
     openFor: p.get("open_for") || "",
@@ -152,6 +160,7 @@ function readURL() {
 function writeURL() {
   const p = new URLSearchParams();
   if (state.near) p.set("near", state.near);
+  if (state.near && state.place) p.set("place", state.place);
   if (state.when === "now") p.set("open_now", "1");
   if (state.when === "at" && state.openAt) p.set("open_at", state.openAt);
   if (state.openFor) p.set("open_for", state.openFor);
@@ -164,10 +173,11 @@ function writeURL() {
   history.replaceState(null, "", location.pathname + (query ? "?" + query : ""));
 }
 
-// The point of `near` when it reads as LAT,LON in range (else the API's sentence says why).
+// The point of `near` when it reads as LAT,LON in range, or where the API read the place it names
+// (else the API's sentence says why).
 function nearPoint() {
   const m = /^\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)\s*$/.exec(state.near);
-  if (!m) return null;
+  if (!m) return state.resolved && state.resolved.text === state.near ? state.resolved.point : null;
   const lat = Number(m[1]), lon = Number(m[2]);
   return Math.abs(lat) <= 90 && Math.abs(lon) <= 180 ? [lat, lon] : null;
 }
@@ -256,11 +266,11 @@ async function searchNearest(gen) {
   if (!state.near) {
     results = [];
     renderList();
-    showMessage("Choose where you are: click the map, type LAT,LON above, or use your location.");
+    showMessage("Choose where you are: type a town or LAT,LON above, click the map, or use your location.");
     say("No location chosen yet.");
     return;
   }
-  say("Looking for the stores nearest " + state.near + "…");
+  say("Looking for the stores nearest " + nearText() + "…");
   const p = new URLSearchParams({ near: state.near, k: String(K) });
   const answer = await api("/v1/stores/nearest", filterParams(p));
   if (gen !== nearestGen) return;
@@ -273,19 +283,28 @@ async function searchNearest(gen) {
     return;
   }
   results = answer.data.stores || [];
+  const read = answer.data.query && answer.data.query.near;
+  if (read && Number.isFinite(read.latitude) && Number.isFinite(read.longitude)) {
+    state.resolved = { text: state.near, point: [read.latitude, read.longitude] };
+  }
   renderList();
   drawResults();
   if (results.length) fitToResults(gen);
   const filters = describeFilters();
   if (results.length === 0) {
-    const text = "No store near " + state.near + (filters ? " is " + filters : " was found") + ".";
+    const text = "No store near " + nearText() + (filters ? " is " + filters : " was found") + ".";
     showMessage(text + (answer.notes ? " " + answer.notes : ""), false);
     say(text + (answer.notes ? " " + answer.notes : ""));
   } else {
     showMessage(answer.notes || "", false);
-    say(results.length + " stores" + (filters ? " " + filters : "") + " near " + state.near +
+    say(results.length + " stores" + (filters ? " " + filters : "") + " near " + nearText() +
       "; the nearest is " + distanceText(results[0].distance_m) + " away." + (answer.notes ? " " + answer.notes : ""));
   }
+}
+
+// Where the customer is, as the page says it: the chosen place's name, else what was typed.
+function nearText() {
+  return state.place || state.near;
 }
 
 function finishList(gen) {
@@ -394,7 +413,7 @@ async function startMap() {
   };
   const point = nearPoint();
   if (point) map.setView(point, 14);
-  else firstWorldView(await infoAnswer);
+  else await firstWorldView(await infoAnswer);
   // The header grows when /v1/info's checkboxes arrive, which may be after the map started:
   // Leaflet is told the map's new size, keeping its centre (else the view is off by half the change).
   if (window.ResizeObserver) new ResizeObserver(() => map.invalidateSize()).observe($("map"));
@@ -417,8 +436,11 @@ async function startMap() {
 // The first view without a customer: the box of every store (/v1/info's `bounds`, west > east
 // when it crosses the antimeridian, as the bundled data's does, whose stores from Hawaii to Fiji
 // and New Zealand lie in the middle of it), at the closest whole zoom that shows all of it with
-// room for the clusters' circles; else the world.
-function firstWorldView(info) {
+// room for the clusters' circles; else the world. The box's corners are single stores, while
+// circles sit at their stores' mean, so one zoom closer often holds every circle too: that zoom's
+// clusters are asked for and kept when every circle fits (a view holding the world twice is the
+// last resort).
+async function firstWorldView(info) {
   const L = window.L;
   const bounds = info && info.ok && Array.isArray(info.data.bounds) ? info.data.bounds : null;
   if (!bounds || bounds.length !== 4 || !bounds.every(Number.isFinite)) {
@@ -428,6 +450,34 @@ function firstWorldView(info) {
   const [w, s, e, n] = bounds;
   const box = L.latLngBounds([s, w], [n, e < w ? e + 360 : e]);
   map.fitBounds(box, { padding: [WORLD_PADDING_PX, WORLD_PADDING_PX], maxZoom: VIEW_MIN_ZOOM, animate: false });
+  const zoom = map.getZoom(), centre = map.getCenter();
+  if (zoom + 1 >= VIEW_MIN_ZOOM) return;
+  map.setView(centre, zoom + 1, { animate: false });
+  const grid = clusterGrid({ box: [-180, -90, 180, 90], wide: true }, zoom + 1);
+  const answer = await api("/v1/stores/clusters", filterParams(new URLSearchParams({
+    bbox: grid.box.join(","), columns: String(grid.columns), rows: String(grid.rows),
+  })));
+  const fit = answer.ok && circlesFit(clusterMarks(answer.data.clusters || []));
+  if (fit) map.panBy(fit, { animate: false });
+  else map.setView(centre, zoom, { animate: false });
+}
+
+// The pan (in pixels) that centres `marks`' circles in the map when they all fit in it with
+// CLUSTER_GAP_PX to spare, else null.
+function circlesFit(marks) {
+  if (marks.length === 0) return null;
+  const size = map.getSize();
+  let left = Infinity, right = -Infinity, top = Infinity, bottom = -Infinity;
+  for (const mark of marks) {
+    const at = map.latLngToContainerPoint([mark.latitude, mark.longitude]);
+    const r = clusterRadius(mark.count) + CLUSTER_GAP_PX;
+    left = Math.min(left, at.x - r);
+    right = Math.max(right, at.x + r);
+    top = Math.min(top, at.y - r);
+    bottom = Math.max(bottom, at.y + r);
+  }
+  if (right - left > size.x || bottom - top > size.y) return null;
+  return window.L.point(Math.round((left + right - size.x) / 2), Math.round((top + bottom - size.y) / 2));
 }
 
 // The map shows what the list lists: the view is fitted to the customer and the listed stores
@@ -934,6 +984,127 @@ function closePanel() {
   $("results").focus();
 }
 
+// ---- the location box's suggestions (the ARIA combobox pattern) ------------------------------------------
+// The box is a combobox: typing the start of a town's name (not a number: LAT,LON starts with a
+// digit, a sign or a point) asks GET /v1/places after a pause and lists the places under it; ↓/↑
+// move through them (aria-activedescendant, the focus stays in the box), Enter takes the one
+// chosen, Escape closes the list. A place taken is searched by its LAT,LON, and its name is
+// shown (the URL's `place`). A server without /v1/places (404) offers no suggestions, and the box
+// takes LAT,LON or a name the API reads as before.
+
+function onNearInput() {
+  const text = $("near").value.trim();
+  clearTimeout(placesTimer);
+  if (!placesRoute || text.length < 2 || /^[\d+\-.]/.test(text)) {
+    placesGen += 1; // an answer on its way is for older text
+    closePlaces();
+    return;
+  }
+  placesTimer = setTimeout(() => loadPlaces(text), PLACES_DELAY_MS);
+}
+
+async function loadPlaces(text) {
+  const gen = ++placesGen;
+  const p = new URLSearchParams({ q: text, limit: String(PLACES) });
+  // Nearer places first: near the customer, else near the map's centre once it shows a region.
+  const centre = map && map.getZoom() >= 4 ? map.getCenter().wrap() : null;
+  const point = nearPoint() || (centre && [centre.lat, centre.lng]);
+  if (point) p.set("near", point[0].toFixed(4) + "," + point[1].toFixed(4));
+  const answer = await api("/v1/places", p);
+  if (gen !== placesGen || $("near").value.trim() !== text || document.activeElement !== $("near")) return;
+  if (!answer.ok) {
+    if (answer.status === 404) placesRoute = false;
+    closePlaces();
+    return;
+  }
+  showPlaces(Array.isArray(answer.data.places) ? answer.data.places : [], text, p);
+}
+
+// A place as the list and the box write it: "Seattle, Washington, US" (a division known only by
+// a number code is left out).
+function placeText(place) {
+  const division = place.division && !/^\d+$/.test(place.division) ? place.division : "";
+  return [place.name, division, place.country].filter(Boolean).join(", ");
+}
+
+function showPlaces(found, text, query) {
+  const list = $("near-places");
+  places = found.filter((place) => Number.isFinite(place.latitude) && Number.isFinite(place.longitude));
+  activePlace = -1;
+  $("near").removeAttribute("aria-activedescendant");
+  list.dataset.query = query.toString();
+  if (places.length === 0) {
+    closePlaces();
+    $("near-count").textContent = "No town starts with " + text + ".";
+    return;
+  }
+  list.replaceChildren(...places.map((place, i) => {
+    const division = place.division && !/^\d+$/.test(place.division) ? place.division : "";
+    return el("li", {
+      id: "place-" + i, role: "option", "aria-selected": "false", "data-name": place.name,
+      // mousedown, not click: the box keeps the focus, so its blur does not close the list first.
+      onmousedown: (event) => { event.preventDefault(); choosePlace(i); },
+    }, el("span", { text: place.name }),
+    el("span", { class: "where-in", text: [division, place.country].filter(Boolean).map((t) => ", " + t).join("") +
+      (place.matched_name && place.matched_name !== place.name ? " (" + place.matched_name + ")" : "") }));
+  }));
+  list.hidden = false;
+  $("near").setAttribute("aria-expanded", "true");
+  $("near-count").textContent = places.length + (places.length === 1 ? " place" : " places") +
+    ": the arrow keys choose, Enter takes it.";
+}
+
+function closePlaces() {
+  clearTimeout(placesTimer);
+  const list = $("near-places");
+  if (!list) return;
+  list.hidden = true;
+  list.replaceChildren();
+  places = [];
+  activePlace = -1;
+  $("near").setAttribute("aria-expanded", "false");
+  $("near").removeAttribute("aria-activedescendant");
+}
+
+function setActivePlace(i) {
+  activePlace = (i + places.length) % places.length;
+  for (const li of $("near-places").children) li.setAttribute("aria-selected", String(li.id === "place-" + activePlace));
+  $("near").setAttribute("aria-activedescendant", "place-" + activePlace);
+  $("place-" + activePlace).scrollIntoView({ block: "nearest" });
+}
+
+function onNearKey(event) {
+  const open = !$("near-places").hidden && places.length > 0;
+  if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+    if (!open) {
+      if (event.key === "ArrowDown") onNearInput();
+      return;
+    }
+    event.preventDefault();
+    setActivePlace(activePlace < 0 && event.key === "ArrowUp" ? places.length - 1
+      : activePlace + (event.key === "ArrowDown" ? 1 : -1));
+  } else if (event.key === "Enter" && open && activePlace >= 0) {
+    event.preventDefault();
+    choosePlace(activePlace);
+  } else if (event.key === "Escape" && open) {
+    event.preventDefault();
+    closePlaces();
+  }
+}
+
+// A suggestion taken: the stores near its LAT,LON, the box showing its name.
+function choosePlace(i) {
+  const place = places[i];
+  if (!place) return;
+  closePlaces();
+  placesGen += 1;
+  state.near = place.latitude.toFixed(4) + "," + place.longitude.toFixed(4);
+  state.place = placeText(place);
+  $("near").value = state.place;
+  if (map) map.setView([place.latitude, place.longitude], Math.max(map.getZoom(), 11));
+  refresh();
+}
+
 // ---- filters and inputs --------------------------------------------------------------------------------
 
 // `open_at` in the date and time fields: `2026-12-24T07:30` (a wall time at each store) fills both;
@@ -989,7 +1160,9 @@ async function loadAttributes() {
 }
 
 function setNear(text, fromForm) {
+  closePlaces();
   state.near = text.trim();
+  state.place = "";
   $("near").value = state.near;
   const point = nearPoint();
   if (map && point && !fromForm) map.panTo(point);
@@ -1010,20 +1183,29 @@ function refresh() {
 }
 
 function wireInputs() {
-  $("near").value = state.near;
+  $("near").value = nearText();
   $("where").addEventListener("submit", (event) => {
     event.preventDefault();
-    setNear($("near").value, true);
+    // The chosen place's name, unchanged, stays that place (its LAT,LON); anything else is read anew.
+    if (state.place && $("near").value.trim() === state.place) {
+      closePlaces();
+      refresh();
+    } else {
+      setNear($("near").value, true);
+    }
   });
+  $("near").addEventListener("input", onNearInput);
+  $("near").addEventListener("keydown", onNearKey);
+  $("near").addEventListener("blur", () => closePlaces());
   $("locate").addEventListener("click", () => {
     if (!navigator.geolocation) {
-      say("This browser cannot give a location: type LAT,LON or click the map.");
+      say("This browser cannot give a location: type a town or LAT,LON, or click the map.");
       return;
     }
     say("Asking the browser for your location…");
     navigator.geolocation.getCurrentPosition(
       (pos) => setNear(pos.coords.latitude.toFixed(5) + "," + pos.coords.longitude.toFixed(5), true),
-      (error) => say("The browser gave no location (" + error.message + "): type LAT,LON or click the map."),
+      (error) => say("The browser gave no location (" + error.message + "): type a town or LAT,LON, or click the map."),
       { timeout: 15000, maximumAge: 60000 });
   });
   for (const radio of document.querySelectorAll("input[name=when]")) {
