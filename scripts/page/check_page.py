@@ -930,6 +930,28 @@ def test_map_fits_list(page, cli, ctx):
             under = [i + 1 for i, (x, y) in enumerate(seen["dots"]) if pl - 6 <= x <= pr and pt <= y <= pb]
             check(not under, f"{query}: the listed stores {under} are under the store's panel")
         shown.append(f"{'with the panel' if 'store' in query else 'the list'}: {K} stores on the map at zoom {seen['zoom']}")
+    # docs/page.md's example: nine drive-throughs 4–7 km away, the tenth in Manila. The nine are on
+    # the map; the one more than 4 times the middle store's distance away is named in the map's note.
+    example = documented_examples()[0]
+    page.driver.get(page.base + example)
+    page.wait_list(0)
+    wait_fitted(page)
+    query = urllib.parse.parse_qs(urllib.parse.urlsplit(example).query)
+    stores = cli.json("nearest", "--near", query["near"][0], "-k", str(K), *cli_filters(query))["stores"]
+    middle = sorted(s["distance_m"] for s in stores)[(len(stores) - 1) // 2]
+    near_ones = [i for i, s in enumerate(stores) if i == 0 or s["distance_m"] <= 4 * middle]
+    far_ones = [s for i, s in enumerate(stores) if i not in near_ones]
+    seen = listed_on_map(page)
+    left, top, right, bottom = seen["map"]
+    pl, pt, pr, pb = seen["panel"] or (right + 1, 0, right + 1, 0)
+    off = [stores[i]["id"] for i in near_ones
+           if not (left + 6 <= seen["dots"][i][0] <= min(right, pl) - 6 and top + 6 <= seen["dots"][i][1] <= bottom - 6)]
+    check(not off, f"{example}: the stores {off} are off the map (or under the panel) at zoom {seen['zoom']}")
+    note = page.text("#map-note")
+    check(all(s["name"] in note for s in far_ones), f"{example}: the map's note {note!r} does not name "
+                                                    f"{[s['name'] for s in far_ones]}")
+    shown.append(f"the example: {len(near_ones)} stores on the map at zoom {seen['zoom']}, "
+                 f"{len(far_ones)} named off it ({', '.join(s['id'] for s in far_ones)})")
     # One store next door: street level.
     if ctx["server"]:
         directory = os.path.join(ctx["screenshots"], "one-store")

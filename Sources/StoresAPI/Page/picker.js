@@ -14,6 +14,7 @@ const PLACES = 6; // suggestions under the location box
 const PLACES_DELAY_MS = 150; // the suggestions are asked this long after the last key
 const CLUSTER_GAP_PX = 2; // the least room between two clusters' circles; closer, they are drawn as one
 const FIT_MAX_ZOOM = 16; // the list fitted on the map: street level for one store next door, no closer
+const FIT_FAR = 4; // a listed store farther than this many times the middle one's distance is left off the fit
 const FIT_PADDING_PX = 36; // room around the fitted list for the dots and the customer's ring
 const WORLD_PADDING_PX = 28; // room around the first view's stores: a cluster of 1,000 has a radius of 27
 
@@ -30,7 +31,7 @@ let placesRoute = true; // false once /v1/places answered 404 (a server without 
 let places = []; // the suggestions shown under the location box
 let activePlace = -1; // index of the suggestion the arrow keys are on
 let infoAnswer = null; // the promise of /v1/info's answer, asked once: the filters and the first view
-const mapNotes = { map: "", view: "" }; // the map's note: the basemap's sentence, then the view's
+const mapNotes = { map: "", fit: "", view: "" }; // the map's note: the basemap's, the fit's, the view's sentences
 
 // ---- small helpers ---------------------------------------------------------------------------
 
@@ -280,6 +281,7 @@ async function searchNearest(gen) {
     showMessage(answer.error, true);
     say(answer.error);
     drawResults();
+    mapNote("", "fit");
     return;
   }
   results = answer.data.stores || [];
@@ -290,6 +292,7 @@ async function searchNearest(gen) {
   renderList();
   drawResults();
   if (results.length) fitToResults(gen);
+  else mapNote("", "fit");
   const filters = describeFilters();
   if (results.length === 0) {
     const text = "No store near " + nearText() + (filters ? " is " + filters : " was found") + ".";
@@ -386,7 +389,8 @@ function mapOff(text) {
 // could not draw (`view`, replaced on every redraw of the view).
 function mapNote(text, part) {
   mapNotes[part || "map"] = text || "";
-  $("map-note").replaceChildren(...[mapNotes.map, mapNotes.view].filter(Boolean).map((t) => el("span", { text: t })));
+  $("map-note").replaceChildren(...[mapNotes.map, mapNotes.fit, mapNotes.view].filter(Boolean)
+    .map((t) => el("span", { text: t })));
 }
 
 async function startMap() {
@@ -483,13 +487,21 @@ function circlesFit(marks) {
 // The map shows what the list lists: the view is fitted to the customer and the listed stores
 // (longitudes taken on the customer's side of the antimeridian), with room for their dots, at
 // most at street level; on a wide screen the store's panel, which lies over the map's right
-// side, is kept clear. `gen` is the list's load it fits (the map's data-fit-gen, for tests).
+// side, is kept clear. A store much farther than the others (more than FIT_FAR times the
+// middle store's distance: the tenth drive-through near Taipei is in Manila) would shrink the
+// rest to one spot, so it is left off and the map's note names it. `gen` is the list's load it
+// fits (the map's data-fit-gen, for tests).
 function fitToResults(gen) {
   if (!map) return;
   const L = window.L;
   const point = nearPoint();
-  const points = results.filter((s) => Number.isFinite(s.latitude) && Number.isFinite(s.longitude))
-    .map((s) => [s.latitude, s.longitude]);
+  const placed = results.filter((s) => Number.isFinite(s.latitude) && Number.isFinite(s.longitude));
+  const distances = placed.map((s) => s.distance_m).filter(Number.isFinite).sort((a, b) => a - b);
+  const reach = distances.length ? FIT_FAR * distances[Math.floor((distances.length - 1) / 2)] : Infinity;
+  const far = placed.filter((s, i) => i > 0 && Number.isFinite(s.distance_m) && s.distance_m > reach);
+  const points = placed.filter((s) => !far.includes(s)).map((s) => [s.latitude, s.longitude]);
+  mapNote(far.length === 0 ? "" : (far.length === 1 ? "Off the map: " : far.length + " listed stores are off the map: ") +
+    far.map((s) => storeTitle(s) + ", " + distanceText(s.distance_m) + " away").join("; ") + ".", "fit");
   if (point) points.push(point);
   if (points.length === 0) return;
   const reference = point ? point[1] : points[0][1];
