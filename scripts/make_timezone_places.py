@@ -43,7 +43,8 @@ from its us_states.json), else empty. alternate_names are other names of the pla
 - names in other scripts (Cyrillic, Greek, Arabic, CJK, ...) only for places of at least
   OTHER_SCRIPTS_POPULATION people, where people are likely to type them;
 - never a name that folds (as the search folds: case, accents, ß → ss, ...) to the same key as
-  the place's name or an earlier alternate: the search could not tell them apart.
+  the place's name or another alternate: the search could not tell them apart; of alternates
+  that fold alike, the one with the most accents is kept (München rather than Munchen).
 
 Places below MIN_POPULATION are not in the file: time-zone inference is defined on this set
 (its answers must not change), and the search covers the same places. There are no postal codes:
@@ -111,8 +112,10 @@ def is_latin(name: str) -> bool:
 
 def search_names(name: str, alternates: list[str], population: int) -> list[str]:
     """The alternate names worth searching (see the module's docstring), in GeoNames' order."""
-    keys = {fold(name)}
-    kept = []
+    own = fold(name)
+    # Of the names that fold to one key, the one with the most accents is kept (München over
+    # Munchen and Muenchen's fold, muenchen, is another key), at the place of the first one.
+    chosen: dict[str, str] = {}
     for alternate in alternates:
         alternate = clean(alternate).replace("|", " ")
         if not alternate:
@@ -125,11 +128,15 @@ def search_names(name: str, alternates: list[str], population: int) -> list[str]
         elif population < OTHER_SCRIPTS_POPULATION:
             continue
         key = fold(alternate)
-        if not key or key in keys:
+        if not key or key == own:
             continue
-        keys.add(key)
-        kept.append(alternate)
-    return kept
+        if key not in chosen or accents(alternate) > accents(chosen[key]):
+            chosen[key] = alternate
+    return list(chosen.values())
+
+
+def accents(name: str) -> int:
+    return sum(1 for c in name if not c.isascii())
 
 
 def division_names() -> dict[tuple[str, str], str]:

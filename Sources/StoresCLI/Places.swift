@@ -7,7 +7,7 @@ extension StoresCommand {
       abstract: "Find populated places by the start of their name: what a search box suggests.",
       discussion: """
         QUERY is the start of a name in any case, with or without accents ("zur" finds Zürich, \
-        "munc" München by its other name Munich). The places are GeoNames' places of 5,000 people \
+        "münch" Munich by its other name München). The places are GeoNames' places of 5,000 people \
         or more, the same as time zones are inferred from, with their names in other languages \
         (Data/README.md). Results are ranked by population, a whole-name match counting as ten \
         times the people, and by distance when --near is given (docs/service.md, GET /v1/places).

@@ -10,6 +10,8 @@ public typealias Store = Components.Schemas.Store
 public typealias OpenStore = Components.Schemas.OpenStore
 /// A store's state and its open spans day by day (`stores hours ID --format json`).
 public typealias HoursAnswer = Components.Schemas.HoursAnswer
+/// Places whose name starts with the text typed (`stores places QUERY --format json`).
+public typealias PlacesAnswer = Components.Schemas.PlacesAnswer
 
 // The questions an app asks most, in Swift's types. Each throws `StoresClientError` when the
 // service says no (a problem document) and the generated client's errors otherwise.
@@ -46,6 +48,25 @@ extension StoresClient {
       // The JSON entry also admits a FeatureCollection (for `format=geojson`, not asked here).
       if case .NearestAnswer(let answer) = try ok.body.json { return answer }
       throw StoresClientError.unexpectedResponse(status: 200, body: "GeoJSON where JSON was asked")
+    case .undocumented(let status, _): throw StoresClientError.unexpectedResponse(status: status, body: "")
+    default: throw StoresClientError.unexpected(output)
+    }
+  }
+
+  /// The places whose name (or another name) starts with `text`, best first, for a search box
+  /// (`GET /v1/places`).
+  /// - Parameters:
+  ///   - text: what was typed, 1 to 100 characters, in any case, with or without accents.
+  ///   - near: ranks nearer places first and gives each its `distanceM`.
+  ///   - limit: how many (default 10, at most 50).
+  public func places(startingWith text: String, near: Coordinate? = nil, limit: Int? = nil) async throws
+    -> PlacesAnswer
+  {
+    let output = try await StoresClientError.unwrapping {
+      try await client.searchPlaces(query: .init(q: text, near: near.map(WireFormat.latLon), limit: limit))
+    }
+    switch output {
+    case .ok(let ok): return try ok.body.json
     case .undocumented(let status, _): throw StoresClientError.unexpectedResponse(status: status, body: "")
     default: throw StoresClientError.unexpected(output)
     }

@@ -20,7 +20,7 @@ enum WireFormat {
     return "\(total / 3_600)h\(total % 3_600 / 60)m\(total % 60)s"
   }
 
-  /// `47.6062,-122.3321`: latitude first, as the document's `LatLon`.
+  /// `47.6062,-122.3321`: latitude first, as the document's `Location` reads it.
   static func latLon(_ coordinate: Coordinate) -> String {
     "\(coordinate.latitude),\(coordinate.longitude)"
   }

@@ -1,4 +1,5 @@
 import GeoIndex
+import OpeningHours
 import Testing
 
 @testable import StoreLocator

@@ -103,6 +103,28 @@ import Testing
     #expect(try clusters.ok.body.json == expectedClusters)
   }
 
+  @Test func placesAnswerAsTheCommand() async throws {
+    let server = try await Self.startServer()
+    let expected = try await Self.command(
+      PlacesAnswer.self, ["places", "zur", "--near", Self.near, "--limit", "4", "--format", "json"])
+    #expect(expected.places.count == 4)
+    #expect(expected.places.first?.name == "Zürich")
+    let answer = try await StoresClient(serverURL: server.url)
+      .places(startingWith: "zur", near: Self.seattle, limit: 4)
+    #expect(answer == expected)
+    #expect(answer.places.allSatisfy { $0.distanceM != nil })
+
+    // A place name where a location is asked: the answer names the place it used.
+    let byName = try await StoresClient(serverURL: server.url).client.nearestStores(
+      query: .init(near: "Seattle", k: 2, now: Self.nowDate))
+    guard case .NearestAnswer(let nearest) = try byName.ok.body.json else {
+      Issue.record("a FeatureCollection where a NearestAnswer was asked")
+      return
+    }
+    #expect(nearest.query.nearPlace?.name == "Seattle")
+    #expect(nearest.query.nearPlace?.division == "Washington")
+  }
+
   @Test func oneStoreItsHoursAndWhetherItIsOpenAnswerAsTheCommand() async throws {
     let server = try await Self.startServer()
     let stores = StoresClient(serverURL: server.url)

@@ -19,10 +19,10 @@ public import struct Foundation.Date
 extension Components {
     /// Types generated from the `#/components/parameters` section of the OpenAPI document.
     public enum Parameters {
-        /// Where the customer is: `LAT,LON` in degrees, latitude first (GeoJSON writes longitude first; a pair that looks swapped is refused with a sentence that says so).
+        /// Where the customer is: `LAT,LON` in degrees, latitude first, or a place name that names one place (`Seattle`, `Paris, FR`); the answer's `query.near_place` says which place a name stood for.
         ///
         /// - Remark: Generated from `#/components/parameters/Near`.
-        public typealias Near = Components.Schemas.LatLon
+        public typealias Near = Components.Schemas.Location
         /// Conditions on the stores' properties (`where=KEY=VALUE`, `KEY!=VALUE` or `KEY`); repeat it for several, a store must meet all.
         ///
         /// - Remark: Generated from `#/components/parameters/Where`.

@@ -942,6 +942,10 @@ extension Components {
         public struct NearestQuery: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/NearestQuery/near`.
             public var near: Components.Schemas.Coordinate
+            /// The place `near` named, when it was a name (absent for `LAT,LON`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/NearestQuery/near_place`.
+            public var nearPlace: Components.Schemas.Place?
             /// - Remark: Generated from `#/components/schemas/NearestQuery/k`.
             public var k: Components.Schemas.StoreCount
             /// - Remark: Generated from `#/components/schemas/NearestQuery/within_m`.
@@ -962,6 +966,7 @@ extension Components {
             ///
             /// - Parameters:
             ///   - near:
+            ///   - nearPlace: The place `near` named, when it was a name (absent for `LAT,LON`).
             ///   - k:
             ///   - withinM:
             ///   - _where:
@@ -970,6 +975,7 @@ extension Components {
             ///   - openForS:
             public init(
                 near: Components.Schemas.Coordinate,
+                nearPlace: Components.Schemas.Place? = nil,
                 k: Components.Schemas.StoreCount,
                 withinM: Swift.Double? = nil,
                 _where: Components.Schemas.WhereTexts,
@@ -978,6 +984,7 @@ extension Components {
                 openForS: Swift.Int? = nil
             ) {
                 self.near = near
+                self.nearPlace = nearPlace
                 self.k = k
                 self.withinM = withinM
                 self._where = _where
@@ -987,6 +994,7 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case near
+                case nearPlace = "near_place"
                 case k
                 case withinM = "within_m"
                 case _where = "where"
@@ -999,6 +1007,10 @@ extension Components {
                 self.near = try container.decode(
                     Components.Schemas.Coordinate.self,
                     forKey: .near
+                )
+                self.nearPlace = try container.decodeIfPresent(
+                    Components.Schemas.Place.self,
+                    forKey: .nearPlace
                 )
                 self.k = try container.decode(
                     Components.Schemas.StoreCount.self,
@@ -1026,6 +1038,7 @@ extension Components {
                 )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "near",
+                    "near_place",
                     "k",
                     "within_m",
                     "where",
@@ -1041,6 +1054,10 @@ extension Components {
         public struct WithinQuery: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/WithinQuery/near`.
             public var near: Components.Schemas.Coordinate?
+            /// The place `near` named, when it was a name (absent for `LAT,LON`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/WithinQuery/near_place`.
+            public var nearPlace: Components.Schemas.Place?
             /// - Remark: Generated from `#/components/schemas/WithinQuery/radius_m`.
             public var radiusM: Swift.Double?
             /// [west, south, east, north].
@@ -1065,6 +1082,7 @@ extension Components {
             ///
             /// - Parameters:
             ///   - near:
+            ///   - nearPlace: The place `near` named, when it was a name (absent for `LAT,LON`).
             ///   - radiusM:
             ///   - bbox: [west, south, east, north].
             ///   - _where:
@@ -1075,6 +1093,7 @@ extension Components {
             ///   - cursor: The cursor given, shortened if long.
             public init(
                 near: Components.Schemas.Coordinate? = nil,
+                nearPlace: Components.Schemas.Place? = nil,
                 radiusM: Swift.Double? = nil,
                 bbox: [Swift.Double]? = nil,
                 _where: Components.Schemas.WhereTexts,
@@ -1085,6 +1104,7 @@ extension Components {
                 cursor: Swift.String? = nil
             ) {
                 self.near = near
+                self.nearPlace = nearPlace
                 self.radiusM = radiusM
                 self.bbox = bbox
                 self._where = _where
@@ -1096,6 +1116,7 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case near
+                case nearPlace = "near_place"
                 case radiusM = "radius_m"
                 case bbox
                 case _where = "where"
@@ -1110,6 +1131,10 @@ extension Components {
                 self.near = try container.decodeIfPresent(
                     Components.Schemas.Coordinate.self,
                     forKey: .near
+                )
+                self.nearPlace = try container.decodeIfPresent(
+                    Components.Schemas.Place.self,
+                    forKey: .nearPlace
                 )
                 self.radiusM = try container.decodeIfPresent(
                     Swift.Double.self,
@@ -1145,6 +1170,7 @@ extension Components {
                 )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "near",
+                    "near_place",
                     "radius_m",
                     "bbox",
                     "where",
@@ -2097,10 +2123,6 @@ extension Components {
                 ])
             }
         }
-        /// `LAT,LON` in degrees, latitude first (GeoJSON writes longitude first; a pair that looks swapped is refused with a sentence that says so). The service also reads spaces around the numbers and exponents.
-        ///
-        /// - Remark: Generated from `#/components/schemas/LatLon`.
-        public typealias LatLon = Swift.String
         /// `W,S,E,N` in degrees; south at most north (not expressible as a pattern: a box with south above north is a 400); west greater than east crosses the antimeridian.
         ///
         /// - Remark: Generated from `#/components/schemas/Box`.
@@ -3649,7 +3671,7 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/PickupRequestReadyIn/near`.
             @frozen public enum NearPayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/PickupRequestReadyIn/near/case1`.
-                case LatLon(Components.Schemas.LatLon)
+                case Location(Components.Schemas.Location)
                 /// - Remark: Generated from `#/components/schemas/PickupRequestReadyIn/near/case2`.
                 public struct Case2Payload: Codable, Hashable, Sendable {
                     /// - Remark: Generated from `#/components/schemas/PickupRequestReadyIn/near/case2/latitude`.
@@ -3678,7 +3700,7 @@ extension Components {
                 public init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
-                        self = .LatLon(try decoder.decodeFromSingleValueContainer())
+                        self = .Location(try decoder.decodeFromSingleValueContainer())
                         return
                     } catch {
                         errors.append(error)
@@ -3697,7 +3719,7 @@ extension Components {
                 }
                 public func encode(to encoder: any Swift.Encoder) throws {
                     switch self {
-                    case let .LatLon(value):
+                    case let .Location(value):
                         try encoder.encodeToSingleValueContainer(value)
                     case let .case2(value):
                         try value.encode(to: encoder)
@@ -3907,7 +3929,7 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/PickupRequestReadyAt/near`.
             @frozen public enum NearPayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/PickupRequestReadyAt/near/case1`.
-                case LatLon(Components.Schemas.LatLon)
+                case Location(Components.Schemas.Location)
                 /// - Remark: Generated from `#/components/schemas/PickupRequestReadyAt/near/case2`.
                 public struct Case2Payload: Codable, Hashable, Sendable {
                     /// - Remark: Generated from `#/components/schemas/PickupRequestReadyAt/near/case2/latitude`.
@@ -3936,7 +3958,7 @@ extension Components {
                 public init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
-                        self = .LatLon(try decoder.decodeFromSingleValueContainer())
+                        self = .Location(try decoder.decodeFromSingleValueContainer())
                         return
                     } catch {
                         errors.append(error)
@@ -3955,7 +3977,7 @@ extension Components {
                 }
                 public func encode(to encoder: any Swift.Encoder) throws {
                     switch self {
-                    case let .LatLon(value):
+                    case let .Location(value):
                         try encoder.encodeToSingleValueContainer(value)
                     case let .case2(value):
                         try value.encode(to: encoder)
@@ -4153,6 +4175,273 @@ extension Components {
                     "alternatives",
                     "where",
                     "now"
+                ])
+            }
+        }
+        /// Where: `LAT,LON` in degrees, latitude first (GeoJSON writes longitude first; a pair that looks swapped is refused with a sentence that says so; spaces around the numbers and exponents are read too), or the name of a place that names exactly one GeoNames place of 5,000 people or more, in any case and with or without accents: `Seattle`, `zurich`, or qualified by its country code, division code or division name, `Paris, FR`, `Springfield, IL`, `Springfield, Illinois, US` (at most 100 characters). A name that several places have is refused (400) with the candidates listed, never guessed; an unknown one with close names. `GET /v1/places` finds names. Text that starts with a digit, a sign or a point is read as `LAT,LON`.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Location`.
+        public typealias Location = Swift.String
+        /// A GeoNames populated place (Data/timezones/places.tsv).
+        ///
+        /// - Remark: Generated from `#/components/schemas/Place`.
+        public struct Place: Codable, Hashable, Sendable {
+            /// The place's GeoNames name, such as `Zürich`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Place/name`.
+            public var name: Swift.String
+            /// The first-level division: its name where the data has one (the US states: `Washington`), else its GeoNames code (`ZH`); may be empty.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Place/division`.
+            public var division: Swift.String
+            /// GeoNames' first-level division code (`WA`, `ZH`, `08`); may be empty.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Place/division_code`.
+            public var divisionCode: Swift.String
+            /// ISO 3166-1 alpha-2 country code.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Place/country`.
+            public var country: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Place/latitude`.
+            public var latitude: Components.Schemas.Latitude
+            /// - Remark: Generated from `#/components/schemas/Place/longitude`.
+            public var longitude: Components.Schemas.Longitude
+            /// GeoNames' population figure.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Place/population`.
+            public var population: Swift.Int
+            /// Creates a new `Place`.
+            ///
+            /// - Parameters:
+            ///   - name: The place's GeoNames name, such as `Zürich`.
+            ///   - division: The first-level division: its name where the data has one (the US states: `Washington`), else its GeoNames code (`ZH`); may be empty.
+            ///   - divisionCode: GeoNames' first-level division code (`WA`, `ZH`, `08`); may be empty.
+            ///   - country: ISO 3166-1 alpha-2 country code.
+            ///   - latitude:
+            ///   - longitude:
+            ///   - population: GeoNames' population figure.
+            public init(
+                name: Swift.String,
+                division: Swift.String,
+                divisionCode: Swift.String,
+                country: Swift.String,
+                latitude: Components.Schemas.Latitude,
+                longitude: Components.Schemas.Longitude,
+                population: Swift.Int
+            ) {
+                self.name = name
+                self.division = division
+                self.divisionCode = divisionCode
+                self.country = country
+                self.latitude = latitude
+                self.longitude = longitude
+                self.population = population
+            }
+            public enum CodingKeys: String, CodingKey {
+                case name
+                case division
+                case divisionCode = "division_code"
+                case country
+                case latitude
+                case longitude
+                case population
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.name = try container.decode(
+                    Swift.String.self,
+                    forKey: .name
+                )
+                self.division = try container.decode(
+                    Swift.String.self,
+                    forKey: .division
+                )
+                self.divisionCode = try container.decode(
+                    Swift.String.self,
+                    forKey: .divisionCode
+                )
+                self.country = try container.decode(
+                    Swift.String.self,
+                    forKey: .country
+                )
+                self.latitude = try container.decode(
+                    Components.Schemas.Latitude.self,
+                    forKey: .latitude
+                )
+                self.longitude = try container.decode(
+                    Components.Schemas.Longitude.self,
+                    forKey: .longitude
+                )
+                self.population = try container.decode(
+                    Swift.Int.self,
+                    forKey: .population
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "name",
+                    "division",
+                    "division_code",
+                    "country",
+                    "latitude",
+                    "longitude",
+                    "population"
+                ])
+            }
+        }
+        /// One place a search found: the place, the alternate name matched, and the distance from `near`.
+        ///
+        /// - Remark: Generated from `#/components/schemas/PlaceMatch`.
+        public struct PlaceMatch: Codable, Hashable, Sendable {
+            /// The place's GeoNames name, such as `Zürich`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PlaceMatch/name`.
+            public var name: Swift.String
+            /// The alternate name the query matched (`Zurigo` for Zürich); absent when the place's own name matched.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PlaceMatch/matched_name`.
+            public var matchedName: Swift.String?
+            /// The first-level division: its name where the data has one (the US states: `Washington`), else its GeoNames code (`ZH`); may be empty.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PlaceMatch/division`.
+            public var division: Swift.String
+            /// GeoNames' first-level division code (`WA`, `ZH`, `08`); may be empty.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PlaceMatch/division_code`.
+            public var divisionCode: Swift.String
+            /// ISO 3166-1 alpha-2 country code.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PlaceMatch/country`.
+            public var country: Swift.String
+            /// - Remark: Generated from `#/components/schemas/PlaceMatch/latitude`.
+            public var latitude: Components.Schemas.Latitude
+            /// - Remark: Generated from `#/components/schemas/PlaceMatch/longitude`.
+            public var longitude: Components.Schemas.Longitude
+            /// GeoNames' population figure.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PlaceMatch/population`.
+            public var population: Swift.Int
+            /// Metres from `near`; only when `near` was given.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PlaceMatch/distance_m`.
+            public var distanceM: Swift.Double?
+            /// Creates a new `PlaceMatch`.
+            ///
+            /// - Parameters:
+            ///   - name: The place's GeoNames name, such as `Zürich`.
+            ///   - matchedName: The alternate name the query matched (`Zurigo` for Zürich); absent when the place's own name matched.
+            ///   - division: The first-level division: its name where the data has one (the US states: `Washington`), else its GeoNames code (`ZH`); may be empty.
+            ///   - divisionCode: GeoNames' first-level division code (`WA`, `ZH`, `08`); may be empty.
+            ///   - country: ISO 3166-1 alpha-2 country code.
+            ///   - latitude:
+            ///   - longitude:
+            ///   - population: GeoNames' population figure.
+            ///   - distanceM: Metres from `near`; only when `near` was given.
+            public init(
+                name: Swift.String,
+                matchedName: Swift.String? = nil,
+                division: Swift.String,
+                divisionCode: Swift.String,
+                country: Swift.String,
+                latitude: Components.Schemas.Latitude,
+                longitude: Components.Schemas.Longitude,
+                population: Swift.Int,
+                distanceM: Swift.Double? = nil
+            ) {
+                self.name = name
+                self.matchedName = matchedName
+                self.division = division
+                self.divisionCode = divisionCode
+                self.country = country
+                self.latitude = latitude
+                self.longitude = longitude
+                self.population = population
+                self.distanceM = distanceM
+            }
+            public enum CodingKeys: String, CodingKey {
+                case name
+                case matchedName = "matched_name"
+                case division
+                case divisionCode = "division_code"
+                case country
+                case latitude
+                case longitude
+                case population
+                case distanceM = "distance_m"
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.name = try container.decode(
+                    Swift.String.self,
+                    forKey: .name
+                )
+                self.matchedName = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .matchedName
+                )
+                self.division = try container.decode(
+                    Swift.String.self,
+                    forKey: .division
+                )
+                self.divisionCode = try container.decode(
+                    Swift.String.self,
+                    forKey: .divisionCode
+                )
+                self.country = try container.decode(
+                    Swift.String.self,
+                    forKey: .country
+                )
+                self.latitude = try container.decode(
+                    Components.Schemas.Latitude.self,
+                    forKey: .latitude
+                )
+                self.longitude = try container.decode(
+                    Components.Schemas.Longitude.self,
+                    forKey: .longitude
+                )
+                self.population = try container.decode(
+                    Swift.Int.self,
+                    forKey: .population
+                )
+                self.distanceM = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .distanceM
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "name",
+                    "matched_name",
+                    "division",
+                    "division_code",
+                    "country",
+                    "latitude",
+                    "longitude",
+                    "population",
+                    "distance_m"
+                ])
+            }
+        }
+        /// `stores places QUERY --format json`: the places best first.
+        ///
+        /// - Remark: Generated from `#/components/schemas/PlacesAnswer`.
+        public struct PlacesAnswer: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PlacesAnswer/places`.
+            public var places: [Components.Schemas.PlaceMatch]
+            /// Creates a new `PlacesAnswer`.
+            ///
+            /// - Parameters:
+            ///   - places:
+            public init(places: [Components.Schemas.PlaceMatch]) {
+                self.places = places
+            }
+            public enum CodingKeys: String, CodingKey {
+                case places
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.places = try container.decode(
+                    [Components.Schemas.PlaceMatch].self,
+                    forKey: .places
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "places"
                 ])
             }
         }

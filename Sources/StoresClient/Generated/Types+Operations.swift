@@ -29,7 +29,7 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/stores/nearest/GET/query`.
             public struct Query: Sendable, Hashable {
-                /// Where the customer is: `LAT,LON` in degrees, latitude first (GeoJSON writes longitude first; a pair that looks swapped is refused with a sentence that says so).
+                /// Where the customer is: `LAT,LON` in degrees, latitude first, or a place name that names one place (`Seattle`, `Paris, FR`); the answer's `query.near_place` says which place a name stood for.
                 ///
                 /// - Remark: Generated from `#/paths/v1/stores/nearest/GET/query/near`.
                 public var near: Components.Parameters.Near
@@ -72,7 +72,7 @@ public enum Operations {
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - near: Where the customer is: `LAT,LON` in degrees, latitude first (GeoJSON writes longitude first; a pair that looks swapped is refused with a sentence that says so).
+                ///   - near: Where the customer is: `LAT,LON` in degrees, latitude first, or a place name that names one place (`Seattle`, `Paris, FR`); the answer's `query.near_place` says which place a name stood for.
                 ///   - k: How many stores, 1 to 1000 (default 5); `within` pages through more.
                 ///   - within: Only stores at most this far.
                 ///   - _where: Conditions on the stores' properties (`where=KEY=VALUE`, `KEY!=VALUE` or `KEY`); repeat it for several, a store must meet all.
@@ -435,10 +435,10 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/stores/within/GET/query`.
             public struct Query: Sendable, Hashable {
-                /// The circle's centre, `LAT,LON` (with `radius`).
+                /// The circle's centre, `LAT,LON` or a place name (with `radius`).
                 ///
                 /// - Remark: Generated from `#/paths/v1/stores/within/GET/query/near`.
-                public var near: Components.Schemas.LatLon?
+                public var near: Components.Schemas.Location?
                 /// The circle's radius, at most 20015 km (half the Earth's circumference).
                 ///
                 /// - Remark: Generated from `#/paths/v1/stores/within/GET/query/radius`.
@@ -486,7 +486,7 @@ public enum Operations {
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - near: The circle's centre, `LAT,LON` (with `radius`).
+                ///   - near: The circle's centre, `LAT,LON` or a place name (with `radius`).
                 ///   - radius: The circle's radius, at most 20015 km (half the Earth's circumference).
                 ///   - bbox: A box `W,S,E,N` in degrees (instead of `near` and `radius`); south at most north; west greater than east crosses the antimeridian: `-122.4,47.5,-122.2,47.7`.
                 ///   - _where: Conditions on the stores' properties (`where=KEY=VALUE`, `KEY!=VALUE` or `KEY`); repeat it for several, a store must meet all.
@@ -499,7 +499,7 @@ public enum Operations {
                 ///   - now: The clock to answer at, for reproducible answers (default: the service's clock). An instant: `Z` or an offset.
                 ///   - format: `json` (default) or `geojson`.
                 public init(
-                    near: Components.Schemas.LatLon? = nil,
+                    near: Components.Schemas.Location? = nil,
                     radius: Components.Schemas.Distance? = nil,
                     bbox: Components.Schemas.Box? = nil,
                     _where: Components.Parameters.Where? = nil,
@@ -2306,6 +2306,289 @@ public enum Operations {
             }
         }
     }
+    /// Places whose name starts with the text typed
+    ///
+    /// `stores places`: autocomplete over GeoNames' populated places of 5,000 people or more (Data/timezones/places.tsv) by their names and alternate names (several languages), by prefix, ignoring case, accents and punctuation (`zur` finds Zürich, `münch` Munich by its other name München). Ranked by score = log10(population) + 1 for a whole-name match − 2·log10(1 + km from `near` / 100); each place once. The body is byte for byte what `stores places … --format json` prints. A text that folds to nothing (only punctuation) finds nothing.
+    ///
+    /// - Remark: HTTP `GET /v1/places`.
+    /// - Remark: Generated from `#/paths//v1/places/get(searchPlaces)`.
+    public enum SearchPlaces {
+        public static let id: Swift.String = "searchPlaces"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/places/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// The start of a place name, 1 to 100 characters.
+                ///
+                /// - Remark: Generated from `#/paths/v1/places/GET/query/q`.
+                public var q: Swift.String
+                /// Ranks nearer places first and gives each its `distance_m`: `LAT,LON` or a place name.
+                ///
+                /// - Remark: Generated from `#/paths/v1/places/GET/query/near`.
+                public var near: Components.Schemas.Location?
+                /// How many places at most, 1 to 50 (default 10).
+                ///
+                /// - Remark: Generated from `#/paths/v1/places/GET/query/limit`.
+                public var limit: Swift.Int?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - q: The start of a place name, 1 to 100 characters.
+                ///   - near: Ranks nearer places first and gives each its `distance_m`: `LAT,LON` or a place name.
+                ///   - limit: How many places at most, 1 to 50 (default 10).
+                public init(
+                    q: Swift.String,
+                    near: Components.Schemas.Location? = nil,
+                    limit: Swift.Int? = nil
+                ) {
+                    self.q = q
+                    self.near = near
+                    self.limit = limit
+                }
+            }
+            public var query: Operations.SearchPlaces.Input.Query
+            /// - Remark: Generated from `#/paths/v1/places/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                /// An id to log this request under and echo back (1 to 128 printable ASCII characters; anything else is replaced by a random id).
+                ///
+                /// - Remark: Generated from `#/paths/v1/places/GET/header/X-Request-Id`.
+                public var xRequestId: Components.Parameters.RequestId?
+                /// The `ETag` of an answer you hold (or `*`): 304 without a body while the answer is the same. A percent-encoded value (`%22…%22`, as the Swift OpenAPI runtime sends every header) is read decoded.
+                ///
+                /// - Remark: Generated from `#/paths/v1/places/GET/header/If-None-Match`.
+                public var ifNoneMatch: Components.Parameters.IfNoneMatch?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SearchPlaces.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xRequestId: An id to log this request under and echo back (1 to 128 printable ASCII characters; anything else is replaced by a random id).
+                ///   - ifNoneMatch: The `ETag` of an answer you hold (or `*`): 304 without a body while the answer is the same. A percent-encoded value (`%22…%22`, as the Swift OpenAPI runtime sends every header) is read decoded.
+                ///   - accept:
+                public init(
+                    xRequestId: Components.Parameters.RequestId? = nil,
+                    ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SearchPlaces.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.xRequestId = xRequestId
+                    self.ifNoneMatch = ifNoneMatch
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.SearchPlaces.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            public init(
+                query: Operations.SearchPlaces.Input.Query,
+                headers: Operations.SearchPlaces.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/places/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/places/GET/responses/200/headers/X-Request-Id`.
+                    public var xRequestId: Components.Headers.XRequestId?
+                    /// The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/places/GET/responses/200/headers/X-Stores-Data-Version`.
+                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
+                    /// A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/places/GET/responses/200/headers/ETag`.
+                    public var eTag: Components.Headers.ETag?
+                    /// `public, max-age=10`: answers about stores may be reused for a few seconds only, because whether a store is open changes with the clock (`/openapi.json`: `max-age=300`).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/places/GET/responses/200/headers/Cache-Control`.
+                    public var cacheControl: Components.Headers.CacheControlPublic?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestId: The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
+                    ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///   - eTag: A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
+                    ///   - cacheControl: `public, max-age=10`: answers about stores may be reused for a few seconds only, because whether a store is open changes with the clock (`/openapi.json`: `max-age=300`).
+                    public init(
+                        xRequestId: Components.Headers.XRequestId? = nil,
+                        xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        eTag: Components.Headers.ETag? = nil,
+                        cacheControl: Components.Headers.CacheControlPublic? = nil
+                    ) {
+                        self.xRequestId = xRequestId
+                        self.xStoresDataVersion = xStoresDataVersion
+                        self.eTag = eTag
+                        self.cacheControl = cacheControl
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.SearchPlaces.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/v1/places/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/places/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.PlacesAnswer)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.PlacesAnswer {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.SearchPlaces.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.SearchPlaces.Output.Ok.Headers = .init(),
+                    body: Operations.SearchPlaces.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The places, best first.
+            ///
+            /// - Remark: Generated from `#/paths//v1/places/get(searchPlaces)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.SearchPlaces.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.SearchPlaces.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `If-None-Match` names the current ETag: the answer has not changed; no body.
+            ///
+            /// - Remark: Generated from `#/paths//v1/places/get(searchPlaces)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Components.Responses.NotModified)
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            public var notModified: Components.Responses.NotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request is malformed: a parameter is missing, unknown, repeated, out of range or contradicts another (the CLI's sentence; `parameter` names it). Problem type: `urn:stores:problem:invalid-request`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/places/get(searchPlaces)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No data is loaded yet, the service is shutting down (`not-ready`), the request ran past the deadline (`timeout`, with `Retry-After`), or every query thread is busy and the queue of waiting queries is full (`overloaded`, with `Retry-After`). Retry, on another replica if there is one. Problem type: `urn:stores:problem:not-ready`, `urn:stores:problem:timeout`, `urn:stores:problem:overloaded`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/places/get(searchPlaces)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
     /// Which store can take this order, and when
     ///
     /// `stores pickup`: the body is an order document (an object with `items`; the answer is the order with its plan added as `pickup`) or a plain pickup request (the answer is the plan). The query string may add pickup parameters to an order document, overriding its own; a plain request gives them in the body only. A plan with no eligible store is a 200 with `status` `none`, `passed_over` and `earliest`, not an error. Never cached.
@@ -2320,7 +2603,7 @@ public enum Operations {
                 /// Overrides the order's customer location.
                 ///
                 /// - Remark: Generated from `#/paths/v1/pickup/POST/query/near`.
-                public var near: Components.Schemas.LatLon?
+                public var near: Components.Schemas.Location?
                 /// The store the customer chose (overrides the order's `store`).
                 ///
                 /// - Remark: Generated from `#/paths/v1/pickup/POST/query/store`.
@@ -2371,7 +2654,7 @@ public enum Operations {
                 ///   - _where: Conditions on the stores' properties (`where=KEY=VALUE`, `KEY!=VALUE` or `KEY`); repeat it for several, a store must meet all.
                 ///   - now: The order time, for a reproducible answer (default: the service's clock).
                 public init(
-                    near: Components.Schemas.LatLon? = nil,
+                    near: Components.Schemas.Location? = nil,
                     store: Swift.String? = nil,
                     within: Components.Schemas.PickupDistance? = nil,
                     closeBuffer: Components.Schemas.ShortDuration? = nil,

@@ -60,6 +60,13 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/stores/{id}/open`.
     /// - Remark: Generated from `#/paths//v1/stores/{id}/open/get(getStoreOpen)`.
     func getStoreOpen(_ input: Operations.GetStoreOpen.Input) async throws -> Operations.GetStoreOpen.Output
+    /// Places whose name starts with the text typed
+    ///
+    /// `stores places`: autocomplete over GeoNames' populated places of 5,000 people or more (Data/timezones/places.tsv) by their names and alternate names (several languages), by prefix, ignoring case, accents and punctuation (`zur` finds Zürich, `münch` Munich by its other name München). Ranked by score = log10(population) + 1 for a whole-name match − 2·log10(1 + km from `near` / 100); each place once. The body is byte for byte what `stores places … --format json` prints. A text that folds to nothing (only punctuation) finds nothing.
+    ///
+    /// - Remark: HTTP `GET /v1/places`.
+    /// - Remark: Generated from `#/paths//v1/places/get(searchPlaces)`.
+    func searchPlaces(_ input: Operations.SearchPlaces.Input) async throws -> Operations.SearchPlaces.Output
     /// Which store can take this order, and when
     ///
     /// `stores pickup`: the body is an order document (an object with `items`; the answer is the order with its plan added as `pickup`) or a plain pickup request (the answer is the plan). The query string may add pickup parameters to an order document, overriding its own; a plain request gives them in the body only. A plan with no eligible store is a 200 with `status` `none`, `passed_over` and `earliest`, not an error. Never cached.
@@ -226,6 +233,21 @@ extension APIProtocol {
     ) async throws -> Operations.GetStoreOpen.Output {
         try await getStoreOpen(Operations.GetStoreOpen.Input(
             path: path,
+            query: query,
+            headers: headers
+        ))
+    }
+    /// Places whose name starts with the text typed
+    ///
+    /// `stores places`: autocomplete over GeoNames' populated places of 5,000 people or more (Data/timezones/places.tsv) by their names and alternate names (several languages), by prefix, ignoring case, accents and punctuation (`zur` finds Zürich, `münch` Munich by its other name München). Ranked by score = log10(population) + 1 for a whole-name match − 2·log10(1 + km from `near` / 100); each place once. The body is byte for byte what `stores places … --format json` prints. A text that folds to nothing (only punctuation) finds nothing.
+    ///
+    /// - Remark: HTTP `GET /v1/places`.
+    /// - Remark: Generated from `#/paths//v1/places/get(searchPlaces)`.
+    public func searchPlaces(
+        query: Operations.SearchPlaces.Input.Query,
+        headers: Operations.SearchPlaces.Input.Headers = .init()
+    ) async throws -> Operations.SearchPlaces.Output {
+        try await searchPlaces(Operations.SearchPlaces.Input(
             query: query,
             headers: headers
         ))
