@@ -19,6 +19,8 @@ extension StoresCommand {
 
         Examples:
           stores nearest --near 47.6062,-122.3321
+          stores nearest --near "Seattle"
+          stores nearest --near "Springfield, Illinois, US" -k 3
           stores nearest --near -33.8688,151.2093 -k 3 --within 2km
           stores nearest --near 40.7128,-74.0060 --where drive_through=yes
           stores nearest --near 25.0330,121.5654 --open-at 2026-12-24T23:30
@@ -28,7 +30,9 @@ extension StoresCommand {
 
     @Option(
       name: .long, parsing: .unconditional,
-      help: ArgumentHelp("Where the customer is, in degrees.", valueName: "lat,lon"))
+      help: ArgumentHelp(
+        "Where the customer is: LAT,LON in degrees, or a place name (Seattle; \"Paris, FR\").",
+        valueName: "lat,lon"))
     var near: String
 
     // Unconditional, so '-k -1' reaches the library's check and hears what -k needs.

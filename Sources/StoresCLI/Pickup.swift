@@ -35,7 +35,8 @@ extension StoresCommand {
     @Option(
       name: .long, parsing: .unconditional,
       help: ArgumentHelp(
-        "Where the customer is (default with --order: the order's customer).", valueName: "lat,lon"))
+        "Where the customer is: LAT,LON or a place name (default with --order: the order's customer).",
+        valueName: "lat,lon"))
     var near: String?
 
     @Option(help: ArgumentHelp("The order is ready this long after now (12m, PT15M).", valueName: "duration"))

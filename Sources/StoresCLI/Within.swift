@@ -25,7 +25,9 @@ extension StoresCommand {
 
     @Option(
       name: .long, parsing: .unconditional,
-      help: ArgumentHelp("Centre of the circle, in degrees.", valueName: "lat,lon"))
+      help: ArgumentHelp(
+        "Centre of the circle: LAT,LON in degrees, or a place name (Seattle; \"Paris, FR\").",
+        valueName: "lat,lon"))
     var near: String?
 
     @Option(

@@ -75,7 +75,8 @@ import Testing
   /// The overview and discussion read as wrapped sentences: a run of spaces inside a line is a
   /// lost `\` continuation in the source.
   @Test(arguments: [
-    ["info"], ["nearest"], ["within"], ["clusters"], ["show"], ["hours"], ["open"], ["pickup"], ["validate"],
+    ["info"], ["nearest"], ["within"], ["clusters"], ["places"], ["show"], ["hours"], ["open"], ["pickup"],
+    ["validate"],
     ["snapshot"], ["snapshot", "build"], ["snapshot", "verify"],
   ])
   func helpTextHasNoRunsOfSpaces(_ command: [String]) throws {

@@ -18,6 +18,7 @@ answer compared with what the `stores` command prints for the same question (sam
 - getStore, getStoreHours, getStoreOpen against `stores show|hours|open ID --format json`;
 - getInfo against `stores info --format json` (same data file: the same answer);
 - storesWithin and storeClusters against `stores within` and `stores clusters`;
+- searchPlaces against `stores places … --format json` (matched names and distances included);
 - health, readiness, metrics, openAPI (the document generated from), page, pageFile, asset (200
   with Debian's libjs-leaflet installed, else the documented 404 problem) and reload with the
   admin token (the same file again: the same version), each parsed as the document says;
@@ -84,6 +85,8 @@ PICKUP_NEAR = "51.5074,-0.1278"  # London
 READY_IN = "12m"
 WITHIN_RADIUS = "1km"
 CLUSTERS_BOX = "-180,-85,180,85"
+# A prefix with accents and an alternate name among its answers (Zürich, Giurgiu as Zurz, ...).
+PLACES_QUERY = "Zür"
 ADMIN_TOKEN = "check-python-client"
 LEAFLET = pathlib.Path("/usr/share/javascript/leaflet")
 
@@ -266,13 +269,15 @@ def cli_answers(stores):
         "clusters": ["clusters", "--bbox", CLUSTERS_BOX, "--columns", "8", "--rows", "4", "--now", NOW],
         "pickup": ["pickup", "--near", PICKUP_NEAR, "--ready-in", READY_IN, "--now", NOW],
         "pickup-order": ["pickup", "--order", str(ORDER), "--now", NOW],
+        "places": ["places", PLACES_QUERY, "--near", NEAR, "--limit", "5"],
     }
     # `open` exits 1 when closed and 2 when unknown, `pickup` 3 when no store is eligible: the JSON
     # is the answer either way.
     answered = {"open": (0, 1, 2), "pickup": (0, 3)}
 
     def run(arguments):
-        command = [stores, *arguments, "--data", str(DATA)]
+        # `places` reads the bundled places, not store data.
+        command = [stores, *arguments] + ([] if arguments[0] == "places" else ["--data", str(DATA)])
         if "--format" not in arguments:
             command += ["--format", "json"]
         result = subprocess.run(command, capture_output=True, text=True, timeout=CLI_SECONDS, stdin=subprocess.DEVNULL)
@@ -463,6 +468,14 @@ def call_through_client(base, document, cli, store_id, checks):
     if clusters is not None:
         checks.equal(clusters.to_dict(), cli["clusters"], "storeClusters (the whole answer)")
         log(f"storeClusters: {len(clusters.clusters)} clusters over the world, as `stores clusters` counts them")
+
+    # searchPlaces: the suggestions of a search box.
+    response = call(operation("places", "search_places").sync_detailed, client=client, q=PLACES_QUERY, near=NEAR,
+                    limit=5)
+    places = parsed(checks, response, 200, model("PlacesAnswer"), "searchPlaces")
+    if places is not None:
+        checks.equal(places.to_dict(), cli["places"], "searchPlaces (the whole answer)")
+        log(f"searchPlaces q={PLACES_QUERY}: {', '.join(place.name for place in places.places)}, as `stores places` lists them")
 
     # The operator's routes, the document and the page: each parsed as the document says.
     operations = "operations"
