@@ -123,6 +123,15 @@ def sentence(text):
     return text if re.search(r"[.!?)]$", text) else text + "."
 
 
+def problem_sentence(problem):
+    """As picker.js writes a problem's detail: one that starts with the parameter it is about
+    ("open_at: …") keeps the name as the API spells it; any other is a sentence."""
+    detail = problem["detail"].strip()
+    if problem.get("parameter") and detail.startswith(problem["parameter"] + ":"):
+        return detail if re.search(r"[.!?)]$", detail) else detail + "."
+    return sentence(detail)
+
+
 # ---- the browser --------------------------------------------------------------------------------
 
 
@@ -359,7 +368,9 @@ def test_bad_near_sentences(page, cli, ctx):
         shown = type_near(page, typed)
         status, problem = http_json(page.base + "/v1/stores/nearest?" + urllib.parse.urlencode({"near": typed}))
         check(status == 400, f"near={typed}: the API answered {status}")
-        check(shown == sentence(problem["detail"]), f"near={typed}: the page says '{shown}', the API '{problem['detail']}'")
+        check(shown == problem_sentence(problem), f"near={typed}: the page says '{shown}', the API '{problem['detail']}'")
+        check(shown.startswith("near: ") or not problem["detail"].startswith("near:"),
+              f"near={typed}: the page says '{shown}', not the parameter's name as the API writes it")
         cli_sentence = cli.error("nearest", "--near", typed)
         check(cli_sentence.split(": ", 1)[1] in shown,
               f"near={typed}: the page's '{shown}' is not the CLI's '{cli_sentence}'")
@@ -790,10 +801,16 @@ def test_data_is_text(page, cli, ctx):
         check(other.text("#results li") and HOSTILE_NAME in other.text("#results li"),
               "the list does not show the name as written")
         check(other.text("#panel-title") == HOSTILE_NAME, f"the panel title is {other.text('#panel-title')!r}")
-        # The store sits at the centre of the map (the customer's point is the store's): hover it.
+        # Hover the store's dot where the map drew it (the map is fitted to it, clear of the panel).
         if other.attr("#map", "data-state") == "ready":
+            wait_fitted(other)
             box = driver.find_element(By.ID, "map")
-            ActionChains(driver).move_to_element(box).perform()
+            offset = driver.execute_script("""
+              let at = null;
+              layers.results.eachLayer((l) => { at = map.latLngToContainerPoint(l.getLatLng()); });
+              const size = map.getSize();
+              return [at.x - size.x / 2, at.y - size.y / 2];""")
+            ActionChains(driver).move_to_element_with_offset(box, round(offset[0]), round(offset[1])).perform()
             other.wait(lambda: driver.execute_script(
                 "return [...document.querySelectorAll('.leaflet-tooltip')].some(t => t.textContent.includes('Evil'))"),
                 "the marker's tooltip")
@@ -861,6 +878,428 @@ def test_accessibility(page, cli, ctx):
     return f"axe-core {version}: no violation in {len(views)} views (rest, list with a panel, phone)"
 
 
+# ---- issue 26: the picker shows what it lists -------------------------------------------------
+
+
+def wait_fitted(page):
+    """Until the map has fitted the list's latest load and drawn the view it fitted."""
+    page.wait(lambda: page.attr("#map", "data-state") != "ready"
+              or (page.attr("#map", "data-fit-gen") == page.attr("#results", "data-gen")
+                  and page.attr("#map", "data-view") == "done"
+                  and page.attr("#map", "data-view-zoom") == str(map_bounds(page)[4])),
+              "the map to fit the list")
+
+
+def listed_on_map(page):
+    """Where the customer's ring and each listed store's dot are in the map's box (CSS pixels of
+    the window), with the map's box and the panel's box when it is shown."""
+    return page.driver.execute_script("""
+      const box = document.getElementById('map').getBoundingClientRect();
+      const at = (latlng) => { const p = map.latLngToContainerPoint(latlng); return [box.left + p.x, box.top + p.y]; };
+      const dots = [];
+      layers.results.eachLayer((l) => dots.push(at(l.getLatLng())));
+      const you = [];
+      layers.customer.eachLayer((l) => you.push(at(l.getLatLng())));
+      const panel = document.getElementById('panel');
+      const cover = panel.hidden ? null : panel.getBoundingClientRect();
+      return {map: [box.left, box.top, box.right, box.bottom], dots, you,
+              panel: cover && getComputedStyle(panel).position === 'absolute'
+                ? [cover.left, cover.top, cover.right, cover.bottom] : null, zoom: map.getZoom()};""")
+
+
+def test_map_fits_list(page, cli, ctx):
+    """docs/page.md's Taipei example: the map shows the customer and every listed store (none
+    under the store's panel); one store next door is shown at street level, not closer."""
+    near = f"{TAIPEI[0]},{TAIPEI[1]}"
+    page.driver.set_window_size(1280, 800)
+    shown = []
+    for query in ({"near": near}, {"near": near, "store": cli.nearest_ids(near, K)[-1]}):
+        page.open(query)
+        if "store" in query:
+            page.wait_panel(query["store"])
+        wait_fitted(page)
+        seen = listed_on_map(page)
+        check(len(seen["dots"]) == K, f"{query}: {len(seen['dots'])} dots of listed stores, not {K}")
+        left, top, right, bottom = seen["map"]
+        outside = [i + 1 for i, (x, y) in enumerate(seen["dots"])
+                   if not (left + 6 <= x <= right - 6 and top + 6 <= y <= bottom - 6)]
+        check(not outside, f"{query}: the listed stores {outside} are off the map at zoom {seen['zoom']}")
+        check(all(left <= x <= right and top <= y <= bottom for x, y in seen["you"]), f"{query}: the customer is off the map")
+        if seen["panel"]:
+            pl, pt, pr, pb = seen["panel"]
+            under = [i + 1 for i, (x, y) in enumerate(seen["dots"]) if pl - 6 <= x <= pr and pt <= y <= pb]
+            check(not under, f"{query}: the listed stores {under} are under the store's panel")
+        shown.append(f"{'with the panel' if 'store' in query else 'the list'}: {K} stores on the map at zoom {seen['zoom']}")
+    # docs/page.md's example: nine drive-throughs 4–7 km away, the tenth in Manila. The nine are on
+    # the map; the one more than 4 times the middle store's distance away is named in the map's note.
+    example = documented_examples()[0]
+    page.driver.get(page.base + example)
+    page.wait_list(0)
+    wait_fitted(page)
+    query = urllib.parse.parse_qs(urllib.parse.urlsplit(example).query)
+    stores = cli.json("nearest", "--near", query["near"][0], "-k", str(K), *cli_filters(query))["stores"]
+    middle = sorted(s["distance_m"] for s in stores)[(len(stores) - 1) // 2]
+    near_ones = [i for i, s in enumerate(stores) if i == 0 or s["distance_m"] <= 4 * middle]
+    far_ones = [s for i, s in enumerate(stores) if i not in near_ones]
+    seen = listed_on_map(page)
+    left, top, right, bottom = seen["map"]
+    pl, pt, pr, pb = seen["panel"] or (right + 1, 0, right + 1, 0)
+    off = [stores[i]["id"] for i in near_ones
+           if not (left + 6 <= seen["dots"][i][0] <= min(right, pl) - 6 and top + 6 <= seen["dots"][i][1] <= bottom - 6)]
+    check(not off, f"{example}: the stores {off} are off the map (or under the panel) at zoom {seen['zoom']}")
+    note = page.text("#map-note")
+    check(all(s["name"] in note for s in far_ones), f"{example}: the map's note {note!r} does not name "
+                                                    f"{[s['name'] for s in far_ones]}")
+    shown.append(f"the example: {len(near_ones)} stores on the map at zoom {seen['zoom']}, "
+                 f"{len(far_ones)} named off it ({', '.join(s['id'] for s in far_ones)})")
+    # One store next door: street level.
+    if ctx["server"]:
+        directory = os.path.join(ctx["screenshots"], "one-store")
+        os.makedirs(directory, exist_ok=True)
+        data = os.path.join(directory, "stores.geojson")
+        feature = {"type": "Feature", "id": "only-1", "geometry": {"type": "Point", "coordinates": [13.4, 52.5]},
+                   "properties": {"name": "The only store", "timezone": "Europe/Berlin",
+                                  "opening_hours": "Mo-Su 08:00-20:00"}}
+        with open(data, "w") as handle:
+            json.dump({"type": "FeatureCollection", "features": [feature]}, handle)
+        server, base = start_server(ctx["server"], ctx["assets"] or None, "--data", data)
+        try:
+            other = Page(page.driver, base)
+            other.open({"near": "52.50003,13.40004"})
+            wait_fitted(other)
+            zoom = map_bounds(other)[4]
+            check(zoom == 16, f"one store 4 m away is shown at zoom {zoom}, not street level (16)")
+        finally:
+            server.kill()
+            server.wait(timeout=WAIT_S)
+        shown.append("one store next door at zoom 16")
+    return "; ".join(shown)
+
+
+def drawn_circles(page):
+    """Every cluster drawn (each copy of the world too): [x, y, radius, count, copy] in the map's
+    container pixels, and the map's size."""
+    return page.driver.execute_script("""
+      const out = [];
+      layers.view.eachLayer((l) => {
+        const c = l.options.cluster;
+        if (!c) return;
+        const p = map.latLngToContainerPoint(l.getLatLng());
+        out.push([p.x, p.y, l.getRadius(), c.count, Boolean(l.options.copy), c.cells.length]);
+      });
+      const size = map.getSize();
+      return {circles: out, size: [size.x, size.y]};""")
+
+
+def test_first_world_view(page, cli, ctx):
+    """The first view at / holds every cluster whole (those across the antimeridian too: New
+    Zealand, Fiji, Hawaii), and no two circles touch."""
+    page.driver.set_window_size(1280, 800)
+    page.open({})
+    wait_clusters(page, "the first view")
+    seen = drawn_circles(page)
+    width, height = seen["size"]
+    marks = {}
+    for x, y, radius, count, copy, cells in seen["circles"]:
+        inside = radius <= x <= width - radius and radius <= y <= height - radius
+        key = (count, cells, round(radius))
+        marks.setdefault(key, []).append(inside)
+    cut = [key[0] for key, copies in marks.items() if not any(copies)]
+    check(not cut, f"clusters of {cut} stores are cut by the map's edge in the first view ({width}×{height})")
+    circles = seen["circles"]
+    touching = [(a[3], b[3]) for i, a in enumerate(circles) for b in circles[i + 1:]
+                if ((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5 < a[2] + b[2]]
+    check(not touching, f"circles that overlap in the first view: {touching[:6]}")
+    total = sum(c[3] for c in circles if not c[4])
+    first_zoom = map_bounds(page)[4]
+    records = cli.json("info")["records"]
+    check(total == records, f"the first view's clusters hold {total} stores, stores info has {records}")
+    # Zoomed out to the world, no two circles touch either.
+    zoom_out_to_world(page)
+    circles = drawn_circles(page)["circles"]
+    touching = [(a[3], b[3]) for i, a in enumerate(circles) for b in circles[i + 1:]
+                if ((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5 < a[2] + b[2]]
+    check(not touching, f"circles that overlap in the world view: {touching[:6]}")
+    return (f"{len(marks)} clusters, all {records} stores, each whole in the first view at zoom "
+            f"{first_zoom} ({width}×{height}); none touching there or at the world view")
+
+
+def documented_examples():
+    """The page addresses docs/page.md gives as examples (`/?…` in backquotes after 'Example')."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "page.md")
+    with open(path) as handle:
+        text = handle.read()
+    return re.findall(r"Example: `(/\?[^`]+)`", text)
+
+
+def cli_filters(query):
+    """The `stores nearest` options of a page address's filters (as picker.js sends them)."""
+    args = []
+    now = query.get("now", [None])[0]
+    for condition in query.get("where", []):
+        args += ["--where", condition]
+    if query.get("open_now"):
+        args += ["--open-at", now] if now else ["--open-now"]
+    if query.get("open_at"):
+        args += ["--open-at", query["open_at"][0]]
+    if query.get("open_for"):
+        args += ["--open-for", query["open_for"][0] + "m"]
+    if now:
+        args += ["--now", now]
+    return args
+
+
+def test_documented_examples(page, cli, ctx):
+    """Every example address of docs/page.md is true: the page lists what `stores nearest` lists
+    with those filters, and the store it opens is one of them (so it meets them)."""
+    examples = documented_examples()
+    check(examples, "docs/page.md gives no example address")
+    said = []
+    for example in examples:
+        query = urllib.parse.parse_qs(urllib.parse.urlsplit(example).query)
+        page.driver.get(page.base + example)
+        page.wait_list(0)
+        page.wait_map()
+        expected = cli.nearest_ids(query["near"][0], K, *cli_filters(query))
+        check(page.list_ids() == expected, f"{example}: the page lists {page.list_ids()}, the CLI {expected}")
+        check(expected, f"{example}: lists no store")
+        if "store" in query:
+            store = query["store"][0]
+            page.wait_panel(store)
+            check(store in expected, f"{example}: opens {store}, which is not among the stores it lists "
+                                     f"({', '.join(expected)}): it does not meet the example's filters")
+        check("error" not in (page.attr("#message", "class") or ""), f"{example}: {page.text('#message')}")
+        said.append(f"{example[:60]}…: {len(expected)} stores as the CLI" + (", its store among them" if "store" in query else ""))
+    return "; ".join(said)
+
+
+def test_open_at_from_url(page, cli, ctx):
+    """`open_at` in the address fills the date and time fields: a wall time both, a date alone the
+    date (the API's sentence asks for a time, naming open_at as it is spelt), and a time given then
+    lists what `stores nearest --open-at` lists."""
+    near = f"{TAIPEI[0]},{TAIPEI[1]}"
+    fields = lambda: page.driver.execute_script(
+        "return [document.getElementById('open-at-choice').checked, document.getElementById('open-at-date').value,"
+        " document.getElementById('open-at-time').value, document.getElementById('open-at-zone').textContent];")
+    page.open({"near": near, "open_at": "2026-12-24T07:30"})
+    check(fields()[:3] == [True, "2026-12-24", "07:30"], f"open_at=2026-12-24T07:30 shows {fields()}")
+    expected = cli.nearest_ids(near, K, "--open-at", "2026-12-24T07:30")
+    check(page.list_ids() == expected, f"open_at=2026-12-24T07:30: page {page.list_ids()}, CLI {expected}")
+    page.open({"near": near, "open_at": "2026-12-24T07:30Z"})
+    check(fields()[1:3] == ["2026-12-24", "07:30"] and "UTC" in fields()[3], f"open_at=…07:30Z shows {fields()}")
+    page.open({"near": near, "open_at": "2026-12-24"})
+    check(fields()[:3] == [True, "2026-12-24", ""], f"open_at=2026-12-24 shows {fields()}")
+    status, problem = http_json(page.base + "/v1/stores/nearest?" + urllib.parse.urlencode(
+        {"near": near, "open_at": "2026-12-24"}))
+    message = page.text("#message")
+    check(status == 400 and message == problem_sentence(problem), f"open_at=2026-12-24: the page says '{message}', "
+                                                                   f"the API {status} '{problem.get('detail')}'")
+    check(message.startswith("open_at: "), f"the sentence '{message}' does not name open_at as it is spelt")
+    gen = page.gen()
+    page.driver.execute_script("""
+      const time = document.getElementById('open-at-time');
+      time.value = '09:15';
+      time.dispatchEvent(new Event('change', {bubbles: true}));""")
+    page.wait_list(gen)
+    check(page.query().get("open_at") == ["2026-12-24T09:15"], f"the URL's open_at is {page.query().get('open_at')}")
+    expected = cli.nearest_ids(near, K, "--open-at", "2026-12-24T09:15")
+    check(page.list_ids() == expected, f"open at 09:15: page {page.list_ids()}, CLI {expected}")
+    return f"a wall time, an instant and a date alone fill the fields; the date alone says '{message[:50]}…'"
+
+
+def test_status_line_whole(page, cli, ctx):
+    """The status line shows its whole sentence (a pickup answer is longer than a line): it wraps,
+    nothing is cut or hidden."""
+    near = f"{TAIPEI[0]},{TAIPEI[1]}"
+    now = ctx.get("now") or pick_now_with_closed_stores(cli, near)
+    store = cli.nearest_ids(near, K)[-1]
+    checked = []
+    try:
+        for width in (1280, 900):
+            page.driver.set_window_size(width, 800)
+            page.open({"near": near, "now": now, "store": store})
+            page.wait_panel(store)
+            page.wait(lambda: page.text("#status").startswith("Pickup:"), "the pickup answer in the status line")
+            text, clipped = page.driver.execute_script("""
+              const e = document.getElementById('status'), box = e.getBoundingClientRect();
+              const range = document.createRange(); range.selectNodeContents(e);
+              const text = range.getBoundingClientRect();
+              return [e.textContent, e.scrollWidth > e.clientWidth || e.scrollHeight > e.clientHeight
+                      || text.right > box.right + 0.5 || text.bottom > box.bottom + 0.5];""")
+            check(len(text) > 100, f"the status line's sentence is short ({text!r}): nothing to check")
+            check(not clipped, f"at {width} px the status line is cut: {text!r}")
+            checked.append(f"{width} px: {len(text)} characters whole")
+    finally:
+        page.driver.set_window_size(1280, 800)
+    return "; ".join(checked)
+
+
+UNNAMED = [
+    # As All The Places' Suffolk export has them: no name, a spider `type`, one address line.
+    ({"id": "9MsJi3NZsG9NeimQe8gh8HCT3ZI=", "type": "dunkindonuts", "address": "20 Main St",
+      "website": "https://locations.dunkindonuts.com/en/ma/winthrop/20-main-st/337721"},
+     [-70.993608, 42.382766], "Dunkindonuts, 20 Main St"),
+    ({"id": "unnamed-operator", "operator": "City Cafés Ltd", "amenity": "cafe", "addr:housenumber": "3",
+      "addr:street": "Tremont St", "addr:city": "Boston"}, [-71.0600, 42.3580], "City Cafés Ltd, 3 Tremont St"),
+    ({"id": "unnamed-amenity", "amenity": "fast_food", "addr:street": "Court St"}, [-71.0590, 42.3590],
+     "Fast food, Court St"),
+    ({"id": "unnamed-nothing"}, [-71.0580, 42.3600], "unnamed-nothing"),
+]
+
+
+def test_unnamed_store_titles(page, cli, ctx):
+    """A store without a name is called by what its record has (brand, operator, amenity or type,
+    and its street), its id only when there is nothing else: in the list, the panel and the
+    tooltip."""
+    if not ctx["server"]:
+        raise Skipped("needs --server")
+    directory = os.path.join(ctx["screenshots"], "unnamed")
+    os.makedirs(directory, exist_ok=True)
+    data = os.path.join(directory, "stores.geojson")
+    features = [{"type": "Feature", "geometry": {"type": "Point", "coordinates": where},
+                 "properties": dict(properties, timezone="America/New_York", opening_hours="Mo-Su 06:00-22:00")}
+                for properties, where, _ in UNNAMED]
+    with open(data, "w") as handle:
+        json.dump({"type": "FeatureCollection", "features": features}, handle)
+    server, base = start_server(ctx["server"], ctx["assets"] or None, "--data", data)
+    try:
+        other = Page(page.driver, base)
+        other.open({"near": "42.37,-71.02"})
+        titles = dict(page.driver.execute_script(
+            "return [...document.querySelectorAll('#results li')].map(li => [li.dataset.id, li.querySelector('.name').textContent]);"))
+        for properties, _, expected in UNNAMED:
+            check(titles.get(properties["id"]) == expected,
+                  f"{properties['id']} is titled {titles.get(properties['id'])!r} in the list, not {expected!r}")
+        first = UNNAMED[0][0]["id"]
+        other.open({"near": "42.37,-71.02", "store": first})
+        other.wait_panel(first)
+        check(other.text("#panel-title") == UNNAMED[0][2], f"the panel's title is {other.text('#panel-title')!r}")
+        tips = page.driver.execute_script(
+            "const t = []; layers.results.eachLayer((l) => t.push(l.getTooltip().getContent().textContent)); return t;")
+        check(any(tip.endswith(UNNAMED[0][2]) for tip in tips), f"the dots' tooltips are {tips}")
+    finally:
+        server.kill()
+        server.wait(timeout=WAIT_S)
+    return "; ".join(f"{p['id'][:12]}… → {t!r}" for p, _, t in UNNAMED)
+
+
+def axe_violations(driver):
+    """axe-core's violations (WCAG 2 A/AA and best practices) of the page as it is now."""
+    with open(axe_script()) as handle:
+        driver.execute_script(handle.read())
+    return driver.execute_async_script("""
+      const done = arguments[arguments.length - 1];
+      axe.run(document, {resultTypes: ['violations']}).then(
+        r => done(r.violations.map(v => v.id + ' (' + v.impact + '): ' + v.help + ' at ' +
+                                   v.nodes.map(n => n.target.join(' ')).slice(0, 3).join(', '))),
+        e => done(['axe-failed: ' + String(e)]));""")
+
+
+def suggestions(page):
+    return page.driver.execute_script("""
+      const list = document.getElementById('near-places');
+      return {hidden: list.hidden, query: list.dataset.query || '',
+              names: [...list.querySelectorAll('[role=option]')].map(o => o.dataset.name),
+              texts: [...list.querySelectorAll('[role=option]')].map(o => o.textContent)};""")
+
+
+def type_in_box(page, text):
+    box = page.driver.find_element(By.ID, "near")
+    box.click()
+    box.send_keys(Keys.CONTROL, "a")
+    box.send_keys(Keys.BACKSPACE)
+    box.send_keys(text)
+    return box
+
+
+def test_place_box(page, cli, ctx):
+    """The location box takes a town: typing "Seat" lists the places GET /v1/places (and `stores
+    places`) gives, as an ARIA combobox; ↓ to Seattle and Enter lists Seattle's stores (those of
+    `stores nearest --near Seattle`); Escape closes the suggestions; LAT,LON still works, with no
+    suggestions, and so does a server whose /v1/places answers 404."""
+    driver = page.driver
+    driver.set_window_size(1280, 800)
+    page.open({})
+    box = type_in_box(page, "Seat")
+    page.wait(lambda: not suggestions(page)["hidden"] and "q=Seat" in suggestions(page)["query"],
+              "the suggestions for 'Seat'")
+    shown = suggestions(page)
+    sent = urllib.parse.parse_qs(shown["query"])
+    args = ["places", "Seat", "--limit", sent["limit"][0]] + (["--near", sent["near"][0]] if "near" in sent else [])
+    expected = cli.json(*args)["places"]
+    check(shown["names"] == [p["name"] for p in expected],
+          f"the box suggests {shown['names']}, `stores {' '.join(args)}` gives {[p['name'] for p in expected]}")
+    check("Seattle" in shown["names"], f"'Seat' does not suggest Seattle: {shown['names']}")
+    aria = driver.execute_script("""
+      const box = document.getElementById('near'), list = document.getElementById('near-places');
+      return [box.getAttribute('role'), box.getAttribute('aria-expanded'), box.getAttribute('aria-controls'),
+              box.getAttribute('aria-autocomplete'), list.getAttribute('role'),
+              [...list.children].every(o => o.getAttribute('role') === 'option' && o.id)];""")
+    check(aria == ["combobox", "true", "near-places", "list", "listbox", True], f"the combobox's ARIA is {aria}")
+    findings = axe_violations(driver)
+    check(not findings, "axe with the suggestions open:\n      " + "\n      ".join(findings))
+    # ↓ until Seattle is the active option (the focus stays in the box), then Enter.
+    for _ in range(len(shown["names"])):
+        box.send_keys(Keys.ARROW_DOWN)
+        active = page.attr("#near", "aria-activedescendant")
+        if active and driver.execute_script("return document.getElementById(arguments[0]).dataset.name", active) == "Seattle":
+            break
+    else:
+        raise Failure("the arrow keys never made Seattle the active suggestion")
+    check(page.attr("#" + active, "aria-selected") == "true", f"the active option {active} is not aria-selected")
+    check(driver.switch_to.active_element.get_attribute("id") == "near", "the focus left the box")
+    gen = page.gen()
+    box.send_keys(Keys.ENTER)
+    page.wait_list(gen)
+    seattle = next(p for p in expected if p["name"] == "Seattle")
+    near = f"{seattle['latitude']:.4f},{seattle['longitude']:.4f}"
+    check(page.query().get("near") == [near], f"the URL's near is {page.query().get('near')}, not Seattle's {near}")
+    check(page.attr("#near-places", "hidden") is not None, "the suggestions stayed open after Enter")
+    value = driver.execute_script("return document.getElementById('near').value")
+    check(value.startswith("Seattle"), f"the box shows {value!r} after Seattle was taken")
+    by_name = cli.nearest_ids("Seattle", K)
+    check(page.list_ids() == by_name, f"Seattle: the page lists {page.list_ids()}, stores nearest --near Seattle {by_name}")
+    names = page.driver.execute_script(
+        "return [...document.querySelectorAll('#results li .addr')].map(a => a.textContent)")
+    check(sum("Seattle" in a for a in names) >= K // 2, f"the list is not Seattle's stores: {names}")
+    took = f"'Seat' suggests {', '.join(shown['names'][:3])}…; ↓ Enter on Seattle lists {by_name[0]}… as --near Seattle"
+
+    # Escape closes the suggestions and changes nothing else.
+    box = type_in_box(page, "Zur")
+    page.wait(lambda: not suggestions(page)["hidden"] and "q=Zur" in suggestions(page)["query"], "suggestions for 'Zur'")
+    box.send_keys(Keys.ESCAPE)
+    page.wait(lambda: suggestions(page)["hidden"], "Escape to close the suggestions")
+    check(page.attr("#near", "aria-expanded") == "false", "aria-expanded is not false after Escape")
+    check(page.list_ids() == by_name, "Escape changed the list")
+
+    # LAT,LON: no suggestions, Enter lists the nearest stores.
+    box = type_in_box(page, "47.61,-122.33")
+    gen = page.gen()
+    box.send_keys(Keys.ENTER)
+    page.wait_list(gen)
+    check(suggestions(page)["hidden"], "LAT,LON brought suggestions")
+    check(page.list_ids() == cli.nearest_ids("47.61,-122.33", K), "LAT,LON typed does not list the CLI's nearest")
+
+    # A server whose /v1/places answers 404: no suggestions, no error, LAT,LON still works.
+    page.open({})
+    driver.execute_script("""
+      const real = window.fetch;
+      window.fetch = (url, options) => String(url).startsWith('/v1/places')
+        ? Promise.resolve(new Response('{"status":404,"detail":"no such route"}',
+                                       {status: 404, headers: {'Content-Type': 'application/problem+json'}}))
+        : real(url, options);""")
+    box = type_in_box(page, "Seat")
+    page.wait(lambda: driver.execute_script("return placesRoute === false"), "the page to learn /v1/places is missing")
+    check(suggestions(page)["hidden"], "suggestions shown without /v1/places")
+    check("error" not in (page.attr("#message", "class") or ""), f"a missing /v1/places shows {page.text('#message')!r}")
+    box = type_in_box(page, "47.61,-122.33")
+    gen = page.gen()
+    box.send_keys(Keys.ENTER)
+    page.wait_list(gen)
+    check(page.list_ids() == cli.nearest_ids("47.61,-122.33", K), "without /v1/places LAT,LON does not list the nearest")
+    return took + "; Escape closes; LAT,LON lists as before, also when /v1/places answers 404"
+
+
 TESTS = [
     ("1 loads with no console error", test_loads_without_console_errors),
     ("2 a click on the map lists the nearest stores", test_click_map_lists_nearest),
@@ -879,6 +1318,13 @@ TESTS = [
     ("15 no accessibility violation (axe-core)", test_accessibility),
     ("16 clusters stay put when the map pans", test_clusters_stay_when_panning),
     ("17 the browser's location", test_browser_location),
+    ("18 the map fits the customer and the listed stores", test_map_fits_list),
+    ("19 the first view holds every cluster whole, none touching", test_first_world_view),
+    ("20 docs/page.md's examples are true", test_documented_examples),
+    ("21 open_at in the address fills the fields", test_open_at_from_url),
+    ("22 the status line is whole", test_status_line_whole),
+    ("23 a store without a name is called by what it has", test_unnamed_store_titles),
+    ("24 the box takes a town, with suggestions", test_place_box),
 ]
 
 

@@ -10,6 +10,13 @@ const VIEW_PAGES = 5; // pages at most for the visible area
 const CLUSTER_CELL_PX = 64; // about one cluster cell per 64 pixels of the map
 const CLUSTER_MAX_CELLS = 256; // the most cells across or down /v1/stores/clusters takes
 const CLUSTER_MAX_ZOOM = 14; // a click on a cluster zooms to its stores, never closer than this
+const PLACES = 6; // suggestions under the location box
+const PLACES_DELAY_MS = 150; // the suggestions are asked this long after the last key
+const CLUSTER_GAP_PX = 2; // the least room between two clusters' circles; closer, they are drawn as one
+const FIT_MAX_ZOOM = 16; // the list fitted on the map: street level for one store next door, no closer
+const FIT_FAR = 4; // a listed store farther than this many times the middle one's distance is left off the fit
+const FIT_PADDING_PX = 36; // room around the fitted list for the dots and the customer's ring
+const WORLD_PADDING_PX = 28; // room around the first view's stores: a cluster of 1,000 has a radius of 27
 
 const $ = (id) => document.getElementById(id);
 const config = readConfig();
@@ -19,7 +26,12 @@ let results = []; // the stores in the list, nearest first
 let active = -1; // index of the list's active option
 let nearestGen = 0, viewGen = 0, panelGen = 0, pickupGen = 0;
 let viewTimer = 0;
-const mapNotes = { map: "", view: "" }; // the map's note: the basemap's sentence, then the view's
+let placesGen = 0, placesTimer = 0;
+let placesRoute = true; // false once /v1/places answered 404 (a server without it): LAT,LON still works
+let places = []; // the suggestions shown under the location box
+let activePlace = -1; // index of the suggestion the arrow keys are on
+let infoAnswer = null; // the promise of /v1/info's answer, asked once: the filters and the first view
+const mapNotes = { map: "", fit: "", view: "" }; // the map's note: the basemap's, the fit's, the view's sentences
 
 // ---- small helpers ---------------------------------------------------------------------------
 
@@ -101,6 +113,25 @@ function whenText(isoLocal, today) {
   return (date === today ? "" : dayText(date) + ", ") + wallTime(isoLocal);
 }
 
+// What the page calls a store: its name (the API's `name`: the record's name, else its branch or
+// brand), else what the record says the store is (its brand, operator, amenity, shop or type) and
+// its street, else its id. All The Places exports without names (Suffolk's Dunkin' and
+// Starbucks) are then "Dunkindonuts, 20 Main St", not a truncated hash.
+function storeTitle(store) {
+  if (!store) return "";
+  if (store.name) return store.name;
+  const p = store.properties && typeof store.properties === "object" ? store.properties : {};
+  const text = (value) => (typeof value === "string" ? value.trim() : typeof value === "number" ? String(value) : "");
+  const tag = (value) => {
+    const words = text(value).replace(/[_;]+/g, " ").trim();
+    return words.charAt(0).toUpperCase() + words.slice(1);
+  };
+  const what = text(store.brand) || text(p.brand) || text(p.operator) || tag(p.amenity) || tag(p.shop) || tag(p.type);
+  const street = [text(p["addr:housenumber"]), text(p["addr:street"])].filter(Boolean).join(" ") ||
+    text(p["addr:street_address"]) || String(store.address || "").split(",")[0].trim();
+  return [what, street].filter(Boolean).join(", ") || store.id;
+}
+
 function attributeLabel(key) {
   const known = { drive_through: "Drive-through", wheelchair: "Wheelchair access" };
   if (known[key]) return known[key];
@@ -114,6 +145,8 @@ function readURL() {
   const p = new URLSearchParams(location.search);
   return {
     near: p.get("near") || "",
+    place: p.get("near") ? p.get("place") || "" : "", // the chosen place's name, shown for `near`
+    resolved: null, // {text, point}: where the API read a place name in `near`
     when: p.has("open_at") ? "at" : ["1", "true", "yes", ""].includes(p.get("open_now")) ? "now" : "any",
     openAt: p.get("open_at") || "",
     openFor: p.get("open_for") || "",
@@ -128,6 +161,7 @@ function readURL() {
 function writeURL() {
   const p = new URLSearchParams();
   if (state.near) p.set("near", state.near);
+  if (state.near && state.place) p.set("place", state.place);
   if (state.when === "now") p.set("open_now", "1");
   if (state.when === "at" && state.openAt) p.set("open_at", state.openAt);
   if (state.openFor) p.set("open_for", state.openFor);
@@ -140,10 +174,11 @@ function writeURL() {
   history.replaceState(null, "", location.pathname + (query ? "?" + query : ""));
 }
 
-// The point of `near` when it reads as LAT,LON in range (else the API's sentence says why).
+// The point of `near` when it reads as LAT,LON in range, or where the API read the place it names
+// (else the API's sentence says why).
 function nearPoint() {
   const m = /^\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)\s*$/.exec(state.near);
-  if (!m) return null;
+  if (!m) return state.resolved && state.resolved.text === state.near ? state.resolved.point : null;
   const lat = Number(m[1]), lon = Number(m[2]);
   return Math.abs(lat) <= 90 && Math.abs(lon) <= 180 ? [lat, lon] : null;
 }
@@ -201,8 +236,19 @@ async function api(path, params, body) {
   return {
     ok: false,
     status: response.status,
-    error: detail ? sentence(detail) : "The service answered " + response.status + " " + response.statusText + ".",
+    error: detail ? problemSentence(detail, data.parameter)
+      : "The service answered " + response.status + " " + response.statusText + ".",
   };
+}
+
+// A problem's detail as the page says it: a detail that starts with the parameter it is about
+// ("open_at: 2026-12-24 is a date; …") keeps the name as the URL and the API spell it (a capital
+// would make "Open_at", a name nothing uses); any other detail is a sentence.
+function problemSentence(detail, parameter) {
+  const named = typeof parameter === "string" && parameter && detail.startsWith(parameter + ":");
+  if (!named) return sentence(detail);
+  const s = detail.trim();
+  return /[.!?)]$/.test(s) ? s : s + ".";
 }
 
 // ---- the list -----------------------------------------------------------------------------------
@@ -221,11 +267,11 @@ async function searchNearest(gen) {
   if (!state.near) {
     results = [];
     renderList();
-    showMessage("Choose where you are: click the map, type LAT,LON above, or use your location.");
+    showMessage("Choose where you are: type a town or LAT,LON above, click the map, or use your location.");
     say("No location chosen yet.");
     return;
   }
-  say("Looking for the stores nearest " + state.near + "…");
+  say("Looking for the stores nearest " + nearText() + "…");
   const p = new URLSearchParams({ near: state.near, k: String(K) });
   const answer = await api("/v1/stores/nearest", filterParams(p));
   if (gen !== nearestGen) return;
@@ -235,21 +281,33 @@ async function searchNearest(gen) {
     showMessage(answer.error, true);
     say(answer.error);
     drawResults();
+    mapNote("", "fit");
     return;
   }
   results = answer.data.stores || [];
+  const read = answer.data.query && answer.data.query.near;
+  if (read && Number.isFinite(read.latitude) && Number.isFinite(read.longitude)) {
+    state.resolved = { text: state.near, point: [read.latitude, read.longitude] };
+  }
   renderList();
   drawResults();
+  if (results.length) fitToResults(gen);
+  else mapNote("", "fit");
   const filters = describeFilters();
   if (results.length === 0) {
-    const text = "No store near " + state.near + (filters ? " is " + filters : " was found") + ".";
+    const text = "No store near " + nearText() + (filters ? " is " + filters : " was found") + ".";
     showMessage(text + (answer.notes ? " " + answer.notes : ""), false);
     say(text + (answer.notes ? " " + answer.notes : ""));
   } else {
     showMessage(answer.notes || "", false);
-    say(results.length + " stores" + (filters ? " " + filters : "") + " near " + state.near +
+    say(results.length + " stores" + (filters ? " " + filters : "") + " near " + nearText() +
       "; the nearest is " + distanceText(results[0].distance_m) + " away." + (answer.notes ? " " + answer.notes : ""));
   }
+}
+
+// Where the customer is, as the page says it: the chosen place's name, else what was typed.
+function nearText() {
+  return state.place || state.near;
 }
 
 function finishList(gen) {
@@ -261,7 +319,10 @@ function finishList(gen) {
 function describeFilters() {
   const parts = [];
   if (state.when === "now") parts.push("open now");
-  if (state.when === "at" && state.openAt) parts.push("open at " + state.openAt.replace("T", " ") + " local time");
+  if (state.when === "at" && state.openAt) {
+    const instant = /([Zz]|[+-]\d\d:?\d\d)$/.test(state.openAt) && state.openAt.includes("T");
+    parts.push("open at " + state.openAt.replace("T", " ") + (instant ? "" : " local time"));
+  }
   if (state.openFor) parts.push((state.when === "any" ? "open now " : "") + "for at least " + state.openFor + " min");
   for (const w of state.where) parts.push(attributeLabel(w.split("=")[0]).toLowerCase());
   return parts.join(", ");
@@ -273,7 +334,7 @@ function renderList() {
     id: "opt-" + i, role: "option", "aria-selected": store.id === state.store ? "true" : "false",
     "data-id": store.id, onclick: () => { setActive(i); openStore(store); },
   },
-  el("span", { class: "name", text: store.name || store.id }),
+  el("span", { class: "name", text: storeTitle(store) }),
   el("span", { class: "dist", text: distanceText(store.distance_m) }),
   el("span", { class: "addr", text: store.address || "" }),
   el("span", { class: "st " + stateClass(store.state), text: sentence(store.status_text || store.state) }),
@@ -328,7 +389,8 @@ function mapOff(text) {
 // could not draw (`view`, replaced on every redraw of the view).
 function mapNote(text, part) {
   mapNotes[part || "map"] = text || "";
-  $("map-note").replaceChildren(...[mapNotes.map, mapNotes.view].filter(Boolean).map((t) => el("span", { text: t })));
+  $("map-note").replaceChildren(...[mapNotes.map, mapNotes.fit, mapNotes.view].filter(Boolean)
+    .map((t) => el("span", { text: t })));
 }
 
 async function startMap() {
@@ -355,7 +417,7 @@ async function startMap() {
   };
   const point = nearPoint();
   if (point) map.setView(point, 14);
-  else map.setView([20, 0], 2);
+  else await firstWorldView(await infoAnswer);
   // The header grows when /v1/info's checkboxes arrive, which may be after the map started:
   // Leaflet is told the map's new size, keeping its centre (else the view is off by half the change).
   if (window.ResizeObserver) new ResizeObserver(() => map.invalidateSize()).observe($("map"));
@@ -370,8 +432,98 @@ async function startMap() {
     viewTimer = setTimeout(loadView, 250);
   });
   drawResults();
+  if (results.length) fitToResults(Number($("results").dataset.gen));
   $("map").dataset.state = "ready";
   loadView();
+}
+
+// The first view without a customer: the box of every store (/v1/info's `bounds`, west > east
+// when it crosses the antimeridian, as the bundled data's does, whose stores from Hawaii to Fiji
+// and New Zealand lie in the middle of it), at the closest whole zoom that shows all of it with
+// room for the clusters' circles; else the world. The box's corners are single stores, while
+// circles sit at their stores' mean, so one zoom closer often holds every circle too: that zoom's
+// clusters are asked for and kept when every circle fits (a view holding the world twice is the
+// last resort).
+async function firstWorldView(info) {
+  const L = window.L;
+  const bounds = info && info.ok && Array.isArray(info.data.bounds) ? info.data.bounds : null;
+  if (!bounds || bounds.length !== 4 || !bounds.every(Number.isFinite)) {
+    map.setView([20, 0], 2);
+    return;
+  }
+  const [w, s, e, n] = bounds;
+  const box = L.latLngBounds([s, w], [n, e < w ? e + 360 : e]);
+  map.fitBounds(box, { padding: [WORLD_PADDING_PX, WORLD_PADDING_PX], maxZoom: VIEW_MIN_ZOOM, animate: false });
+  const zoom = map.getZoom(), centre = map.getCenter();
+  if (zoom + 1 >= VIEW_MIN_ZOOM) return;
+  map.setView(centre, zoom + 1, { animate: false });
+  const grid = clusterGrid({ box: [-180, -90, 180, 90], wide: true }, zoom + 1);
+  const answer = await api("/v1/stores/clusters", filterParams(new URLSearchParams({
+    bbox: grid.box.join(","), columns: String(grid.columns), rows: String(grid.rows),
+  })));
+  const fit = answer.ok && circlesFit(clusterMarks(answer.data.clusters || []));
+  if (fit) map.panBy(fit, { animate: false });
+  else map.setView(centre, zoom, { animate: false });
+}
+
+// The pan (in pixels) that centres `marks`' circles in the map when they all fit in it with
+// CLUSTER_GAP_PX to spare, else null.
+function circlesFit(marks) {
+  if (marks.length === 0) return null;
+  const size = map.getSize();
+  let left = Infinity, right = -Infinity, top = Infinity, bottom = -Infinity;
+  for (const mark of marks) {
+    const at = map.latLngToContainerPoint([mark.latitude, mark.longitude]);
+    const r = clusterRadius(mark.count) + CLUSTER_GAP_PX;
+    left = Math.min(left, at.x - r);
+    right = Math.max(right, at.x + r);
+    top = Math.min(top, at.y - r);
+    bottom = Math.max(bottom, at.y + r);
+  }
+  if (right - left > size.x || bottom - top > size.y) return null;
+  return window.L.point(Math.round((left + right - size.x) / 2), Math.round((top + bottom - size.y) / 2));
+}
+
+// The map shows what the list lists: the view is fitted to the customer and the listed stores
+// (longitudes taken on the customer's side of the antimeridian), with room for their dots, at
+// most at street level; on a wide screen the store's panel, which lies over the map's right
+// side, is kept clear. A store much farther than the others (more than FIT_FAR times the
+// middle store's distance: the tenth drive-through near Taipei is in Manila) would shrink the
+// rest to one spot, so it is left off and the map's note names it. `gen` is the list's load it
+// fits (the map's data-fit-gen, for tests).
+function fitToResults(gen) {
+  if (!map) return;
+  const L = window.L;
+  const point = nearPoint();
+  const placed = results.filter((s) => Number.isFinite(s.latitude) && Number.isFinite(s.longitude));
+  const distances = placed.map((s) => s.distance_m).filter(Number.isFinite).sort((a, b) => a - b);
+  const reach = distances.length ? FIT_FAR * distances[Math.floor((distances.length - 1) / 2)] : Infinity;
+  const far = placed.filter((s, i) => i > 0 && Number.isFinite(s.distance_m) && s.distance_m > reach);
+  const points = placed.filter((s) => !far.includes(s)).map((s) => [s.latitude, s.longitude]);
+  mapNote(far.length === 0 ? "" : (far.length === 1 ? "Off the map: " : far.length + " listed stores are off the map: ") +
+    far.map((s) => storeTitle(s) + ", " + distanceText(s.distance_m) + " away").join("; ") + ".", "fit");
+  if (point) points.push(point);
+  if (points.length === 0) return;
+  const reference = point ? point[1] : points[0][1];
+  const box = L.latLngBounds(points.map(([lat, lon]) => [lat, lon + 360 * Math.round((reference - lon) / 360)]));
+  map.fitBounds(box, {
+    paddingTopLeft: [FIT_PADDING_PX, FIT_PADDING_PX],
+    paddingBottomRight: [FIT_PADDING_PX + panelCover(), FIT_PADDING_PX],
+    maxZoom: FIT_MAX_ZOOM, animate: false,
+  });
+  $("map").dataset.fitGen = String(gen);
+}
+
+// How much of the map's right side the store's panel covers (open, or about to open from the
+// URL): its width and margin when it lies over the map, nothing when it is below it (a phone)
+// or when it would leave the map too little room.
+function panelCover() {
+  const panel = $("panel");
+  if (panel.hidden && !state.store) return 0;
+  const style = getComputedStyle(panel);
+  if (style.position !== "absolute") return 0;
+  const cover = parseFloat(style.width) + parseFloat(style.right) || 0;
+  return map.getSize().x - cover >= 2 * FIT_PADDING_PX + 200 ? cover : 0;
 }
 
 function startTiles() {
@@ -502,7 +654,7 @@ async function drawView(gen, box) {
   for (const store of drawn) {
     if (listed.has(store.id) || store.latitude === null) continue;
     for (const lon of lonsInView(store.longitude)) {
-      storeDot(store.latitude, lon, store.name || store.id, () => openStore(store)).addTo(layers.view);
+      storeDot(store.latitude, lon, storeTitle(store), () => openStore(store)).addTo(layers.view);
     }
   }
   box.dataset.viewKind = "stores";
@@ -590,42 +742,50 @@ function clusterMarks(clusters) {
   const marks = [];
   for (const c of [...clusters].sort((a, b) => b.count - a.count)) {
     const shift = 360 * Math.round((center - c.longitude) / 360);
-    let lon = c.longitude + shift;
+    const lon = c.longitude + shift;
     let [w, s, e, n] = c.bbox;
     if (e < w) e += 360; // across the antimeridian
     w += shift;
     e += shift;
     if (lon < w) { w -= 360; e -= 360; } // the stores east of the antimeridian hold the centre
-    // The mark whose circle holds this cluster's centre, on any copy of the world (Fiji's stores
-    // either side of the antimeridian are one mark); `turn` the copy (a multiple of 360).
-    let near = null, turn = 0;
-    for (const m of marks) {
-      const k = 360 * Math.round((lon - m.longitude) / 360);
-      const at = map.latLngToLayerPoint([c.latitude, lon - k]);
-      if (at.distanceTo(m.point) < Math.max(clusterRadius(m.count), clusterRadius(c.count))) {
-        near = m;
-        turn = k;
-        break;
+    marks.push({ count: c.count, latitude: c.latitude, longitude: lon, bbox: [w, s, e, n], id: c.id || null,
+      cells: [[c.column, c.row, c.count]], point: map.latLngToLayerPoint([c.latitude, lon]) });
+  }
+  // Two circles that would touch are one (Fiji's stores either side of the antimeridian, a city
+  // cut by a cell edge): the larger takes the smaller in, and a circle grown so may reach
+  // another, so the joining goes on until no two circles touch. The copy of the world compared
+  // is the one nearest the larger circle.
+  for (let joined = true; joined;) {
+    joined = false;
+    for (let i = 0; i < marks.length; i++) {
+      for (let j = i + 1; j < marks.length; j++) {
+        const big = marks[i], small = marks[j];
+        const turn = 360 * Math.round((small.longitude - big.longitude) / 360);
+        const at = map.latLngToLayerPoint([small.latitude, small.longitude - turn]);
+        if (at.distanceTo(big.point) >= clusterRadius(big.count) + clusterRadius(small.count) + CLUSTER_GAP_PX) continue;
+        joinMark(big, small, turn);
+        marks.splice(j, 1);
+        joined = true;
+        j = i; // the grown circle is compared with every later one again
       }
     }
-    if (!near) {
-      marks.push({ count: c.count, latitude: c.latitude, longitude: lon, bbox: [w, s, e, n], id: c.id || null,
-        cells: [[c.column, c.row, c.count]], point: map.latLngToLayerPoint([c.latitude, lon]) });
-      continue;
-    }
-    lon -= turn;
-    w -= turn;
-    e -= turn;
-    const total = near.count + c.count;
-    near.latitude = (near.latitude * near.count + c.latitude * c.count) / total;
-    near.longitude = (near.longitude * near.count + lon * c.count) / total;
-    near.count = total;
-    near.bbox = [Math.min(near.bbox[0], w), Math.min(near.bbox[1], s), Math.max(near.bbox[2], e), Math.max(near.bbox[3], n)];
-    near.id = null;
-    near.cells.push([c.column, c.row, c.count]);
-    near.point = map.latLngToLayerPoint([near.latitude, near.longitude]);
   }
   return marks;
+}
+
+// `small` drawn as part of `big` (`turn` the multiple of 360° that brings it next to `big`):
+// the counts added, the position averaged by count, the boxes joined.
+function joinMark(big, small, turn) {
+  const [w, s, e, n] = small.bbox;
+  const total = big.count + small.count;
+  big.latitude = (big.latitude * big.count + small.latitude * small.count) / total;
+  big.longitude = (big.longitude * big.count + (small.longitude - turn) * small.count) / total;
+  big.count = total;
+  big.bbox = [Math.min(big.bbox[0], w - turn), Math.min(big.bbox[1], s), Math.max(big.bbox[2], e - turn),
+    Math.max(big.bbox[3], n)];
+  big.id = null;
+  big.cells.push(...small.cells);
+  big.point = map.latLngToLayerPoint([big.latitude, big.longitude]);
 }
 
 // A cluster: a circle on the canvas with its count written over it (a cluster of one store is
@@ -676,7 +836,7 @@ function drawResults() {
     L.circleMarker([store.latitude, store.longitude], {
       radius: chosen ? 10 : 7, weight: chosen ? 3 : 2, color: chosen ? "#f5a623" : "#fff",
       fillColor: colors[store.state] || colors.unknown, fillOpacity: 0.95, bubblingMouseEvents: false,
-    }).bindTooltip(textTip((i + 1) + ". " + (store.name || store.id)))
+    }).bindTooltip(textTip((i + 1) + ". " + storeTitle(store)))
       .on("click", () => { setActive(i); openStore(store); }).addTo(layers.results);
   });
   const point = nearPoint();
@@ -698,7 +858,7 @@ async function openStore(store, focus) {
   panel.hidden = false;
   panel.setAttribute("aria-busy", "true");
   panel.dataset.store = store.id;
-  $("panel-title").textContent = store.name || store.id;
+  $("panel-title").textContent = storeTitle(store);
   $("panel-status").textContent = sentence(store.status_text || store.state);
   $("panel-status").className = "state " + stateClass(store.state);
   $("panel-address").textContent = (store.address || "") +
@@ -713,7 +873,7 @@ async function openStore(store, focus) {
   $("week").tBodies[0].replaceChildren();
   $("pickup").replaceChildren();
   if (focus) $("panel-title").focus();
-  say("Details of " + (store.name || store.id) + ".");
+  say("Details of " + storeTitle(store) + ".");
   try {
     const hours = new URLSearchParams({ days: "7" });
     if (state.now) hours.set("at", state.now);
@@ -792,7 +952,7 @@ function pickupText(plan, minutes) {
   const out = [];
   const travel = plan.travel || {};
   const mode = { walk: "on foot", bike: "by bike", drive: "by car" }[travel.mode] || "at " + travel.speed_kmh + " km/h";
-  const nameOf = (s) => (s && (s.name || s.id)) || "";
+  const nameOf = (s) => (s ? storeTitle(s) : "");
   if (plan.status === "assigned" && plan.store) {
     const here = plan.store.id === state.store;
     const trip = travel.duration_s !== null && travel.duration_s !== undefined
@@ -836,10 +996,162 @@ function closePanel() {
   $("results").focus();
 }
 
+// ---- the location box's suggestions (the ARIA combobox pattern) ------------------------------------------
+// The box is a combobox: typing the start of a town's name (not a number: LAT,LON starts with a
+// digit, a sign or a point) asks GET /v1/places after a pause and lists the places under it; ↓/↑
+// move through them (aria-activedescendant, the focus stays in the box), Enter takes the one
+// chosen, Escape closes the list. A place taken is searched by its LAT,LON, and its name is
+// shown (the URL's `place`). A server without /v1/places (404) offers no suggestions, and the box
+// takes LAT,LON or a name the API reads as before.
+
+function onNearInput() {
+  const text = $("near").value.trim();
+  clearTimeout(placesTimer);
+  if (!placesRoute || text.length < 2 || /^[\d+\-.]/.test(text)) {
+    placesGen += 1; // an answer on its way is for older text
+    closePlaces();
+    return;
+  }
+  placesTimer = setTimeout(() => loadPlaces(text), PLACES_DELAY_MS);
+}
+
+async function loadPlaces(text) {
+  const gen = ++placesGen;
+  const p = new URLSearchParams({ q: text, limit: String(PLACES) });
+  // Nearer places first: near the customer, else near the map's centre once it shows a region.
+  const centre = map && map.getZoom() >= 4 ? map.getCenter().wrap() : null;
+  const point = nearPoint() || (centre && [centre.lat, centre.lng]);
+  if (point) p.set("near", point[0].toFixed(4) + "," + point[1].toFixed(4));
+  const answer = await api("/v1/places", p);
+  if (gen !== placesGen || $("near").value.trim() !== text || document.activeElement !== $("near")) return;
+  if (!answer.ok) {
+    if (answer.status === 404) placesRoute = false;
+    closePlaces();
+    return;
+  }
+  showPlaces(Array.isArray(answer.data.places) ? answer.data.places : [], text, p);
+}
+
+// A place as the list and the box write it: "Seattle, Washington, US" (a division known only by
+// a number code is left out).
+function placeText(place) {
+  const division = place.division && !/^\d+$/.test(place.division) ? place.division : "";
+  return [place.name, division, place.country].filter(Boolean).join(", ");
+}
+
+function showPlaces(found, text, query) {
+  const list = $("near-places");
+  places = found.filter((place) => Number.isFinite(place.latitude) && Number.isFinite(place.longitude));
+  activePlace = -1;
+  $("near").removeAttribute("aria-activedescendant");
+  list.dataset.query = query.toString();
+  if (places.length === 0) {
+    closePlaces();
+    $("near-count").textContent = "No town starts with " + text + ".";
+    return;
+  }
+  list.replaceChildren(...places.map((place, i) => {
+    const division = place.division && !/^\d+$/.test(place.division) ? place.division : "";
+    return el("li", {
+      id: "place-" + i, role: "option", "aria-selected": "false", "data-name": place.name,
+      // mousedown, not click: the box keeps the focus, so its blur does not close the list first.
+      onmousedown: (event) => { event.preventDefault(); choosePlace(i); },
+    }, el("span", { text: place.name }),
+    el("span", { class: "where-in", text: [division, place.country].filter(Boolean).map((t) => ", " + t).join("") +
+      (place.matched_name && place.matched_name !== place.name ? " (" + place.matched_name + ")" : "") }));
+  }));
+  list.hidden = false;
+  $("near").setAttribute("aria-expanded", "true");
+  $("near-count").textContent = places.length + (places.length === 1 ? " place" : " places") +
+    ": the arrow keys choose, Enter takes it.";
+}
+
+function closePlaces() {
+  clearTimeout(placesTimer);
+  const list = $("near-places");
+  if (!list) return;
+  list.hidden = true;
+  list.replaceChildren();
+  places = [];
+  activePlace = -1;
+  $("near").setAttribute("aria-expanded", "false");
+  $("near").removeAttribute("aria-activedescendant");
+}
+
+function setActivePlace(i) {
+  activePlace = (i + places.length) % places.length;
+  for (const li of $("near-places").children) li.setAttribute("aria-selected", String(li.id === "place-" + activePlace));
+  $("near").setAttribute("aria-activedescendant", "place-" + activePlace);
+  $("place-" + activePlace).scrollIntoView({ block: "nearest" });
+}
+
+function onNearKey(event) {
+  const open = !$("near-places").hidden && places.length > 0;
+  if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+    if (!open) {
+      if (event.key === "ArrowDown") onNearInput();
+      return;
+    }
+    event.preventDefault();
+    setActivePlace(activePlace < 0 && event.key === "ArrowUp" ? places.length - 1
+      : activePlace + (event.key === "ArrowDown" ? 1 : -1));
+  } else if (event.key === "Enter" && open && activePlace >= 0) {
+    event.preventDefault();
+    choosePlace(activePlace);
+  } else if (event.key === "Escape" && open) {
+    event.preventDefault();
+    closePlaces();
+  }
+}
+
+// A suggestion taken: the stores near its LAT,LON, the box showing its name.
+function choosePlace(i) {
+  const place = places[i];
+  if (!place) return;
+  closePlaces();
+  placesGen += 1;
+  state.near = place.latitude.toFixed(4) + "," + place.longitude.toFixed(4);
+  state.place = placeText(place);
+  $("near").value = state.place;
+  if (map) map.setView([place.latitude, place.longitude], Math.max(map.getZoom(), 11));
+  refresh();
+}
+
 // ---- filters and inputs --------------------------------------------------------------------------------
 
+// `open_at` in the date and time fields: `2026-12-24T07:30` (a wall time at each store) fills both;
+// an instant (`…Z`, `…+09:00`) fills them with its wall time as written and names its offset
+// beside them; a date alone (which the API refuses, asking for a time) fills the date and leaves
+// the time for the customer to give.
+function showOpenAt() {
+  const m = /^(\d{4}-\d\d-\d\d)(?:[T ](\d\d:\d\d)(?::\d\d(?:\.\d+)?)?)?\s*([Zz]|[+-]\d\d:?\d\d)?$/.exec(state.openAt.trim());
+  $("open-at-date").value = m ? m[1] : "";
+  $("open-at-time").value = m && m[2] ? m[2] : "";
+  const zone = m && m[3] ? (/^z$/i.test(m[3]) ? "UTC" : "UTC" + m[3]) : "";
+  $("open-at-zone").textContent = zone ? "(" + zone + ", one instant)" : "";
+}
+
+// The customer changed the date or the time: a date and a time are a wall time at each store
+// (an instant's offset from the URL is dropped); a date alone waits for the time.
+function onOpenAtInput() {
+  const date = $("open-at-date").value, time = $("open-at-time").value;
+  $("open-at-zone").textContent = "";
+  if (date && !time) {
+    state.openAt = date;
+    $("open-at-time").focus();
+    say("Choose the time too: stores are open at a time of " + dayText(date) + ", not on the whole day.");
+    return;
+  }
+  state.openAt = date && time ? date + "T" + time : "";
+  if (state.openAt) {
+    state.when = "at";
+    $("open-at-choice").checked = true;
+  }
+  refresh();
+}
+
 async function loadAttributes() {
-  const answer = await api("/v1/info");
+  const answer = await infoAnswer;
   const box = $("attributes");
   const attributes = answer.ok && Array.isArray(answer.data.attributes) ? answer.data.attributes : [];
   // values: {"yes": 404, "no": 1596} (as served), or [{"value": "yes", "count": 404}, …]
@@ -860,7 +1172,9 @@ async function loadAttributes() {
 }
 
 function setNear(text, fromForm) {
+  closePlaces();
   state.near = text.trim();
+  state.place = "";
   $("near").value = state.near;
   const point = nearPoint();
   if (map && point && !fromForm) map.panTo(point);
@@ -881,39 +1195,41 @@ function refresh() {
 }
 
 function wireInputs() {
-  $("near").value = state.near;
+  $("near").value = nearText();
   $("where").addEventListener("submit", (event) => {
     event.preventDefault();
-    setNear($("near").value, true);
+    // The chosen place's name, unchanged, stays that place (its LAT,LON); anything else is read anew.
+    if (state.place && $("near").value.trim() === state.place) {
+      closePlaces();
+      refresh();
+    } else {
+      setNear($("near").value, true);
+    }
   });
+  $("near").addEventListener("input", onNearInput);
+  $("near").addEventListener("keydown", onNearKey);
+  $("near").addEventListener("blur", () => closePlaces());
   $("locate").addEventListener("click", () => {
     if (!navigator.geolocation) {
-      say("This browser cannot give a location: type LAT,LON or click the map.");
+      say("This browser cannot give a location: type a town or LAT,LON, or click the map.");
       return;
     }
     say("Asking the browser for your location…");
     navigator.geolocation.getCurrentPosition(
       (pos) => setNear(pos.coords.latitude.toFixed(5) + "," + pos.coords.longitude.toFixed(5), true),
-      (error) => say("The browser gave no location (" + error.message + "): type LAT,LON or click the map."),
+      (error) => say("The browser gave no location (" + error.message + "): type a town or LAT,LON, or click the map."),
       { timeout: 15000, maximumAge: 60000 });
   });
   for (const radio of document.querySelectorAll("input[name=when]")) {
     radio.checked = radio.value === state.when;
     radio.addEventListener("change", () => {
       state.when = radio.value;
-      if (state.when === "at" && !state.openAt) return $("open-at").focus();
+      if (state.when === "at" && !state.openAt) return $("open-at-date").focus();
       refresh();
     });
   }
-  $("open-at").value = state.openAt;
-  $("open-at").addEventListener("change", (event) => {
-    state.openAt = event.target.value;
-    if (state.openAt) {
-      state.when = "at";
-      $("open-at-choice").checked = true;
-    }
-    refresh();
-  });
+  showOpenAt();
+  for (const id of ["open-at-date", "open-at-time"]) $(id).addEventListener("change", onOpenAtInput);
   $("open-for").value = state.openFor;
   $("open-for").addEventListener("change", (event) => {
     state.openFor = event.target.value && Number(event.target.value) > 0 ? String(Math.round(Number(event.target.value))) : "";
@@ -961,6 +1277,7 @@ async function openStoreByID(id) {
 async function main() {
   wireInputs();
   if (state.now) say("Times are as of " + state.now + " (the now= of the address).");
+  infoAnswer = api("/v1/info");
   loadAttributes();
   const first = loadNearest();
   startMap();
