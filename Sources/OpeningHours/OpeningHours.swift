@@ -52,15 +52,21 @@ public struct OpeningHoursWarning: Hashable, Sendable, CustomStringConvertible {
   public let range: Range<Int>
   /// A sentence for people.
   public let message: String
+  /// The whole value rewritten so that it means what the warning says was likely meant, when
+  /// that is not what it says (`spill-erased`); `nil` for the other warnings, whose canonical
+  /// form (`OpeningHours.normalized`) means the same as the text.
+  public let fixIt: String?
 
-  /// Whether the text, though readable, is unlikely to mean what it says (`large-day-offset`):
-  /// worth a warning, where other tolerated deviations have a clear meaning and are notes.
-  public var isDoubtful: Bool { code == "large-day-offset" }
+  /// Whether the text, though readable, is unlikely to mean what it says (`large-day-offset`,
+  /// and a schedule's `spill-erased`): worth a warning, where tolerated deviations have a clear
+  /// meaning and are notes.
+  public var isDoubtful: Bool { code == "large-day-offset" || code == SpillErasures.code }
 
-  public init(code: String, range: Range<Int>, message: String) {
+  public init(code: String, range: Range<Int>, message: String, fixIt: String? = nil) {
     self.code = code
     self.range = range
     self.message = message
+    self.fixIt = fixIt
   }
 
   public var description: String {

@@ -90,15 +90,19 @@ struct RuleEvaluator: Sendable {
   // MARK: - Day timeline
 
   /// The timeline of local day `day` (days since 1970-01-01).
-  func segments(day: Int) -> DaySegments {
+  ///
+  /// - Parameter keepingSpills: `false` evaluates as the specification says. `true` is the reading
+  ///   `spill-erased` compares it with (SpillErasures.swift): a `;` rule for the day keeps the
+  ///   night an earlier rule carries into it, unless it closes the day explicitly (`Sa off`).
+  func segments(day: Int, keepingSpills: Bool = false) -> DaySegments {
     let facts = unknownFacts(day: day)
-    if facts.isEmpty { return paint(day: day, facts: [], assumed: 0) }
+    if facts.isEmpty { return paint(day: day, facts: [], assumed: 0, keepingSpills: keepingSpills) }
     // Evaluate under every assumption about the unknown holiday facts; where the answers differ,
     // the state is unknown.
     let n = min(facts.count, 6)
     var runs: [DaySegments] = []
     for mask in 0..<(1 << n) {
-      runs.append(paint(day: day, facts: Array(facts.prefix(n)), assumed: mask))
+      runs.append(paint(day: day, facts: Array(facts.prefix(n)), assumed: mask, keepingSpills: keepingSpills))
     }
     let reason = facts.contains { $0.kind == .publicHoliday } ? Self.noPublicHolidays : Self.noSchoolHolidays
     return Self.combine(runs, disagreement: OpeningStatus(state: .unknown, comment: reason))
@@ -156,7 +160,7 @@ struct RuleEvaluator: Sendable {
   }
 
   /// Paints the rules onto day `day`, with unknown holiday facts answered by the bits of `assumed`.
-  func paint(day: Int, facts: [HolidayFact], assumed: Int) -> DaySegments {
+  func paint(day: Int, facts: [HolidayFact], assumed: Int, keepingSpills: Bool = false) -> DaySegments {
     let date = LocalDate(daysSinceEpoch: day)
     let previous = LocalDate(daysSinceEpoch: day - 1)
     var paints: [Paint] = []
@@ -171,7 +175,13 @@ struct RuleEvaluator: Sendable {
         // A rule replaces the earlier rules for the days it matches: on `day` everything painted
         // so far (including the previous evening's spans spilling past midnight), and on the
         // previous day the spans that spill from it into `day`.
-        if onDay { paints.removeAll() }
+        if onDay {
+          if keepingSpills, !Self.closesWholeDay(rule) {
+            paints.removeAll { !$0.fromPreviousDay }
+          } else {
+            paints.removeAll()
+          }
+        }
         if onPrevious { paints.removeAll { $0.fromPreviousDay } }
       case .additional:
         break
@@ -255,6 +265,12 @@ struct RuleEvaluator: Sendable {
       }
     }
     return DaySegments(starts: starts, statuses: statuses)
+  }
+
+  /// A rule that closes its days outright, with no times (`Sa off`, `PH closed "holiday"`): its
+  /// author said the whole day is closed, the night before's spill included.
+  static func closesWholeDay(_ rule: Rule) -> Bool {
+    status(of: rule).state == .closed && rule.times.isEmpty
   }
 
   // MARK: - Spans of a rule on a day

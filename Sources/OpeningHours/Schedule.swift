@@ -75,7 +75,9 @@ public struct Schedule: Sendable {
   public var timeZone: TimeZoneRules { _read { yield compiled.timeZone } }
   /// Why some answers may be `unknown`: `no-holiday-data` (PH without a calendar: PH days evaluate
   /// unknown), `no-school-holidays` (SH: no data, evaluates unknown), `no-coordinates` (sun times
-  /// without coordinates use the specification's defaults).
+  /// without coordinates use the specification's defaults), `spill-erased` (a later `;` rule
+  /// replaces a day into which an earlier rule runs past midnight, closing that night at
+  /// midnight; its `fixIt` keeps the night: docs/opening-hours.md).
   public var warnings: [OpeningHoursWarning] { _read { yield compiled.warnings } }
   var evaluator: RuleEvaluator { _read { yield compiled.evaluator } }
   var week: WeekTable? { _read { yield compiled.week } }
@@ -127,6 +129,8 @@ public struct Schedule: Sendable {
           range: firstRange { r in r.times.contains { $0.start.usesSun || ($0.end?.usesSun ?? false) } },
           message: "sun times without coordinates use the defaults sunrise 06:00, sunset 18:00"))
     }
+    // A night that a later `;` rule erases: evaluated as written, and said with the fix-it.
+    if let warning = SpillErasures.warning(for: hours, evaluator: evaluator) { warnings.append(warning) }
     compiled = Compiled(hours: hours, timeZone: timeZone, warnings: warnings, evaluator: evaluator)
   }
 

@@ -20,6 +20,11 @@ extension StoresCommand {
         "normalized", "changed", "warnings": [{"code", "start", "end", "message"}]} (0-based \
         character offsets). An expression that does not parse exits 65.
 
+        Evaluating, a warning line follows the hours when a later rule erases a night that an \
+        earlier one runs past midnight into (spill-erased: `Mo-Th 05:30-02:30; Fr 05:30-03:30` \
+        closes Thursday night at midnight, as the specification reads it), with the value that \
+        keeps the night; the answers stay the specification's.
+
         --batch reads one JSON object a line, {"id": 1, "oh": "Mo-Fr 09:00-18:00; PH off", \
         "tz": "Europe/Berlin", "country": "DE", "at": "2026-03-29T00:59:00Z", "ops": ["state", \
         "next_change"]}, and writes one a line: {"id": 1, "state": "open|closed|unknown", \
@@ -112,7 +117,9 @@ extension StoresCommand {
       }
       if format == .json { return standardOutput(answer.jsonText) }
       var text = title + "\n" + "Hours  " + schedule.hours.text + "\n"
-      for warning in schedule.hours.warnings + schedule.warnings { text += "       note: \(warning)\n" }
+      for warning in schedule.hours.warnings + schedule.warnings {
+        text += "       \(warning.isDoubtful ? "warning" : "note"): \(warning)\n"
+      }
       if !schedule.hours.warnings.isEmpty, schedule.hours.normalized != schedule.hours.text {
         text += "       write it as `\(schedule.hours.normalized)`\n"
       }

@@ -70,6 +70,12 @@ extension StoresCommand {
           "Time zone", (store.timezone ?? "unknown") + (store.inferredTimezone.map { " (\($0.note))" } ?? ""),
         ],
         ["Hours", store.openingHours ?? "unknown"],
+        // What the hours say that their author likely did not mean (`spill-erased`), with the fix.
+        [
+          "Hours warning",
+          (schedule?.warnings ?? []).filter(\.isDoubtful).map { "\($0.code): \($0.message)" }.joined(
+            separator: " "),
+        ],
         [
           "Status",
           (schedule.map { StoresCommand.Hours.moment(status.instant, in: $0.timeZone) + ": " } ?? "")

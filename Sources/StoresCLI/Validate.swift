@@ -13,7 +13,10 @@ extension StoresCommand {
         code: count, severity, code. A message about an opening_hours value read by tolerating \
         a deviation (opening-hours-tolerated, a note) or a doubtful one (opening-hours-doubtful, \
         a warning) ends with "; write it as `…`": the value's canonical form, which parses \
-        without warnings and means the same (stores hours --expression X --normalize prints it).
+        without warnings and means the same (stores hours --expression X --normalize prints it). \
+        A value whose later rule erases a night an earlier one runs past midnight into \
+        (opening-hours-spill-erased, a warning: `Mo-Th 05:30-02:30; Fr 05:30-03:30` closes \
+        Thursday night at midnight) ends with the value that keeps those nights.
 
         --format json writes one object: source, records, indexed, errors, warnings, notes \
         (counts of all diagnostics, listed or not), valid, fatal (the message when the file \

@@ -1300,6 +1300,40 @@ def test_place_box(page, cli, ctx):
     return took + "; Escape closes; LAT,LON lists as before, also when /v1/places answers 404"
 
 
+def test_spill_erased_warning(page, cli, ctx):
+    """Hours whose later rule cuts a night at midnight (issue 26, spill-erased): the store's panel
+    says so under its week, as `stores hours` warns; a store without it shows no such line."""
+    if not ctx["server"]:
+        raise Skipped("needs --server")
+    directory = os.path.join(ctx["screenshots"], "spill")
+    os.makedirs(directory, exist_ok=True)
+    data = os.path.join(directory, "stores.geojson")
+    def store(ident, hours, lon):
+        return {"type": "Feature", "id": ident, "geometry": {"type": "Point", "coordinates": [lon, 14.55]},
+                "properties": {"name": ident, "timezone": "Asia/Manila", "opening_hours": hours}}
+    cut = "Mo-Th 05:30-02:30; Fr 05:30-03:30; Sa 05:30-02:30; Su 06:00-01:30"
+    with open(data, "w") as handle:
+        json.dump({"type": "FeatureCollection", "features": [
+            store("cut", cut, 121.02), store("kept", "Mo-Fr 18:00-02:00; Sa off", 121.03)]}, handle)
+    warnings = cli.json("hours", "--expression", cut, "--timezone", "Asia/Manila")["warnings"]
+    check(any(w.startswith("spill-erased") for w in warnings), f"stores hours does not warn: {warnings}")
+    server, base = start_server(ctx["server"], ctx["assets"] or None, "--data", data)
+    try:
+        other = Page(page.driver, base)
+        other.open({"near": "14.55,121.02", "store": "cut"})
+        other.wait_panel("cut")
+        other.wait(lambda: other.text("#week-note"), "the hours warning under the week")
+        note = other.text("#week-note")
+        check(note.startswith("Hours warning:") and "Friday 00:00-02:30" in note, f"the panel says {note!r}")
+        other.open({"near": "14.55,121.02", "store": "kept"})
+        other.wait_panel("kept")
+        check(not other.text("#week-note"), f"a store whose Saturday is off on purpose: {other.text('#week-note')!r}")
+    finally:
+        server.kill()
+        server.wait()
+    return f"the panel of a store with a night cut at midnight reads {note[:80]!r}…"
+
+
 TESTS = [
     ("1 loads with no console error", test_loads_without_console_errors),
     ("2 a click on the map lists the nearest stores", test_click_map_lists_nearest),
@@ -1325,6 +1359,7 @@ TESTS = [
     ("22 the status line is whole", test_status_line_whole),
     ("23 a store without a name is called by what it has", test_unnamed_store_titles),
     ("24 the box takes a town, with suggestions", test_place_box),
+    ("25 hours that cut a night at midnight warn on the panel", test_spill_erased_warning),
 ]
 
 

@@ -902,6 +902,11 @@ function spanText(span, date) {
 
 function renderWeek(answer) {
   const body = $("week").tBodies[0];
+  // Hours that likely do not say what the store means (spill-erased: a night cut at midnight).
+  const doubt = ((answer.ok && answer.data.warnings) || []).find((w) => w.startsWith("spill-erased"));
+  let hoursNote = $("week-note");
+  if (!hoursNote) $("week").after(hoursNote = el("p", { id: "week-note", class: "zone" }));
+  hoursNote.textContent = doubt ? "Hours warning: " + sentence(doubt.replace(/^[^:]*: /, "").split("; write it as")[0]) : "";
   if (!answer.ok) {
     body.replaceChildren(el("tr", {}, el("td", { class: "error", text: answer.error })));
     return;
