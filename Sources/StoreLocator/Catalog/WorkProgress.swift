@@ -28,6 +28,11 @@ public final class WorkProgress: Sendable {
     case stores
   }
 
+  /// How many bytes a reader reads between two reports.
+  static let byteStep = 1 << 20
+  /// How many stores are handled between two reports.
+  static let storeStep = 1 << 12
+
   private let handler: @Sendable (Step) -> Void
   private let state = Mutex(Step(task: "", done: 0, total: 0, unit: .bytes))
 
@@ -61,5 +66,78 @@ public final class WorkProgress: Sendable {
       return step
     }
     handler(step)
+  }
+}
+
+extension WorkProgress.Step {
+  /// The step as a progress line says it: `reading stores.geojson: 412 MB, 38%`,
+  /// `indexing 1000000 stores: 45%`, `syncing out.snap to disk…` (no share known).
+  public var text: String {
+    guard let fraction else { return task + "…" }
+    let percent = "\(Int(fraction * 100))%"
+    switch unit {
+    case .bytes: return "\(task): \(Self.size(total)), \(percent)"
+    case .stores: return "\(task): \(percent)"
+    }
+  }
+
+  /// `412 MB`, `0.4 MB`: decimal megabytes, as file sizes are written in the docs.
+  static func size(_ bytes: Int) -> String {
+    bytes >= 10_000_000 ? "\(bytes / 1_000_000) MB" : "\(Double(bytes / 100_000) / 10) MB"
+  }
+}
+
+/// A progress line on a terminal: what to write, and when, for the steps of a `WorkProgress`.
+///
+/// Nothing is drawn for work that ends within `delay` (most commands: a line that flashed and
+/// vanished would only distract); after it, the line is redrawn in place (`\r`) at most every
+/// `interval`, and at once when the task changes, and cleared at the end. The caller writes the
+/// text (the command line, to standard error, only when it is a terminal).
+public struct ProgressLine: Sendable {
+  let delay: Double
+  let interval: Double
+  private var start: Double?
+  private var lastDrawn: Double?
+  private var lastTask: String?
+  private var drawnWidth = 0
+  /// The widest a line may be (the terminal's columns less one), so that it never wraps.
+  let width: Int
+
+  /// - Parameters:
+  ///   - delay: Seconds after the first step before anything is drawn.
+  ///   - interval: The fewest seconds between two drawings of the same task.
+  ///   - columns: The terminal's width.
+  public init(delay: Double = 0.5, interval: Double = 0.1, columns: Int = 80) {
+    self.delay = delay
+    self.interval = interval
+    self.width = max(10, columns - 1)
+  }
+
+  /// The text that redraws the line for `step` at `time` (seconds on a monotonic clock), or
+  /// `nil` when nothing is to be drawn now.
+  public mutating func update(_ step: WorkProgress.Step, at time: Double) -> String? {
+    let start = self.start ?? time
+    self.start = start
+    guard time - start >= delay else { return nil }
+    if let lastDrawn, step.task == lastTask, time - lastDrawn < interval { return nil }
+    lastDrawn = time
+    lastTask = step.task
+    var text = step.text
+    if text.count > width { text = String(text.prefix(width - 1)) + "…" }
+    // Spaces over what is left of a longer line before.
+    let padding = String(repeating: " ", count: max(0, drawnWidth - text.count))
+    drawnWidth = text.count
+    return "\r" + text + padding
+  }
+
+  /// The text that clears the line, or `nil` when nothing was drawn.
+  public mutating func clear() -> String? {
+    defer {
+      drawnWidth = 0
+      lastDrawn = nil
+      lastTask = nil
+    }
+    guard drawnWidth > 0 else { return nil }
+    return "\r" + String(repeating: " ", count: drawnWidth) + "\r"
   }
 }

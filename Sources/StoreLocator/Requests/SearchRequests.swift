@@ -157,7 +157,8 @@ public struct SearchAnswer: Sendable {
 
   /// A line for people under a page of a `within` that is not the whole answer: which stores of
   /// how many it shows and how to ask for the next page, in the request's own spelling
-  /// (`Stores 1–2 of 57; next page: --cursor 5f0c….2`), or that it is the last page. `nil` when
+  /// (`Stores 1–2 of 57; next page: --cursor 5f0c….2`, or `cursor=5f0c….2` in a query string),
+  /// or that it is the last page. `nil` when
   /// the page holds every store that matches (no limit was reached, no cursor given) or is empty.
   public var pageSummary: String? {
     guard let (start, total) = pagePlace, !matches.isEmpty, nextCursor != nil || start > 0 else {
@@ -165,7 +166,9 @@ public struct SearchAnswer: Sendable {
     }
     let shown = "Stores \(start + 1)–\(start + matches.count) of \(total)"
     guard let nextCursor else { return shown + "; the last page" }
-    return shown + "; next page: \(style.spelling(of: "cursor")) \(nextCursor)"
+    let next =
+      style == .commandLine ? "\(style.spelling(of: "cursor")) \(nextCursor)" : "cursor=\(nextCursor)"
+    return shown + "; next page: " + next
   }
 
   /// The place of the first store among all that match, counting from 1: 1 but on a later page
