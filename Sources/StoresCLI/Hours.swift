@@ -205,7 +205,7 @@ extension StoresCommand {
       guard let expression, let timezone else { throw ExitCode.usage }
       let zone: TimeZoneRules
       do { zone = try TimeZoneRules(identifier: timezone) } catch {
-        throw ValidationError(error.description)
+        throw ValidationError("--timezone: " + TimeZoneSuggestions.message(for: error))
       }
       let hours = try parsedExpression(expression)
       var calendar: HolidayCalendar?

@@ -11,10 +11,16 @@ extension StoresCommand {
         bounds ([W, S, E, N] or null), timezones and brands (name → count), \
         stores_without_timezone, stores_without_brand, stores_with_opening_hours, \
         stores_with_schedule, stores_with_invalid_hours, stores_with_tolerated_hours, \
-        stores_with_inferred_timezone, attributes (the properties a --where can pick stores by, \
-        with at most 16 short values: an array of {key, values: value → count}, by key), errors, \
+        stores_with_inferred_timezone, attributes (the properties a --where can pick stores by: \
+        an array of {key, values: value → count}, by key), errors, \
         warnings, notes, diagnostic_codes (code → count) and diagnostic_groups (an array of {code, severity, count}, errors first). \
         'stores validate' lists the diagnostics themselves.
+
+        Attributes are the properties whose values are categories that stores share: every \
+        value a short scalar (at most 40 bytes), at most 16 values, and for d values among the m \
+        stores that have the key, d × d ≤ m (2 values need 4 stores, 9 need 81). Free text (a \
+        status sentence), a value per store (phone, ref), a key one store has, a key every store \
+        has with one same value, and the opening_hours keys are left out.
         """)
 
     @OptionGroup var dataOptions: DataOptions

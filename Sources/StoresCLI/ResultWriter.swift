@@ -18,8 +18,9 @@ struct ResultWriter {
   // MARK: Text
 
   /// One row a store. Ids are never cut (people paste them into `stores show`); when the line is
-  /// too narrow, names and addresses give up characters instead.
-  func table(_ matches: [StoreMatch]) -> String {
+  /// too narrow, names and addresses give up characters instead. Rows are numbered from
+  /// `firstNumber`, so a later page of `within` goes on from the page before.
+  func table(_ matches: [StoreMatch], numberedFrom firstNumber: Int = 1) -> String {
     let hasDistance = matches.contains { $0.distance != nil }
     var columns: [TextTable.Column] = [TextTable.Column("#", rightAligned: true)]
     if hasDistance { columns.append(TextTable.Column("DISTANCE", rightAligned: true)) }
@@ -28,7 +29,7 @@ struct ResultWriter {
       TextTable.Column("ADDRESS", shrinksTo: 12), TextTable.Column("OPEN"),
     ]
     let rows = matches.enumerated().map { position, match in
-      (["\(position + 1)"] + (hasDistance ? [match.distance.map(formatted) ?? ""] : []))
+      (["\(firstNumber + position)"] + (hasDistance ? [match.distance.map(formatted) ?? ""] : []))
         + [
           match.store.id,
           match.store.name ?? "(no name)",

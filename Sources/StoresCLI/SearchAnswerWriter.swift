@@ -20,7 +20,10 @@ func writeSearchAnswer(_ answer: SearchAnswer, format: OutputFormat, units: Disp
   case .text:
     if let placeNote { standardOutput(placeNote + "\n") }
     standardOutput(
-      answer.matches.isEmpty ? (explanation?.sentence ?? "") + "\n" : writer.table(answer.matches))
+      answer.matches.isEmpty
+        ? (explanation?.sentence ?? "") + "\n"
+        : writer.table(answer.matches, numberedFrom: answer.firstNumber)
+          + (answer.pageSummary.map { "\n\($0)\n" } ?? ""))
   case .json: standardOutput(answer.jsonText)
   case .ndjson:
     standardOutput(StoreMatch.ndjsonText(answer.matches))

@@ -35,11 +35,15 @@ struct DataOptions: ParsableArguments {
   /// Loads the catalog; reports a failure on standard error and exits 65 or 66.
   ///
   /// When records were skipped, says so in one line on standard error, so a lenient load is never
-  /// silent about lost data.
+  /// silent about lost data. A long load shows its progress on standard error when that is a
+  /// terminal (`TerminalProgress`).
   func loadCatalog() throws -> Catalog {
     let path = DefaultData.path(explicit: data, environment: currentEnvironment())
+    let terminal = TerminalProgress.onStandardError()
+    defer { terminal?.clear() }
     do {
-      let catalog = try Catalog.load(contentsOf: path, options: loadOptions)
+      let catalog = try Catalog.load(contentsOf: path, options: loadOptions, progress: terminal?.progress)
+      terminal?.clear()
       let errors = catalog.diagnosticCount(.error)
       // A cut-off file loses every store after the cut: say so in its own words, not only as a count.
       if let truncation = catalog.truncation {
@@ -54,6 +58,7 @@ struct DataOptions: ParsableArguments {
       }
       return catalog
     } catch {
+      terminal?.clear()
       standardError("stores: \(error.description)")
       let errors = error.diagnostics.filter { $0.severity == .error }
       for diagnostic in errors.prefix(20) {

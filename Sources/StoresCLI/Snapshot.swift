@@ -83,11 +83,16 @@ extension StoresCommand.Snapshot {
           "stores: removed a leftover partial snapshot \(leftover.path) (\(leftover.size) bytes) from a build "
             + "that did not finish (process \(leftover.processID))")
       }
+      // Reading, indexing and writing a large file take a while: a terminal sees how far they got.
+      let terminal = TerminalProgress.onStandardError()
+      defer { terminal?.clear() }
       let loaded: Catalog
       do {
         loaded = try Catalog.load(
-          contentsOf: input, options: LoadOptions(strict: strict, holidayFiles: holidayFiles))
+          contentsOf: input, options: LoadOptions(strict: strict, holidayFiles: holidayFiles),
+          progress: terminal?.progress)
       } catch {
+        terminal?.clear()
         standardError("stores: \(error.description)")
         for diagnostic in error.diagnostics.filter({ $0.severity == .error }).prefix(20) {
           standardError("  \(diagnostic)")
@@ -95,17 +100,22 @@ extension StoresCommand.Snapshot {
         throw error.kind == .inputMissing ? ExitCode.inputMissing : ExitCode.badData
       }
       if let truncation = loaded.truncation {
+        terminal?.clear()
         standardError("stores: warning: \(input) is truncated: \(truncation.message)")
       }
       guard !loaded.isSnapshot else {
+        terminal?.clear()
         standardError("stores: \(input) is already a snapshot; build from the GeoJSON it was made from")
         throw ExitCode.usage
       }
-      let catalog = loaded.indexing(try parsedConditions(), addingSuggested: !noSuggestedConditions)
-      do { try catalog.writeSnapshot(to: output) } catch {
+      let catalog = loaded.indexing(
+        try parsedConditions(), addingSuggested: !noSuggestedConditions, progress: terminal?.progress)
+      do { try catalog.writeSnapshot(to: output, progress: terminal?.progress) } catch {
+        terminal?.clear()
         standardError("stores: \(error.description)")
         throw error.kind == .writeFailed ? ExitCode.ioError : ExitCode.inputMissing
       }
+      terminal?.clear()
       let errors = catalog.diagnosticCount(.error)
       standardOutput(
         "wrote \(output): \(catalog.stores.count) stores (\(catalog.indexedCount) indexed), "

@@ -12,6 +12,12 @@ func standardError(_ line: String) {
   write(visibleControlCharacters(line) + "\n", toDescriptor: 2)
 }
 
+/// Writes `text` to standard error as it is, with no line feed: a progress line redrawn in place
+/// (`\r`). Its names are made visible as `standardError` makes them.
+func standardErrorInPlace(_ text: String) {
+  _ = write(visibleControlCharacters(text), toDescriptor: 2)
+}
+
 /// Writes `text` to standard output. When the output cannot be written (a full disk, a closed
 /// descriptor, a reader that went away), says so on standard error and exits 74 (EX_IOERR) at
 /// once: a result that was not delivered must not end in "success", and a batch must not keep

@@ -33,17 +33,57 @@ struct StoresCommand: ParsableCommand {
 }
 
 extension StoresCommand {
-  /// Runs the command line, first naming a mistyped subcommand.
+  /// Runs the command line, naming the mistake a person most likely made first.
   ///
-  /// ArgumentParser reads an unknown first word as an unexpected argument and then complains
-  /// about the options after it ("Unknown option '--near'" for `stores near --near …`), which
-  /// sends people looking in the wrong place; this says which word is not a command, and which
-  /// command was meant.
+  /// - A mistyped subcommand: ArgumentParser reads an unknown first word as an unexpected
+  ///   argument and then complains about the options after it ("Unknown option '--near'" for
+  ///   `stores near --near …`), which sends people looking in the wrong place; this says which
+  ///   word is not a command, and which command was meant.
+  /// - A mistyped option: ArgumentParser checks a command's values (`validate()`) before it
+  ///   looks for options the command does not take, so `stores nearest --nera 47.6,-122.3` heard
+  ///   only that `--near` is missing; when parsing fails, an unknown option is named first, with
+  ///   the option meant.
+  /// - An error found while running (a `ValidationError` from `run()`, such as an unknown
+  ///   `--timezone`): ArgumentParser would print the usage of `stores` itself; this prints the
+  ///   usage of the command that was run.
   static func main() {
-    if let message = unknownSubcommand(in: Self.self, arguments: CommandLine.arguments.dropFirst()) {
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    if let message = unknownSubcommand(in: Self.self, arguments: arguments[...]) {
       exit(withError: ValidationError(message))
     }
-    main(nil)
+    var command: ParsableCommand
+    do {
+      command = try parseAsRoot(arguments)
+    } catch {
+      // Help and version requests end parsing as errors too; they are left as they are.
+      if exitCode(for: error) != .success,
+        let unknown = UnknownOption.first(in: arguments[...], of: Self.self)
+      {
+        exitWithUsageError(unknown.message, of: unknown.command)
+      }
+      exit(withError: error)
+    }
+    do {
+      try command.run()
+    } catch let error as ValidationError where type(of: command) != Self.self {
+      exitWithUsageError(error.message, of: type(of: command))
+    } catch {
+      exit(withError: error)
+    }
+  }
+
+  /// Ends the process as ArgumentParser ends it on a usage error (exit 64), with `subcommand`'s
+  /// usage under the message rather than that of `stores` itself.
+  static func exitWithUsageError(_ message: String, of subcommand: ParsableCommand.Type) -> Never {
+    // ArgumentParser's own layout: "Usage: " with the lines after the first indented under it.
+    let usage = usageString(for: subcommand).split(separator: "\n", omittingEmptySubsequences: false)
+      .joined(separator: "\n       ")
+    let path = (UnknownOption.commandPath(to: subcommand, from: Self.self) ?? [_commandName]).joined(
+      separator: " ")
+    standardError("Error: \(message)")
+    standardError("Usage: \(usage)")
+    standardError("  See '\(path) --help' for more information.")
+    exit(withError: ExitCode.usage)
   }
 
   /// A sentence naming the first word of `arguments` that should be a subcommand of `command`

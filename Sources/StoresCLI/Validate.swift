@@ -60,9 +60,13 @@ extension StoresCommand {
     func run() throws {
       let source = DefaultData.path(explicit: path ?? data, environment: currentEnvironment())
       let catalog: Catalog
+      // A large file takes a while to read: a terminal sees how far it got, never the report.
+      let terminal = TerminalProgress.onStandardError()
       do {
-        catalog = try Catalog.load(contentsOf: source)
+        catalog = try Catalog.load(contentsOf: source, progress: terminal?.progress)
+        terminal?.clear()
       } catch {
+        terminal?.clear()
         report(source: source, records: 0, indexed: 0, diagnostics: error.diagnostics, fatal: error.message)
         throw error.kind == .inputMissing ? ExitCode.inputMissing : ExitCode.badData
       }

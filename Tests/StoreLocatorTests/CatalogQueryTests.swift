@@ -87,7 +87,8 @@ import Testing
 
   @Test func attributesAreThePropertiesWithFewShortValues() throws {
     var stores: [Store] = []
-    for position in 0..<200 {
+    // 256 stores: 16 values shared among them all is the most d² ≤ m allows.
+    for position in 0..<256 {
       var properties = JSONObject()
       properties["ref"] = .string("\(position)")  // a value per store: not an attribute
       properties["amenity"] = .string("cafe")  // the same everywhere: no use as a filter
@@ -97,13 +98,20 @@ import Testing
       properties["seventeen"] = .string("v\(position % 17)")
       properties["opening_hours"] = .string(position % 2 == 0 ? "24/7" : "Mo-Fr 08:00-18:00")
       properties["note"] = .string(position == 7 ? String(repeating: "x", count: 41) : "short")
+      // Free text: a status sentence, 9 of them among 50 stores (81 > 50), as in Starbucks' data.
+      if position < 50 { properties["status_text"] = .string("Open until \(position % 9 + 1):00 PM") }
+      // Two values among four stores is the least that is shared enough (2² ≤ 4).
+      if position < 4 { properties["smoking"] = .string(position % 2 == 0 ? "no" : "outside") }
+      // Contact details, one a store, and a key one store has.
+      if position < 5 { properties["phone"] = .string("+61 8 9335 \(2110 + position)") }
+      if position == 9 { properties["fee"] = .string("no") }
       stores.append(
         Store(
           id: "s\(position)", idSource: .feature, coordinate: nil, properties: properties, timezone: nil,
           position: SourcePosition(featureIndex: position, line: position + 2, column: 1)))
     }
     let attributes = Catalog(stores: stores, source: "generated").summary.attributes
-    #expect(attributes.map(\.key) == ["drive_through", "sixteen", "wheelchair"])
+    #expect(attributes.map(\.key) == ["drive_through", "sixteen", "smoking", "wheelchair"])
     for attribute in attributes {
       var expected: [String: Int] = [:]
       for store in stores {
@@ -111,6 +119,28 @@ import Testing
       }
       #expect(Dictionary(uniqueKeysWithValues: attribute.values.map { ($0.value, $0.count) }) == expected)
       #expect(attribute.values.map(\.count) == attribute.values.map(\.count).sorted(by: >))
+    }
+    // One store fewer and sixteen values are too many for the stores that share them.
+    let fewer = Catalog(stores: Array(stores.dropLast()), source: "generated").summary.attributes
+    #expect(!fewer.map(\.key).contains("sixteen"))
+    #expect(fewer.map(\.key).contains("wheelchair"))
+  }
+
+  /// What `stores info` offers as filters on the real files (issue 26 §5): Starbucks' status
+  /// sentence, phone numbers, street numbers and ids no longer; the service tags still.
+  @Test(.enabled(if: Corpus.isAvailable, Corpus.skipMessage))
+  func corpusAttributesAreCategoriesStoresShare() throws {
+    let expected: [String: [String]] = [
+      "starbucks_los_angeles.geojson": [
+        "addr:city", "drive_through", "starbucks:mobile_order", "starbucks:ownership_type",
+      ],
+      "osm_cafes_fremantle.geojson": ["building", "smoking", "source", "wheelchair"],
+      "atp_dixy_ru.ndgeojson": [],
+      "starbucks_manila.geojson": ["addr:city", "addr:state"],
+    ]
+    for (file, keys) in expected {
+      let catalog = try Catalog.load(contentsOf: Corpus.geojson(file), options: .loaderOnly)
+      #expect(catalog.summary.attributes.map(\.key) == keys, "\(file)")
     }
   }
 

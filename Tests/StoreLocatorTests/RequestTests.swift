@@ -106,6 +106,39 @@ import Testing
     #expect(pageCount == (whole.matches.count + 3) / 4)
   }
 
+  /// The line a text page ends with: which stores of how many, and the next page's cursor in
+  /// the request's own spelling (issue 26 §5).
+  @Test func withinPagesSayWhereTheyStandAndHowToGoOn() throws {
+    let catalog = Self.catalog
+    let circle = [("near", "51.5074,-0.1278"), ("radius", "5km")]
+    let total = try catalog.answer(WithinRequest(flags(circle)), now: Self.now).matches.count
+    #expect(total > 6)
+    let first = try catalog.answer(WithinRequest(flags(circle + [("limit", "3")])), now: Self.now)
+    let cursor = try #require(first.nextCursor)
+    #expect(first.pageSummary == "Stores 1–3 of \(total); next page: --cursor \(cursor)")
+    #expect(first.firstNumber == 1)
+    let second = try catalog.answer(
+      WithinRequest(flags(circle + [("limit", "3"), ("cursor", cursor)])), now: Self.now)
+    #expect(second.firstNumber == 4)
+    #expect(
+      second.pageSummary == "Stores 4–6 of \(total); next page: --cursor \(try #require(second.nextCursor))")
+    let query = try catalog.answer(WithinRequest(self.query(circle + [("limit", "3")])), now: Self.now)
+    #expect(query.pageSummary == "Stores 1–3 of \(total); next page: cursor=\(cursor)")
+    let lastStart = "\(cursor.split(separator: ".")[0]).\(total - 2)"
+    let last = try catalog.answer(
+      WithinRequest(flags(circle + [("limit", "3"), ("cursor", lastStart)])), now: Self.now)
+    #expect(last.nextCursor == nil)
+    #expect(last.pageSummary == "Stores \(total - 1)–\(total) of \(total); the last page")
+    // A whole answer, and nearest, are no page.
+    #expect(try catalog.answer(WithinRequest(flags(circle)), now: Self.now).pageSummary == nil)
+    #expect(
+      try catalog.answer(WithinRequest(flags(circle + [("limit", "900")])), now: Self.now).pageSummary == nil)
+    let nearest = catalog.answer(
+      try NearestRequest(flags([("near", "51.5074,-0.1278"), ("k", "2")])), now: Self.now)
+    #expect(nearest.pageSummary == nil)
+    #expect(nearest.firstNumber == 1)
+  }
+
   @Test func withinPagesByDefaultOnlyInAQueryString() throws {
     let catalog = Self.catalog
     let box = [("bbox", "-180,-90,180,90")]
@@ -234,7 +267,14 @@ import Testing
     let cases: [(String, String)] = [
       ("not json", "the body is not JSON"),
       ("[1]", "the body must be a JSON object"),
-      (#"{"near": [1, 2], "ready_in": "5m"}"#, "'near' must be a string, a number or a boolean"),
+      (
+        #"{"ready_in": ["5m"], "near": "51.5,-0.12"}"#,
+        "'ready_in' must be a string, a number or a boolean, not an array"
+      ),
+      (
+        #"{"near": "51.5,-0.12", "ready_in": {"m": 5}}"#,
+        "'ready_in' must be a string, a number or a boolean, not an object"
+      ),
       (#"{"near": "51.5,-0.12"}"#, "give one of ready_in, ready_at or an order document as the body"),
       (
         #"{"near": "51.5,-0.12", "ready_in": "5m", "alternatives": 101}"#,
@@ -259,6 +299,37 @@ import Testing
         try PickupSubmission(body: Array(repeating: UInt8(ascii: " "), count: InputLimits.orderBytes + 1))
       })
     #expect(tooBig.message.contains("over 1 MiB"))
+  }
+
+  /// A `near` array is refused with the forms `near` takes and, when its numbers make a point in
+  /// GeoJSON's order, that point written in them, ready to copy (issue 26 §5).
+  @Test(arguments: [
+    (
+      #"[-0.12, 51.5]"#,
+      #"near takes "LAT,LON" as a string or {"latitude": LAT, "longitude": LON}; an array is not read, "#
+        + #"since its order is not certain: [-0.12, 51.5] in GeoJSON's order [longitude, latitude] is "#
+        + #""51.5,-0.12" or {"latitude": 51.5, "longitude": -0.12}"#
+    ),
+    (
+      #"[151.2093, -33.8688]"#,
+      #"[151.2093, -33.8688] in GeoJSON's order [longitude, latitude] is "-33.8688,151.2093""#
+    ),
+    // Not a point in GeoJSON's order (a latitude of 151): only the forms.
+    (
+      #"[-33.8688, 151.2093]"#, #"such as "51.5,-0.12"; an array is not read, since its order is not certain"#
+    ),
+    (#"[1, 2, 3]"#, #"near takes "LAT,LON" as a string or {"latitude": LAT, "longitude": LON}, such as"#),
+    (#"["51.5", "-0.12"]"#, #"such as "51.5,-0.12"; an array is not read"#),
+    (#"[]"#, #"such as "51.5,-0.12"; an array is not read"#),
+  ])
+  func aNearArrayIsRefusedWithTheFormsNearTakes(_ near: String, _ expected: String) throws {
+    let body = #"{"near": \#(near), "ready_in": "5m"}"#
+    let refused = try #require(
+      error { () throws(RequestError) in try PickupSubmission(body: Array(body.utf8)) }, "\(body)")
+    #expect(refused.kind == .invalid)
+    #expect(refused.parameter == "near")
+    #expect(refused.message.contains(expected), "\(refused.message)")
+    #expect(!refused.message.contains("must be a string, a number or a boolean"))
   }
 
   @Test func pickupRefusalsAndUnknownStoresHaveTheirKinds() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 #if canImport(Glibc)
   import Glibc
@@ -30,7 +31,8 @@ enum BuiltBinaries {
   static func runStores(_ arguments: [String]) throws -> (output: String, status: Int32) {
     let outputPath = FileManager.default.temporaryDirectory
       .appendingPathComponent("stores-api-cli-\(UUID().uuidString)").path
-    FileManager.default.createFile(atPath: outputPath, contents: nil)
+    try #require(
+      FileManager.default.createFile(atPath: outputPath, contents: nil), "cannot create \(outputPath)")
     defer { try? FileManager.default.removeItem(atPath: outputPath) }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: stores)

@@ -197,3 +197,27 @@ import Testing
       "\(partial.standardError)")
   }
 }
+
+/// Without a terminal on standard error (a file here, as in a pipe or CI), long work draws no
+/// progress line: nothing but the command's own messages (issue 26 §5).
+@Suite struct NoProgressWithoutATerminalTests {
+  @Test func buildValidateAndLoadWriteNoProgress() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "progress-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let snapshot = directory.appendingPathComponent("stores.snap").path
+    let build = try StoresProcess.run(["snapshot", "build", StoresProcess.bundledData, "-o", snapshot])
+    #expect(build.status == 0)
+    #expect(build.standardError.isEmpty, "\(build.standardError)")
+    #expect(build.standardOutput.hasPrefix("wrote \(snapshot): "))
+    let validate = try StoresProcess.run(["validate", StoresProcess.bundledData])
+    #expect(validate.standardError.isEmpty, "\(validate.standardError)")
+    #expect(!validate.standardOutput.contains("\r"))
+    let nearest = try StoresProcess.run([
+      "nearest", "--near", "47.6,-122.3", "--data", StoresProcess.bundledData,
+    ])
+    #expect(nearest.standardError.isEmpty, "\(nearest.standardError)")
+    #expect(!nearest.standardOutput.contains("\r"))
+  }
+}

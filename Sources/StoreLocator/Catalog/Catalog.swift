@@ -56,13 +56,17 @@ public struct Catalog: Sendable {
   ///
   /// The records are taken from `records` (left empty) and each is let go once its row is
   /// written, so the records and the table are not both whole in memory.
-  init(building records: inout [Store], diagnostics: [Diagnostic], source: String, hours: HoursResources?)
-    throws(StoreTableOverflow)
-  {
+  init(
+    building records: inout [Store], diagnostics: [Diagnostic], source: String, hours: HoursResources?,
+    progress: WorkProgress? = nil
+  ) throws(StoreTableOverflow) {
     var stores: [Store] = []
     swap(&stores, &records)
     var diagnostics = diagnostics
     let hoursWindow = SearchMasks.hoursWindow(around: .now())
+    // How long compiling takes depends on how many distinct hours and zones there are, not on a
+    // count the loop could tell: the step has a name but no share.
+    if hours != nil { progress?.begin("compiling opening hours and time zones", total: 0, unit: .stores) }
     var compiled = hours.map {
       Catalog.compileSchedules(
         of: &stores, with: $0, openHoursWindow: hoursWindow, diagnostics: &diagnostics)
@@ -76,6 +80,7 @@ public struct Catalog: Sendable {
       coordinates.append(coordinate)
       positions.append(Int32(position))
     }
+    progress?.begin("indexing \(stores.count) stores", total: stores.count, unit: .stores)
     let tree = KDTree(coordinates: coordinates)
     let masks = compiled.map {
       SearchMasks(
@@ -105,6 +110,7 @@ public struct Catalog: Sendable {
       }
       try builder.append(store, hoursState: state, scheduleGroup: compiled?.groups[position])
       stores[position] = Catalog.emptyRecord
+      if position % WorkProgress.storeStep == 0 { progress?.advance(to: position) }
       // Records freed so far still count against the process until the heap gives their pages
       // back; doing so as the rows grow keeps records and table from both being whole at the peak.
       if position & 0xFFFF == 0xFFFF { Catalog.returnFreedMemory() }
@@ -221,8 +227,12 @@ public struct Catalog: Sendable {
   ///   - conditions: The conditions to index first.
   ///   - addingSuggested: Also index `suggestedIndexConditions()` not already given, as
   ///     `stores snapshot build` does.
+  ///   - progress: Told that the conditions are being indexed (for a caller that shows it).
   /// - Complexity: O(n × conditions).
-  public func indexing(_ conditions: [StoreFilter.Condition], addingSuggested: Bool = false) -> Catalog {
+  public func indexing(
+    _ conditions: [StoreFilter.Condition], addingSuggested: Bool = false, progress: WorkProgress? = nil
+  ) -> Catalog {
+    progress?.begin("indexing conditions", total: 0, unit: .stores)
     var conditions = conditions
     if addingSuggested { conditions += suggestedIndexConditions().filter { !conditions.contains($0) } }
     var copy = self

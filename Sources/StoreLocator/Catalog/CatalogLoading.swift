@@ -16,16 +16,18 @@ extension Catalog {
   /// - Parameters:
   ///   - path: A file path, or `-` for standard input.
   ///   - options: `strict` turns any error diagnostic into a thrown `.strictFailure`.
+  ///   - progress: Told how far reading and indexing a GeoJSON file have got (a snapshot opens
+  ///     at once and tells nothing); for a caller that shows progress.
   /// - Returns: The catalog, with its diagnostics.
   /// - Throws: `CatalogError` with `.inputMissing` when the file cannot be opened or read, `.badData`
   ///   when it is empty or holds no readable GeoJSON, `.strictFailure` in strict mode.
   /// - Complexity: O(n) in the size of the file, plus O(m log m) to index m stores.
-  public static func load(contentsOf path: String, options: LoadOptions = LoadOptions()) throws(CatalogError)
-    -> Catalog
-  {
+  public static func load(
+    contentsOf path: String, options: LoadOptions = LoadOptions(), progress: WorkProgress? = nil
+  ) throws(CatalogError) -> Catalog {
     if StoreTable.isSnapshot(at: path) { return try Catalog(snapshotAt: path, options: options) }
     var bytes = try FileBytes.read(path, maximumBytes: InputLimits.storeFileBytes, what: "store file")
-    return try Catalog(takingGeoJSON: &bytes, source: path, options: options)
+    return try Catalog(takingGeoJSON: &bytes, source: path, options: options, progress: progress)
   }
 
   /// Builds a catalog from GeoJSON bytes already in memory.
@@ -34,22 +36,26 @@ extension Catalog {
   ///   - bytes: The GeoJSON text (UTF-8; a byte-order mark is skipped).
   ///   - source: The name used in messages: a file path, or `-` for standard input.
   ///   - options: `strict` turns any error diagnostic into a thrown `.strictFailure`.
+  ///   - progress: Told how far reading and indexing have got; for a caller that shows progress.
   /// - Throws: `CatalogError` with `.badData` when the bytes are empty or hold no readable GeoJSON,
   ///   `.strictFailure` in strict mode when there are errors.
   /// - Complexity: O(n) in the number of bytes, plus O(m log m) to index m stores.
-  public init(geoJSON bytes: [UInt8], source: String, options: LoadOptions = LoadOptions())
-    throws(CatalogError)
-  {
+  public init(
+    geoJSON bytes: [UInt8], source: String, options: LoadOptions = LoadOptions(),
+    progress: WorkProgress? = nil
+  ) throws(CatalogError) {
     var bytes = bytes
-    try self.init(takingGeoJSON: &bytes, source: source, options: options)
+    try self.init(takingGeoJSON: &bytes, source: source, options: options, progress: progress)
   }
 
   /// `init(geoJSON:source:options:)` that lets go of `bytes` (left empty) as soon as they are
   /// read: the records copy what they keep, so the file and the table being built are never both
   /// in memory (on the 1M-store Benchmarks file, 454 MB off the peak).
-  init(takingGeoJSON bytes: inout [UInt8], source: String, options: LoadOptions) throws(CatalogError) {
+  init(
+    takingGeoJSON bytes: inout [UInt8], source: String, options: LoadOptions, progress: WorkProgress? = nil
+  ) throws(CatalogError) {
     let version = Catalog.version(of: bytes)
-    let result = bytes.withUnsafeBufferPointer { GeoJSONReader.read($0, source: source) }
+    let result = bytes.withUnsafeBufferPointer { GeoJSONReader.read($0, source: source, progress: progress) }
     bytes = []
     var output = try result.get()
     if options.strict {
@@ -65,7 +71,9 @@ extension Catalog {
       options.evaluatesHours
       ? try HoursResources.bundled(for: output.stores, extraHolidayFiles: options.holidayFiles) : nil
     do {
-      try self.init(building: &output.stores, diagnostics: output.diagnostics, source: source, hours: hours)
+      try self.init(
+        building: &output.stores, diagnostics: output.diagnostics, source: source, hours: hours,
+        progress: progress)
     } catch {
       throw CatalogError(.badData, source: source, error.reason)
     }

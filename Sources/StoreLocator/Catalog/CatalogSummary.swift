@@ -48,10 +48,15 @@ public struct CatalogSummary: Hashable, Sendable {
   public let storesWithToleratedHours: Int
   /// Stores whose time zone was inferred from their location.
   public let storesWithInferredTimezone: Int
-  /// The properties a `where` condition can usefully pick stores by: those with a few short
-  /// values (at most 16, each up to 40 bytes), such as `drive_through` or `wheelchair`, by key;
-  /// their values most stores first. A key every store has with one same value is left out, and
-  /// so are the `opening_hours` keys (asked for with `open_at`, not by their text).
+  /// The properties a `where` condition can usefully pick stores by, such as `drive_through` or
+  /// `wheelchair`, by key; their values most stores first. An attribute's values are categories
+  /// that stores share: short scalars (each up to 40 bytes), at most 16 of them, and few for the
+  /// stores that have the key: d distinct values among m stores with d² ≤ m (2 values need 4
+  /// stores, 9 need 81), so each value is shared by d stores on average. That leaves out free
+  /// text such as `starbucks:open_status_text` (9 sentences among 50 stores), identifiers and
+  /// contact details (a `phone` or `ref` per store) and a key only one store has. A key every
+  /// store has with one same value is left out too, and so are the `opening_hours` keys (asked
+  /// for with `open_at`, not by their text).
   public let attributes: [Attribute]
   /// Diagnostics per severity.
   public let errorCount: Int
@@ -141,8 +146,8 @@ extension Catalog {
       storesWithToleratedHours: storesReported("opening-hours-tolerated"),
       storesWithInferredTimezone: withInferredTimezone,
       attributes: attributeValues.compactMap { number, values in
-        values.count == 1 && values.first!.value == stores.count
-          ? nil : CatalogSummary.Attribute(key: table.key(number: number), values: tallies(values))
+        Self.isAttribute(values, storeCount: stores.count)
+          ? CatalogSummary.Attribute(key: table.key(number: number), values: tallies(values)) : nil
       }.sorted { $0.key < $1.key },
       errorCount: diagnostics.count { $0.severity == .error },
       warningCount: diagnostics.count { $0.severity == .warning },
@@ -150,6 +155,16 @@ extension Catalog {
       diagnosticCodes: tallies(codes),
       diagnosticGroups: diagnostics.groupedByCode
     )
+  }
+
+  /// True when a key whose short scalar values are `values` (value → stores) is an attribute a
+  /// `where` picks stores by (the rule is `CatalogSummary.attributes`'): its d values are shared
+  /// among the m stores that have it, d² ≤ m, and it does not say the same of every store.
+  static func isAttribute(_ values: [String: Int], storeCount: Int) -> Bool {
+    let distinct = values.count
+    let holders = values.values.reduce(0, +)
+    guard distinct <= attributeValueLimit, distinct * distinct <= holders, holders >= 2 else { return false }
+    return !(distinct == 1 && holders == storeCount)
   }
 
   /// The most distinct values of an attribute, and the longest (see `CatalogSummary.attributes`).

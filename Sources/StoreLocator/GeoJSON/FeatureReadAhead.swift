@@ -85,9 +85,10 @@ struct FeatureReadAhead {
   /// - Parameters:
   ///   - firstIndex: The feature index the reader gives the feature at `first`.
   ///   - firstPosition: The line and column of `first`.
+  ///   - progress: Told of the bytes each thread reads, as it reads them.
   static func read(
     _ layout: Layout, base: UnsafePointer<UInt8>, first: Int, end: Int, coordinatesUnusable: Bool, plan: Plan,
-    firstIndex: Int, firstPosition: (line: Int, column: Int)
+    firstIndex: Int, firstPosition: (line: Int, column: Int), progress: WorkProgress? = nil
   ) -> Outcome {
     guard end - first >= plan.minimumBytes else { return .none }
     let starts = stretchStarts(base: base, first: first, end: end, plan: plan)
@@ -102,7 +103,7 @@ struct FeatureReadAhead {
       let limit = number + 1 < shared.stretches.count ? shared.stretches[number + 1].start : end
       readStretch(
         shared.stretches[number], layout: layout, base: shared.base!, limit: limit, end: end,
-        coordinatesUnusable: coordinatesUnusable)
+        coordinatesUnusable: coordinatesUnusable, progress: progress)
     }
     for number in 0..<stretches.count - 1 where stretches[number].resume != stretches[number + 1].start {
       return .stretches(stretches)
@@ -202,13 +203,18 @@ struct FeatureReadAhead {
   /// problems, and stops before the first feature that has any.
   static func readStretch(
     _ stretch: Stretch, layout: Layout, base: UnsafePointer<UInt8>, limit: Int, end: Int,
-    coordinatesUnusable: Bool
+    coordinatesUnusable: Bool, progress: WorkProgress? = nil
   ) {
     let start = stretch.start
+    var reported = start
     var scanner = JSONScanner(base: base, start: start, end: end)
     var lines = LineCounter(base: base, count: end, firstLineStart: start)
     var diagnostics: [(order: Int, diagnostic: Diagnostic)] = []
     reading: while scanner.offset < limit {
+      if let progress, scanner.offset >= reported + WorkProgress.byteStep {
+        progress.advance(by: scanner.offset - reported)
+        reported = scanner.offset
+      }
       let featureStart = scanner.offset
       let value: JSONValue
       do throws(JSONSyntaxError) {

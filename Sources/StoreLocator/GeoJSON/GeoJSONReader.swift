@@ -17,6 +17,9 @@ struct GeoJSONReader {
   let base: UnsafePointer<UInt8>
   let count: Int
   let readAhead: FeatureReadAhead.Plan
+  /// Told how many bytes are read, about every `WorkProgress.byteStep`.
+  let progress: WorkProgress?
+  private var reportedOffset = 0
   private var scanner: JSONScanner
   private var lines: LineCounter
   private var stores: [Store] = []
@@ -35,10 +38,13 @@ struct GeoJSONReader {
   ///
   /// - Throws: `CatalogError.badData` when the input is empty, is not a JSON object, or holds no
   ///   readable record and at least one error.
-  /// - Parameter readAhead: When to read the features of a large array on several threads; the
-  ///   output is the same either way.
+  /// - Parameters:
+  ///   - readAhead: When to read the features of a large array on several threads; the output
+  ///     is the same either way.
+  ///   - progress: Told how many of the bytes are read, as the reading goes on.
   static func read(
-    _ buffer: UnsafeBufferPointer<UInt8>, source: String, readAhead: FeatureReadAhead.Plan = .automatic
+    _ buffer: UnsafeBufferPointer<UInt8>, source: String, readAhead: FeatureReadAhead.Plan = .automatic,
+    progress: WorkProgress? = nil
   ) -> Result<Output, CatalogError> {
     guard let base = buffer.baseAddress, buffer.count > 0 else {
       return .failure(
@@ -54,7 +60,9 @@ struct GeoJSONReader {
           .badData, source: source,
           kind.message(path: source, snapshotSource: snapshotSource)))
     }
-    var reader = GeoJSONReader(source: source, base: base, count: buffer.count, readAhead: readAhead)
+    progress?.begin("reading \(source)", total: buffer.count, unit: .bytes)
+    var reader = GeoJSONReader(
+      source: source, base: base, count: buffer.count, readAhead: readAhead, progress: progress)
     do throws(CatalogError) {
       return .success(try reader.read())
     } catch {
@@ -62,9 +70,13 @@ struct GeoJSONReader {
     }
   }
 
-  private init(source: String, base: UnsafePointer<UInt8>, count: Int, readAhead: FeatureReadAhead.Plan) {
+  private init(
+    source: String, base: UnsafePointer<UInt8>, count: Int, readAhead: FeatureReadAhead.Plan,
+    progress: WorkProgress?
+  ) {
     self.source = source
     self.readAhead = readAhead
+    self.progress = progress
     self.base = base
     self.count = count
     let bom = count >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF ? 3 : 0
@@ -102,6 +114,7 @@ struct GeoJSONReader {
         "not GeoJSON: expected '{' at \(lineColumn(scanner.offset)), found "
           + JSONScanner.describe(byte: scanner.current))
     }
+    progress?.advance(to: count)
     checkDuplicates()
     // Notes of the whole file come first, before those of its features.
     for note in PropertyAliases.notes(counting: storeKeys.lazy.map(\.aliases)) {
@@ -127,6 +140,7 @@ struct GeoJSONReader {
     while true {
       scanner.skipWhitespace()
       guard !scanner.isAtEnd else { return }
+      reportProgress()
       // Newline-delimited Features: once the first record has turned out to be a Feature (not a
       // collection, whose features are read ahead as an array), read the rest ahead.
       if !readAheadTried, lastRecordWasFeature {
@@ -162,6 +176,7 @@ struct GeoJSONReader {
   private mutating func readTextSequence() {
     var recordStart = scanner.offset
     while recordStart < count {
+      reportProgress()
       // recordStart is at a 0x1E.
       let contentStart = recordStart + 1
       var recordEnd = contentStart
@@ -524,6 +539,7 @@ struct GeoJSONReader {
         reportTruncation(firstStore: firstStore, "a feature or ']'")
         return false
       }
+      reportProgress()
       let start = scanner.offset
       if nextStretch < stretches.count, takeStretch(at: start, from: stretches, next: &nextStretch) {
         continue
@@ -599,6 +615,13 @@ struct GeoJSONReader {
     }
   }
 
+  /// Tells `progress` how far the reader has got, when it has read another `WorkProgress.byteStep`.
+  private mutating func reportProgress() {
+    guard let progress, scanner.offset >= reportedOffset + WorkProgress.byteStep else { return }
+    reportedOffset = scanner.offset
+    progress.advance(to: scanner.offset)
+  }
+
   /// Reads ahead the features from the scanner's offset on, when there are enough: takes them all
   /// when every stretch ran into the next, else leaves the stretches to take one by one.
   private mutating func readAhead(
@@ -606,7 +629,8 @@ struct GeoJSONReader {
   ) {
     switch FeatureReadAhead.read(
       layout, base: base, first: scanner.offset, end: scanner.end, coordinatesUnusable: coordinatesUnusable,
-      plan: readAhead, firstIndex: featureIndex, firstPosition: lines.position(of: scanner.offset))
+      plan: readAhead, firstIndex: featureIndex, firstPosition: lines.position(of: scanner.offset),
+      progress: progress)
     {
     case .none: break
     case .all(let readStores, let keys, let resume):

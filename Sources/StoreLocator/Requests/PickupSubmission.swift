@@ -127,6 +127,24 @@ public struct PickupSubmission: Sendable {
     return String(Int64(value))
   }
 
+  /// Why a `near` array is refused, and how to write the point instead.
+  ///
+  /// An array has no order people agree on: GeoJSON writes `[longitude, latitude]`, people type
+  /// latitude first. So it is never read; when its two numbers make a point in GeoJSON's order,
+  /// the sentence spells that point out in the forms `near` takes, so it can be copied.
+  static func nearArrayMessage(_ elements: [JSONValue]) -> String {
+    let forms = "near takes \"LAT,LON\" as a string or {\"latitude\": LAT, \"longitude\": LON}"
+    guard elements.count == 2, case .number(let first) = elements[0], case .number(let second) = elements[1],
+      let longitude = Double(first), let latitude = Double(second), abs(latitude) <= 90,
+      abs(longitude) <= 180
+    else {
+      return "\(forms), such as \"51.5,-0.12\"; an array is not read, since its order is not certain"
+    }
+    return "\(forms); an array is not read, since its order is not certain: [\(first), \(second)] in "
+      + "GeoJSON's order [longitude, latitude] is \"\(second),\(first)\" "
+      + "or {\"latitude\": \(second), \"longitude\": \(first)}"
+  }
+
   /// The members of a request object as parameters.
   private static func pairs(of object: JSONObject) throws(RequestError) -> [(name: String, value: String)] {
     var pairs: [(name: String, value: String)] = []
@@ -152,10 +170,13 @@ public struct PickupSubmission: Sendable {
             .invalid, parameter: name, "near: an object needs numbers \"latitude\" and \"longitude\"")
         }
         pairs.append((name, "\(latitude),\(longitude)"))
+      case .array(let elements) where name == "near":
+        throw RequestError(.invalid, parameter: name, Self.nearArrayMessage(elements))
       default:
         throw RequestError(
           .invalid, parameter: MessageText.shortened(name),
-          "\(MessageText.quoted(name)) must be a string, a number or a boolean")
+          "\(MessageText.quoted(name)) must be a string, a number or a boolean, not \(GeoJSONReader.kind(of: value))"
+        )
       }
     }
     return pairs

@@ -156,6 +156,9 @@ public struct SearchAnswer: Sendable {
   public let swappedHint: SwappedCoordinateHint?
   /// The place a `near` name stood for, when the request named one.
   public internal(set) var nearPlace: Place? = nil
+  /// Where a `within` page stands among all the stores that match: the offset of its first store
+  /// and how many match in all; `nil` for `nearest`.
+  let pagePlace: (start: Int, total: Int)?
   /// How the request was written: what the sentences beside the answer call its parameters.
   let style: ParameterStyle
   let catalog: Catalog
@@ -166,6 +169,26 @@ public struct SearchAnswer: Sendable {
   /// The JSON document of `--format json`: `query`, `count`, `stores` (and `next_cursor` for
   /// `within`), ending in a newline.
   public var jsonText: String { String(decoding: jsonUTF8, as: UTF8.self) }
+
+  /// A line for people under a page of a `within` that is not the whole answer: which stores of
+  /// how many it shows and how to ask for the next page, in the request's own spelling
+  /// (`Stores 1–2 of 57; next page: --cursor 5f0c….2`, or `cursor=5f0c….2` in a query string),
+  /// or that it is the last page. `nil` when
+  /// the page holds every store that matches (no limit was reached, no cursor given) or is empty.
+  public var pageSummary: String? {
+    guard let (start, total) = pagePlace, !matches.isEmpty, nextCursor != nil || start > 0 else {
+      return nil
+    }
+    let shown = "Stores \(start + 1)–\(start + matches.count) of \(total)"
+    guard let nextCursor else { return shown + "; the last page" }
+    let next =
+      style == .commandLine ? "\(style.spelling(of: "cursor")) \(nextCursor)" : "cursor=\(nextCursor)"
+    return shown + "; next page: " + next
+  }
+
+  /// The place of the first store among all that match, counting from 1: 1 but on a later page
+  /// of a `within`, so that a text table's `#` column goes on from page to page.
+  public var firstNumber: Int { (pagePlace?.start ?? 0) + 1 }
 
   /// `jsonText` as UTF-8 bytes, as the service sends it: written once, never converted to a
   /// `String` and back.
@@ -236,7 +259,7 @@ extension Catalog {
     var answer = SearchAnswer(
       matches: withStatus(found, at: request.opening.time(now: now)), query: query, nextCursor: nil,
       isPaged: false,
-      swappedHint: swappedCoordinateHint(for: request.near, nearestDistance: nearestDistance),
+      swappedHint: swappedCoordinateHint(for: request.near, nearestDistance: nearestDistance), pagePlace: nil,
       style: request.style, catalog: self,
       area: .nearest(to: request.near, within: request.maximumDistance), filter: filter, open: open)
     answer.nearPlace = request.nearPlace
@@ -283,7 +306,7 @@ extension Catalog {
     var answer = SearchAnswer(
       matches: withStatus(page, at: request.opening.time(now: now)), query: query,
       nextCursor: end < found.count ? "\(dataVersion).\(end)" : nil, isPaged: true, swappedHint: hint,
-      style: request.style,
+      pagePlace: (start, found.count), style: request.style,
       catalog: self, area: request.area, filter: filter, open: open)
     answer.nearPlace = request.nearPlace
     return answer

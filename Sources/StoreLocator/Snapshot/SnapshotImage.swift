@@ -188,12 +188,14 @@ extension Catalog {
   /// directory fsynced (`SnapshotFiles`). It does not check that `path` is not one of the files
   /// the catalog was read from: `SnapshotFiles.inputConflict(output:input:holidayFiles:)` does.
   ///
+  /// - Parameter progress: Told how many bytes are written, then that they are being synced to
+  ///   disk; for a caller that shows progress.
   /// - Throws: `CatalogError`: `.inputMissing` when the file cannot be created, `.writeFailed`
   ///   when writing, syncing or renaming it fails.
-  public func writeSnapshot(to path: String) throws(CatalogError) {
+  public func writeSnapshot(to path: String, progress: WorkProgress? = nil) throws(CatalogError) {
     let image = snapshotImage()
     try withExtendedLifetime(image) { () throws(CatalogError) in
-      try SnapshotFiles.writeDurably(image.bytes, to: path)
+      try SnapshotFiles.writeDurably(image.bytes, to: path, progress: progress)
     }
   }
 }

@@ -29,7 +29,9 @@ extension SnapshotFiles {
   ///   such directory, no permission), `.writeFailed` when writing, syncing or renaming fails (a
   ///   full disk, an I/O error). Before the rename the temporary file is removed and `path` is
   ///   untouched.
-  static func writeDurably(_ bytes: UnsafeRawBufferPointer, to path: String) throws(CatalogError) {
+  static func writeDurably(
+    _ bytes: UnsafeRawBufferPointer, to path: String, progress: WorkProgress? = nil
+  ) throws(CatalogError) {
     try writing.withLock { _ throws(CatalogError) in
       let temporary = temporaryPath(for: path)
       let descriptor = try createTemporary(temporary, for: path)
@@ -41,15 +43,20 @@ extension SnapshotFiles {
       func failure(_ code: Int32, _ step: String = "") -> CatalogError {
         CatalogError(.writeFailed, source: path, "cannot write: \(String(cString: strerror(code)))\(step)")
       }
+      progress?.begin("writing \(path)", total: bytes.count, unit: .bytes)
       var written = 0
       while written < bytes.count {
-        let result = write(descriptor, bytes.baseAddress! + written, bytes.count - written)
+        // In pieces, so that progress can be told: each still far larger than a write needs.
+        let piece = min(bytes.count - written, WorkProgress.byteStep * 16)
+        let result = write(descriptor, bytes.baseAddress! + written, piece)
         if result < 0 {
           if errno == EINTR { continue }
           throw failure(errno)
         }
         written += result
+        progress?.advance(to: written)
       }
+      progress?.begin("syncing \(path) to disk", total: 0, unit: .bytes)
       if let code = sync(descriptor) { throw failure(code, " (syncing \(temporary) to disk)") }
       guard rename(temporary, path) == 0 else { throw failure(errno, " (renaming \(temporary) to it)") }
       renamed = true
