@@ -194,6 +194,28 @@ import Testing
     #expect(try ExpressionSetting.settle(timeZone: nil, country: nil, near: nil) == nil)
   }
 
+  /// A pickup at a store without zone and country: closed on Berlin's Women's Day (the inferred
+  /// region), assigned the day after; the zone notice says "inferred" once.
+  @Test func pickupUsesTheInferredHolidays() throws {
+    let text =
+      #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"b","properties":{"opening_hours":"Mo-Su 10:00-18:00; PH off"},"geometry":{"type":"Point","coordinates":[13.405,52.52]}}]}"#
+    let catalog = try Catalog(geoJSON: Array(text.utf8), source: "pickup.geojson")
+    let customer = try Coordinate(latitude: 52.521, longitude: 13.405)
+    func plan(_ time: String) throws -> PickupPlan {
+      guard case .instant(let instant) = try TimeQuery(parsing: time) else {
+        throw CatalogError(.badData, source: "", time)
+      }
+      return try catalog.planPickup(
+        PickupRequest(customer: customer, orderedAt: instant, ready: .after(seconds: 600)))
+    }
+    #expect(try plan("2027-03-08T12:00:00+01:00").status != .assigned)
+    let open = try plan("2027-03-09T12:00:00+01:00")
+    #expect(open.status == .assigned)
+    let notice = try #require(open.warnings.first { $0.code == .timezoneInferred })
+    #expect(notice.message.hasPrefix("no timezone in the data: Europe/Berlin, inferred from "))
+    #expect(notice.message.components(separatedBy: "inferred").count == 2, "\(notice.message)")
+  }
+
   @Test func aQuickLookFindsHolidayRules() {
     #expect(HoursResources.mayNameHolidays("Mo-Fr 09:00-18:00; PH off"))
     #expect(HoursResources.mayNameHolidays("SH Mo-Fr 10:00-12:00"))

@@ -50,6 +50,41 @@ import Testing
       outcome.standardOutput.contains("closed, opens 09:00") || outcome.standardOutput.contains("open until"))
   }
 
+  /// `--near` without `--timezone` or `--country`: the zone and holidays of the nearest place,
+  /// said on standard error. Berlin's 28 December 2026 is no holiday (open, not unknown); its
+  /// 8 March 2027 is Women's Day, a holiday of the region inferred (closed).
+  @Test func expressionNearInfersZoneAndHolidays() throws {
+    func run(_ at: String, _ extra: [String] = []) throws -> StoresProcess.Outcome {
+      try StoresProcess.run(
+        [
+          "hours", "--expression", "Mo-Su 10:00-18:00; PH off", "--near", "52.52,13.405", "--at", at,
+          "--days", "1",
+        ]
+          + extra)
+    }
+    let open = try run("2026-12-28T12:00")
+    #expect(open.status == 0, "\(open.standardError)")
+    #expect(
+      open.standardOutput.hasPrefix("Europe/Berlin, public holidays of DE-BE\n"), "\(open.standardOutput)")
+    #expect(open.standardOutput.contains("open until 18:00"))
+    #expect(open.standardError.contains("stores: note: time zone Europe/Berlin, inferred from "))
+    #expect(open.standardError.contains("stores: note: public holidays of DE-BE, inferred from "))
+    let holiday = try run("2027-03-08T12:00")
+    #expect(holiday.standardOutput.contains("closed, opens Tue 10:00"), "\(holiday.standardOutput)")
+    // A country given keeps it: France has no holiday on 8 March.
+    let given = try run("2027-03-08T12:00", ["--country", "FR", "--timezone", "Europe/Paris"])
+    #expect(
+      given.standardOutput.hasPrefix("Europe/Paris, public holidays of FR\n"), "\(given.standardOutput)")
+    #expect(given.standardOutput.contains("open until 18:00"))
+    #expect(given.standardError.isEmpty, "\(given.standardError)")
+    // Neither a zone nor a place: refused, naming both.
+    let neither = try StoresProcess.run(["hours", "--expression", "Mo-Su 10:00-18:00"])
+    #expect(neither.status == 64)
+    #expect(
+      neither.standardError.contains(
+        "--expression needs --timezone (such as Europe/Berlin) or --near LAT,LON"))
+  }
+
   @Test func openExitsZeroOneTwo() throws {
     // nw-1486: "Tu-Su 09:00-17:00; Mo off; PH off" in Asia/Taipei.
     let open = try StoresProcess.run(["open", "nw-1486", "--at", "2026-11-24T10:00"])
