@@ -11,8 +11,14 @@ extension StoresCommand {
         Three ways in:
           stores hours ID [--at T] [--days N]
           stores hours --expression EXPR --timezone TZ [--country CC[-RR]] [--at T]
+          stores hours --expression EXPR --near LAT,LON [--at T]
           stores hours --expression EXPR --normalize
           stores hours --batch < requests.jsonl
+
+        With --near and without --timezone or --country, the time zone and the public holidays \
+        (country, and region where the place's division maps to one) are those of the nearest \
+        populated place, as for a store without them, each said in a note on standard error; a \
+        --country without a region gets the place's region only when the place is in it.
 
         --normalize prints the expression's canonical form (`mo-fri 9am-5pm` is written \
         `Mo-Fr 09:00-17:00`), which parses without warnings and means the same at every instant; \
@@ -44,17 +50,23 @@ extension StoresCommand {
       help: ArgumentHelp("An opening_hours expression to evaluate instead of a store's.", valueName: "expr"))
     var expression: String?
 
-    @Option(help: ArgumentHelp("The IANA time zone for --expression (Europe/Berlin).", valueName: "tz"))
+    @Option(
+      help: ArgumentHelp(
+        "The IANA time zone for --expression (Europe/Berlin); default: inferred from --near.", valueName: "tz"
+      ))
     var timezone: String?
 
     @Option(
       help: ArgumentHelp(
-        "Country, optionally with region, whose public holidays PH means (DE, DE-BY).", valueName: "cc"))
+        "Country, optionally with region, whose public holidays PH means (DE, DE-BY); default: inferred "
+          + "from --near.", valueName: "cc"))
     var country: String?
 
     @Option(
       name: .long, parsing: .unconditional,
-      help: ArgumentHelp("Where the --expression place is, for sunrise and sunset.", valueName: "lat,lon"),
+      help: ArgumentHelp(
+        "Where the --expression place is: for sunrise and sunset, and the zone and holidays not given.",
+        valueName: "lat,lon"),
       transform: parsed(Coordinate.init(parsing:)))
     var near: Coordinate?
 
@@ -83,13 +95,13 @@ extension StoresCommand {
     func validate() throws {
       let modes = [id != nil, expression != nil, batch].filter { $0 }.count
       guard modes == 1 else {
-        throw ValidationError("give a store ID, or --expression with --timezone, or --batch")
+        throw ValidationError("give a store ID, or --expression with --timezone or --near, or --batch")
       }
       if normalize, expression == nil {
         throw ValidationError("--normalize needs --expression")
       }
-      if expression != nil, timezone == nil, !normalize {
-        throw ValidationError("--expression needs --timezone (such as Europe/Berlin)")
+      if expression != nil, timezone == nil, near == nil, !normalize {
+        throw ValidationError("--expression needs --timezone (such as Europe/Berlin) or --near LAT,LON")
       }
       guard [.text, .json].contains(format) else { throw ValidationError("hours writes text or json") }
       if id != nil { _ = try parameters.read(HoursRequest.init) }
@@ -141,11 +153,11 @@ extension StoresCommand {
             try parameters.now(default: .now())
           )
         }
-        let schedule = try expressionSchedule()
+        let (schedule, title) = try expressionSchedule()
         let answer = HoursAnswer(
           store: nil, schedule: schedule, at: (time ?? .instant(now)).instant(in: schedule.timeZone),
           days: dayCount)
-        return (schedule.timeZone.identifier + (country.map { ", public holidays of \($0)" } ?? ""), answer)
+        return (title, answer)
       }
       let request = try parameters.read(HoursRequest.init)
       let catalog = try dataOptions.loadCatalog()
@@ -156,6 +168,7 @@ extension StoresCommand {
       let title =
         "\(store.name ?? store.id) (\(store.id)), \(answer.schedule?.timeZone.identifier ?? "")"
         + (store.inferredTimezone.map { " [\($0.note)]" } ?? "")
+        + (store.inferredHolidays.map { ", public holidays of \($0.code) [\($0.place.note)]" } ?? "")
       return (title, answer)
     }
 
@@ -201,23 +214,33 @@ extension StoresCommand {
         + (spans.isEmpty ? "closed" : spans.joined(separator: ", ")) + "\n"
     }
 
-    func expressionSchedule() throws -> Schedule {
-      guard let expression, let timezone else { throw ExitCode.usage }
-      let zone: TimeZoneRules
-      do { zone = try TimeZoneRules(identifier: timezone) } catch {
-        throw ValidationError("--timezone: " + TimeZoneSuggestions.message(for: error))
-      }
-      let hours = try parsedExpression(expression)
-      var calendar: HolidayCalendar?
-      if let country {
-        let countryCode = String(country.prefix { $0 != "-" })
-        calendar = try loadHolidays(countries: [countryCode]).calendar(isoCode: country)
-        if calendar == nil {
-          standardError("stores: note: no public-holiday data for \(countryCode); PH is unknown")
+    /// The expression's schedule and the heading of its answer; what was inferred from --near is
+    /// said on standard error.
+    func expressionSchedule() throws -> (Schedule, String) {
+      guard let expression else { throw ExitCode.usage }
+      var zone: TimeZoneRules?
+      if let timezone {
+        do { zone = try TimeZoneRules(identifier: timezone) } catch {
+          throw ValidationError("--timezone: " + TimeZoneSuggestions.message(for: error))
         }
       }
-      return Schedule(
-        hours, timeZone: zone, holidays: calendar, latitude: near?.latitude, longitude: near?.longitude)
+      let hours = try parsedExpression(expression)
+      let setting: ExpressionSetting?
+      do {
+        setting = try ExpressionSetting.settle(
+          timeZone: zone, country: country, near: near, extraHolidayFiles: dataOptions.holidayFiles)
+      } catch {
+        standardError("stores: \(error.description)")
+        throw error.kind == .inputMissing ? ExitCode.inputMissing : ExitCode.badData
+      }
+      guard let setting else {
+        throw ValidationError("--expression needs --timezone (such as Europe/Berlin) or --near LAT,LON")
+      }
+      for note in setting.notes { standardError("stores: note: \(note)") }
+      let schedule = Schedule(
+        hours, timeZone: setting.timeZone, holidays: setting.holidays, latitude: near?.latitude,
+        longitude: near?.longitude)
+      return (schedule, setting.title)
     }
 
     /// The expression parsed; one that does not parse is shown with a caret under the problem and

@@ -69,6 +69,8 @@ extension StoresCommand {
         [
           "Time zone", (store.timezone ?? "unknown") + (store.inferredTimezone.map { " (\($0.note))" } ?? ""),
         ],
+        // Only when inferred: the data's own country and region are among the properties.
+        ["Holidays", store.inferredHolidays.map { "\($0.code) (\($0.place.note))" } ?? ""],
         ["Hours", store.openingHours ?? "unknown"],
         // What the hours say that their author likely did not mean (`spill-erased`), with the fix.
         [

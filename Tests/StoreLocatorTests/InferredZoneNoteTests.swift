@@ -20,8 +20,9 @@ struct InferredZoneNoteTests {
   }
 
   /// Stores anywhere on the sphere, some with a zone of their own, some with one that is not a
-  /// zone, some without a location or with hours that do not parse or are tolerated, so the
-  /// notes of inferred zones come between other diagnostics, and some stores have none.
+  /// zone, some without a location or with hours that do not parse or are tolerated, some with
+  /// holidays to infer, so the notes of inferred zones and holidays come between other
+  /// diagnostics, and some stores have none.
   static func collection(count: Int, seed: UInt64) -> String {
     var state = seed
     func next() -> UInt64 {
@@ -42,6 +43,9 @@ struct InferredZoneNoteTests {
       case 2: properties += #","opening_hours":"Mo-Fr 07:00-19:00""#
       case 3: properties += #","opening_hours":"mo-fr 7:00-19:00""#
       case 4: properties += #","opening_hours":"not hours""#
+      // Holidays inferred too: the country and region of the place, or the region only.
+      case 5: properties += #","opening_hours":"Mo-Fr 07:00-19:00; PH off""#
+      case 6: properties += #","opening_hours":"Mo-Fr 07:00-19:00; PH off","addr:country":"US""#
       default: break
       }
       if next() % 5 == 0 { properties += #","drive_through":"yes""# }
@@ -72,9 +76,11 @@ struct InferredZoneNoteTests {
           derived += try reader.readVarint()
         }
       }
-      let notes = expected.filter { $0.code == InferredZoneNotes.code }
-      #expect(derived == notes.count, "\(name)")
-      #expect(stored == expected.filter { $0.code != InferredZoneNotes.code }, "\(name)")
+      // A run counts stores; a store has a zone note, a holidays note, or both.
+      let notes = expected.filter { InferredZoneNotes.isInferredNote($0.code) }
+      let storesWithNotes = Set(notes.compactMap { $0.position?.featureIndex })
+      #expect(derived == storesWithNotes.count, "\(name)")
+      #expect(stored == expected.filter { !InferredZoneNotes.isInferredNote($0.code) }, "\(name)")
       derivedSomewhere = derivedSomewhere || derived > 0
     }
     #expect(derivedSomewhere, "some catalog has inferred zones")
@@ -94,7 +100,7 @@ struct InferredZoneNoteTests {
     #expect(try opened.table.decodeDiagnostics() == loaded.diagnostics)
     // Without the notes made from the rows (what the pickup planner reads): every other one, in
     // order, and as many of them as the loader made.
-    let others = loaded.diagnostics.filter { $0.code != Diagnostic.Code("timezone-inferred") }
+    let others = loaded.diagnostics.filter { !InferredZoneNotes.isInferredNote($0.code) }
     #expect(others.count < loaded.diagnostics.count)
     #expect(opened.table.diagnosticsWithoutInferredZoneNotes == others)
     #expect(loaded.table.diagnosticsWithoutInferredZoneNotes == others)
@@ -140,10 +146,10 @@ struct InferredZoneNoteTests {
         &reader, storeCount: table.storeCount, hasGuess: { InferredZoneNotes.hasGuess(row: row($0)) },
         note: { position throws(SnapshotDecodingError) in
           guard
-            let note = InferredZoneNotes.note(
+            let notes = InferredZoneNotes.notes(
               row: row(position), guesses: column(.guesses), places: column(.places), texts: column(.texts))
           else { throw SnapshotDecodingError(reason: "no note for store \(position)") }
-          return note
+          return notes
         })
     }
     #expect(decoded == diagnostics)
@@ -178,7 +184,8 @@ struct InferredZoneNoteTests {
           var reader = SnapshotReader(bytes)
           _ = try SnapshotFormat.decodeDiagnostics(
             &reader, storeCount: table.storeCount, hasGuess: hasGuess,
-            note: { _ throws(SnapshotDecodingError) in Diagnostic(InferredZoneNotes.code, .note, at: nil, "")
+            note: { _ throws(SnapshotDecodingError) in
+              [Diagnostic(InferredZoneNotes.code, .note, at: nil, "")]
             })
         }
       }

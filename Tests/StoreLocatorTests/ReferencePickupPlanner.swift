@@ -356,7 +356,7 @@ struct ReferencePickupEvaluator {
     }
     if let guess = store.inferredTimezone {
       notes.append(
-        PickupNotice(.timezoneInferred, storeID: store.id, "no timezone in the data; inferred \(guess)"))
+        PickupNotice(.timezoneInferred, storeID: store.id, "no timezone in the data: \(guess)"))
     }
     let hoursNotes = catalog.diagnostics.filter {
       // By position as well as id: stores that share an id have their own hours.

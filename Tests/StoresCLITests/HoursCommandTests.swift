@@ -50,6 +50,68 @@ import Testing
       outcome.standardOutput.contains("closed, opens 09:00") || outcome.standardOutput.contains("open until"))
   }
 
+  /// `--near` without `--timezone` or `--country`: the zone and holidays of the nearest place,
+  /// said on standard error. Berlin's 28 December 2026 is no holiday (open, not unknown); its
+  /// 8 March 2027 is Women's Day, a holiday of the region inferred (closed).
+  @Test func expressionNearInfersZoneAndHolidays() throws {
+    func run(_ at: String, _ extra: [String] = []) throws -> StoresProcess.Outcome {
+      try StoresProcess.run(
+        [
+          "hours", "--expression", "Mo-Su 10:00-18:00; PH off", "--near", "52.52,13.405", "--at", at,
+          "--days", "1",
+        ]
+          + extra)
+    }
+    let open = try run("2026-12-28T12:00")
+    #expect(open.status == 0, "\(open.standardError)")
+    #expect(
+      open.standardOutput.hasPrefix("Europe/Berlin, public holidays of DE-BE\n"), "\(open.standardOutput)")
+    #expect(open.standardOutput.contains("open until 18:00"))
+    #expect(open.standardError.contains("stores: note: time zone Europe/Berlin, inferred from "))
+    #expect(open.standardError.contains("stores: note: public holidays of DE-BE, inferred from "))
+    let holiday = try run("2027-03-08T12:00")
+    #expect(holiday.standardOutput.contains("closed, opens Tue 10:00"), "\(holiday.standardOutput)")
+    // A country given keeps it: France has no holiday on 8 March.
+    let given = try run("2027-03-08T12:00", ["--country", "FR", "--timezone", "Europe/Paris"])
+    #expect(
+      given.standardOutput.hasPrefix("Europe/Paris, public holidays of FR\n"), "\(given.standardOutput)")
+    #expect(given.standardOutput.contains("open until 18:00"))
+    #expect(given.standardError.isEmpty, "\(given.standardError)")
+    // Neither a zone nor a place: refused, naming both.
+    let neither = try StoresProcess.run(["hours", "--expression", "Mo-Su 10:00-18:00"])
+    #expect(neither.status == 64)
+    #expect(
+      neither.standardError.contains(
+        "--expression needs --timezone (such as Europe/Berlin) or --near LAT,LON"))
+  }
+
+  /// A store file without `addr:country`: `show` names the holidays inferred and the place,
+  /// `validate` lists the note, the same from a snapshot of it as from the GeoJSON.
+  @Test func showAndValidateNameInferredHolidays() throws {
+    let path = try StoresProcess.temporaryFile(
+      #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"b","properties":{"opening_hours":"Mo-Su 10:00-18:00; PH off"},"geometry":{"type":"Point","coordinates":[13.405,52.52]}}]}"#
+    )
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let show = try StoresProcess.run(["show", "b", "--data", path, "--now", "2027-03-08T12:00:00+01:00"])
+    #expect(show.status == 0, "\(show.standardError)")
+    let lines = show.standardOutput.split(separator: "\n").map(String.init)
+    let holidays = try #require(lines.first { $0.hasPrefix("Holidays") }, "\(show.standardOutput)")
+    #expect(holidays.contains("DE-BE (inferred from ") && holidays.hasSuffix(" km away)"))
+    #expect(lines.contains { $0.hasPrefix("Status") && $0.contains("closed") })
+    let snapshot = path + ".snap"
+    defer { try? FileManager.default.removeItem(atPath: snapshot) }
+    #expect(try StoresProcess.run(["snapshot", "build", path, "-o", snapshot]).status == 0)
+    let fromGeoJSON = try StoresProcess.run(["validate", path, "--severity", "note"])
+    let fromSnapshot = try StoresProcess.run(["validate", snapshot, "--severity", "note"])
+    #expect(
+      fromGeoJSON.standardOutput.contains(
+        #"note[holidays-inferred] feature 0 id "b": no "addr:country": public holidays of DE-BE, inferred from "#
+      ))
+    #expect(
+      fromSnapshot.standardOutput.replacingOccurrences(of: snapshot, with: path) == fromGeoJSON.standardOutput
+    )
+  }
+
   @Test func openExitsZeroOneTwo() throws {
     // nw-1486: "Tu-Su 09:00-17:00; Mo off; PH off" in Asia/Taipei.
     let open = try StoresProcess.run(["open", "nw-1486", "--at", "2026-11-24T10:00"])

@@ -14,12 +14,14 @@ import GeoIndex
   static let scratch = ScratchFile("geojson.snap")
 
   static func main() {
-    // Every bundled country's holidays and the places for inferring zones, whatever the input
-    // names (`HoursResources.bundled(for:)` would pick them per input, reading files each time).
+    // Every bundled country's holidays, the places for inferring zones and holidays, and the
+    // divisions for inferring regions, whatever the input names (`HoursResources.bundled(for:)`
+    // would pick them per input, reading files each time).
     do {
       resources = HoursResources(
         holidays: try HoursResources.holidayRegistry(countries: nil),
-        timeZoneLocator: try TimeZoneLocator(contentsOf: TimeZoneLocator.bundledPath))
+        timeZoneLocator: try TimeZoneLocator(contentsOf: TimeZoneLocator.bundledPath),
+        holidayDivisions: try HolidayDivisions(contentsOf: HolidayDivisions.bundledPath))
     } catch {
       fatalError("cannot load the bundled holidays or zone places: \(error)")
     }

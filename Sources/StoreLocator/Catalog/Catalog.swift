@@ -96,7 +96,7 @@ public struct Catalog: Sendable {
     var builder = StoreTableBuilder(
       expectedCount: stores.count, expectedMembers: stores.reduce(0) { $0 + $1.properties.count })
     for (position, store) in stores.enumerated() {
-      if store.openingHours != nil, let country = store.country, country.count == 2 {
+      if store.openingHours != nil, let country = store.holidayCountry, country.count == 2 {
         countries.insert(country.uppercased())
       }
       var state: UInt8 = 0

@@ -27,6 +27,10 @@ public struct Store: Hashable, Sendable, Identifiable {
   public internal(set) var timezone: String?
   /// Set when `timezone` was not in the data but inferred from the store's location.
   public internal(set) var inferredTimezone: TimeZoneGuess?
+  /// Set when the store's public holidays were not (all) in its data but inferred from its
+  /// location: its country (no `addr:country`) or region (no `addr:state`). Only stores whose
+  /// hours name holidays (`PH`, `SH`) get them.
+  public internal(set) var inferredHolidays: InferredHolidays?
   /// Where the feature starts in the input.
   public let position: SourcePosition
   /// The store's position in its catalog's `stores`, set by the catalog that holds it (built from
@@ -80,6 +84,16 @@ public struct Store: Hashable, Sendable, Identifiable {
     var unused: PropertyAliases = []
     return Self.addressValue(Self.statePosition, in: properties, aliasesRead: &unused)
   }
+
+  /// The country whose public holidays `PH` means: `addr:country`, else the one inferred from
+  /// the location (`inferredHolidays`).
+  public var holidayCountry: String? {
+    if let inferred = inferredHolidays, inferred.countryIsInferred { return inferred.country }
+    return country
+  }
+
+  /// The region of the country's holidays: `addr:state`, else the one inferred from the location.
+  public var holidayRegion: String? { region ?? inferredHolidays?.region }
 
   /// The All The Places address keys, in the order `address` reads them; `addr:country` follows
   /// the keys of the address line.

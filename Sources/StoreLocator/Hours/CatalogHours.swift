@@ -65,8 +65,9 @@ extension Catalog {
   }
 
   /// Parses each store's `opening_hours`, settles its time zone (inferring it from the nearest
-  /// populated place when the data has none), and compiles a schedule; says what went wrong as
-  /// diagnostics on the store.
+  /// populated place when the data has none) and, when the hours name holidays, its holiday
+  /// country and region (inferred from the same place when the data lacks them), and compiles a
+  /// schedule; says what went wrong, and what was inferred, as diagnostics on the store.
   static func compileSchedules(
     of stores: inout [Store], with resources: HoursResources, openHoursWindow: Range<Instant>,
     diagnostics: inout [Diagnostic]
@@ -103,10 +104,18 @@ extension Catalog {
     }
     let usableNames = Set(zones.compactMap { name, rules in rules == nil ? nil : name })
     let guesses = resources.timeZoneLocator.map { locator in
-      inferTimeZones(of: stores, except: usableNames, with: locator)
+      nearestPlaces(of: stores, except: usableNames, divisions: resources.holidayDivisions, with: locator)
     }
+    let knownCountries = Set(resources.holidays.countries)
     for position in stores.indices {
       var store = stores[position]
+      // The notes of what was inferred go together, the zone's then the holidays' (a snapshot
+      // makes them again from the row in that order: `InferredZoneNotes`), before the hours'.
+      var zoneNote: Diagnostic?
+      defer {
+        if let zoneNote { added.append(zoneNote) }
+        stores[position] = store
+      }
       // Time zone: the data's, else inferred from the location.
       var rules: TimeZoneRules?
       if let name = store.timezone {
@@ -129,10 +138,9 @@ extension Catalog {
           store.timezone = guess.identifier
           store.inferredTimezone = guess
           // Made again from the row when a table's diagnostics are read: the same function.
-          added.append(InferredZoneNotes.note(for: store, guess: guess))
+          zoneNote = InferredZoneNotes.note(for: store, guess: guess)
         }
       }
-      stores[position] = store
 
       guard let text = store.openingHours else {
         gaps[position] = "no opening_hours"
@@ -146,10 +154,25 @@ extension Catalog {
         hours = try parsed[text]!.get()
       } catch {
         gaps[position] = "opening_hours does not parse"
+        if let note = zoneNote { added.append(note) }
+        zoneNote = nil
         note(
           "opening-hours-invalid", .warning, store,
           "opening_hours \"\(text)\" \(error.description); the hours count as unknown")
         continue
+      }
+      // Holidays: the data's country and region, else the place's, when the hours name them.
+      if hours.usesPublicHolidays || hours.usesSchoolHolidays, let guess = guesses?[position],
+        let inferred = InferredHolidays.inferred(
+          country: store.country, region: store.region, from: guess, knownCountries: knownCountries,
+          divisions: resources.holidayDivisions)
+      {
+        store.inferredHolidays = inferred
+      }
+      if let note = zoneNote { added.append(note) }
+      zoneNote = nil
+      if store.inferredHolidays != nil {
+        added.append(InferredZoneNotes.holidayNote(for: store)!)
       }
       // The fix-it: the canonical spelling, which parses without warnings and means the same.
       var fix = ""
@@ -172,8 +195,7 @@ extension Catalog {
           "no \"timezone\" property and no location to infer one from; the hours cannot be evaluated")
         continue
       }
-      let calendarKey = HolidayKey(
-        country: store.country, region: store.region)
+      let calendarKey = HolidayKey(country: store.holidayCountry, region: store.holidayRegion)
       if calendars[calendarKey] == nil {
         calendars[calendarKey] = .some(resources.holidayCalendar(for: store))
       }
@@ -251,19 +273,30 @@ extension Catalog {
     return result
   }
 
-  /// The zone inferred for each store that has a location and no usable zone of its own (`nil`
-  /// for the others), the stores shared out between the processors.
+  /// The nearest place of each store that has a location and either no usable zone of its own
+  /// or hours that may name holidays without the data saying where (no country; or a country with
+  /// holiday regions and no region), `nil` for the others; the stores shared out between the
+  /// processors. The place is the one the zone is inferred from (`TimeZoneLocator`, preferring
+  /// the store's own country), so a store's zone and holidays never come from two places.
   ///
-  /// - Parameter usableNames: The zone names that exist; a store naming one keeps it.
-  static func inferTimeZones(
-    of stores: [Store], except usableNames: Set<String>, with locator: TimeZoneLocator
+  /// - Parameters:
+  ///   - usableNames: The zone names that exist; a store naming one keeps it.
+  ///   - divisions: The countries whose regions can be inferred.
+  static func nearestPlaces(
+    of stores: [Store], except usableNames: Set<String>, divisions: HolidayDivisions?,
+    with locator: TimeZoneLocator
   )
     -> [TimeZoneGuess?]
   {
     @Sendable func guess(_ store: Store) -> TimeZoneGuess? {
       guard let coordinate = store.coordinate else { return nil }
-      if let name = store.timezone, usableNames.contains(name) { return nil }
+      if let name = store.timezone, usableNames.contains(name), !mayLackHolidays(store) { return nil }
       return locator.timeZone(near: coordinate, country: store.country)
+    }
+    @Sendable func mayLackHolidays(_ store: Store) -> Bool {
+      guard let hours = store.openingHours, HoursResources.mayNameHolidays(hours) else { return false }
+      guard let country = store.country.flatMap(InferredHolidays.countryCode) else { return true }
+      return store.region == nil && divisions?.hasRegions(country: country) == true
     }
     let count = stores.count
     let processors = ActiveProcessors.count

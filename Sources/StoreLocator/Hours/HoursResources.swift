@@ -14,12 +14,20 @@ import OpeningHours
 public struct HoursResources: Sendable {
   /// Public holidays by country and region.
   public var holidays: HolidayRegistry
-  /// Infers a store's time zone when its data gives none; `nil` disables inference.
+  /// Infers a store's time zone when its data gives none, and its public holidays when its data
+  /// has no country or region; `nil` disables inference.
   public var timeZoneLocator: TimeZoneLocator?
+  /// Which holiday region a place's division lies in, for inferring a store's region; `nil`:
+  /// regions are not inferred (countries still are).
+  public var holidayDivisions: HolidayDivisions?
 
-  public init(holidays: HolidayRegistry = HolidayRegistry(), timeZoneLocator: TimeZoneLocator? = nil) {
+  public init(
+    holidays: HolidayRegistry = HolidayRegistry(), timeZoneLocator: TimeZoneLocator? = nil,
+    holidayDivisions: HolidayDivisions? = nil
+  ) {
     self.holidays = holidays
     self.timeZoneLocator = timeZoneLocator
+    self.holidayDivisions = holidayDivisions
   }
 
   /// The bundled holiday directory, `Data/holidays`, beside the bundled data set.
@@ -28,10 +36,13 @@ public struct HoursResources: Sendable {
   }
 
   /// Loads what `stores` needs for these stores: the bundled holiday files of their countries,
-  /// then `extraHolidayFiles` (which extend or override them), and the time-zone places when
-  /// some store has no time zone.
+  /// then `extraHolidayFiles` (which extend or override them), and the places when some store
+  /// has no time zone, or may name holidays (`PH`, `SH`) without saying where they are: no
+  /// `addr:country` (then every bundled country is loaded, since the place decides), or a
+  /// country whose holiday regions differ and no `addr:state`.
   ///
-  /// - Throws: `CatalogError` when a holiday file or the places file cannot be read.
+  /// - Throws: `CatalogError` when a holiday file, the places file or the divisions file cannot
+  ///   be read.
   public static func bundled(for stores: [Store], extraHolidayFiles: [String] = []) throws(CatalogError)
     -> HoursResources
   {
@@ -41,7 +52,26 @@ public struct HoursResources: Sendable {
         countries.insert(country.uppercased())
       }
     }
-    let registry = try holidayRegistry(countries: countries, extraFiles: extraHolidayFiles)
+    // Stores that may name holidays without saying where: without a country, the place
+    // decides it (so every bundled country is loaded); with one but no region, it may decide the
+    // region.
+    var lacksCountry = false
+    var lacksRegion = Set<String>()
+    for store in stores where !lacksCountry {
+      guard store.coordinate != nil, let hours = store.openingHours, mayNameHolidays(hours) else { continue }
+      if let country = store.country.flatMap(InferredHolidays.countryCode) {
+        if store.region == nil { lacksRegion.insert(country) }
+      } else {
+        lacksCountry = true
+      }
+    }
+    let registry = try holidayRegistry(
+      countries: lacksCountry ? nil : countries, extraFiles: extraHolidayFiles)
+    // Without the file (an older copy of Data/), regions are not inferred; countries still are.
+    let divisions =
+      (lacksCountry || !lacksRegion.isEmpty) && isReadableFile(HolidayDivisions.bundledPath)
+      ? try HolidayDivisions(contentsOf: HolidayDivisions.bundledPath) : nil
+    let lacksPlace = lacksCountry || lacksRegion.contains { divisions?.hasRegions(country: $0) == true }
     // Inference is needed for located stores without a zone, or with a name that is not a zone.
     var validNames: [String: Bool] = [:]
     let needsInference = stores.contains { store in
@@ -50,8 +80,24 @@ public struct HoursResources: Sendable {
       if validNames[name] == nil { validNames[name] = (try? TimeZoneRules(identifier: name)) != nil }
       return validNames[name] == false
     }
-    let locator = needsInference ? try TimeZoneLocator(contentsOf: TimeZoneLocator.bundledPath) : nil
-    return HoursResources(holidays: registry, timeZoneLocator: locator)
+    let locator =
+      needsInference || lacksPlace ? try TimeZoneLocator(contentsOf: TimeZoneLocator.bundledPath) : nil
+    return HoursResources(holidays: registry, timeZoneLocator: locator, holidayDivisions: divisions)
+  }
+
+  /// Whether an `opening_hours` text may name holidays (`PH` or `SH`): a quick look before it is
+  /// parsed, so places are loaded only when they may be needed. False positives cost the load.
+  static func mayNameHolidays(_ hours: String) -> Bool {
+    var previous: UInt8 = 0
+    for byte in hours.utf8 {
+      if byte == UInt8(ascii: "H") || byte == UInt8(ascii: "h"),
+        previous | 0x20 == UInt8(ascii: "p") || previous | 0x20 == UInt8(ascii: "s")
+      {
+        return true
+      }
+      previous = byte
+    }
+    return false
   }
 
   /// The bundled holidays of `countries` (all bundled countries when `nil`), then `extraFiles`.
@@ -93,11 +139,26 @@ public struct HoursResources: Sendable {
   }
 
   /// The calendar for a store: its country's, with the region from `addr:state` when the data
-  /// knows it (`NSW`, `AU-NSW`, `Bayern` and `3` for Norway's `03` all work); `nil` when there is
-  /// no data for the country.
+  /// knows it (`NSW`, `AU-NSW`, `Bayern` and `3` for Norway's `03` all work), each inferred from
+  /// the location when the data has none (`Store.inferredHolidays`); `nil` when there is no data
+  /// for the country.
   public func holidayCalendar(for store: Store) -> HolidayCalendar? {
-    guard let country = store.country, country.count == 2 else { return nil }
-    return holidays.calendar(country: country, region: store.region)
+    guard let country = store.holidayCountry, country.count == 2 else { return nil }
+    return holidays.calendar(country: country, region: store.holidayRegion)
+  }
+
+  /// What a store's location adds to its public holidays when its data lacks the country or the
+  /// region (see `InferredHolidays`), or `nil`.
+  /// - Parameters:
+  ///   - country: The store's `addr:country`, if any; `region` its `addr:state`.
+  ///   - place: The place its location was matched to (`TimeZoneLocator.timeZone(near:country:)`
+  ///     with the store's country, so a place in that country is preferred).
+  public func inferredHolidays(country: String?, region: String?, from place: TimeZoneGuess)
+    -> InferredHolidays?
+  {
+    InferredHolidays.inferred(
+      country: country, region: region, from: place, knownCountries: Set(holidays.countries),
+      divisions: holidayDivisions)
   }
 }
 

@@ -8,6 +8,10 @@ public struct TimeZoneGuess: Hashable, Sendable, CustomStringConvertible {
   public let placeName: String
   /// The place's ISO 3166-1 alpha-2 country code, e.g. `NO`.
   public let countryCode: String
+  /// The place's first-level division as GeoNames codes it (`02` for Bavaria in `DE`, `CO` for
+  /// Colorado in `US`; not ISO 3166-2), empty when the data has none. `HolidayDivisions` maps it
+  /// to a region of the public-holiday data.
+  public let division: String
   /// The place's position.
   public let placeCoordinate: Coordinate
   /// How far the place is from the point asked about. Large distances (say, over 100 km) mean
@@ -16,12 +20,13 @@ public struct TimeZoneGuess: Hashable, Sendable, CustomStringConvertible {
   public let distance: Distance
 
   public init(
-    identifier: String, placeName: String, countryCode: String, placeCoordinate: Coordinate,
-    distance: Distance
+    identifier: String, placeName: String, countryCode: String, division: String = "",
+    placeCoordinate: Coordinate, distance: Distance
   ) {
     self.identifier = identifier
     self.placeName = placeName
     self.countryCode = countryCode
+    self.division = division
     self.placeCoordinate = placeCoordinate
     self.distance = distance
   }
@@ -31,7 +36,8 @@ public struct TimeZoneGuess: Hashable, Sendable, CustomStringConvertible {
     "inferred from \(placeName) (\(countryCode)), \(distance.kilometersText) away"
   }
 
-  public var description: String { "\(identifier) (\(note))" }
+  /// `Europe/Oslo, inferred from Tromsø (NO), 2.3 km away`.
+  public var description: String { "\(identifier), \(note)" }
 }
 
 /// Infers the IANA time zone of a point from the populated places of a bundled GeoNames extract
@@ -65,6 +71,9 @@ public struct TimeZoneLocator: Sendable {
   /// Byte range of each place's name in `text`; names are decoded only for answers.
   let nameStart: [UInt32]
   let nameEnd: [UInt32]
+  /// Byte range of each place's first-level division code (GeoNames admin1) in `text`.
+  let divisionStart: [UInt32]
+  let divisionEnd: [UInt32]
   let text: [UInt8]
 
   /// The number of places.
@@ -93,6 +102,8 @@ public struct TimeZoneLocator: Sendable {
     var countryOfPlace: [UInt16] = []
     var nameStart: [UInt32] = []
     var nameEnd: [UInt32] = []
+    var divisionStart: [UInt32] = []
+    var divisionEnd: [UInt32] = []
     guard bytes.count < Int(UInt32.max) else {
       throw CatalogError(.badData, source: source, "the places file is too large")
     }
@@ -102,6 +113,8 @@ public struct TimeZoneLocator: Sendable {
     countryOfPlace.reserveCapacity(estimate)
     nameStart.reserveCapacity(estimate)
     nameEnd.reserveCapacity(estimate)
+    divisionStart.reserveCapacity(estimate)
+    divisionEnd.reserveCapacity(estimate)
 
     let tab = UInt8(ascii: "\t")
     let newline = UInt8(ascii: "\n")
@@ -201,6 +214,8 @@ public struct TimeZoneLocator: Sendable {
         countryOfPlace.append(country)
         nameStart.append(UInt32(fieldStarts.5))
         nameEnd.append(UInt32(fieldCount == 6 ? contentEnd : fieldStarts.6 - 1))
+        divisionStart.append(UInt32(fieldStarts.4))
+        divisionEnd.append(UInt32(fieldStarts.5 - 1))
       }
     }
     if let failure { throw failure }
@@ -213,6 +228,8 @@ public struct TimeZoneLocator: Sendable {
     self.countryOfPlace = countryOfPlace
     self.nameStart = nameStart
     self.nameEnd = nameEnd
+    self.divisionStart = divisionStart
+    self.divisionEnd = divisionEnd
     self.text = bytes
   }
 
@@ -249,12 +266,14 @@ public struct TimeZoneLocator: Sendable {
   func guess(_ neighbor: Neighbor) -> TimeZoneGuess {
     let index = neighbor.index
     let name = String(decoding: text[Int(nameStart[index])..<Int(nameEnd[index])], as: UTF8.self)
+    let division = String(
+      decoding: text[Int(divisionStart[index])..<Int(divisionEnd[index])], as: UTF8.self)
     let country = countryOfPlace[index]
     let countryBytes = [UInt8(truncatingIfNeeded: country >> 8), UInt8(truncatingIfNeeded: country)]
     let countryCode = country == 0 ? "" : String(decoding: countryBytes, as: UTF8.self)
     return TimeZoneGuess(
       identifier: zones[Int(zoneOfPlace[index])], placeName: name, countryCode: countryCode,
-      placeCoordinate: tree.coordinates[index], distance: neighbor.distance)
+      division: division, placeCoordinate: tree.coordinates[index], distance: neighbor.distance)
   }
 
   /// `"no"` → the key of `NO`; `nil` unless two ASCII letters.

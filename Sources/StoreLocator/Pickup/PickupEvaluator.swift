@@ -254,7 +254,7 @@ struct PickupEvaluator {
     }
     if let guess = store.inferredTimezone {
       notes.append(
-        PickupNotice(.timezoneInferred, storeID: store.id, "no timezone in the data; inferred \(guess)"))
+        PickupNotice(.timezoneInferred, storeID: store.id, "no timezone in the data: \(guess)"))
     }
     // By position as well as id: stores that share an id have their own hours.
     let hoursNotes = catalog.pickupHoursNotes.messages(of: store.id, feature: store.position.featureIndex)

@@ -1,13 +1,18 @@
 import GeoIndex
 
-/// The `timezone-inferred` notes: one a store whose zone was inferred from its location, saying
-/// which zone and from which place. A table does not store them as diagnostics: everything they
-/// say is in the store's row and its time-zone guess, so the diagnostics section keeps only runs
-/// of them (`SnapshotFormat` "Diagnostics") and they are made again, the same values in the same
-/// order, when the diagnostics are read. On 1M stores without zones they were 122 of the 622
+/// The notes of what a store's location decided: `timezone-inferred` (which zone, from which
+/// place) and `holidays-inferred` (which country's or region's public holidays, from which place),
+/// in that order, one of each a store at most. A table does not store them as diagnostics:
+/// everything they say is in the store's row and its guess, so the diagnostics section keeps only
+/// runs of them (`SnapshotFormat` "Diagnostics") and they are made again, the same values in the
+/// same order, when the diagnostics are read. On 1M stores without zones they were 122 of the 622
 /// bytes a store of the snapshot.
 enum InferredZoneNotes {
   static let code = Diagnostic.Code("timezone-inferred")
+  static let holidayCode = Diagnostic.Code("holidays-inferred")
+
+  /// Whether `code` is one of the notes made from the rows.
+  static func isInferredNote(_ code: Diagnostic.Code) -> Bool { code == Self.code || code == holidayCode }
 
   /// The note for `store`, whose zone was inferred as `guess`: what the loader reports.
   static func note(for store: Store, guess: TimeZoneGuess) -> Diagnostic {
@@ -20,20 +25,30 @@ enum InferredZoneNotes {
       "no usable \"timezone\": \(guess.identifier), \(guess.note)")
   }
 
-  /// The note of the store whose row is `row` (`StoreTableLayout`), made from the row and its
-  /// guess; `nil` when the row has no guess, or a reference points outside its column or to a
-  /// text that is not UTF-8 (the caller reports it).
+  /// The `holidays-inferred` note for `store`, or `nil` when its holidays were not inferred.
+  static func holidayNote(for store: Store) -> Diagnostic? {
+    store.inferredHolidays.map { holidayNote(storeID: store.id, position: store.position, inferred: $0) }
+  }
+
+  static func holidayNote(storeID: String, position: SourcePosition, inferred: InferredHolidays) -> Diagnostic
+  {
+    Diagnostic(holidayCode, .note, at: position, storeID: storeID, inferred.note)
+  }
+
+  /// The notes of the store whose row is `row` (`StoreTableLayout`), made from the row and its
+  /// guess: its zone's, then its holidays'; `nil` when the row has no guess, or a reference points
+  /// outside its column or to a text that is not UTF-8 (the caller reports it).
   /// - Parameters:
   ///   - guesses: The whole guesses column; `places` the whole places column, `texts` the arena.
-  static func note(
+  static func notes(
     row: UnsafeRawBufferPointer, guesses: UnsafeRawBufferPointer, places: UnsafeRawBufferPointer,
     texts: UnsafeRawBufferPointer
-  ) -> Diagnostic? {
+  ) -> [Diagnostic]? {
     func word(_ at: Int) -> UInt32 {
       UInt32(littleEndian: row.loadUnaligned(fromByteOffset: at, as: UInt32.self))
     }
     guard row.count == StoreTableLayout.rowSize, word(56) != StoreTableLayout.none,
-      let guess = StoreTableLayout.guess(word(56), guesses: guesses, places: places, texts: texts)
+      let place = StoreTableLayout.guess(word(56), guesses: guesses, places: places, texts: texts)
     else { return nil }
     let offset = UInt64(word(0))
     let length = UInt64(word(4))
@@ -42,10 +57,16 @@ enum InferredZoneNotes {
         UnsafeRawBufferPointer(rebasing: texts[Int(offset)..<Int(offset + length)]))
     else { return nil }
     let position = SourcePosition(featureIndex: Int(word(32)), line: Int(word(36)), column: Int(word(40)))
-    return note(storeID: id, position: position, guess: guess)
+    let inferred = StoreTableLayout.inferred(flags: row[45], place: place)
+    var notes: [Diagnostic] = []
+    if let zone = inferred.zone { notes.append(note(storeID: id, position: position, guess: zone)) }
+    if let holidays = inferred.holidays {
+      notes.append(holidayNote(storeID: id, position: position, inferred: holidays))
+    }
+    return notes.isEmpty ? nil : notes
   }
 
-  /// Whether the row has a time-zone guess (and so, when built by the loader, a note).
+  /// Whether the row has a guess (and so, when built by the loader, one or two notes).
   static func hasGuess(row: UnsafeRawBufferPointer) -> Bool {
     UInt32(littleEndian: row.loadUnaligned(fromByteOffset: 56, as: UInt32.self)) != StoreTableLayout.none
   }

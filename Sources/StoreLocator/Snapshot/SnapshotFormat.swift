@@ -26,7 +26,7 @@ enum SnapshotFormat {
   static let magic: [UInt8] = Array("STORESNP".utf8)
   /// Bump when the layout or the meaning of any section changes: older files are refused with a
   /// message saying how to rebuild them.
-  static let version: UInt32 = 3
+  static let version: UInt32 = 4
   static let headerSize = 64
   static let sectionEntrySize = 32
   /// Store columns (rows, members, texts, guesses) up to this size together are verified whole on
@@ -96,13 +96,14 @@ enum SnapshotFormat {
   // MARK: - Diagnostics
 
   /// The diagnostics section: a count of entries, then each entry, a kind byte first: 0 a
-  /// diagnostic in full (`encode(_:to:)`), 1 a run of `timezone-inferred` notes (the first store's
-  /// position and the number of notes, varints) made again from the rows when read
-  /// (`InferredZoneNotes`): one for that store and each next store with a time-zone guess. Runs
-  /// go forward: each starts after the last store of the one before.
+  /// diagnostic in full (`encode(_:to:)`), 1 a run of the notes of what locations decided (the
+  /// first store's position and the number of stores, varints) made again from the rows when
+  /// read (`InferredZoneNotes`): for that store and each next store with a guess, its
+  /// `timezone-inferred` note if its zone was inferred, then its `holidays-inferred` note if its
+  /// holidays were. Runs go forward: each starts after the last store of the one before.
   ///
-  /// A note goes into a run only when the note made from its row is the same value, so reading
-  /// gives back exactly the list written.
+  /// A store's notes go into a run only when the notes made from its row are the same values,
+  /// all of them, next to each other, so reading gives back exactly the list written.
   /// - Parameters:
   ///   - rows: The whole rows column; `guesses` and `places` those columns, `texts` the arena.
   static func diagnosticsSection(
@@ -132,20 +133,25 @@ enum SnapshotFormat {
       entries += 1
       run = nil
     }
-    for diagnostic in diagnostics {
-      if diagnostic.code == InferredZoneNotes.code, let position = nextGuess(from: cursor),
-        InferredZoneNotes.note(row: row(position), guesses: guesses, places: places, texts: texts)
-          == diagnostic
+    var index = 0
+    while index < diagnostics.count {
+      let diagnostic = diagnostics[index]
+      if InferredZoneNotes.isInferredNote(diagnostic.code), let position = nextGuess(from: cursor),
+        let notes = InferredZoneNotes.notes(
+          row: row(position), guesses: guesses, places: places, texts: texts),
+        diagnostics[index...].starts(with: notes)
       {
         if run == nil { run = (position, 0) }
         run!.count += 1
         cursor = position + 1
+        index += notes.count
         continue
       }
       closeRun()
       body.append(UInt8(0))
       encode(diagnostic, to: &body)
       entries += 1
+      index += 1
     }
     closeRun()
     var w = SnapshotWriter()
@@ -158,12 +164,12 @@ enum SnapshotFormat {
   /// or the stores left, so a forged count ends in an error, not a loop.
   /// - Parameters:
   ///   - storeCount: The number of rows.
-  ///   - hasGuess: Whether the row at a position has a time-zone guess.
-  ///   - note: The `timezone-inferred` note made from the row at a position; `nil` to leave those
-  ///     notes out (their runs are still read and checked).
+  ///   - hasGuess: Whether the row at a position has a guess.
+  ///   - note: The notes made from the row at a position (`InferredZoneNotes.notes`); `nil` to
+  ///     leave those notes out (their runs are still read and checked).
   static func decodeDiagnostics(
     _ reader: inout SnapshotReader, storeCount: Int, hasGuess: (Int) -> Bool,
-    note: ((Int) throws(SnapshotDecodingError) -> Diagnostic)?
+    note: ((Int) throws(SnapshotDecodingError) -> [Diagnostic])?
   ) throws(SnapshotDecodingError) -> [Diagnostic] {
     let count = try reader.readCount(atMost: reader.end - reader.offset, of: "diagnostics")
     var decoded: [Diagnostic] = []
@@ -183,7 +189,7 @@ enum SnapshotFormat {
           guard position < storeCount else {
             throw SnapshotDecodingError(reason: "a run of time-zone notes runs past the last store")
           }
-          if let note { decoded.append(try note(position)) }
+          if let note { decoded.append(contentsOf: try note(position)) }
           position += 1
         }
         cursor = position

@@ -373,12 +373,13 @@ final class StoreTable: @unchecked Sendable {
       position: SourcePosition(
         featureIndex: Int(rowWord(position, 32)), line: Int(rowWord(position, 36)),
         column: Int(rowWord(position, 40))))
-    store.inferredTimezone = guess(at: position)
+    (store.inferredTimezone, store.inferredHolidays) = StoreTableLayout.inferred(
+      flags: rowByte(position, 45), place: guess(at: position))
     store.catalogIndex = position
     return store
   }
 
-  private func guess(at position: Int) -> TimeZoneGuess? {
+  private func guess(at position: Int) -> (guess: TimeZoneGuess, region: String)? {
     let index = rowWord(position, 56)
     guard index != StoreTableLayout.none else { return nil }
     guard Int(index) < guessCount else { corrupted("store \(position) names time-zone guess \(index)") }
@@ -576,12 +577,13 @@ final class StoreTable: @unchecked Sendable {
     return decoded
   }
 
-  /// The diagnostics but the `timezone-inferred` notes, for a reader that wants other codes: a
-  /// snapshot makes those notes again from its rows, a million of them for the 1M-store benchmark
-  /// (3 s), which `diagnostics` would do. Damaged, none.
+  /// The diagnostics but the `timezone-inferred` and `holidays-inferred` notes, for a reader that
+  /// wants other codes: a snapshot makes those notes again from its rows, a million of them for
+  /// the 1M-store benchmark (3 s), which `diagnostics` would do. Damaged, none.
   var diagnosticsWithoutInferredZoneNotes: [Diagnostic] {
-    let inferred = Diagnostic.Code("timezone-inferred")
-    if let cached = cache.withLock({ $0.diagnostics }) { return cached.filter { $0.code != inferred } }
+    if let cached = cache.withLock({ $0.diagnostics }) {
+      return cached.filter { !InferredZoneNotes.isInferredNote($0.code) }
+    }
     return (try? decodeDiagnostics(includingInferredZoneNotes: false)) ?? []
   }
 
@@ -619,10 +621,10 @@ final class StoreTable: @unchecked Sendable {
             throw SnapshotDecodingError(reason: "store \(position) fails its checksum")
           }
           guard
-            let note = InferredZoneNotes.note(
+            let notes = InferredZoneNotes.notes(
               row: row(position), guesses: guessColumn, places: placeColumn, texts: textColumn)
           else { throw SnapshotDecodingError(reason: "store \(position)'s time-zone guess is out of range") }
-          return note
+          return notes
         })
   }
 
@@ -727,8 +729,10 @@ final class StoreTable: @unchecked Sendable {
       guard Int(rowByte(position, 46)) <= reasons.count else {
         return "its hours state of store \(position) names no known reason"
       }
-      guard StoreTableLayout.idSource(code: rowByte(position, 44)) != nil, rowByte(position, 45) & ~3 == 0,
-        rowByte(position, 47) == 0
+      // A row names a guess exactly when something was inferred from it.
+      let flags = rowByte(position, 45)
+      guard StoreTableLayout.idSource(code: rowByte(position, 44)) != nil, flags & ~15 == 0,
+        (flags & 14 != 0) == (row(56) != StoreTableLayout.none), rowByte(position, 47) == 0
       else { return "its row \(position) has a field out of range" }
       if checkingDigests, rowDigest(position) != word(rowChecksums, 4 * position) {
         return "its row \(position) fails its checksum"
@@ -787,12 +791,10 @@ final class StoreTable: @unchecked Sendable {
     }
     for place in 0..<placeCount {
       let byte = place * StoreTableLayout.placeSize
-      guard inArena(word(places, byte), word(places, byte + 4)),
-        inArena(word(places, byte + 8), word(places, byte + 12)),
-        inArena(word(places, byte + 16), word(places, byte + 20))
+      guard (0..<5).allSatisfy({ inArena(word(places, byte + 8 * $0), word(places, byte + 8 * $0 + 4)) })
       else { return ("its time-zone place \(place) lies outside the arena") }
       // Everything `store(at:)` reads of a guess's place: its texts and its coordinate.
-      for field in 0..<3 {
+      for field in 0..<5 {
         let text = textBytes(word(places, byte + 8 * field), word(places, byte + 8 * field + 4))
         guard CompactJSONReader.validUTF8(text) != nil else {
           return "its time-zone place \(place) has a text that is not UTF-8"
@@ -802,7 +804,7 @@ final class StoreTable: @unchecked Sendable {
         Double(
           bitPattern: UInt64(littleEndian: places.loadUnaligned(fromByteOffset: byte + at, as: UInt64.self)))
       }
-      guard (try? Coordinate(latitude: number(24), longitude: number(32))) != nil else {
+      guard (try? Coordinate(latitude: number(40), longitude: number(48))) != nil else {
         return "its time-zone place \(place) has a coordinate out of range"
       }
     }

@@ -13,11 +13,11 @@ enum StoreTableLayout {
   /// | 16..<32 | latitude, longitude (Double); NaN when the store has no location |
   /// | 32..<44 | feature index, line, column (UInt32 each) |
   /// | 44 | id source (0 feature, 1 ref, 2 property, 3 generated) |
-  /// | 45 | flags: 1 has a location, 2 its time zone was inferred |
+  /// | 45 | flags: 1 has a location, 2 its time zone was inferred, 4 its holiday country was, 8 its holiday region was |
   /// | 46 | hours state: 0 it has a schedule, else 1 + the index of why not in the meta's reasons |
   /// | 47 | reserved, zero |
   /// | 48..<56 | time zone: offset and length of its name (offset `UInt32.max`: none) |
-  /// | 56..<60 | inferred-zone entry in `guesses` (`UInt32.max`: none) |
+  /// | 56..<60 | entry in `guesses` of the place its zone or holidays were inferred from (`UInt32.max`: none) |
   /// | 60..<64 | schedule group (`UInt32.max`: none): stores of a group share one compiled schedule |
   /// | 64..<72 | `name` as JSON text (a string literal or `null`), pre-escaped for answers |
   /// | 72..<80 | `address` as JSON text, likewise |
@@ -33,13 +33,20 @@ enum StoreTableLayout {
   static let shapeSize = 8
   /// A distinct property key (`keys` section): offset and length of its UTF-8.
   static let keySize = 8
-  /// An inferred time zone (`guesses` section): the place it was taken from (UInt32, its number
-  /// in `places`), then the distance to it in metres (Double, at byte 4, so read unaligned).
+  /// A store's nearest place, when its zone or holidays were inferred (`guesses` section): the
+  /// place (UInt32, its number in `places`), then the distance to it in metres (Double, at byte
+  /// 4, so read unaligned).
   static let guessSize = 12
-  /// A place zones were inferred from (`places` section), stored once however many stores took
-  /// their zone from it: zone, place and country texts (offset, length each), then the place's
-  /// latitude and longitude (Double). A guess was 48 bytes a store with these in it.
-  static let placeSize = 40
+  /// A place zones or holidays were inferred from (`places` section), stored once however many
+  /// stores took theirs from it: zone, place name, country, GeoNames division and holiday region
+  /// texts (offset, length each; the region empty when no store took one from it), then the
+  /// place's latitude and longitude (Double). A guess was 48 bytes a store with these in it.
+  static let placeSize = 56
+  /// Row flags (byte 45).
+  static let locatedFlag: UInt8 = 1
+  static let zoneInferredFlag: UInt8 = 2
+  static let holidayCountryInferredFlag: UInt8 = 4
+  static let holidayRegionInferredFlag: UInt8 = 8
   static let none = UInt32.max
 }
 
@@ -60,6 +67,8 @@ struct StoreTableBuilder {
     let identifier: String
     let placeName: String
     let countryCode: String
+    let division: String
+    let region: String
     let latitude: UInt64
     let longitude: UInt64
   }
@@ -177,15 +186,16 @@ struct StoreTableBuilder {
     rows.append(UInt32(clamping: store.position.line))
     rows.append(UInt32(clamping: store.position.column))
     rows.append(StoreTableLayout.idSourceCode(store.idSource))
-    rows.append(UInt8((store.coordinate == nil ? 0 : 1) | (store.inferredTimezone == nil ? 0 : 2)))
+    rows.append(StoreTableLayout.flags(of: store))
     rows.append(hoursState)
     rows.append(UInt8(0))
     Self.put(try store.timezone.map { zone throws(StoreTableOverflow) in try text(zone) } ?? .none, to: &rows)
-    if let guess = store.inferredTimezone {
+    if let guess = store.inferredTimezone ?? store.inferredHolidays?.place {
       rows.append(UInt32(guesses.count / StoreTableLayout.guessSize))
+      let region = store.inferredHolidays?.region ?? ""
       let key = PlaceKey(
         identifier: guess.identifier, placeName: guess.placeName, countryCode: guess.countryCode,
-        latitude: guess.placeCoordinate.latitude.bitPattern,
+        division: guess.division, region: region, latitude: guess.placeCoordinate.latitude.bitPattern,
         longitude: guess.placeCoordinate.longitude.bitPattern)
       let place: UInt32
       if let known = placeNumbers[key] {
@@ -196,6 +206,8 @@ struct StoreTableBuilder {
         Self.put(try text(guess.identifier), to: &places)
         Self.put(try text(guess.placeName), to: &places)
         Self.put(try text(guess.countryCode), to: &places)
+        Self.put(try text(guess.division), to: &places)
+        Self.put(try text(region), to: &places)
         places.append(guess.placeCoordinate.latitude)
         places.append(guess.placeCoordinate.longitude)
       }
@@ -318,13 +330,42 @@ extension StoreTableLayout {
 }
 
 extension StoreTableLayout {
-  /// The time-zone guess `index` of the `guesses` column, or `nil` when it or its place lies
-  /// outside its column, a text outside the arena or not UTF-8, or the place's coordinate is out
-  /// of range (the caller reports it).
+  /// The row flags of `store` (byte 45).
+  static func flags(of store: Store) -> UInt8 {
+    var flags: UInt8 = store.coordinate == nil ? 0 : locatedFlag
+    if store.inferredTimezone != nil { flags |= zoneInferredFlag }
+    if let holidays = store.inferredHolidays {
+      if holidays.countryIsInferred { flags |= holidayCountryInferredFlag }
+      if holidays.region != nil { flags |= holidayRegionInferredFlag }
+    }
+    return flags
+  }
+
+  /// What a row with `flags` inferred from `place` (entry `guess` of the `guesses` column, whose
+  /// place's holiday region is `region`): its zone and its holidays, each `nil` when not inferred.
+  static func inferred(flags: UInt8, place: (guess: TimeZoneGuess, region: String)?) -> (
+    zone: TimeZoneGuess?, holidays: InferredHolidays?
+  ) {
+    guard let place else { return (nil, nil) }
+    let zone = flags & zoneInferredFlag != 0 ? place.guess : nil
+    let countryIsInferred = flags & holidayCountryInferredFlag != 0
+    let regionIsInferred = flags & holidayRegionInferredFlag != 0
+    guard countryIsInferred || regionIsInferred else { return (zone, nil) }
+    return (
+      zone,
+      InferredHolidays(
+        country: place.guess.countryCode.uppercased(), region: regionIsInferred ? place.region : nil,
+        countryIsInferred: countryIsInferred, place: place.guess)
+    )
+  }
+
+  /// The guess `index` of the `guesses` column, with its place's holiday region (empty: none),
+  /// or `nil` when it or its place lies outside its column, a text outside the arena or not
+  /// UTF-8, or the place's coordinate is out of range (the caller reports it).
   static func guess(
     _ index: UInt32, guesses: UnsafeRawBufferPointer, places: UnsafeRawBufferPointer,
     texts: UnsafeRawBufferPointer
-  ) -> TimeZoneGuess? {
+  ) -> (guess: TimeZoneGuess, region: String)? {
     func word(_ bytes: UnsafeRawBufferPointer, _ at: Int) -> UInt32 {
       UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt32.self))
     }
@@ -345,11 +386,13 @@ extension StoreTableLayout {
     guard (place + 1) * UInt64(placeSize) <= UInt64(places.count) else { return nil }
     let entry = Int(place) * placeSize
     guard let zone = text(entry), let name = text(entry + 8), let country = text(entry + 16),
+      let division = text(entry + 24), let region = text(entry + 32),
       let coordinate = try? Coordinate(
-        latitude: double(places, entry + 24), longitude: double(places, entry + 32))
+        latitude: double(places, entry + 40), longitude: double(places, entry + 48))
     else { return nil }
-    return TimeZoneGuess(
-      identifier: zone, placeName: name, countryCode: country, placeCoordinate: coordinate,
-      distance: Distance(meters: distance))
+    let guess = TimeZoneGuess(
+      identifier: zone, placeName: name, countryCode: country, division: division,
+      placeCoordinate: coordinate, distance: Distance(meters: distance))
+    return (guess, region)
   }
 }
