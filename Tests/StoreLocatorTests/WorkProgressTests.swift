@@ -39,21 +39,21 @@ import Testing
   }
 
   @Test func loadingTellsHowFarReadingAndIndexingGot() throws {
-    let text = Self.collection(12_000)
+    let text = Self.collection(16_000)
     #expect(text.utf8.count > 3 * WorkProgress.byteStep)
     let recorder = Recorder()
     let catalog = try Catalog(geoJSON: Array(text.utf8), source: "many.geojson", progress: recorder.progress)
-    #expect(catalog.stores.count == 12_000)
+    #expect(catalog.stores.count == 16_000)
     let steps = recorder.recorded
     let tasks = steps.map(\.task).reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }
     #expect(
-      tasks == ["reading many.geojson", "compiling opening hours and time zones", "indexing 12000 stores"])
+      tasks == ["reading many.geojson", "compiling opening hours and time zones", "indexing 16000 stores"])
     let reading = steps.filter { $0.task == "reading many.geojson" }
     #expect(reading.allSatisfy { $0.total == text.utf8.count && $0.unit == .bytes })
     #expect(reading.count >= 3, "a report about every megabyte")
     #expect(reading.last?.done == text.utf8.count)
-    let indexing = steps.filter { $0.task == "indexing 12000 stores" }
-    #expect(indexing.allSatisfy { $0.total == 12_000 && $0.unit == .stores })
+    let indexing = steps.filter { $0.task == "indexing 16000 stores" }
+    #expect(indexing.allSatisfy { $0.total == 16_000 && $0.unit == .stores })
     #expect(indexing.count >= 3)
     // Within a task, what is done never goes back (threads read ahead, the reader follows).
     for task in tasks {

@@ -24,7 +24,10 @@ import Testing
     #expect(files.count > 50)
     for file in files {
       let source = try String(contentsOf: tests.appendingPathComponent(file), encoding: .utf8)
-      #expect(!source.contains("import XCTest"), "\(file)")
+      let imports = source.split(separator: "\n").filter {
+        $0.hasPrefix("import XCTest") || $0.hasPrefix("@testable import XCTest")
+      }
+      #expect(imports.isEmpty, "\(file)")
     }
   }
 }
