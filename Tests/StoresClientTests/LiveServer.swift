@@ -87,6 +87,9 @@ final class LiveServer: @unchecked Sendable {
     process.arguments = [
       "--data", Binaries.bundledData, "--hostname", "127.0.0.1", "--port", "0", "--log-level", "warning",
       "--assets", assets.path,
+      // The place index is built by the first place query: a quarter of a second in a release
+      // build, but seconds in a debug build while every suite runs, past the default 10 s.
+      "--request-timeout", "120",
     ]
     var environment = ProcessInfo.processInfo.environment
     environment["STORES_ADMIN_TOKEN"] = Self.adminToken
