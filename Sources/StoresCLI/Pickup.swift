@@ -36,7 +36,7 @@ extension StoresCommand {
       name: .long, parsing: .unconditional,
       help: ArgumentHelp(
         "Where the customer is: LAT,LON or a place name (default with --order: the order's customer).",
-        valueName: "lat,lon"))
+        valueName: "lat,lon|place"))
     var near: String?
 
     @Option(help: ArgumentHelp("The order is ready this long after now (12m, PT15M).", valueName: "duration"))

@@ -28,7 +28,7 @@ extension StoresCommand {
     @Option(
       name: .long, parsing: .unconditional,
       help: ArgumentHelp(
-        "Rank nearer places first and give distances: LAT,LON or a place.", valueName: "lat,lon"))
+        "Rank nearer places first and give distances: LAT,LON or a place.", valueName: "lat,lon|place"))
     var near: String?
 
     @Option(parsing: .unconditional, help: "How many places to list (1...50; default 10).")

@@ -27,7 +27,7 @@ extension StoresCommand {
       name: .long, parsing: .unconditional,
       help: ArgumentHelp(
         "Centre of the circle: LAT,LON in degrees, or a place name (Seattle; \"Paris, FR\").",
-        valueName: "lat,lon"))
+        valueName: "lat,lon|place"))
     var near: String?
 
     @Option(

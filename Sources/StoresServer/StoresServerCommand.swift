@@ -325,6 +325,7 @@ struct StoresServerCommand: AsyncParsableCommand {
         .init(
           service: RecordVerificationService(store: service.store, logger: logger),
           successTerminationBehavior: .ignore, failureTerminationBehavior: .gracefullyShutdownGroup),
+        .init(service: PlaceIndexWarmUpService(logger: logger), successTerminationBehavior: .ignore),
         .init(
           service: await HangupReloadService.trapping(reloader: service.reloader),
           successTerminationBehavior: .ignore),

@@ -159,12 +159,22 @@ import Testing
     #expect(place.label == "Seattle, Washington, US")
   }
 
+  /// The places a name may mean, read from the rows: those whose own name it is, and those with
+  /// it as an alternate name that are larger than all of them (all of them when no place has it
+  /// as its own).
+  static func contenders(_ key: String, in rows: [Row] = rows) -> [Row] {
+    let own = rows.filter { PlaceNameFolding.folded($0.name) == key }
+    let largestOwn = own.map(\.population).max() ?? -1
+    let others = rows.filter { row in
+      PlaceNameFolding.folded(row.name) != key && row.population > largestOwn
+        && row.alternates.contains { PlaceNameFolding.folded($0) == key }
+    }
+    return own + others
+  }
+
   @Test func anAmbiguousNameListsItsCandidatesAndIsNeverGuessed() throws {
     let index = try index()
-    let parises = Self.rows.filter {
-      PlaceNameFolding.folded($0.name) == "paris"
-        || $0.alternates.contains { PlaceNameFolding.folded($0) == "paris" }
-    }
+    let parises = Self.contenders("paris")
     #expect(parises.count > 1)
     do {
       _ = try index.resolve("Paris")
@@ -175,24 +185,59 @@ import Testing
       #expect(error.candidates.first?.countryCode == "FR")
       #expect(error.candidates.map(\.population) == error.candidates.map(\.population).sorted(by: >))
       #expect(error.message.contains("'Paris' names \(parises.count) places"))
-      #expect(error.message.contains("Paris, 11, FR (population 2,138,551)"))
+      #expect(error.message.contains("Paris, Île-de-France, FR (population 2,138,551)"))
       #expect(error.message.contains("Paris, Texas, US"))
+      // Parys (South Africa, 71,319 people) is also called Paris, but is smaller than Paris.
+      #expect(!error.candidates.contains { $0.name == "Parys" })
     }
     do {
       _ = try index.resolve("Springfield, US")
       Issue.record("Springfield, US was resolved")
     } catch {
-      // Places whose name or an alternate name is Springfield, in the US (alternate names count:
-      // Springfield Gardens, New York, is also called Springfield).
-      let named = Self.rows.filter {
-        $0.country == "US"
-          && ([$0.name] + $0.alternates).contains { PlaceNameFolding.folded($0) == "springfield" }
-      }
+      // The US places named Springfield; the smaller ones also called so (Powder Springs,
+      // Georgia) are not listed.
+      let named = Self.contenders("springfield", in: Self.rows.filter { $0.country == "US" })
       #expect(named.count > PlaceIndex.maximumCandidates)
       #expect(error.kind == .ambiguous)
       #expect(error.message.hasPrefix("'Springfield' names \(named.count) places"))
       #expect(error.message.contains("Springfield, Missouri, US (population 170,188)"))
       #expect(error.message.hasSuffix("and \(named.count - PlaceIndex.maximumCandidates) more"))
+    }
+  }
+
+  /// GeoNames lists "Chicago" among the names of Willard, Ohio; the name is Chicago's own, and
+  /// Chicago is the larger: it is meant.
+  @Test func aPlacesOwnNameComesBeforeSmallerPlacesOtherNames() throws {
+    let index = try index()
+    for (name, country, division) in [("Chicago", "US", "Illinois"), ("São Paulo", "BR", "São Paulo")] {
+      let key = PlaceNameFolding.folded(name)
+      let alsoCalled = Self.rows.filter {
+        PlaceNameFolding.folded($0.name) != key
+          && $0.alternates.contains { PlaceNameFolding.folded($0) == key }
+      }
+      #expect(!alsoCalled.isEmpty, "no other place is also called \(name): the test needs one")
+      let found = try index.resolve(name)
+      #expect(found.place.name == name)
+      #expect(found.place.countryCode == country)
+      #expect(found.place.division == division)
+      #expect(found.matchedName == nil)
+    }
+  }
+
+  /// "St. Petersburg" is the own name of the one in Florida and another name of the far larger
+  /// Saint Petersburg in Russia: both are listed, neither is guessed.
+  @Test func anotherNameOfALargerPlaceKeepsAnOwnNameAmbiguous() throws {
+    let index = try index()
+    let expected = Self.contenders("st petersburg")
+    #expect(Set(expected.map(\.country)).isSuperset(of: ["US", "RU"]))
+    do {
+      let found = try index.resolve("St. Petersburg")
+      Issue.record("St. Petersburg was resolved to \(found.place.label)")
+    } catch {
+      #expect(error.kind == .ambiguous)
+      #expect(error.candidates.count == min(expected.count, PlaceIndex.maximumCandidates))
+      #expect(error.candidates.first?.name == "Saint Petersburg")
+      #expect(error.candidates.contains { $0.label == "St. Petersburg, Florida, US" })
     }
   }
 

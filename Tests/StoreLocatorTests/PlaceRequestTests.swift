@@ -54,7 +54,7 @@ import Testing
     #expect(error.kind == .invalid)
     #expect(error.parameter == "--near")
     #expect(error.message.hasPrefix("--near: 'Paris' names "))
-    #expect(error.message.contains("Paris, 11, FR (population 2,138,551)"))
+    #expect(error.message.contains("Paris, Île-de-France, FR (population 2,138,551)"))
     let unknown = try #require(
       refusal { () throws(RequestError) in _ = try NearestRequest(parameters([("near", "Seatle")])) })
     #expect(unknown.message.contains("did you mean Seattle, Washington, US"))

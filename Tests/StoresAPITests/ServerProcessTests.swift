@@ -54,6 +54,29 @@ import Testing
     #expect(try await ServerProcess.onThread { server.exitStatus() } == 0)
   }
 
+  /// The place names are indexed as the server starts, before any place query asks: the log
+  /// says so with no request sent, and the first query then finds the place.
+  @Test func placeNamesAreIndexedAtStartUpBeforeAnyQuery() async throws {
+    let path = try TestService.temporaryFile(ReloadTests.stores("a"))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let server = try await ServerProcess.onThread { try RunningServer(["--data", path], logLevel: "notice") }
+    try #require(server.port > 0, "startup line: \(server.startupLine)\n\(server.log)")
+    let port = server.port
+    // Seconds in a debug build while every suite runs: the bound is generous on purpose.
+    let indexed = try await ServerProcess.onThread {
+      ServerProcess.eventually(seconds: 300) { server.log.contains("place names indexed") }
+    }
+    #expect(indexed, "\(server.log)")
+    #expect(server.log.contains("places=69472 seconds="), "\(server.log)")
+    let answer = try await ServerProcess.onThread {
+      try RawHTTPConnection.get(port: port, "/v1/places?q=Fremantle")
+    }
+    #expect(answer.status == 200)
+    #expect(answer.body.contains("\"Western Australia\""))
+    server.signal(SIGTERM)
+    #expect(try await ServerProcess.onThread { server.exitStatus() } == 0)
+  }
+
   /// 32 pickups whose bodies have not all arrived are in flight when SIGTERM comes: the server
   /// stops accepting connections, closes the idle ones, waits for the 32 bodies, answers each
   /// in full and exits 0.

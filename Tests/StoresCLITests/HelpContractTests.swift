@@ -123,7 +123,7 @@ import Testing
   @Test(arguments: [
     (["nearest", "--near", "-33.8688,151.2093", "-k", "-1"], "-k must be 1...1000 (got -1)"),
     (["within", "--near", "-33.8688,-151.2093", "--radius", "-5km"], "--radius"),
-    (["nearest", "--where", "drive_through=yes"], "Missing expected argument '--near <lat,lon>'"),
+    (["nearest", "--where", "drive_through=yes"], "Missing expected argument '--near <lat,lon|place>'"),
     (["hours", "--expression", "Mo-Fr 09:00-17:00"], "--expression needs --timezone"),
   ])
   func knownOptionsKeepTheirErrors(_ arguments: [String], _ message: String) throws {

@@ -50,6 +50,31 @@ import Testing
       outcome.standardOutput.contains("closed, opens 09:00") || outcome.standardOutput.contains("open until"))
   }
 
+  /// `--near` takes a place name as every command does: Munich's zone and Bavaria's holidays
+  /// (Epiphany closes the store), the place used said first; a name several places have is
+  /// refused with them listed.
+  @Test func expressionNearTakesAPlaceName() throws {
+    let munich = try StoresProcess.run([
+      "hours", "--expression", "Mo-Su 10:00-18:00; PH off", "--near", "münchen", "--at", "2027-01-06T12:00",
+      "--days", "1",
+    ])
+    #expect(munich.status == 0, "\(munich.standardError)")
+    #expect(
+      munich.standardOutput.hasPrefix("Europe/Berlin, public holidays of DE-BY\n"), "\(munich.standardOutput)"
+    )
+    #expect(munich.standardOutput.contains("Wed 2027-01-06  closed"), "\(munich.standardOutput)")
+    #expect(
+      munich.standardError.hasPrefix("stores: note: near: Munich, Bayern, DE (48.1374,11.5755; population "),
+      "\(munich.standardError)")
+    let berlin = try StoresProcess.run(["hours", "--expression", "Mo-Su 10:00-18:00", "--near", "Berlin"])
+    #expect(berlin.status == 64)
+    #expect(berlin.standardError.contains("Error: --near: 'Berlin' names "), "\(berlin.standardError)")
+    #expect(berlin.standardError.contains("Berlin, Berlin, DE (population 3,426,354)"))
+    let nowhere = try StoresProcess.run(["hours", "--expression", "Mo-Su 10:00-18:00", "--near", "91,0"])
+    #expect(nowhere.status == 64)
+    #expect(nowhere.standardError.contains("Error: --near: "), "\(nowhere.standardError)")
+  }
+
   /// `--near` without `--timezone` or `--country`: the zone and holidays of the nearest place,
   /// said on standard error. Berlin's 28 December 2026 is no holiday (open, not unknown); its
   /// 8 March 2027 is Women's Day, a holiday of the region inferred (closed).

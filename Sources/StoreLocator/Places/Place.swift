@@ -9,7 +9,8 @@ public struct Place: Hashable, Sendable {
   public let countryCode: String
   /// GeoNames' first-level division code (`WA`, `ZH`, `08`); may be empty.
   public let divisionCode: String
-  /// The division's name where the data has one (the US states), else `nil`.
+  /// The division's name (`Washington`, `Western Australia`); `nil` for the few divisions the
+  /// data names by code only.
   public let divisionName: String?
   public let coordinate: Coordinate
   /// GeoNames' population figure.
@@ -30,7 +31,8 @@ public struct Place: Hashable, Sendable {
   /// The division as people read it: its name where the data has one, else its code.
   public var division: String { divisionName ?? divisionCode }
 
-  /// `Seattle, Washington, US`; `Zürich, ZH, CH`; without the division when there is none.
+  /// `Seattle, Washington, US`; `Fremantle, Western Australia, AU`; without the division when there
+  /// is none.
   public var label: String {
     ([name] + (division.isEmpty ? [] : [division]) + [countryCode]).joined(separator: ", ")
   }

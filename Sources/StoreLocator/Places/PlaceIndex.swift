@@ -337,7 +337,8 @@ public final class PlaceIndex: Sendable {
   /// exactly one place ("Seattle", "zurich"), or a name with qualifiers after commas that narrow
   /// it to one: a country code, a division code or a division name ("Paris, FR",
   /// "Springfield, IL", "Springfield, Illinois, US"). Each qualifier must match the place's
-  /// country or division.
+  /// country or division. A place's own name comes before smaller places' alternate names
+  /// (`contenders`).
   ///
   /// - Throws: `PlaceLookupError`: `.ambiguous` with the candidates (most populous first), never
   ///   a guess; `.unknown` with close names; `.malformed` for empty or over-long text.
@@ -390,10 +391,11 @@ public final class PlaceIndex: Sendable {
         self.populations[$0] != self.populations[$1] ? self.populations[$0] > self.populations[$1] : $0 < $1
       }
     }
-    if qualified.count == 1, let only = qualified.first, let entry = entryOfPlace[only] {
+    let contenders = self.contenders(qualified, entryOfPlace: entryOfPlace)
+    if contenders.count == 1, let only = contenders.first, let entry = entryOfPlace[only] {
       return match(entry: entry, place: only, near: nil, score: log10(Double(max(populations[only], 1))))
     }
-    let listed = byPopulation(qualified.isEmpty ? named : qualified)
+    let listed = byPopulation(qualified.isEmpty ? named : contenders)
     let candidates = listed.prefix(Self.maximumCandidates).map { place($0) }
     let more = listed.count > candidates.count ? "; and \(listed.count - candidates.count) more" : ""
     let list = candidates.map(\.labelWithPopulation).joined(separator: "; ") + more
@@ -412,6 +414,20 @@ public final class PlaceIndex: Sendable {
       .ambiguous,
       "\(displayed) names \(listed.count) places; add the division or country\(example), or give LAT,LON: \(list)",
       candidates: candidates)
+  }
+
+  /// Of the places a name matched, those it may mean. A place's own name comes before other
+  /// places' alternate names: "Chicago" is Chicago, Illinois (2.7 million people), although
+  /// GeoNames lists "Chicago" among the names of Willard, Ohio (6,063). An alternate name still
+  /// counts when its place is larger than every place whose own name it is: "St. Petersburg" is
+  /// the own name of the one in Florida (257,083) and another name of Saint Petersburg, Russia
+  /// (5.4 million), so it stays ambiguous. Where no place has the name as its own, every match
+  /// counts.
+  private func contenders(_ places: [Int], entryOfPlace: [Int: Int]) -> [Int] {
+    let own = Set(
+      places.filter { place in entryOfPlace[place].map { entryName[$0] == nameRanges[place] } ?? false })
+    guard let largestOwn = own.map({ populations[$0] }).max() else { return places }
+    return places.filter { own.contains($0) || populations[$0] > largestOwn }
   }
 
   /// `text` without spaces around it.

@@ -1854,11 +1854,11 @@ extension Components {
                     ])
                 }
             }
-            /// The properties a `where=KEY=VALUE` condition can usefully pick stores by: at most 16 distinct values of at most 40 bytes each (such as `drive_through`, `wheelchair`), sorted by key, each with its stores per value, most first. Left out: a key every store has with the same value, and the `opening_hours` keys (ask with `open_at`). The store picker page offers these as filters.
+            /// The properties a `where=KEY=VALUE` condition can usefully pick stores by: values that stores share: at most 16 distinct values of at most 40 bytes each, and few for the stores that have the key (d distinct values among m stores with d² ≤ m, so a free-text key such as `starbucks:open_status_text` is not offered), such as `drive_through`, `wheelchair`; sorted by key, each with its stores per value, most first. Left out: a key every store has with the same value, and the `opening_hours` keys (ask with `open_at`). The store picker page offers these as filters.
             ///
             /// - Remark: Generated from `#/components/schemas/Info/attributes`.
             public typealias AttributesPayload = [Components.Schemas.Info.AttributesPayloadPayload]
-            /// The properties a `where=KEY=VALUE` condition can usefully pick stores by: at most 16 distinct values of at most 40 bytes each (such as `drive_through`, `wheelchair`), sorted by key, each with its stores per value, most first. Left out: a key every store has with the same value, and the `opening_hours` keys (ask with `open_at`). The store picker page offers these as filters.
+            /// The properties a `where=KEY=VALUE` condition can usefully pick stores by: values that stores share: at most 16 distinct values of at most 40 bytes each, and few for the stores that have the key (d distinct values among m stores with d² ≤ m, so a free-text key such as `starbucks:open_status_text` is not offered), such as `drive_through`, `wheelchair`; sorted by key, each with its stores per value, most first. Left out: a key every store has with the same value, and the `opening_hours` keys (ask with `open_at`). The store picker page offers these as filters.
             ///
             /// - Remark: Generated from `#/components/schemas/Info/attributes`.
             public var attributes: Components.Schemas.Info.AttributesPayload
@@ -1946,7 +1946,7 @@ extension Components {
             ///   - storesWithInvalidHours:
             ///   - storesWithToleratedHours:
             ///   - storesWithInferredTimezone:
-            ///   - attributes: The properties a `where=KEY=VALUE` condition can usefully pick stores by: at most 16 distinct values of at most 40 bytes each (such as `drive_through`, `wheelchair`), sorted by key, each with its stores per value, most first. Left out: a key every store has with the same value, and the `opening_hours` keys (ask with `open_at`). The store picker page offers these as filters.
+            ///   - attributes: The properties a `where=KEY=VALUE` condition can usefully pick stores by: values that stores share: at most 16 distinct values of at most 40 bytes each, and few for the stores that have the key (d distinct values among m stores with d² ≤ m, so a free-text key such as `starbucks:open_status_text` is not offered), such as `drive_through`, `wheelchair`; sorted by key, each with its stores per value, most first. Left out: a key every store has with the same value, and the `opening_hours` keys (ask with `open_at`). The store picker page offers these as filters.
             ///   - errors:
             ///   - warnings:
             ///   - notes:
@@ -4190,7 +4190,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Place/name`.
             public var name: Swift.String
-            /// The first-level division: its name where the data has one (the US states: `Washington`), else its GeoNames code (`ZH`); may be empty.
+            /// The first-level division's name (`Washington`, `Western Australia`, `Zürich`), else its GeoNames code where no name is known (a few small countries); may be empty.
             ///
             /// - Remark: Generated from `#/components/schemas/Place/division`.
             public var division: Swift.String
@@ -4214,7 +4214,7 @@ extension Components {
             ///
             /// - Parameters:
             ///   - name: The place's GeoNames name, such as `Zürich`.
-            ///   - division: The first-level division: its name where the data has one (the US states: `Washington`), else its GeoNames code (`ZH`); may be empty.
+            ///   - division: The first-level division's name (`Washington`, `Western Australia`, `Zürich`), else its GeoNames code where no name is known (a few small countries); may be empty.
             ///   - divisionCode: GeoNames' first-level division code (`WA`, `ZH`, `08`); may be empty.
             ///   - country: ISO 3166-1 alpha-2 country code.
             ///   - latitude:
@@ -4299,7 +4299,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/PlaceMatch/matched_name`.
             public var matchedName: Swift.String?
-            /// The first-level division: its name where the data has one (the US states: `Washington`), else its GeoNames code (`ZH`); may be empty.
+            /// The first-level division's name (`Washington`, `Western Australia`, `Zürich`), else its GeoNames code where no name is known (a few small countries); may be empty.
             ///
             /// - Remark: Generated from `#/components/schemas/PlaceMatch/division`.
             public var division: Swift.String
@@ -4328,7 +4328,7 @@ extension Components {
             /// - Parameters:
             ///   - name: The place's GeoNames name, such as `Zürich`.
             ///   - matchedName: The alternate name the query matched (`Zurigo` for Zürich); absent when the place's own name matched.
-            ///   - division: The first-level division: its name where the data has one (the US states: `Washington`), else its GeoNames code (`ZH`); may be empty.
+            ///   - division: The first-level division's name (`Washington`, `Western Australia`, `Zürich`), else its GeoNames code where no name is known (a few small countries); may be empty.
             ///   - divisionCode: GeoNames' first-level division code (`WA`, `ZH`, `08`); may be empty.
             ///   - country: ISO 3166-1 alpha-2 country code.
             ///   - latitude:
