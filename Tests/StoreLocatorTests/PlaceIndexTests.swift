@@ -26,7 +26,7 @@ import Testing
     return text.split(separator: "\n").compactMap { line in
       guard !line.hasPrefix("#") else { return nil }
       let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-      guard fields.count == 9 else { return nil }
+      guard fields.count == 10 else { return nil }
       return Row(
         latitude: Double(fields[0])!, longitude: Double(fields[1])!, country: fields[3], admin1: fields[4],
         name: fields[5], population: Int(fields[6])!, division: fields[7],
@@ -245,6 +245,10 @@ import Testing
     ("Paris, FR", "FR", "11"), ("Paris, TX", "US", "TX"), ("paris,texas", "US", "TX"),
     ("Springfield, IL", "US", "IL"), ("Springfield, Illinois, US", "US", "IL"),
     ("Springfield, AU", "AU", "04"),
+    // ISO 3166-2 codes where GeoNames' are numbers, and division names.
+    ("Perth, WA", "AU", "08"), ("Perth, Western Australia", "AU", "08"), ("Perth, ON", "CA", "08"),
+    ("London, ON", "CA", "08"), ("Sydney, NSW", "AU", "02"), ("Paris, Île-de-France", "FR", "11"),
+    ("Perth, Scotland, GB", "GB", "SCT"),
   ])
   func qualifiersNarrowANameToOnePlace(_ text: String, _ country: String, _ division: String) throws {
     let place = try index().resolve(text).place

@@ -139,7 +139,8 @@ public struct TimeZoneLocator: Sendable {
         if contentEnd == lineStart || buffer[lineStart] == UInt8(ascii: "#") { continue }
 
         // Six fields: latitude, longitude, zone, country, admin1, name; the search's three
-        // (population, division, alternate names) may follow and are read by `PlaceIndex`.
+        // (population, division, alternate names) and the division's ISO code may follow and are
+        // read by `PlaceIndex`.
         var fieldStarts: (Int, Int, Int, Int, Int, Int, Int) = (lineStart, 0, 0, 0, 0, 0, 0)
         var fieldCount = 1
         var position = lineStart
@@ -158,8 +159,8 @@ public struct TimeZoneLocator: Sendable {
           }
           position += 1
         }
-        guard fieldCount == 6 || fieldCount == 9 else {
-          fail("expected 6 or 9 tab-separated fields, found \(fieldCount)")
+        guard fieldCount == 6 || fieldCount == 9 || fieldCount == 10 else {
+          fail("expected 6, 9 or 10 tab-separated fields, found \(fieldCount)")
           return
         }
         guard

@@ -34,10 +34,12 @@ public final class PlaceIndex: Sendable {
   let coordinates: [Coordinate]
   let populations: [Int]
   let countries: [UInt16]
-  /// Byte ranges in `text` of each place's name, division code and division name.
+  /// Byte ranges in `text` of each place's name, division code, division name and the division's
+  /// ISO 3166-2 code without the country (`WA`, `ON`; a qualifier only).
   let nameRanges: [Range<UInt32>]
   let divisionCodeRanges: [Range<UInt32>]
   let divisionNameRanges: [Range<UInt32>]
+  let divisionISORanges: [Range<UInt32>]
   /// One entry per searchable name: its place, its byte range in `text`, its folded key's range
   /// in `keys`, and whether it is the place's own name.
   let entryPlace: [UInt32]
@@ -53,7 +55,8 @@ public final class PlaceIndex: Sendable {
   public var nameCount: Int { entryPlace.count }
 
   /// Loads a places file (the format is in `scripts/make_timezone_places.py`). A file of six
-  /// fields (no population, division or alternate names) is searched by its names alone.
+  /// fields (no population, division or alternate names) is searched by its names alone; one of
+  /// nine has no ISO division codes.
   /// - Throws: `CatalogError` as `TimeZoneLocator` does.
   public convenience init(contentsOf path: String) throws(CatalogError) {
     try self.init(
@@ -90,6 +93,7 @@ public final class PlaceIndex: Sendable {
     var nameRanges: [Range<UInt32>] = []
     var divisionCodeRanges: [Range<UInt32>] = []
     var divisionNameRanges: [Range<UInt32>] = []
+    var divisionISORanges: [Range<UInt32>] = []
     var entryPlace: [UInt32] = []
     var entryName: [Range<UInt32>] = []
     var entryKey: [Range<UInt32>] = []
@@ -125,10 +129,10 @@ public final class PlaceIndex: Sendable {
           fields.append(fieldStart..<position)
           fieldStart = position + 1
         }
-        guard fields.count == 6 || fields.count == 9 else {
+        guard fields.count == 6 || fields.count == 9 || fields.count == 10 else {
           failure = CatalogError(
             .badData, source: source,
-            "line \(lineNumber): expected 6 or 9 tab-separated fields, found \(fields.count)")
+            "line \(lineNumber): expected 6, 9 or 10 tab-separated fields, found \(fields.count)")
           return
         }
         guard
@@ -144,7 +148,7 @@ public final class PlaceIndex: Sendable {
           fields[3].count == 2
           ? UInt16(buffer[fields[3].lowerBound]) << 8 | UInt16(buffer[fields[3].lowerBound + 1]) : 0
         var population = 0
-        if fields.count == 9 {
+        if fields.count >= 9 {
           for position in fields[6] {
             let digit = buffer[position] &- UInt8(ascii: "0")
             guard digit < 10, population < Int.max / 100 else {
@@ -163,9 +167,10 @@ public final class PlaceIndex: Sendable {
         }
         nameRanges.append(range(fields[5]))
         divisionCodeRanges.append(range(fields[4]))
-        divisionNameRanges.append(fields.count == 9 ? range(fields[7]) : 0..<0)
+        divisionNameRanges.append(fields.count >= 9 ? range(fields[7]) : 0..<0)
+        divisionISORanges.append(fields.count == 10 ? range(fields[9]) : 0..<0)
         addName(fields[5], place: place)
-        if fields.count == 9, !fields[8].isEmpty {
+        if fields.count >= 9, !fields[8].isEmpty {
           var nameStart = fields[8].lowerBound
           for position in fields[8].lowerBound...fields[8].upperBound
           where position == fields[8].upperBound || buffer[position] == UInt8(ascii: "|") {
@@ -193,6 +198,7 @@ public final class PlaceIndex: Sendable {
     self.nameRanges = nameRanges
     self.divisionCodeRanges = divisionCodeRanges
     self.divisionNameRanges = divisionNameRanges
+    self.divisionISORanges = divisionISORanges
     self.entryPlace = entryPlace
     self.entryName = entryName
     self.entryKey = entryKey
@@ -335,8 +341,8 @@ public final class PlaceIndex: Sendable {
 
   /// The one place `text` names: a name that, folded, is the whole name or an alternate name of
   /// exactly one place ("Seattle", "zurich"), or a name with qualifiers after commas that narrow
-  /// it to one: a country code, a division code or a division name ("Paris, FR",
-  /// "Springfield, IL", "Springfield, Illinois, US"). Each qualifier must match the place's
+  /// it to one: a country code, a division code (GeoNames' or ISO 3166-2's) or a division name
+  /// ("Paris, FR", "Springfield, IL", "Perth, WA", "Springfield, Illinois, US"). Each qualifier must match the place's
   /// country or division. A place's own name comes before smaller places' alternate names
   /// (`contenders`).
   ///
@@ -395,7 +401,7 @@ public final class PlaceIndex: Sendable {
     if contenders.count == 1, let only = contenders.first, let entry = entryOfPlace[only] {
       return match(entry: entry, place: only, near: nil, score: log10(Double(max(populations[only], 1))))
     }
-    let listed = byPopulation(qualified.isEmpty ? named : contenders)
+    let listed = byPopulation(qualified.isEmpty ? self.contenders(named, entryOfPlace: entryOfPlace) : contenders)
     let candidates = listed.prefix(Self.maximumCandidates).map { place($0) }
     let more = listed.count > candidates.count ? "; and \(listed.count - candidates.count) more" : ""
     let list = candidates.map(\.labelWithPopulation).joined(separator: "; ") + more
@@ -435,16 +441,17 @@ public final class PlaceIndex: Sendable {
     String(text.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
   }
 
-  /// Whether a folded qualifier is the place's country code, division code or division name.
+  /// Whether a folded qualifier is the place's country code, or its division's GeoNames code,
+  /// ISO 3166-2 code (`WA`, `ON`) or name.
   private func matches(_ qualifier: [UInt8], place: Int) -> Bool {
     let country = countries[place]
     if qualifier.count == 2, UInt16(qualifier[0] &- 32) << 8 | UInt16(qualifier[1] &- 32) == country {
       return true
     }
-    let code = text[Int(divisionCodeRanges[place].lowerBound)..<Int(divisionCodeRanges[place].upperBound)]
-    if !code.isEmpty, PlaceNameFolding.key(String(decoding: code, as: UTF8.self)) == qualifier { return true }
-    let divisionName = divisionNameRanges[place]
-    return !divisionName.isEmpty && PlaceNameFolding.key(string(divisionName)) == qualifier
+    return [divisionCodeRanges[place], divisionISORanges[place], divisionNameRanges[place]].contains {
+      range in
+      !range.isEmpty && PlaceNameFolding.key(string(range)) == qualifier
+    }
   }
 
   /// Places whose names are within two edits of `key` (for keys of 4 bytes or more), then the

@@ -4178,7 +4178,7 @@ extension Components {
                 ])
             }
         }
-        /// Where: `LAT,LON` in degrees, latitude first (GeoJSON writes longitude first; a pair that looks swapped is refused with a sentence that says so; spaces around the numbers and exponents are read too), or the name of a place that names exactly one GeoNames place of 5,000 people or more, in any case and with or without accents: `Seattle`, `zurich`, or qualified by its country code, division code or division name, `Paris, FR`, `Springfield, IL`, `Springfield, Illinois, US` (at most 100 characters). A name that several places have is refused (400) with the candidates listed, never guessed; an unknown one with close names. `GET /v1/places` finds names. Text that starts with a digit, a sign or a point is read as `LAT,LON`.
+        /// Where: `LAT,LON` in degrees, latitude first (GeoJSON writes longitude first; a pair that looks swapped is refused with a sentence that says so; spaces around the numbers and exponents are read too), or the name of a place that names exactly one GeoNames place of 5,000 people or more, in any case and with or without accents: `Seattle`, `zurich`, or qualified by its country code, division code (GeoNames' or ISO 3166-2's) or division name, `Paris, FR`, `Springfield, IL`, `Perth, WA`, `Springfield, Illinois, US` (at most 100 characters). A name that several places have is refused (400) with the candidates listed, never guessed; an unknown one with close names. `GET /v1/places` finds names. Text that starts with a digit, a sign or a point is read as `LAT,LON`.
         ///
         /// - Remark: Generated from `#/components/schemas/Location`.
         public typealias Location = Swift.String
