@@ -401,7 +401,8 @@ public final class PlaceIndex: Sendable {
     if contenders.count == 1, let only = contenders.first, let entry = entryOfPlace[only] {
       return match(entry: entry, place: only, near: nil, score: log10(Double(max(populations[only], 1))))
     }
-    let listed = byPopulation(qualified.isEmpty ? self.contenders(named, entryOfPlace: entryOfPlace) : contenders)
+    let listed = byPopulation(
+      qualified.isEmpty ? self.contenders(named, entryOfPlace: entryOfPlace) : contenders)
     let candidates = listed.prefix(Self.maximumCandidates).map { place($0) }
     let more = listed.count > candidates.count ? "; and \(listed.count - candidates.count) more" : ""
     let list = candidates.map(\.labelWithPopulation).joined(separator: "; ") + more
