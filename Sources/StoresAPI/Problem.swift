@@ -59,8 +59,8 @@ public struct Problem: Error, Sendable, CustomStringConvertible {
 }
 
 extension Problem {
-  /// The library refused the request: 400 malformed, 404 unknown store (with the most similar
-  /// ids), 409 an id several stores share (with where each is in the file), 422 a pickup the
+  /// The library refused the request: 400 malformed (with the places an ambiguous or unknown
+  /// `near` name may mean), 404 unknown store (with the most similar ids), 409 an id several stores share (with where each is in the file), 422 a pickup the
   /// planner refuses.
   public init(_ error: RequestError) {
     switch error.kind {
@@ -68,6 +68,9 @@ extension Problem {
       self.init(
         "invalid-request", status: .badRequest, title: "The request is not valid", detail: error.message,
         parameter: error.parameter)
+      if !error.places.isEmpty {
+        extensions["places"] = .array(error.places.map { .object($0.jsonObject) })
+      }
     case .unknownStore:
       self.init(
         "unknown-store", status: .notFound, title: "No store has this id", detail: error.message,

@@ -1,7 +1,8 @@
 import OpenAPIRuntime
 
 /// The service's RFC 9457 problem: `_type` (`urn:stores:problem:…`), `title`, `status`, `detail`
-/// (the CLI's sentence), `parameter` for a bad parameter, `suggestions` for an unknown store.
+/// (the CLI's sentence), `parameter` for a bad parameter, `suggestions` for an unknown store,
+/// `places` for a `near` name that names several places (or none: then close names).
 public typealias Problem = Components.Schemas.Problem
 
 extension Problem {

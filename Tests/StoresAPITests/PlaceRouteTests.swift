@@ -48,6 +48,44 @@ import Testing
     }
   }
 
+  /// A `near` name several places have lists them in `places`, as the library's lookup finds
+  /// them (an app offers them as choices); an unknown one lists the close names; a bad
+  /// coordinate lists none.
+  @Test(arguments: [
+    ("/v1/stores/nearest?near=Paris", "Paris"),
+    ("/v1/stores/within?near=Springfield&radius=1km", "Springfield"),
+    ("/v1/stores/nearest?near=Seatle", "Seatle"), ("/v1/places?q=a&near=St.%20Petersburg", "St. Petersburg"),
+  ])
+  func aNearNameThatIsNotOnePlaceListsThePlacesItMayMean(_ path: String, _ name: String) async throws {
+    let expected: [Place]
+    do {
+      _ = try PlaceIndex.bundled().resolve(name)
+      Issue.record("\(name) names one place")
+      return
+    } catch {
+      expected = error.candidates.isEmpty ? error.suggestions : error.candidates
+    }
+    #expect(!expected.isEmpty)
+    try await TestService.application(TestService.service()).test(.router) { client in
+      let response = try await client.get(path)
+      #expect(response.status == .badRequest)
+      let places = try #require(try response.json()["places"] as? [[String: Any]], "\(response.text)")
+      #expect(places.map { $0["name"] as? String } == expected.map(\.name))
+      #expect(places.map { $0["division"] as? String } == expected.map(\.division))
+      #expect(places.map { $0["latitude"] as? Double } == expected.map(\.coordinate.latitude))
+      #expect(places.map { $0["population"] as? Int } == expected.map(\.population))
+    }
+  }
+
+  @Test func aBadCoordinateListsNoPlaces() async throws {
+    try await TestService.application(TestService.service()).test(.router) { client in
+      let response = try await client.get("/v1/stores/nearest?near=91,0")
+      #expect(response.status == .badRequest)
+      #expect(try response.json()["places"] == nil)
+      #expect(try response.json()["parameter"] as? String == "near")
+    }
+  }
+
   @Test func nearestByPlaceNameEchoesThePlace() async throws {
     try await TestService.application(TestService.service()).test(.router) { client in
       let response = try await client.get("/v1/stores/nearest?near=Seattle,%20WA&k=2&now=\(TestService.now)")

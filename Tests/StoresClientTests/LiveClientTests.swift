@@ -269,6 +269,21 @@ import Testing
       #expect(error.problem?.parameter == "k")
     }
 
+    // A place name several places have: 400 with the places it may mean, typed, to offer as
+    // choices (the largest first).
+    do {
+      _ = try await stores.client.nearestStores(query: .init(near: "Paris", k: 2, now: Self.nowDate))
+      Issue.record("Paris was taken for one place")
+    } catch let error as ClientError {
+      let problem = try #require(error.underlyingError.storesProblem)
+      #expect(problem.parameter == "near")
+      let places = problem.places ?? []
+      #expect(places.count > 1)
+      #expect(places.allSatisfy { $0.name == "Paris" })
+      #expect(places.first?.country == "FR")
+      #expect(places.first?.division == "Île-de-France")
+    }
+
     // Through the generated client the same problem arrives inside ClientError.
     do {
       _ = try await stores.client.getStoreHours(path: .init(id: "nw-01"))

@@ -165,15 +165,20 @@ public struct RequestError: Error, Sendable, CustomStringConvertible {
   public let suggestions: [String]
   /// The stores an ambiguous id names (`ambiguousStore`).
   public let candidates: [Store]
+  /// The places a `near` name may mean, or the close names of an unknown one, best first
+  /// (`invalid`), so an app can offer them as choices.
+  public let places: [Place]
 
   public init(
-    _ kind: Kind, parameter: String?, _ message: String, suggestions: [String] = [], candidates: [Store] = []
+    _ kind: Kind, parameter: String?, _ message: String, suggestions: [String] = [], candidates: [Store] = [],
+    places: [Place] = []
   ) {
     self.kind = kind
     self.parameter = parameter
     self.message = message
     self.suggestions = suggestions
     self.candidates = candidates
+    self.places = places
   }
 
   public var description: String { message }

@@ -118,9 +118,19 @@ public struct WithinRequest: Sendable {
 }
 
 extension RequestParameters {
-  /// The `near` parameter, LAT,LON or a place name (`NearPoint`), when given.
+  /// The `near` parameter, LAT,LON or a place name (`NearPoint`), when given. A name that is
+  /// ambiguous or unknown is refused with the places it may mean, or the close names, as
+  /// `RequestError.places`.
   public func nearPoint() throws(RequestError) -> NearPoint? {
-    try parse("near") { (text: String) throws(NearPointError) -> NearPoint in try NearPoint(parsing: text) }
+    guard let text = try value("near") else { return nil }
+    do throws(NearPointError) { return try NearPoint(parsing: text) } catch {
+      let spelled = spelling(of: "near")
+      var places: [Place] = []
+      if case .place(let lookup) = error {
+        places = lookup.candidates.isEmpty ? lookup.suggestions : lookup.candidates
+      }
+      throw RequestError(.invalid, parameter: spelled, "\(spelled): \(error.description)", places: places)
+    }
   }
 
   /// The `where` conditions, each read as `StoreFilter.Condition` reads one.

@@ -21,7 +21,7 @@ extension Components {
     public enum Schemas {
         /// An RFC 9457 problem: every error the service answers. `detail` is the same sentence the CLI prints for the same input.
         ///
-        /// - `urn:stores:problem:invalid-request` (400): A parameter or the body is malformed, out of range, unknown, repeated, or contradicts another; `parameter` names it.
+        /// - `urn:stores:problem:invalid-request` (400): A parameter or the body is malformed, out of range, unknown, repeated, or contradicts another; `parameter` names it; a `near` place name that names several places, or none, lists them, or close names, in `places`.
         /// - `urn:stores:problem:unknown-store` (404): No store has the id; `suggestions` lists up to three similar ids.
         /// - `urn:stores:problem:not-found` (404): No route has the path (or /admin/reload without STORES_ADMIN_TOKEN).
         /// - `urn:stores:problem:method-not-allowed` (405): The path exists, the method does not; `Allow` lists the methods that do.
@@ -145,6 +145,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Problem/candidates`.
             public var candidates: Components.Schemas.Problem.CandidatesPayload?
+            /// `invalid-request` about `near`: the places a name several places have may mean (most populous first), or the close names of a name no place has; an app can offer them as choices and send the one picked as `LAT,LON` or by its qualified name (`Paris, Île-de-France, FR`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Problem/places`.
+            public var places: [Components.Schemas.Place]?
             /// `reload-failed`, `reload-refused`: nothing was swapped in.
             ///
             /// - Remark: Generated from `#/components/schemas/Problem/reloaded`.
@@ -183,6 +187,7 @@ extension Components {
             ///   - parameter: The query parameter, path parameter (`id`) or body member the problem is about, spelled as the request spelled it.
             ///   - suggestions: `unknown-store`: the most similar ids, best first.
             ///   - candidates: `ambiguous-store`: the stores that share the id, where each is in the data.
+            ///   - places: `invalid-request` about `near`: the places a name several places have may mean (most populous first), or the close names of a name no place has; an app can offer them as choices and send the one picked as `LAT,LON` or by its qualified name (`Paris, Île-de-France, FR`).
             ///   - reloaded: `reload-failed`, `reload-refused`: nothing was swapped in.
             ///   - version: `reload-failed`, `reload-refused`: the version still served.
             ///   - stores: `reload-refused`: the stores of the data still served.
@@ -198,6 +203,7 @@ extension Components {
                 parameter: Swift.String? = nil,
                 suggestions: [Swift.String]? = nil,
                 candidates: Components.Schemas.Problem.CandidatesPayload? = nil,
+                places: [Components.Schemas.Place]? = nil,
                 reloaded: Swift.Bool? = nil,
                 version: Swift.String? = nil,
                 stores: Swift.Int? = nil,
@@ -213,6 +219,7 @@ extension Components {
                 self.parameter = parameter
                 self.suggestions = suggestions
                 self.candidates = candidates
+                self.places = places
                 self.reloaded = reloaded
                 self.version = version
                 self.stores = stores
@@ -229,6 +236,7 @@ extension Components {
                 case parameter
                 case suggestions
                 case candidates
+                case places
                 case reloaded
                 case version
                 case stores
