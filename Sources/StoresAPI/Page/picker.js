@@ -238,6 +238,8 @@ async function api(path, params, body) {
     status: response.status,
     error: detail ? problemSentence(detail, data.parameter)
       : "The service answered " + response.status + " " + response.statusText + ".",
+    // A `near` name several places have (or none): the places it may mean (or close names).
+    places: data && Array.isArray(data.places) ? data.places : [],
   };
 }
 
@@ -282,6 +284,8 @@ async function searchNearest(gen) {
     say(answer.error);
     drawResults();
     mapNote("", "fit");
+    // A town several places share: they are offered under the box, to take as a suggestion is.
+    if (answer.places.length) showPlaces(answer.places, state.near, p);
     return;
   }
   results = answer.data.stores || [];
