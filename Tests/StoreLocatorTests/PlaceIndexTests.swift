@@ -164,6 +164,16 @@ import Testing
   /// as its own).
   static func contenders(_ key: String, in rows: [Row] = rows) -> [Row] {
     let own = rows.filter { PlaceNameFolding.folded($0.name) == key }
+    if own.isEmpty {
+      let known = rows.filter { $0.alternates.contains { PlaceNameFolding.folded($0) == key } }
+        .sorted { $0.population > $1.population }
+      if known.count > 1,
+        known[0].population > PlaceIndex.alternateNameDominance * max(known[1].population, 1)
+      {
+        return [known[0]]
+      }
+      return known
+    }
     let largestOwn = own.map(\.population).max() ?? -1
     let others = rows.filter { row in
       PlaceNameFolding.folded(row.name) != key && row.population > largestOwn
@@ -221,6 +231,30 @@ import Testing
       #expect(found.place.countryCode == country)
       #expect(found.place.division == division)
       #expect(found.matchedName == nil)
+    }
+  }
+
+  /// No place is named "New York"; New York City, known by it, is over 100 times as populous as
+  /// every other place known by it: it is meant. "Kwangchow" (Guangzhou, 16 million, and
+  /// Zhanjiang, 1.4 million) is no place's own name either, but neither dwarfs the other.
+  @Test func anotherNameTheLargestPlaceFarOutweighsIsThatPlace() throws {
+    let index = try index()
+    for (name, dominant) in [("New York", true), ("Kwangchow", false)] {
+      let key = PlaceNameFolding.folded(name)
+      #expect(
+        !Self.rows.contains { PlaceNameFolding.folded($0.name) == key }, "\(name) is a place's own name")
+      let known = Self.rows.filter { $0.alternates.contains { PlaceNameFolding.folded($0) == key } }
+        .sorted { $0.population > $1.population }
+      try #require(known.count > 1, "fewer than two places are known as \(name)")
+      #expect((known[0].population > PlaceIndex.alternateNameDominance * known[1].population) == dominant)
+      if dominant {
+        let found = try index.resolve(name)
+        #expect(found.place.name == known[0].name)
+        #expect(found.place.population == known[0].population)
+        #expect(found.matchedName == name)
+      } else {
+        #expect(throws: PlaceLookupError.self) { try index.resolve(name) }
+      }
     }
   }
 

@@ -27,6 +27,9 @@ public final class PlaceIndex: Sendable {
   public static let maximumSuggestions = 5
   /// The bonus of a whole-name match over a longer name that merely starts with the query.
   public static let exactMatchBonus = 1.0
+  /// How many times as populous as every other place a place known by a name must be to be
+  /// taken for it, when no place has the name as its own (see `resolve`).
+  public static let alternateNameDominance = 100
   /// The distance at which being far costs a factor of 4 in population (see `search`).
   public static let distanceScaleKilometers = 100.0
 
@@ -428,12 +431,26 @@ public final class PlaceIndex: Sendable {
   /// GeoNames lists "Chicago" among the names of Willard, Ohio (6,063). An alternate name still
   /// counts when its place is larger than every place whose own name it is: "St. Petersburg" is
   /// the own name of the one in Florida (257,083) and another name of Saint Petersburg, Russia
-  /// (5.4 million), so it stays ambiguous. Where no place has the name as its own, every match
-  /// counts.
+  /// (5.4 million), so it stays ambiguous. Places that share an own name are never told apart by
+  /// size ("Paris").
+  ///
+  /// Where no place has the name as its own, every match counts, unless one is more than
+  /// `alternateNameDominance` times as populous as each of the others: "New York" is no place's
+  /// own name, and New York City (8.8 million) is 900 times Niu-York, Ukraine (9,735), the next
+  /// place known by it. 102 names of the bundled places resolve so; at 30 times it would be 345,
+  /// with pairs such as Guangzhou and Zhanjiang (11 times) that people do confuse.
   private func contenders(_ places: [Int], entryOfPlace: [Int: Int]) -> [Int] {
     let own = Set(
       places.filter { place in entryOfPlace[place].map { entryName[$0] == nameRanges[place] } ?? false })
-    guard let largestOwn = own.map({ populations[$0] }).max() else { return places }
+    guard let largestOwn = own.map({ populations[$0] }).max() else {
+      let bySize = places.sorted { populations[$0] > populations[$1] }
+      if bySize.count > 1,
+        populations[bySize[0]] > Self.alternateNameDominance * max(populations[bySize[1]], 1)
+      {
+        return [bySize[0]]
+      }
+      return places
+    }
     return places.filter { own.contains($0) || populations[$0] > largestOwn }
   }
 
