@@ -345,9 +345,9 @@ public final class PlaceIndex: Sendable {
   /// The one place `text` names: a name that, folded, is the whole name or an alternate name of
   /// exactly one place ("Seattle", "zurich"), or a name with qualifiers after commas that narrow
   /// it to one: a country code, a division code (GeoNames' or ISO 3166-2's) or a division name
-  /// ("Paris, FR", "Springfield, IL", "Perth, WA", "Springfield, Illinois, US"). Each qualifier must match the place's
-  /// country or division. A place's own name comes before smaller places' alternate names
-  /// (`contenders`).
+  /// ("Paris, FR", "Springfield, IL", "Perth, WA", "Springfield, Illinois, US"). Each qualifier
+  /// must match the place's country or division. A place's own name comes before smaller places'
+  /// alternate names (`contenders`).
   ///
   /// - Throws: `PlaceLookupError`: `.ambiguous` with the candidates (most populous first), never
   ///   a guess; `.unknown` with close names; `.malformed` for empty or over-long text.
