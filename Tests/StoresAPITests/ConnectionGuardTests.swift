@@ -38,11 +38,18 @@ import Testing
     } catch { fatalError("cannot write the heavy test data: \(error)") }
   }()
 
-  /// A connection that asked for `largeAnswer` and has read nothing of it, half a second later:
-  /// with its small receive buffer, most of the answer waits in the server.
+  /// A connection that asked for `largeAnswer`, whose first bytes have arrived, and that has read
+  /// nothing of it half a second later: with its small receive buffer, most of the answer waits
+  /// in the server.
   static func stalledLargeAnswer(port: Int) throws -> RawHTTPConnection {
     let connection = try RawHTTPConnection(port: port, timeout: 20, receiveBufferBytes: 4096)
     try connection.send("GET \(largeAnswer) HTTP/1.1\r\nHost: a\r\n\r\n")
+    // Until the answer's first bytes arrive, so it is being written when the test goes on: half a
+    // second was not always enough on a machine busy with every other suite (CI), and a request
+    // not yet read is no answer in flight, which made the cut-answer test see a clean exit.
+    guard connection.waitUntilReadable(seconds: 120) else {
+      throw RawHTTPConnection.Failure(description: "no byte of the large answer within 120 s")
+    }
     usleep(500_000)
     return connection
   }
@@ -172,12 +179,17 @@ import Testing
     // 256 descriptors: --max-connections defaults to 128, and 300 idle connections would run the
     // process out of descriptors, where accept fails and an event loop spins on the listener.
     let server = try await ServerProcess.onThread {
-      try RunningServer(["--data", TestService.bundledData], descriptorLimit: 256)
+      try RunningServer(["--data", TestService.bundledData], logLevel: "notice", descriptorLimit: 256)
     }
     try #require(server.port > 0, "startup line: \(server.startupLine)")
     let port = server.port
     let pid = server.processIdentifier
     let (closedAtOnce, cpuSeconds, servedAfter) = try await ServerProcess.onThread {
+      // The place names are indexed as the server starts (seconds of CPU in a debug build): the
+      // CPU measured below must be the idle server's.
+      guard ServerProcess.eventually(seconds: 300, { server.log.contains("place names indexed") }) else {
+        throw RawHTTPConnection.Failure(description: "the place names were never indexed: \(server.log)")
+      }
       var idle = try (0..<300).map { _ in try RawHTTPConnection(port: port, timeout: 5) }
       // Let the server accept (or close) every one of them.
       usleep(500_000)

@@ -177,6 +177,14 @@ final class RawHTTPConnection: @unchecked Sendable {
     return Response(status: status, headers: headers, body: body)
   }
 
+  /// Waits, reading nothing, until the server has sent something (or closed the connection);
+  /// false when `seconds` pass first.
+  func waitUntilReadable(seconds: Double) -> Bool {
+    guard pending.isEmpty else { return true }
+    var request = pollfd(fd: socketDescriptor, events: Int16(POLLIN), revents: 0)
+    return poll(&request, 1, Int32(seconds * 1000)) == 1
+  }
+
   /// True when the server has closed the connection: a read finds its end, with nothing unread.
   func isClosedByServer() -> Bool {
     guard pending.isEmpty else { return false }
