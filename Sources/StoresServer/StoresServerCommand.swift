@@ -325,7 +325,6 @@ struct StoresServerCommand: AsyncParsableCommand {
         .init(
           service: RecordVerificationService(store: service.store, logger: logger),
           successTerminationBehavior: .ignore, failureTerminationBehavior: .gracefullyShutdownGroup),
-        .init(service: PlaceIndexWarmUpService(logger: logger), successTerminationBehavior: .ignore),
         .init(
           service: await HangupReloadService.trapping(reloader: service.reloader),
           successTerminationBehavior: .ignore),
@@ -341,6 +340,7 @@ struct StoresServerCommand: AsyncParsableCommand {
     // --shutdown-timeout, so the group normally ends well within this.
     groupConfiguration.maximumGracefulShutdownDuration = shutdownBackstop
     let group = ServiceGroup(configuration: groupConfiguration)
+    PlaceIndexWarmUp.start(logger: logger)
     do {
       try await group.run()
       let cut = connections.answersCutWhileStopping

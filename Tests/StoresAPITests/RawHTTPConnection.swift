@@ -185,6 +185,14 @@ final class RawHTTPConnection: @unchecked Sendable {
     return poll(&request, 1, Int32(seconds * 1000)) == 1
   }
 
+  /// The status line of the response on its way (`HTTP/1.1 200 OK`), read and kept for
+  /// `readResponse`.
+  func statusLine() throws -> String {
+    while pending.firstRange(of: Array("\r\n".utf8)) == nil { try readMore() }
+    let end = pending.firstRange(of: Array("\r\n".utf8))!.lowerBound
+    return String(decoding: pending[..<end], as: UTF8.self)
+  }
+
   /// True when the server has closed the connection: a read finds its end, with nothing unread.
   func isClosedByServer() -> Bool {
     guard pending.isEmpty else { return false }
