@@ -216,10 +216,10 @@ def rows(min_population: int) -> list[tuple[str, ...]]:
         name = clean(city["name"])
         population = int(city.get("population") or 0)
         alternates = search_names(name, list(city.get("alternatenames") or []), population)
+        division, division_iso = divisions.get((country, admin1), ("", ""))
         out.append((
             degrees(lat), degrees(lon), zone, country, admin1, name,
-            str(population), divisions.get((country, admin1), ("", ""))[0], "|".join(alternates),
-            divisions.get((country, admin1), ("", ""))[1],
+            str(population), division, "|".join(alternates), division_iso,
             # sort key tail, not written: keeps the order total and stable
             int(city["geonameid"]),
         ))

@@ -60,8 +60,8 @@ public struct Problem: Error, Sendable, CustomStringConvertible {
 
 extension Problem {
   /// The library refused the request: 400 malformed (with the places an ambiguous or unknown
-  /// `near` name may mean), 404 unknown store (with the most similar ids), 409 an id several stores share (with where each is in the file), 422 a pickup the
-  /// planner refuses.
+  /// `near` name may mean), 404 unknown store (with the most similar ids), 409 an id several
+  /// stores share (with where each is in the file), 422 a pickup the planner refuses.
   public init(_ error: RequestError) {
     switch error.kind {
     case .invalid:

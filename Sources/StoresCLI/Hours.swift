@@ -215,12 +215,11 @@ extension StoresCommand {
         + (spans.isEmpty ? "closed" : spans.joined(separator: ", ")) + "\n"
     }
 
-    /// `--near` read as every command reads it: `LAT,LON`, or a name that names one place.
+    /// `--near` read by the library as every command's is: `LAT,LON`, or a name of one place.
     func nearPoint() throws -> NearPoint? {
-      guard let near else { return nil }
-      do throws(NearPointError) { return try NearPoint(parsing: near) } catch {
-        throw ValidationError("--near: \(error.description)")
-      }
+      var parameters = CommandParameters()
+      parameters.add("near", near)
+      return try parameters.read { (read: RequestParameters) throws(RequestError) in try read.nearPoint() }
     }
 
     /// The expression's schedule and the heading of its answer; what was inferred from --near is
