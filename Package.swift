@@ -33,6 +33,10 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.1.0"),
     .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.1.0"),
     .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.23.0"),
+    // Where the stores' state lives (DESIGN §13): SQLite in a file (the SQLite library is built
+    // in, nothing to install), PostgreSQL when replicas share it (docs/state.md says why these).
+    .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.0"),
+    .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.0"),
   ],
   targets: [
     // `__builtin_prefetch` for GeoIndex's searches (the next leaf, the results' coordinates).
@@ -44,13 +48,39 @@ let package = Package(
       name: "StoresCLI",
       dependencies: [
         "StoreLocator",
+        "StoresState",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    // The state's storage: the protocol, memory and SQLite. The library sees only values.
+    .target(
+      name: "StoresState",
+      dependencies: [
+        "StoreLocator",
+        .product(name: "SQLiteNIO", package: "sqlite-nio"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+      ]
+    ),
+    // PostgreSQL, for replicas that share the state: linked by the service only, so the command
+    // line does not build a TLS stack.
+    .target(
+      name: "StoresStatePostgres",
+      dependencies: [
+        "StoresState",
+        "StoreLocator",
+        .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
       ]
     ),
     .target(
       name: "StoresAPI",
       dependencies: [
         "StoreLocator",
+        "StoresState",
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -76,6 +106,8 @@ let package = Package(
       dependencies: [
         "StoresAPI",
         "StoreLocator",
+        "StoresState",
+        "StoresStatePostgres",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
@@ -107,10 +139,22 @@ let package = Package(
     ),
     .testTarget(name: "StoresCLITests", dependencies: ["StoresCLI", "StoreLocator"]),
     .testTarget(
+      name: "StoresStateTests",
+      dependencies: [
+        "StoresState",
+        "StoresStatePostgres",
+        "StoreLocator",
+        // Built for the tests that run the binaries: a change through the CLI, seen by the service.
+        "StoresCLI",
+        "StoresServer",
+      ]
+    ),
+    .testTarget(
       name: "StoresAPITests",
       dependencies: [
         "StoresAPI",
         "StoreLocator",
+        "StoresState",
         // Built for the tests that run the binaries: the CLI beside the service, the service itself.
         "StoresCLI",
         "StoresServer",

@@ -38,6 +38,9 @@ public struct OpeningHours: Hashable, Sendable, CustomStringConvertible {
     rules.contains { rule in rule.times.contains { $0.start.usesSun || ($0.end?.usesSun ?? false) } }
   }
 
+  /// How many rules the expression has (`Mo-Fr 09:00-18:00; Sa off`: 2).
+  public var ruleCount: Int { rules.count }
+
   public var description: String { text }
 
   public static func == (lhs: OpeningHours, rhs: OpeningHours) -> Bool { lhs.text == rhs.text }

@@ -87,6 +87,7 @@ extension StoresCommand {
     @Option(parsing: .unconditional, help: "How many days ahead to list (1...366; default 7).")
     var days: String?
 
+    @OptionGroup var serviceOption: ServiceOption
     @OptionGroup var clock: ClockOptions
     @OptionGroup var dataOptions: DataOptions
     @Option(name: .long, help: "Output format: text or json.")
@@ -114,6 +115,7 @@ extension StoresCommand {
       parameters.add("id", id)
       parameters.add("at", at)
       parameters.add("days", days)
+      serviceOption.add(to: &parameters)
       clock.add(to: &parameters)
       return parameters
     }
@@ -129,7 +131,8 @@ extension StoresCommand {
         return
       }
       if format == .json { return standardOutput(answer.jsonText) }
-      var text = title + "\n" + "Hours  " + schedule.hours.text + "\n"
+      let service = answer.service.map { " (\($0))" } ?? ""
+      var text = title + "\n" + "Hours\(service)  " + (answer.hoursText ?? schedule.hours.text) + "\n"
       for warning in schedule.hours.warnings + schedule.warnings {
         text += "       \(warning.isDoubtful ? "warning" : "note"): \(warning)\n"
       }
@@ -139,6 +142,12 @@ extension StoresCommand {
       text +=
         "At     \(Self.moment(answer.status.instant, in: schedule.timeZone)): \(answer.status.summary)\n\n"
       text += answer.days.map(Self.line).joined()
+      // The week of each service the data gives hours for, where this store's come from.
+      for (service, source, week) in answer.services {
+        text += "\n\(service) (\(source))" + (week.hoursText.map { "  \($0)" } ?? "") + "\n"
+        text += "At     \(week.status.summary)\n"
+        text += week.days.map(Self.line).joined()
+      }
       standardOutput(text)
     }
 

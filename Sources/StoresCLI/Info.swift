@@ -84,6 +84,9 @@ extension StoresCommand {
           + "\(summary.storesWithSchedule) evaluable, \(summary.storesWithInvalidHours) do not parse, "
           + "\(summary.storesWithToleratedHours) parse with warnings (see stores validate)",
       ])
+      if !summary.services.isEmpty {
+        rows.append(["Services", "hours for " + top(summary.services, 8) + " (ask with --service)"])
+      }
       if !summary.attributes.isEmpty {
         rows.append([
           "Attributes",

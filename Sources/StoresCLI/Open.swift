@@ -35,6 +35,7 @@ extension StoresCommand {
       help: ArgumentHelp("…and staying open at least this long (15m, 1h30m, PT15M).", valueName: "duration"))
     var duration: String?
 
+    @OptionGroup var serviceOption: ServiceOption
     @OptionGroup var clock: ClockOptions
     @OptionGroup var dataOptions: DataOptions
     @Option(name: .long, help: "Output format: text or json.")
@@ -46,6 +47,7 @@ extension StoresCommand {
       parameters.add("id", id)
       parameters.add("at", at)
       parameters.add("for", duration)
+      serviceOption.add(to: &parameters)
       clock.add(to: &parameters)
       return parameters
     }

@@ -82,6 +82,7 @@ extension StoresCommand {
     var alternatives: String?
 
     @OptionGroup var filters: FilterOptions
+    @OptionGroup var serviceOption: ServiceOption
     @OptionGroup var clock: ClockOptions
     @OptionGroup var dataOptions: DataOptions
     @Option(name: .long, help: "Output format: text or json (default: json with --order, else text).")
@@ -104,6 +105,7 @@ extension StoresCommand {
       parameters.add("allow_unknown", allowUnknown)
       parameters.add("alternatives", alternatives)
       filters.add(to: &parameters)
+      serviceOption.add(to: &parameters)
       clock.add(to: &parameters)
       return parameters
     }

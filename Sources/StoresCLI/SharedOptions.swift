@@ -105,12 +105,28 @@ struct OpenOptions: ParsableArguments {
   @Flag(help: "Let stores whose hours are unknown pass the opening-hours conditions.")
   var allowUnknown = false
 
+  @OptionGroup var service: ServiceOption
+
   func add(to parameters: inout CommandParameters) {
     parameters.add("open_now", openNow)
     parameters.add("open_at", openAt)
     parameters.add("open_for", openFor)
     parameters.add("allow_unknown", allowUnknown)
+    service.add(to: &parameters)
   }
+}
+
+/// The service whose hours answers speak of (OpenStreetMap's `opening_hours:<service>`).
+struct ServiceOption: ParsableArguments {
+  @Option(
+    help: ArgumentHelp(
+      "Go by the hours of this service (drive_through, kitchen, delivery, takeaway: the data's "
+        + "opening_hours:<service>); a store with none uses its own hours when it has <service>=yes, "
+        + "does not offer it when <service>=no, else its hours for it are unknown.",
+      valueName: "service"))
+  var service: String?
+
+  func add(to parameters: inout CommandParameters) { parameters.add("service", service) }
 }
 
 /// How stores are written, on the commands that write stores (`info` and the others that write

@@ -26,6 +26,7 @@ extension StoresCommand {
         valueName: "time"))
     var at: String?
 
+    @OptionGroup var serviceOption: ServiceOption
     @OptionGroup var clock: ClockOptions
     @OptionGroup var dataOptions: DataOptions
     @OptionGroup var output: OutputOptions
@@ -35,6 +36,7 @@ extension StoresCommand {
       var parameters = CommandParameters()
       parameters.add("id", id)
       parameters.add("at", at)
+      serviceOption.add(to: &parameters)
       clock.add(to: &parameters)
       return parameters
     }

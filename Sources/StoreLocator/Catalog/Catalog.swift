@@ -30,6 +30,9 @@ public struct Catalog: Sendable {
   let table: StoreTable
   /// Summaries built by `indexing(_:)` in place of the table's own.
   private var builtMasks: SearchMasks?
+  /// The service a request named and the stores' state, applied over the table's hours
+  /// (`applying(_:)`, `serving(_:)`); `nil` for the hours as the data gives them.
+  var overlay: ScheduleOverlay?
 
   /// Builds a catalog from records already read.
   ///
@@ -210,10 +213,25 @@ public struct Catalog: Sendable {
   }
 
   /// The compiled schedule of the store at `position`, or `nil` when it has none usable.
-  func schedule(at position: Int) -> Schedule? { table.schedule(at: position) }
+  /// With a service or a state applied, the schedule as they make it.
+  @inline(__always)
+  func schedule(at position: Int) -> Schedule? {
+    guard let overlay else { return table.schedule(at: position) }
+    return overlay.schedule(at: position, table: table)
+  }
 
   /// Why the store at `position` has no schedule.
-  func scheduleGap(at position: Int) -> String? { table.scheduleGap(at: position) }
+  func scheduleGap(at position: Int) -> String? {
+    guard let overlay else { return table.scheduleGap(at: position) }
+    return overlay.gap(at: position, table: table)
+  }
+
+  /// The group of stores sharing the schedule of the store at `position`, or `nil` when it has
+  /// none or its hours are its own (a service's, or changed by its state).
+  func scheduleGroup(at position: Int) -> Int? {
+    if let overlay, overlay.overrides(position) { return nil }
+    return table.scheduleGroup(at: position)
+  }
 
   /// The rules of a time zone the stores name.
   func timeZone(named name: String) -> TimeZoneRules? { table.timeZone(named: name) }
@@ -382,7 +400,11 @@ public struct Catalog: Sendable {
     MaskRequirement?, StoreFilter
   ) {
     guard !(filter.isEmpty && open == nil), let searchMasks else { return (nil, filter) }
-    return searchMasks.requirement(for: filter, open: open)
+    // The hours summaries are of the stores' own hours: a service's hours, or a special day that
+    // opens a store, may be open where they say closed. The open test then runs store by store.
+    let usableOpen = overlay.map { $0.keepsHoursMasks } ?? true ? open : nil
+    guard !(filter.isEmpty && usableOpen == nil) else { return (nil, filter) }
+    return searchMasks.requirement(for: filter, open: usableOpen)
   }
 
   /// The one predicate every search runs on a candidate point.

@@ -48,6 +48,9 @@ public struct CatalogSummary: Hashable, Sendable {
   public let storesWithToleratedHours: Int
   /// Stores whose time zone was inferred from their location.
   public let storesWithInferredTimezone: Int
+  /// The services the data gives hours for (`opening_hours:<service>`) and how many stores give
+  /// them, most first: what `service=` can name.
+  public let services: [Tally]
   /// The properties a `where` condition can usefully pick stores by, such as `drive_through` or
   /// `wheelchair`, by key; their values most stores first. An attribute's values are categories
   /// that stores share: short scalars (each up to 40 bytes), at most 16 of them, and few for the
@@ -142,9 +145,13 @@ extension Catalog {
       storesWithoutBrand: stores.count - brands.values.reduce(0, +),
       storesWithOpeningHours: withHours,
       storesWithSchedule: stores.indices.count { scheduleGap(at: $0) == nil },
-      storesWithInvalidHours: storesReported("opening-hours-invalid"),
+      storesWithInvalidHours: Set(
+        diagnostics.lazy.filter { $0.code.rawValue == "opening-hours-invalid" && $0.message.hasPrefix("opening_hours \"") }
+          .compactMap(\.position?.featureIndex)
+      ).count,
       storesWithToleratedHours: storesReported("opening-hours-tolerated"),
       storesWithInferredTimezone: withInferredTimezone,
+      services: servicesWithHours.map { CatalogSummary.Tally(value: $0.service, count: $0.stores) },
       attributes: attributeValues.compactMap { number, values in
         Self.isAttribute(values, storeCount: stores.count)
           ? CatalogSummary.Attribute(key: table.key(number: number), values: tallies(values)) : nil

@@ -42,7 +42,19 @@ extension Catalog {
       let zone = table.timeZoneName(at: position).flatMap { timeZone(named: $0) }
       return unknownStatus(zone: zone, reason: scheduleGap(at: position) ?? "no opening_hours", at: time)
     }
-    return StoreStatus(of: schedule, at: time.instant(in: schedule.timeZone))
+    let instant = time.instant(in: schedule.timeZone)
+    guard let overlay else { return StoreStatus(of: schedule, at: instant) }
+    var status: StoreStatus
+    if let closure = overlay.closure(at: position, covering: instant) {
+      // Far enough ahead to see the reopening after the closure.
+      let days = (closure.range.upperBound.secondsSinceEpoch - instant.secondsSinceEpoch) / 86_400
+      status = StoreStatus(of: schedule, at: instant, horizonDays: Int(min(days, 400)) + 8)
+      status.temporaryClosure = StoreStatus.TemporaryClosure(reason: closure.reason, until: closure.range.upperBound)
+    } else {
+      status = StoreStatus(of: schedule, at: instant)
+    }
+    status.hoursNote = overlay.service?.note(at: position)
+    return status
   }
 
   private func unknownStatus(zone: TimeZoneRules?, reason: String, at time: TimeQuery) -> StoreStatus {
@@ -50,6 +62,9 @@ extension Catalog {
       instant: time.instant(in: zone ?? .utc), status: .unknown, nextChange: nil, timeZone: zone,
       unavailableReason: reason)
   }
+
+  /// The prefix of a service's hours property: `opening_hours:drive_through`.
+  static let serviceHoursPrefix = "opening_hours:"
 
   /// `character 7` or `characters 19-20`, one-based, for messages about an expression.
   static func characters(_ range: Range<Int>) -> String {
@@ -142,6 +157,28 @@ extension Catalog {
         }
       }
 
+      // Each service's hours are read by the same engine, and what it says names the property.
+      for member in store.properties where member.key.hasPrefix(Self.serviceHoursPrefix) {
+        guard let text = member.value.stringValue else { continue }
+        if parsed[text] == nil {
+          parsed[text] = Result { () throws(OpeningHoursParseError) in try OpeningHours(parsing: text) }
+        }
+        switch parsed[text]! {
+        case .failure(let error):
+          note(
+            "opening-hours-invalid", .warning, store,
+            "\(member.key) \"\(text)\" \(error.description); the \(member.key.dropFirst(Self.serviceHoursPrefix.count)) "
+              + "hours count as unknown")
+        case .success(let hours):
+          for warning in hours.warnings {
+            note(
+              warning.isDoubtful ? "opening-hours-doubtful" : "opening-hours-tolerated",
+              warning.isDoubtful ? .warning : .note, store,
+              "\(member.key) \"\(text)\" \(Catalog.characters(warning.range)): "
+                + "\(warning.message) [\(warning.code)]\(Catalog.fixIt(for: hours))")
+          }
+        }
+      }
       guard let text = store.openingHours else {
         gaps[position] = "no opening_hours"
         continue

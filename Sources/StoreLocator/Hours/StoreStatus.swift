@@ -15,6 +15,24 @@ public struct StoreStatus: Hashable, Sendable {
   public let timeZone: TimeZoneRules?
   /// Why there is no schedule, when there is none (no hours, hours that do not parse, no time zone).
   public let unavailableReason: String?
+  /// The temporary closure the moment falls in (the store's state), when it does.
+  public var temporaryClosure: TemporaryClosure?
+  /// Where the hours come from, when a person should know: a service's hours that are the
+  /// store's own because the data gives none for the service.
+  public var hoursNote: String?
+
+  /// A closure of the store's state that a status falls in.
+  public struct TemporaryClosure: Hashable, Sendable {
+    /// Why, as staff gave it.
+    public let reason: String?
+    /// When the closure ends (the store may still be closed then by its hours).
+    public let until: Instant
+
+    public init(reason: String?, until: Instant) {
+      self.reason = reason
+      self.until = until
+    }
+  }
 
   public init(
     instant: Instant, status: OpeningStatus, nextChange: Instant?, nextState: OpeningState? = nil,
@@ -28,10 +46,11 @@ public struct StoreStatus: Hashable, Sendable {
     self.unavailableReason = unavailableReason
   }
 
-  /// The status of `schedule` at `instant`, looking a week ahead for the next change.
-  public init(of schedule: Schedule, at instant: Instant) {
+  /// The status of `schedule` at `instant`, looking `horizonDays` ahead for the next change
+  /// (a week and a day unless a closure needs longer).
+  public init(of schedule: Schedule, at instant: Instant, horizonDays: Int = 8) {
     let status = schedule.status(at: instant)
-    let next = status.state == .unknown ? nil : schedule.nextStateChange(after: instant, horizonDays: 8)
+    let next = status.state == .unknown ? nil : schedule.nextStateChange(after: instant, horizonDays: horizonDays)
     self.init(
       instant: instant, status: status, nextChange: next,
       nextState: next.map { schedule.status(at: $0).state },
@@ -44,6 +63,17 @@ public struct StoreStatus: Hashable, Sendable {
   /// `open 24 hours`, `hours unknown`, with the rule's comment in quotes.
   public var summary: String {
     var text: String
+    if let closure = temporaryClosure {
+      text = "temporarily closed"
+      if let reason = closure.reason { text += " \"\(reason)\"" }
+      let zone = timeZone ?? .utc
+      if let change = nextChange, nextState == .open {
+        text += ", reopens " + StoreStatus.dayAndTime(change, in: zone)
+      } else {
+        text += " until " + StoreStatus.dayAndTime(closure.until, in: zone)
+      }
+      return text
+    }
     switch (status.state, nextChange, timeZone) {
     case (.open, nil, _): text = "open 24 hours"
     case (.open, let change?, let zone?):
@@ -57,6 +87,7 @@ public struct StoreStatus: Hashable, Sendable {
     default: text = status.state.rawValue
     }
     if let comment = status.comment { text += " \"\(comment)\"" }
+    if let hoursNote { text += " (\(hoursNote))" }
     return text
   }
 
@@ -78,6 +109,13 @@ public struct StoreStatus: Hashable, Sendable {
   }
 
   static let weekdayNames = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+  static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+  /// `Mon 19 Jan 07:00`: a day people read without counting, for a reopening weeks ahead.
+  static func dayAndTime(_ instant: Instant, in zone: TimeZoneRules) -> String {
+    let local = zone.localDateTime(at: instant)
+    return "\(weekdayNames[local.date.weekday]) \(local.date.day) \(monthNames[local.date.month - 1]) \(local.hourAndMinute)"
+  }
 
   /// `Mon` … `Sun`.
   public static func weekdayName(_ date: LocalDate) -> String { weekdayNames[date.weekday] }

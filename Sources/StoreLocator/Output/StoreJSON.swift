@@ -12,13 +12,15 @@ extension StoreMatch {
   /// One list, so no format can fall behind when a member is added.
   public static let memberNames = [
     "id", "name", "brand", "address", "latitude", "longitude", "distance_m", "timezone", "opening_hours",
-    "state", "comment", "next_change", "status_text", "phone", "website", "properties",
+    "state", "comment", "next_change", "status_text", "ordering", "ordering_note", "phone", "website",
+    "properties",
   ]
 
   /// The store as a JSON object with the members of `memberNames`: `id`, `name`, `brand`,
   /// `address`, `latitude`, `longitude`, `distance_m`, `timezone`, `opening_hours`, the open state
-  /// at the query's time (`state`, `comment`, `next_change`, `status_text`), `phone`, `website`,
-  /// and the original `properties`.
+  /// at the query's time (`state`, `comment`, `next_change`, `status_text`), whether it takes
+  /// orders then (`ordering`: `open` or `paused`, and `ordering_note`), `phone`, `website`, and
+  /// the original `properties`.
   ///
   /// Members that a store lacks are `null` (the open-state members too, when no status was
   /// computed), so every object has the same members.
@@ -38,6 +40,8 @@ extension StoreMatch {
     object["comment"] = text(status?.status.comment)
     object["next_change"] = text(status.flatMap { status in status.nextChange.map(status.formatted) })
     object["status_text"] = text(status?.summary)
+    object["ordering"] = .string(ordering.name)
+    object["ordering_note"] = text(ordering.note)
     object["phone"] = text(store.phone)
     object["website"] = text(store.website)
     object["properties"] = .object(store.properties)
@@ -164,6 +168,8 @@ extension CatalogSummary {
     object["stores_with_invalid_hours"] = JSONValue(storesWithInvalidHours)
     object["stores_with_tolerated_hours"] = JSONValue(storesWithToleratedHours)
     object["stores_with_inferred_timezone"] = JSONValue(storesWithInferredTimezone)
+    object["services"] = .array(
+      services.map { .object(JSONObject([.init(key: "service", value: .string($0.value)), .init(key: "stores", value: JSONValue($0.count))])) })
     object["attributes"] = .array(
       attributes.map { attribute in
         var member = JSONObject()

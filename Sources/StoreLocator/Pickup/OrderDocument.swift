@@ -35,6 +35,8 @@ public struct OrderDocument: Hashable, Sendable {
   public let storeID: String?
   /// The required attributes from `where`.
   public let filter: StoreFilter
+  /// The service the order is for (`drive_through`): pickup then goes by that service's hours.
+  public let service: String?
   /// The document as read, every member in order.
   public let object: JSONObject
 
@@ -148,6 +150,15 @@ public struct OrderDocument: Hashable, Sendable {
       filter = try StoreFilter(parsing: expressions)
     } catch {
       throw OrderError(member: "where", error.description)
+    }
+
+    switch object["service"] {
+    case nil, .null: service = nil
+    case .string(let name) where ServiceName.isValid(name): service = name
+    case .string(let name): throw OrderError(member: "service", ServiceName.problem(name))
+    case let other?:
+      throw OrderError(
+        member: "service", "must be a service name such as \"drive_through\", found \(OrderDocument.kind(of: other))")
     }
   }
 

@@ -133,14 +133,34 @@ struct PickupEvaluator {
         "\(distance.kilometersText) away: about \(Self.duration(travel)) "
           + "\(Self.phrase(request.travel)), more than the limit of \(Self.duration(request.maximumTravel))",
         wantsTimes
-          ? times(at: position, distance: distance, travel: travel, schedule: table.schedule(at: position))
+          ? times(at: position, distance: distance, travel: travel, schedule: catalog.schedule(at: position))
           : nil)
     }
-    let schedule = table.schedule(at: position)
+    let schedule = catalog.schedule(at: position)
     let times = times(at: position, distance: distance, travel: travel, schedule: schedule)
-    let match = StoreMatch(table: table, position: position, distance: distance)
+    var match = StoreMatch(table: table, position: position, distance: distance)
     let pickup = times.pickupAt
-    guard let schedule, let group = table.scheduleGroup(at: position) else {
+    // The store's state and the service, before its hours: each says more than "closed".
+    if let overlay = catalog.overlay {
+      let ordering = overlay.ordering(at: position, at: request.orderedAt)
+      if case .paused(let until, let reason) = ordering {
+        let resumes = until.map { "until \(wallTime($0, in: times.zone, after: request.orderedAt))" } ?? "until resumed"
+        return pass(.orderingPaused, "ordering paused \(resumes)\(reason.map { " \"\($0)\"" } ?? "")", times)
+      }
+      if let service = overlay.service, service.source(at: position) == .notOffered {
+        return pass(.serviceNotOffered, "does not offer \(service.service) (\(service.service)=no)", times)
+      }
+      if let closure = overlay.closure(at: position, covering: pickup) {
+        let reopening = StoreStatus.dayAndTime(closure.range.upperBound, in: times.zone ?? .utc)
+        return pass(
+          .temporarilyClosed,
+          "temporarily closed\(closure.reason.map { " \"\($0)\"" } ?? "") until \(reopening), "
+            + "at pickup at \(wallTime(pickup, in: times.zone, after: request.orderedAt))", times)
+      }
+      match.ordering = ordering
+    }
+    // A store whose hours are its own (a service's, or changed by its state) is its own group.
+    guard let schedule else {
       let catalog = catalog
       func status() -> StoreStatus { catalog.status(at: position, at: .instant(pickup)) }
       if request.allowsUnknownHours {
@@ -151,6 +171,7 @@ struct PickupEvaluator {
       }
       return pass(.hoursUnknown, "hours unknown (\(status().unavailableReason ?? "hours unknown"))", times)
     }
+    let group = catalog.scheduleGroup(at: position) ?? (-1 - position)
     let moment = HoursMoment(group: group, pickup: pickup)
     let verdict: HoursVerdict
     if let known = verdicts[moment] {
@@ -291,9 +312,10 @@ struct PickupEvaluator {
       guard let distance else { return true }
       let travel = request.travel.travelSeconds(for: distance)
       guard travel <= request.maximumTravel else { return false }
-      guard failedConditions(at: position) == nil, let schedule = table.schedule(at: position),
-        let group = table.scheduleGroup(at: position)
+      guard failedConditions(at: position) == nil, let schedule = catalog.schedule(at: position),
+        !catalog.ordering(at: position, at: request.orderedAt).isPaused(at: request.orderedAt)
       else { return true }
+      let group = catalog.scheduleGroup(at: position) ?? (-1 - position)
       tried += 1
       let times = times(at: position, distance: distance, travel: travel, schedule: schedule)
       if let best, times.pickupAt >= best.pickupAt { return true }
@@ -302,8 +324,10 @@ struct PickupEvaluator {
       if let known = openings[moment] {
         start = known
       } else {
+        // From the end of a closure the pickup falls in: the horizon counts from the reopening.
+        let from = catalog.overlay?.closure(at: position, covering: times.pickupAt)?.range.upperBound ?? times.pickupAt
         start = schedule.earliestOpening(
-          lasting: request.closeBuffer, from: times.pickupAt, horizonDays: PickupPlan.earliestHorizonDays)
+          lasting: request.closeBuffer, from: from, horizonDays: PickupPlan.earliestHorizonDays)
         openings[moment] = start
       }
       guard let start else { return true }

@@ -22,6 +22,8 @@ extension PickupPlan {
   /// - `passed_over`: `[{store_id, code, distance_m, message}]`.
   /// - `earliest`: `{store_id, distance_m, pickup_at, pickup_at_local}` when nothing is assigned
   ///   and a store could serve later, else `null`.
+  /// - `service`: the service whose hours the plan went by, or `null` for the stores' own.
+  /// - `state_version`: the version of the stores' state the plan read (0: none).
   public var jsonObject: JSONObject {
     var object = JSONObject()
     object["status"] = .string(status.rawValue)
@@ -51,6 +53,8 @@ extension PickupPlan {
     } else {
       object["earliest"] = .null
     }
+    object["service"] = service.map(JSONValue.string) ?? .null
+    object["state_version"] = JSONValue(Int(stateVersion))
     return object
   }
 }

@@ -97,6 +97,12 @@ public struct PassedOverStore: Hashable, Sendable, CustomStringConvertible {
     case missingAttribute = "missing-attribute"
     /// Reaching the store takes longer than the request's `maximumTravel`.
     case tooFar = "too-far"
+    /// The store has paused ordering (its state): it takes no orders until it resumes.
+    case orderingPaused = "ordering-paused"
+    /// A temporary closure (the store's state) covers the pickup time.
+    case temporarilyClosed = "temporarily-closed"
+    /// The store does not offer the service the request names (`drive_through=no`).
+    case serviceNotOffered = "service-not-offered"
   }
 
   public let storeID: String
@@ -152,6 +158,10 @@ public struct PickupPlan: Hashable, Sendable {
   public let closeBuffer: Int64
   /// The longest travel time allowed, in seconds.
   public let maximumTravel: Int64
+  /// The service whose hours the plan went by (`drive_through`); `nil` for the stores' own.
+  public internal(set) var service: String?
+  /// The version of the stores' state the plan read (0: none applied).
+  public internal(set) var stateVersion: Int64 = 0
   /// When the order was placed (the request's `orderedAt`): the day times are told relative to.
   public let orderedAt: Instant
 

@@ -21,6 +21,7 @@ extension Catalog {
   /// - Complexity: O(log n + m) for the m stores within the search radius, plus evaluating the
   ///   hours of those considered.
   public func planPickup(_ request: PickupRequest) throws(PickupError) -> PickupPlan {
+    guard request.service == service else { return try serving(request.service).planPickup(request) }
     guard request.closeBuffer >= 0 else {
       throw PickupError(
         .invalidRequest, "the close buffer must not be negative (it is \(request.closeBuffer) s)")
@@ -179,10 +180,13 @@ extension Catalog {
           "the ready time is before the order time; the order counts as ready at the order time"),
         at: 0)
     }
-    return PickupPlan(
+    var plan = PickupPlan(
       orderedAt: request.orderedAt, assignment: assignment, readyAt: readyAt, warnings: warnings,
       alternatives: alternatives,
       passedOver: passedOver, earliest: earliest, travel: request.travel, closeBuffer: request.closeBuffer,
       maximumTravel: request.maximumTravel)
+    plan.service = service
+    plan.stateVersion = stateVersion
+    return plan
   }
 }

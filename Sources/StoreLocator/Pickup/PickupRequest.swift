@@ -49,6 +49,10 @@ public struct PickupRequest: Hashable, Sendable {
   public var allowsUnknownHours: Bool
   /// How many eligible stores besides the assigned one to list. Default 3.
   public var alternativeCount: Int
+  /// The service the order is for (`drive_through`): the stores' hours for that service decide,
+  /// and a store that does not offer it is passed over (`service-not-offered`). `nil`: the
+  /// stores' own hours.
+  public var service: String?
 
   public init(
     customer: Coordinate, orderedAt: Instant, ready: ReadyTime, chosenStoreID: String? = nil,

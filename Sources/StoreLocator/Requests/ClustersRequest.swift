@@ -93,6 +93,9 @@ extension Catalog {
   /// - Complexity: O(√n + m + columns × rows) for the m stores in the box (each store's position
   ///   is read from the index, not from its record).
   public func answer(_ request: ClustersRequest, now clock: Instant) -> ClustersAnswer {
+    guard request.opening.service == service else {
+      return serving(request.opening.service).answer(request, now: clock)
+    }
     let now = request.now ?? clock
     let filter = StoreFilter(request.conditions)
     let open = request.opening.requirement(now: now)
@@ -176,6 +179,7 @@ extension Catalog {
     query["rows"] = JSONValue(rows)
     query["where"] = .array(request.conditions.map { .string($0.description) })
     request.opening.describe(into: &query, now: now)
+    query["state_version"] = JSONValue(Int(stateVersion))
     return ClustersAnswer(clusters: clusters, count: indices.count, query: query)
   }
 }

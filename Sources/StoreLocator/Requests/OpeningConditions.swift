@@ -3,19 +3,23 @@ import OpeningHours
 /// The opening-hours conditions of a search (`open_now`, `open_at`, `open_for`, `allow_unknown`),
 /// as `nearest` and `within` read them.
 struct OpeningConditions: Sendable {
-  static let names = ["open_now", "open_at", "open_for", "allow_unknown"]
+  static let names = ["open_now", "open_at", "open_for", "allow_unknown", "service"]
 
   var openNow: Bool
   var openAt: TimeQuery?
   /// Seconds the store must stay open.
   var openFor: Int64?
   var allowsUnknown: Bool
+  /// The service whose hours the conditions and statuses speak of (`drive_through`); `nil` for
+  /// the stores' own hours.
+  var service: String?
 
   init(_ parameters: RequestParameters) throws(RequestError) {
     openNow = try parameters.flag("open_now")
     openAt = try parameters.parse("open_at", TimeQuery.init(parsing:))
     openFor = try parameters.parse("open_for", parseDuration)
     allowsUnknown = try parameters.flag("allow_unknown")
+    service = try parameters.service()
     if openNow, openAt != nil {
       throw RequestError(
         .invalid, parameter: parameters.spelling(of: "open_now"),
@@ -38,5 +42,6 @@ struct OpeningConditions: Sendable {
     query["at"] = .string(time(now: now).description)
     query["open"] = .bool(requirement(now: now) != nil)
     query["open_for_s"] = openFor.map { JSONValue(Int($0)) } ?? .null
+    query["service"] = service.map(JSONValue.string) ?? .null
   }
 }

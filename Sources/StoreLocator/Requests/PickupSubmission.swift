@@ -9,7 +9,7 @@ import OpeningHours
 public struct PickupSubmission: Sendable {
   public static let parameterNames = [
     "near", "ready_in", "ready_at", "store", "within", "close_buffer", "travel", "max_travel",
-    "allow_unknown", "alternatives", "where", "now",
+    "allow_unknown", "alternatives", "where", "service", "now",
   ]
   /// The most alternatives one answer lists.
   public static let maximumAlternatives = 100
@@ -30,6 +30,8 @@ public struct PickupSubmission: Sendable {
   let maximumTravel: Int64
   let allowsUnknownHours: Bool
   let alternativeCount: Int
+  /// The service the order is for; the order document's when the parameters give none.
+  let service: String?
   let now: Instant?
   let style: ParameterStyle
 
@@ -78,6 +80,7 @@ public struct PickupSubmission: Sendable {
     }
     allowsUnknownHours = try parameters.flag("allow_unknown")
     alternativeCount = try parameters.integer("alternatives", in: 0...Self.maximumAlternatives) ?? 3
+    service = try parameters.service() ?? order?.service
     now = try parameters.now()
   }
 
@@ -250,6 +253,7 @@ extension Catalog {
     request.maximumTravel = submission.maximumTravel
     request.allowsUnknownHours = submission.allowsUnknownHours
     request.alternativeCount = submission.alternativeCount
+    request.service = submission.service
     do {
       var answer = PickupAnswer(
         plan: try planPickup(request), order: submission.order,

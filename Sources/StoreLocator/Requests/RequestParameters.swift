@@ -88,6 +88,16 @@ public struct RequestParameters: Sendable {
     return number
   }
 
+  /// The `service` parameter: a service name as OpenStreetMap writes it after `opening_hours:`
+  /// (`drive_through`), or `nil` for the stores' own hours.
+  public func service() throws(RequestError) -> String? {
+    guard let name = try value("service") else { return nil }
+    guard ServiceName.isValid(name) else {
+      throw RequestError(.invalid, parameter: spelling(of: "service"), "\(spelling(of: "service")) \(ServiceName.problem(name))")
+    }
+    return name
+  }
+
   /// A yes/no switch: absent is `false`; on the command line a flag given is `true`; in a query
   /// string `true`, `1`, `yes` or an empty value are `true`, and `false`, `0`, `no` are `false`.
   public func flag(_ name: String) throws(RequestError) -> Bool {

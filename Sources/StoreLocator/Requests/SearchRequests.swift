@@ -242,6 +242,7 @@ public struct SearchAnswer: Sendable {
   /// parameters as the request wrote them (`--near`, `near=`).
   public var notes: [String] {
     (nearPlace.flatMap { NearPoint(coordinate: $0.coordinate, place: $0).placeNote }.map { [$0] } ?? [])
+      + (catalog.unknownServiceNote.map { [$0] } ?? [])
       + (swappedHint.map { ["warning: \($0.text(for: style))"] } ?? [])
       + (emptyExplanation()?.reasons.map(\.message) ?? [])
   }
@@ -252,6 +253,9 @@ extension Catalog {
   /// - Parameter now: The current instant, unless the request gives `now`.
   /// - Complexity: as `nearest(_:to:within:where:open:)`.
   public func answer(_ request: NearestRequest, now clock: Instant) -> SearchAnswer {
+    guard request.opening.service == service else {
+      return serving(request.opening.service).answer(request, now: clock)
+    }
     let now = request.now ?? clock
     let filter = StoreFilter(request.conditions)
     let open = request.opening.requirement(now: now)
@@ -264,6 +268,7 @@ extension Catalog {
     query["within_m"] = request.maximumDistance.map { JSONValue($0.meters) } ?? .null
     query["where"] = .array(request.conditions.map { .string($0.description) })
     request.opening.describe(into: &query, now: now)
+    query["state_version"] = JSONValue(Int(stateVersion))
     // A filter or an opening condition may pass the nearest store over; then a search tells.
     let nearestDistance = filter.isEmpty && open == nil ? found.first?.distance : nil
     var answer = SearchAnswer(
@@ -283,6 +288,9 @@ extension Catalog {
   ///   for another version of the data.
   /// - Complexity: O(log n + m) for the m stores in the area, whatever the page.
   public func answer(_ request: WithinRequest, now clock: Instant) throws(RequestError) -> SearchAnswer {
+    guard request.opening.service == service else {
+      return try serving(request.opening.service).answer(request, now: clock)
+    }
     let now = request.now ?? clock
     let filter = StoreFilter(request.conditions)
     let open = request.opening.requirement(now: now)
@@ -309,6 +317,7 @@ extension Catalog {
     }
     query["where"] = .array(request.conditions.map { .string($0.description) })
     request.opening.describe(into: &query, now: now)
+    query["state_version"] = JSONValue(Int(stateVersion))
     query["limit"] = request.limit.map { JSONValue($0) } ?? .null
     query["cursor"] = request.cursor.map { .string(MessageText.shortened($0)) } ?? .null
     let end = request.limit.map { min(found.count, start + $0) } ?? found.count

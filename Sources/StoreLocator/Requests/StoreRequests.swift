@@ -2,11 +2,13 @@ import OpeningHours
 
 /// "One store, and its state at a time": `stores show ID` and `GET /v1/stores/{id}`.
 public struct StoreRequest: Sendable {
-  public static let parameterNames = ["id", "at", "now"]
+  public static let parameterNames = ["id", "at", "service", "now"]
 
   public let id: String
   /// The time to give the state for; `nil` for now.
   public let time: TimeQuery?
+  /// The service whose hours are asked about (`drive_through`); `nil` for the store's own.
+  public let service: String?
   let now: Instant?
   let style: ParameterStyle
 
@@ -15,6 +17,7 @@ public struct StoreRequest: Sendable {
     try parameters.checkNames(accepted: Self.parameterNames)
     id = try parameters.storeID()
     time = try parameters.parse("at", TimeQuery.init(parsing:))
+    service = try parameters.service()
     now = try parameters.now()
     style = parameters.style
   }
@@ -22,7 +25,7 @@ public struct StoreRequest: Sendable {
 
 /// "A store's opening hours, day by day": `stores hours ID` and `GET /v1/stores/{id}/hours`.
 public struct HoursRequest: Sendable {
-  public static let parameterNames = ["id", "at", "from", "days", "now"]
+  public static let parameterNames = ["id", "at", "from", "days", "service", "now"]
   public static let defaultDays = 7
   public static let dayRange = 1...366
 
@@ -30,6 +33,8 @@ public struct HoursRequest: Sendable {
   /// The time to evaluate at; the days listed start on its local date. `nil` for now.
   public let time: TimeQuery?
   public let days: Int
+  /// The service whose hours are asked about (`drive_through`); `nil` for the store's own.
+  public let service: String?
   let now: Instant?
   let style: ParameterStyle
 
@@ -47,6 +52,7 @@ public struct HoursRequest: Sendable {
     }
     time = at ?? from
     days = try parameters.integer("days", in: Self.dayRange) ?? Self.defaultDays
+    service = try parameters.service()
     now = try parameters.now()
     style = parameters.style
   }
@@ -54,12 +60,14 @@ public struct HoursRequest: Sendable {
 
 /// "Is the store open, and for that long?": `stores open ID` and `GET /v1/stores/{id}/open`.
 public struct OpenRequest: Sendable {
-  public static let parameterNames = ["id", "at", "for", "now"]
+  public static let parameterNames = ["id", "at", "for", "service", "now"]
 
   public let id: String
   public let time: TimeQuery?
   /// Seconds the store must stay open; `nil` for "open at that moment".
   public let duration: Int64?
+  /// The service whose hours are asked about (`drive_through`); `nil` for the store's own.
+  public let service: String?
   let now: Instant?
   let style: ParameterStyle
 
@@ -69,6 +77,7 @@ public struct OpenRequest: Sendable {
     id = try parameters.storeID()
     time = try parameters.parse("at", TimeQuery.init(parsing:))
     duration = try parameters.parse("for", parseDuration)
+    service = try parameters.service()
     now = try parameters.now()
     style = parameters.style
   }
@@ -90,8 +99,20 @@ public struct StoreAnswer: Sendable {
   public let status: StoreStatus
   /// The store's compiled hours; `nil` when it has none usable.
   public let schedule: Schedule?
+  /// Whether it takes orders at the time asked (its state).
+  public var ordering: StoreState.Ordering = .open
 
-  public var match: StoreMatch { StoreMatch(store: store, distance: nil, status: status) }
+  public init(store: Store, status: StoreStatus, schedule: Schedule?) {
+    self.store = store
+    self.status = status
+    self.schedule = schedule
+  }
+
+  public var match: StoreMatch {
+    var match = StoreMatch(store: store, distance: nil, status: status)
+    match.ordering = ordering
+    return match
+  }
   /// The store object of `--format json`, ending in a newline.
   public var jsonText: String { JSONValue.object(match.jsonObject).jsonText + "\n" }
   /// The store as a one-feature GeoJSON FeatureCollection.
@@ -106,20 +127,36 @@ public struct HoursAnswer: Sendable {
   public let schedule: Schedule?
   /// Whole local days from the local date of the time asked; empty without a schedule.
   public let days: [ScheduleDay]
+  /// The service these hours are of (`drive_through`); `nil` for the store's own.
+  public internal(set) var service: String?
+  /// The hours as the data writes them (the service's, when one was asked for); `nil` when it
+  /// gives none.
+  public internal(set) var hoursText: String?
+  /// Without a service asked for: the week of each service the data gives hours for, and where
+  /// this store's come from.
+  public internal(set) var services: [(service: String, source: String, answer: HoursAnswer)] = []
 
   /// Evaluates `schedule` at `instant` and lists `count` days from its local date.
   public init(store: Store?, schedule: Schedule, at instant: Instant, days count: Int) {
-    self.store = store
-    self.schedule = schedule
-    self.status = StoreStatus(of: schedule, at: instant)
-    self.days = schedule.days(from: schedule.timeZone.localDateTime(at: instant).date, count: count)
+    self.init(store: store, schedule: schedule, status: StoreStatus(of: schedule, at: instant), days: count)
   }
 
-  init(store: Store, status: StoreStatus) {
+  /// Lists `count` days from the local date of `status`, which the catalog gave (with its
+  /// state's closure, when one covers it).
+  init(store: Store?, schedule: Schedule, status: StoreStatus, days count: Int) {
+    self.store = store
+    self.schedule = schedule
+    self.status = status
+    self.days = schedule.days(from: schedule.timeZone.localDateTime(at: status.instant).date, count: count)
+    self.hoursText = store?.openingHours ?? schedule.hours.text
+  }
+
+  init(store: Store, status: StoreStatus, hoursText: String?) {
     self.store = store
     self.status = status
     self.schedule = nil
     self.days = []
+    self.hoursText = hoursText
   }
 
   /// `opening_hours`, `timezone`, `at`, `state`, `comment`, `next_change`, `status_text`,
@@ -128,7 +165,7 @@ public struct HoursAnswer: Sendable {
   /// usable hours has the same members: its text (or `null`), `unknown`, and no days.
   public var jsonObject: JSONObject {
     var object = JSONObject()
-    object["opening_hours"] = (schedule?.hours.text ?? store?.openingHours).map(JSONValue.string) ?? .null
+    object["opening_hours"] = hoursText.map(JSONValue.string) ?? .null
     object["timezone"] = (schedule?.timeZone.identifier ?? store?.timezone).map(JSONValue.string) ?? .null
     object["at"] = .string(status.formatted(status.instant))
     object["state"] = .string(status.state.rawValue)
@@ -139,6 +176,18 @@ public struct HoursAnswer: Sendable {
       ((schedule?.hours.warnings.map(\.description) ?? []) + (schedule?.warnings.map(\.description) ?? []))
         .map(JSONValue.string))
     object["days"] = .array(days.map { .object($0.jsonObject) })
+    if store != nil {
+      object["service"] = service.map(JSONValue.string) ?? .null
+      if service == nil {
+        object["services"] = .array(
+          services.map { entry in
+            var week = entry.answer.jsonObject
+            week["service"] = .string(entry.service)
+            week["source"] = .string(entry.source)
+            return .object(week)
+          })
+      }
+    }
     return object
   }
 
@@ -202,8 +251,13 @@ public struct OpenAnswer: Sendable {
 
   /// The store object with `open_for`: `{"seconds", "met": true|false|null, "text"}`, or `null`
   /// without a duration. `state` and `status_text` stay the state at the time asked.
+  /// Whether it takes orders at the time asked (its state).
+  public var ordering: StoreState.Ordering = .open
+
   public var jsonObject: JSONObject {
-    var object = StoreMatch(store: store, distance: nil, status: status).jsonObject
+    var match = StoreMatch(store: store, distance: nil, status: status)
+    match.ordering = ordering
+    var object = match.jsonObject
     object["open_for"] =
       duration.map { duration in
         var member = JSONObject()
@@ -244,29 +298,57 @@ extension Catalog {
   /// Answers `request`: the store and its state at the time asked.
   /// - Throws: `RequestError` when the id names no store or several.
   public func answer(_ request: StoreRequest, now: Instant) throws(RequestError) -> StoreAnswer {
+    guard request.service == service else { return try serving(request.service).answer(request, now: now) }
     let store = try uniqueStore(withID: request.id, parameter: request.style.spelling(of: "id"))
     let status = self.status(of: store, at: request.time ?? .instant(request.now ?? now))
-    return StoreAnswer(store: store, status: status, schedule: schedule(for: store))
+    var answer = StoreAnswer(store: store, status: status, schedule: schedule(for: store))
+    answer.ordering = ordering(of: store, at: status.instant)
+    return answer
   }
 
   /// Answers `request`: the state at the time asked and the days from its local date.
   /// - Throws: `RequestError` when the id names no store or several.
   public func answer(_ request: HoursRequest, now: Instant) throws(RequestError) -> HoursAnswer {
+    guard request.service == service else { return try serving(request.service).answer(request, now: now) }
     let store = try uniqueStore(withID: request.id, parameter: request.style.spelling(of: "id"))
-    let status = self.status(of: store, at: request.time ?? .instant(request.now ?? now))
-    guard let schedule = schedule(for: store) else { return HoursAnswer(store: store, status: status) }
-    return HoursAnswer(store: store, schedule: schedule, at: status.instant, days: request.days)
+    var answer = hours(of: store, at: request.time ?? .instant(request.now ?? now), days: request.days)
+    // The store's own hours come with the week of each service the data gives hours for.
+    if service == nil {
+      for name in table.serviceNames {
+        let view = serving(name)
+        guard let position = view.position(of: store), let source = view.overlay?.service?.source(at: position)
+        else { continue }
+        answer.services.append(
+          (name, source.name, view.hours(of: store, at: request.time ?? .instant(request.now ?? now), days: request.days)))
+      }
+    }
+    return answer
+  }
+
+  /// The state of `store` at `time` and its days from then, by this catalog's service and state.
+  private func hours(of store: Store, at time: TimeQuery, days: Int) -> HoursAnswer {
+    let status = self.status(of: store, at: time)
+    let text = position(of: store).flatMap { hoursText(at: $0) }
+    var answer =
+      schedule(for: store).map { HoursAnswer(store: store, schedule: $0, status: status, days: days) }
+      ?? HoursAnswer(store: store, status: status, hoursText: text)
+    answer.hoursText = text
+    answer.service = service
+    return answer
   }
 
   /// Answers `request`: the state at the time asked, and throughout the duration when given.
   /// - Throws: `RequestError` when the id names no store or several.
   public func answer(_ request: OpenRequest, now: Instant) throws(RequestError) -> OpenAnswer {
+    guard request.service == service else { return try serving(request.service).answer(request, now: now) }
     let store = try uniqueStore(withID: request.id, parameter: request.style.spelling(of: "id"))
     let time = request.time ?? .instant(request.now ?? now)
     let status = self.status(of: store, at: time)
     let met = request.duration.map {
       OpeningRequirement(time: time, seconds: $0).state(of: schedule(for: store))
     }
-    return OpenAnswer(store: store, status: status, duration: request.duration, durationState: met)
+    var answer = OpenAnswer(store: store, status: status, duration: request.duration, durationState: met)
+    answer.ordering = ordering(of: store, at: status.instant)
+    return answer
   }
 }

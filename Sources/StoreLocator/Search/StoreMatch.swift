@@ -19,6 +19,8 @@ public struct StoreMatch: Hashable, Sendable {
   public let distance: Distance?
   /// Open, closed or unknown at the query's time, and until when.
   public var status: StoreStatus?
+  /// Whether the store takes orders at the query's time (its state); `.open` without a state.
+  public var ordering: StoreState.Ordering = .open
 
   public init(store: Store, distance: Distance?, status: StoreStatus? = nil) {
     self.record = .store(store)
@@ -57,7 +59,7 @@ public struct StoreMatch: Hashable, Sendable {
   }
 
   public static func == (a: StoreMatch, b: StoreMatch) -> Bool {
-    a.distance == b.distance && a.status == b.status && a.store == b.store
+    a.distance == b.distance && a.status == b.status && a.ordering == b.ordering && a.store == b.store
   }
 
   public func hash(into hasher: inout Hasher) {
@@ -76,7 +78,9 @@ extension Catalog {
     var known = GroupStatuses()
     return matches.map { match in
       var match = match
-      match.status = status(of: match, at: time, known: &known)
+      let status = status(of: match, at: time, known: &known)
+      match.status = status
+      if let overlay, let position = match.position { match.ordering = overlay.ordering(at: position, at: status.instant) }
       return match
     }
   }
@@ -85,7 +89,7 @@ extension Catalog {
   /// compiled schedule was answered at the same instant, and added to it otherwise.
   func status(of match: StoreMatch, at time: TimeQuery, known: inout GroupStatuses) -> StoreStatus {
     guard case .row(let matchTable, let position) = match.record, matchTable === table,
-      let group = table.scheduleGroup(at: position), let schedule = schedule(at: position)
+      let group = scheduleGroup(at: position), let schedule = schedule(at: position)
     else { return status(of: match, at: time) }
     let instant = time.instant(in: schedule.timeZone)
     if let status = known.status(ofGroup: group, at: instant) { return status }

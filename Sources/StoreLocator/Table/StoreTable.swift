@@ -43,6 +43,8 @@ final class StoreTable: @unchecked Sendable {
   private let memberTotal: Int
   private let keys: UnsafeRawPointer
   private let keyCount: Int
+  /// How many distinct property keys the stores have.
+  var keyCountForServices: Int { keyCount }
   private let shapes: UnsafeRawPointer
   private let shapeCount: Int
   private let shapeKeys: UnsafeRawPointer
@@ -77,6 +79,8 @@ final class StoreTable: @unchecked Sendable {
   /// Every query with a condition reads these, every filtered or open one those: made once, then
   /// read without a lock.
   private let keyNumbers = ComputedOnce<[String: UInt32]>()
+  /// Each service's schedules, made on the first request that names the service.
+  let serviceSchedules = Mutex<[String: ServiceSchedules]>([:])
   private let searchMasks = ComputedOnce<SearchMasks?>()
   /// The pickup planner's index of each store's opening-hours notes (`Catalog.pickupHoursNotes`).
   let pickupHoursNotes = ComputedOnce<PickupHoursNotes>()
@@ -496,8 +500,14 @@ final class StoreTable: @unchecked Sendable {
   }
 
   private func compileSchedule(of store: Store) -> Schedule? {
-    guard let text = store.openingHours, let zoneName = store.timezone,
-      let hours = try? OpeningHours(parsing: text), let zone = timeZone(named: zoneName)
+    store.openingHours.flatMap { compileSchedule(of: store, text: $0) }
+  }
+
+  /// The schedule of `text` at `store`: its zone, holiday calendar and location, as the loader
+  /// compiles the store's own hours (a service's hours, hours with the store's state applied).
+  func compileSchedule(of store: Store, text: String) -> Schedule? {
+    guard let zoneName = store.timezone, let hours = try? OpeningHours(parsing: text),
+      let zone = timeZone(named: zoneName)
     else { return nil }
     let usesHolidays = hours.usesPublicHolidays || hours.usesSchoolHolidays
     return Schedule(

@@ -1,0 +1,100 @@
+import OpeningHours
+
+extension StoreState {
+  /// `GET /v1/stores/{id}/state` and `stores state show ID --format json`: the state as stored,
+  /// with the ordering as it is at `now` (a pause past its `until` reads open).
+  public func jsonObject(id: String, at now: Instant) -> JSONObject {
+    var object = JSONObject()
+    object["id"] = .string(id)
+    switch ordering(at: now) {
+    case .open:
+      object["ordering"] = .string("open")
+      object["paused_until"] = .null
+      object["reason"] = .null
+    case .paused(let until, let reason):
+      object["ordering"] = .string("paused")
+      object["paused_until"] = until.map { .string(iso8601($0, in: .utc)) } ?? .null
+      object["reason"] = reason.map { .string($0) } ?? .null
+    }
+    object["closures"] = .array(closures.map { .object($0.jsonObject) })
+    object["special_days"] = .array(specialDays.map { .object($0.jsonObject) })
+    object["version"] = .number(String(version))
+    object["changed_at"] = changedAt.map { .string(iso8601($0, in: .utc)) } ?? .null
+    return object
+  }
+
+  /// The state for people: `ordering paused until 15:30Z "machine repair"; closed 2027-01-05 until
+  /// 2027-01-19 "renovation"; 2026-12-24 07:00-14:00 "Christmas Eve"`.
+  public func summary(at now: Instant) -> String {
+    var parts: [String] = []
+    switch ordering(at: now) {
+    case .open: parts.append("taking orders")
+    case .paused(let until, let reason):
+      parts.append(
+        "ordering paused" + (until.map { " until \(iso8601($0, in: .utc))" } ?? " until resumed")
+          + (reason.map { " \"\($0)\"" } ?? ""))
+    }
+    for closure in closures {
+      parts.append("closed \(closure.from) until \(closure.until)" + (closure.reason.map { " \"\($0)\"" } ?? ""))
+    }
+    for day in specialDays {
+      parts.append(
+        "\(day.date)\(day.service.map { " \($0)" } ?? "") \(day.hours)" + (day.reason.map { " \"\($0)\"" } ?? ""))
+    }
+    return parts.joined(separator: "; ")
+  }
+}
+
+extension StoreClosure {
+  var jsonObject: JSONObject {
+    JSONObject([
+      .init(key: "from", value: .string(from.description)),
+      .init(key: "until", value: .string(until.description)),
+      .init(key: "reason", value: reason.map { .string($0) } ?? .null),
+    ])
+  }
+}
+
+extension SpecialDay {
+  var jsonObject: JSONObject {
+    JSONObject([
+      .init(key: "date", value: .string(date.description)),
+      .init(key: "hours", value: .string(hours)),
+      .init(key: "reason", value: reason.map { .string($0) } ?? .null),
+      .init(key: "service", value: service.map { .string($0) } ?? .null),
+    ])
+  }
+}
+
+extension StoreState.Ordering {
+  /// `open` or `paused`, as answers write it.
+  public var name: String {
+    switch self {
+    case .open: "open"
+    case .paused: "paused"
+    }
+  }
+
+  /// `ordering paused until 2026-12-24T15:30:00Z "machine repair"`, or `nil` when open.
+  public var note: String? {
+    guard case .paused(let until, let reason) = self else { return nil }
+    return "ordering paused " + (until.map { "until \(iso8601($0, in: .utc))" } ?? "until resumed")
+      + (reason.map { " \"\($0)\"" } ?? "")
+  }
+}
+
+extension StoreState {
+  /// The state as a storage keeps it: the members of a change (`ordering`, `until`, `reason`,
+  /// `closures`, `special_days`) as they were given, a pause kept even after its `until`.
+  public var storageJSON: JSONObject {
+    StoreStateChange(ordering: ordering, closures: closures, specialDays: specialDays).jsonObject
+  }
+
+  /// Reads what `storageJSON` wrote, with the version and time of the last change.
+  /// - Throws: `RequestError` naming the member, for a value no version of `storageJSON` writes.
+  public init(storageJSON: JSONValue, version: Int64, changedAt: Instant?) throws(RequestError) {
+    // Stored values were checked when they were made: only their shape is read again.
+    let change = try StoreStateChange(json: storageJSON, zone: nil, now: Instant(secondsSinceEpoch: .min / 2), checking: false)
+    self = change.applied(to: StoreState(version: version, changedAt: changedAt))
+  }
+}
