@@ -10,6 +10,9 @@ public struct APIConfiguration: Sendable {
   public var corsOrigins: [String]
   /// The bearer token of `POST /admin/reload` (`STORES_ADMIN_TOKEN`); `nil` disables the route.
   public var adminToken: String?
+  /// More admin tokens, each with the name the state's history records for its changes
+  /// (`STORES_ADMIN_TOKENS=ops:TOKEN,store-42:TOKEN`); `adminToken` is named `admin`.
+  public var namedAdminTokens: [(name: String, token: String)] = []
   /// `Cache-Control: max-age` of the answers about stores, in seconds: short, since whether a
   /// store is open changes with the clock.
   public var cacheMaxAge: Int
@@ -37,6 +40,11 @@ public struct APIConfiguration: Sendable {
     self.adminToken = adminToken
     self.cacheMaxAge = cacheMaxAge
     self.maximumStoreLossPercent = maximumStoreLossPercent
+  }
+
+  /// Every admin token with its name.
+  var adminTokens: [(name: String, token: String)] {
+    (adminToken.flatMap { $0.isEmpty ? nil : [("admin", $0)] } ?? []) + namedAdminTokens.filter { !$0.token.isEmpty }
   }
 
   /// One query thread a core the process may use.

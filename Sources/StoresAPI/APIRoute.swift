@@ -33,6 +33,10 @@ public struct APIRoute: Hashable, Sendable, CustomStringConvertible {
   public static let places = APIRoute(.get, "/v1/places")
   public static let pickup = APIRoute(.post, "/v1/pickup")
   public static let info = APIRoute(.get, "/v1/info")
+  public static let storeState = APIRoute(.get, "/v1/stores/{id}/state")
+  public static let changeStoreState = APIRoute(.patch, "/v1/stores/{id}/state")
+  public static let storeStateHistory = APIRoute(.get, "/v1/stores/{id}/state/history")
+  public static let changedStates = APIRoute(.get, "/v1/stores/state")
   public static let health = APIRoute(.get, "/healthz")
   public static let readiness = APIRoute(.get, "/readyz")
   public static let metrics = APIRoute(.get, "/metrics")
@@ -44,7 +48,8 @@ public struct APIRoute: Hashable, Sendable, CustomStringConvertible {
 
   /// Every route, as the router has them.
   public static let all: [APIRoute] = [
-    nearest, within, clusters, store, hours, open, places, pickup, info, health, readiness, metrics, openAPI,
+    nearest, within, clusters, store, hours, open, places, pickup, info, storeState, changeStoreState,
+    storeStateHistory, changedStates, health, readiness, metrics, openAPI,
     reload,
     page,
     pageFile, asset,

@@ -23,6 +23,9 @@ public final class LoadedCatalog: Sendable {
   /// `stores info --format json`, computed on first use: a summary walks every store, which a
   /// service that never answers `/v1/info` should not pay for at startup.
   private let infoCache = Mutex<String?>(nil)
+  /// The catalog with the last state version applied (`catalog(applying:)`): made once per
+  /// version, then shared by every request.
+  private let applied = Mutex<Catalog?>(nil)
 
   /// - Parameters:
   ///   - catalog: The stores, already verified (`verifySnapshotRecords()` for a snapshot).
@@ -35,6 +38,21 @@ public final class LoadedCatalog: Sendable {
     self.version = catalog.dataVersion
     self.loadedAt = loadedAt
     self.loadSeconds = loadSeconds
+  }
+
+  /// The catalog with `states` applied: the stores' closures and special days in their hours,
+  /// their paused ordering in the answers.
+  /// - Complexity: O(1) for the version last applied; else applying it (O(s) for the s stores
+  ///   it names), once.
+  public func catalog(applying states: StoreStates) -> Catalog {
+    if states.stores.isEmpty && states.version == 0 { return catalog }
+    if let made = applied.withLock({ $0 }), made.stateVersion == states.version { return made }
+    // Made outside the lock: two first requests of a version may both make it.
+    let made = catalog.applying(states)
+    applied.withLock { slot in
+      if slot == nil || slot!.stateVersion < states.version { slot = made }
+    }
+    return made
   }
 
   /// The body of `GET /v1/info`: exactly what `stores info --format json` prints.

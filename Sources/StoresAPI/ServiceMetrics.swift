@@ -1,5 +1,6 @@
 import Metrics
 import Prometheus
+import StoreLocator
 import Synchronization
 
 /// The service's own metrics, and the per-route requests and latencies (`requests`, recorded by
@@ -23,11 +24,38 @@ public final class ServiceMetrics: Sendable {
   private let connectionRefusals: Prometheus.Counter
   private let openConnections: Prometheus.Gauge
   private let cutResponses: Prometheus.Counter
+  /// State changes by what they change: ordering, closures, special_days.
+  private let stateChanges: [String: Prometheus.Counter]
+  private let stateVersion: Prometheus.Gauge
+  private let stateHealthy: Prometheus.Gauge
+  private let stateStorageFailures: Prometheus.Counter
   /// `stores_data_info{version="…"} 1`: one series, replaced when the version changes.
   private let versionInfo: Mutex<(version: String, gauge: Prometheus.Gauge)?> = Mutex(nil)
 
   public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
     self.registry = registry
+    let changes = MetricNameDescriptor(
+      namespace: "stores", subsystem: "state", metricName: "changes", unitName: "total",
+      helpText: "Changes to the stores' state made through this replica, by member: ordering, closures, special_days")
+    stateChanges = Dictionary(
+      uniqueKeysWithValues: ["ordering", "closures", "special_days"].map {
+        ($0, registry.makeCounter(descriptor: changes, labels: [("member", $0)]))
+      })
+    stateVersion = registry.makeGauge(
+      descriptor: MetricNameDescriptor(
+        namespace: "stores", subsystem: "state", metricName: "version",
+        helpText: "The version of the stores' state this replica answers with"),
+      labels: [])
+    stateHealthy = registry.makeGauge(
+      descriptor: MetricNameDescriptor(
+        namespace: "stores", subsystem: "state", metricName: "storage_up",
+        helpText: "1 while the state storage answers, 0 while it fails (answers go on from the last copy)"),
+      labels: [])
+    stateStorageFailures = registry.makeCounter(
+      descriptor: MetricNameDescriptor(
+        namespace: "stores", subsystem: "state", metricName: "storage_failures", unitName: "total",
+        helpText: "Calls to the state storage that failed"),
+      labels: [])
     let reloads = MetricNameDescriptor(
       namespace: "stores", metricName: "reloads", unitName: "total",
       helpText:
@@ -139,6 +167,20 @@ public final class ServiceMetrics: Sendable {
 
   /// Counts a query refused because the query threads and their queue are full.
   func recordOverloadRefusal() { overloadRefusals.increment() }
+
+  /// A state change made through this replica.
+  func recordStateChange(_ change: StoreStateChange) {
+    if change.ordering != nil { stateChanges["ordering"]?.increment() }
+    if change.closures != nil { stateChanges["closures"]?.increment() }
+    if change.specialDays != nil { stateChanges["special_days"]?.increment() }
+  }
+
+  /// The state version answered with, and whether the storage answered.
+  func recordState(version: Int64, healthy: Bool) {
+    stateVersion.set(Double(version))
+    stateHealthy.set(healthy ? 1.0 : 0.0)
+    if !healthy { stateStorageFailures.increment() }
+  }
 
   /// Counts a connection closed at once at `--max-connections`.
   func recordConnectionRefusal() { connectionRefusals.increment() }

@@ -12,6 +12,11 @@ extension HTTPField.Name {
   public static let storesNote = HTTPField.Name("X-Stores-Note")!
   /// The id a request is logged under, echoed back.
   public static let requestID = HTTPField.Name("X-Request-Id")!
+  /// The version of the stores' state an answer was computed with.
+  public static let storesStateVersion = HTTPField.Name("X-Stores-State-Version")!
+  /// Seconds since the state storage last confirmed the state answered with, when it has
+  /// stopped answering (answers go on from the last copy).
+  public static let storesStateAge = HTTPField.Name("X-Stores-State-Age")!
 }
 
 /// What every request goes through: it gets an id (the caller's `X-Request-Id` when sane) and the
@@ -21,6 +26,7 @@ struct ServiceMiddleware: RouterMiddleware {
   typealias Context = StoresRequestContext
 
   let store: CatalogStore
+  let state: StateKeeper
   let configuration: APIConfiguration
 
   func handle(
@@ -33,6 +39,8 @@ struct ServiceMiddleware: RouterMiddleware {
     // The one read of the reference: the route, the version header and the ETag all use this
     // catalog, whatever a reload swaps in meanwhile.
     context.loaded = store.current
+    context.states = state.current.states
+    if state.isStale { context.staleStateAge = state.ageSeconds ?? -1 }
     let start = ContinuousClock.now
     var response: Response
     do {
@@ -50,6 +58,12 @@ struct ServiceMiddleware: RouterMiddleware {
     }
     if response.headers[.storesDataVersion] == nil, let loaded = context.loaded {
       response.headers[.storesDataVersion] = loaded.version
+    }
+    if response.headers[.storesStateVersion] == nil {
+      response.headers[.storesStateVersion] = String(context.states.version)
+    }
+    if let age = context.staleStateAge {
+      response.headers[.storesStateAge] = age < 0 ? "unknown" : String(Int(age))
     }
     context.logger.debug(
       "\(request.method) \(EchoedText.shortened(request.uri.path, limit: 200)) \(response.status.code)",

@@ -21,7 +21,7 @@ struct StoreRoutes: Sendable {
     let query = try Self.reading { () throws(RequestError) in
       try NearestRequest(RequestParameters(pairs, style: .queryString))
     }
-    let answer = loaded.catalog.answer(query, now: .now())
+    let answer = Self.catalog(loaded, context).answer(query, now: .now())
     return search(answer, format: format, request: request)
   }
 
@@ -32,7 +32,7 @@ struct StoreRoutes: Sendable {
     let format = try AnswerFormat.take(from: &pairs, geoJSON: true)
     let answer = try Self.reading { () throws(RequestError) in
       let query = try WithinRequest(RequestParameters(pairs, style: .queryString))
-      return try loaded.catalog.answer(query, now: .now())
+      return try Self.catalog(loaded, context).answer(query, now: .now())
     }
     return search(answer, format: format, request: request)
   }
@@ -44,7 +44,7 @@ struct StoreRoutes: Sendable {
     let query = try Self.reading { () throws(RequestError) in
       try ClustersRequest(RequestParameters(pairs, style: .queryString))
     }
-    return document(loaded.catalog.answer(query, now: .now()).jsonText, DocumentResponse.json, request)
+    return document(Self.catalog(loaded, context).answer(query, now: .now()).jsonText, DocumentResponse.json, request)
   }
 
   /// `GET /v1/stores/{id}`: `stores show ID`.
@@ -53,7 +53,7 @@ struct StoreRoutes: Sendable {
     var pairs = try Self.pathID(context) + QueryString.pairs(request.uri.query)
     let format = try AnswerFormat.take(from: &pairs, geoJSON: true)
     let answer = try Self.reading { () throws(RequestError) in
-      try loaded.catalog.answer(StoreRequest(RequestParameters(pairs, style: .queryString)), now: .now())
+      try Self.catalog(loaded, context).answer(StoreRequest(RequestParameters(pairs, style: .queryString)), now: .now())
     }
     return format == .geoJSON
       ? document(answer.geoJSONText, DocumentResponse.geoJSON, request)
@@ -66,7 +66,7 @@ struct StoreRoutes: Sendable {
     var pairs = try Self.pathID(context) + QueryString.pairs(request.uri.query)
     _ = try AnswerFormat.take(from: &pairs, geoJSON: false)
     let answer = try Self.reading { () throws(RequestError) in
-      try loaded.catalog.answer(HoursRequest(RequestParameters(pairs, style: .queryString)), now: .now())
+      try Self.catalog(loaded, context).answer(HoursRequest(RequestParameters(pairs, style: .queryString)), now: .now())
     }
     return document(answer.jsonText, DocumentResponse.json, request)
   }
@@ -77,7 +77,7 @@ struct StoreRoutes: Sendable {
     var pairs = try Self.pathID(context) + QueryString.pairs(request.uri.query)
     _ = try AnswerFormat.take(from: &pairs, geoJSON: false)
     let answer = try Self.reading { () throws(RequestError) in
-      try loaded.catalog.answer(OpenRequest(RequestParameters(pairs, style: .queryString)), now: .now())
+      try Self.catalog(loaded, context).answer(OpenRequest(RequestParameters(pairs, style: .queryString)), now: .now())
     }
     return document(answer.jsonText, DocumentResponse.json, request)
   }
@@ -119,7 +119,7 @@ struct StoreRoutes: Sendable {
     let answer = try Self.reading { () throws(RequestError) in
       let submission = try PickupSubmission(
         body: body, parameters: RequestParameters(pairs, style: .queryString))
-      return try loaded.catalog.answer(submission, now: .now())
+      return try Self.catalog(loaded, context).answer(submission, now: .now())
     }
     var response = DocumentResponse.make(
       answer.jsonText, contentType: DocumentResponse.json, cacheControl: nil, request: request)
@@ -186,6 +186,11 @@ struct StoreRoutes: Sendable {
   static func loaded(_ context: StoresRequestContext) throws(Problem) -> LoadedCatalog {
     guard let loaded = context.loaded else { throw Problem.notReady }
     return loaded
+  }
+
+  /// The catalog the request is answered from: the data it was given with the state it was given.
+  static func catalog(_ loaded: LoadedCatalog, _ context: StoresRequestContext) -> Catalog {
+    loaded.catalog(applying: context.states)
   }
 
   /// The `{id}` of the path, percent-decoded, as the first parameter.

@@ -1,4 +1,5 @@
 import Hummingbird
+import StoreLocator
 
 /// What the service keeps for one request beside Hummingbird's own: its id and the catalog it
 /// answers from, both chosen once by `ServiceMiddleware` before the route runs.
@@ -9,6 +10,10 @@ public struct StoresRequestContext: RequestContext {
   /// The data this request is answered from, read once from the `CatalogStore`; `nil` when none
   /// is loaded yet.
   public var loaded: LoadedCatalog?
+  /// The stores' state this request is answered with, read once with `loaded`.
+  public var states: StoreStates = .empty
+  /// How old that state is, in seconds, when the storage has stopped confirming it.
+  public var staleStateAge: Double?
 
   public init(source: ApplicationRequestContextSource) {
     coreContext = .init(source: source)

@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import StoresState
 
 /// The service's state, shared by every request: the data being served, how to reload it, the
 /// metrics and the configuration.
@@ -12,6 +13,8 @@ public struct StoresService: Sendable {
   public let page: PageResources
   /// Where the queries run: off the threads that answer health checks, a bounded number at once.
   public let queries: QueryExecutor
+  /// The stores' state (paused ordering, closures, special days) and its storage.
+  public let state: StateKeeper
 
   /// - Parameters:
   ///   - source: Where the data comes from; read again on every reload.
@@ -20,8 +23,10 @@ public struct StoresService: Sendable {
   public init(
     source: CatalogSource, initial: LoadedCatalog?, configuration: APIConfiguration = APIConfiguration(),
     page: PageResources = .listOnly, metrics: ServiceMetrics = ServiceMetrics(),
+    stateStorage: any StateStorage = MemoryStateStorage(), statePollInterval: Duration = .seconds(1),
     logger: Logger = Logger(label: "stores-server")
   ) {
+    state = StateKeeper(storage: stateStorage, pollInterval: statePollInterval, metrics: metrics, logger: logger)
     self.page = page
     store = CatalogStore(initial)
     self.metrics = metrics
@@ -47,7 +52,7 @@ public struct StoresService: Sendable {
     if !configuration.corsOrigins.isEmpty {
       router.add(middleware: OriginsMiddleware(origins: configuration.corsOrigins))
     }
-    router.add(middleware: ServiceMiddleware(store: store, configuration: configuration))
+    router.add(middleware: ServiceMiddleware(store: store, state: state, configuration: configuration))
 
     let stores = StoreRoutes(configuration: configuration)
     let operations = OperationsRoutes(
@@ -66,6 +71,11 @@ public struct StoresService: Sendable {
       return try await queries.run { try stores.pickup(request, context, body: body) }
     }
     addQuery(.info, to: router) { try stores.info($0, $1) }
+    let states = StateRoutes(state: state, configuration: configuration)
+    addQuery(.storeState, to: router) { try states.state($0, $1) }
+    addQuery(.changedStates, to: router) { try states.changed($0, $1) }
+    add(.changeStoreState, to: router) { try await states.change($0, $1) }
+    add(.storeStateHistory, to: router) { try await states.history($0, $1) }
     add(.health, to: router) { operations.health($0, $1) }
     add(.readiness, to: router) { try operations.readiness($0, $1) }
     add(.metrics, to: router) { operations.metricsText($0, $1) }
