@@ -12,7 +12,7 @@ public struct APIConfiguration: Sendable {
   public var adminToken: String?
   /// More admin tokens, each with the name the state's history records for its changes
   /// (`STORES_ADMIN_TOKENS=ops:TOKEN,store-42:TOKEN`); `adminToken` is named `admin`.
-  public var namedAdminTokens: [(name: String, token: String)] = []
+  public var namedAdminTokens: [(name: String, token: String)]
   /// `Cache-Control: max-age` of the answers about stores, in seconds: short, since whether a
   /// store is open changes with the clock.
   public var cacheMaxAge: Int
@@ -28,7 +28,7 @@ public struct APIConfiguration: Sendable {
 
   public init(
     maximumBodyBytes: Int = 1 << 20, requestTimeout: Double = 10, corsOrigins: [String] = [],
-    adminToken: String? = nil, cacheMaxAge: Int = 10,
+    adminToken: String? = nil, namedAdminTokens: [(name: String, token: String)] = [], cacheMaxAge: Int = 10,
     queryThreads: Int = APIConfiguration.defaultQueryThreads,
     maximumQueuedQueries: Int = 256, maximumStoreLossPercent: Double = 10
   ) {
@@ -38,6 +38,7 @@ public struct APIConfiguration: Sendable {
     self.requestTimeout = requestTimeout
     self.corsOrigins = corsOrigins
     self.adminToken = adminToken
+    self.namedAdminTokens = namedAdminTokens
     self.cacheMaxAge = cacheMaxAge
     self.maximumStoreLossPercent = maximumStoreLossPercent
   }

@@ -9,6 +9,7 @@ struct OperationsRoutes: Sendable {
   let metrics: ServiceMetrics
   let reloader: Reloader
   let configuration: APIConfiguration
+  let state: StateKeeper
 
   /// `GET /healthz`: the process answers. Says nothing about the data (that is `/readyz`).
   func health(_ request: Request, _ context: StoresRequestContext) -> Response {
@@ -30,6 +31,16 @@ struct OperationsRoutes: Sendable {
     body["version"] = .string(loaded.version)
     body["stores"] = JSONValue(loaded.catalog.stores.count)
     body["source"] = .string(loaded.path)
+    // The state: answers go on from the copy while its storage fails, so this stays ready and
+    // says how old the copy is.
+    let copy = state.current
+    var stateMember = JSONObject()
+    stateMember["location"] = .string(state.storage.location)
+    stateMember["version"] = .number(String(copy.states.version))
+    stateMember["storage"] = .string(copy.failure == nil && copy.confirmedAt != nil ? "up" : "down")
+    stateMember["age_s"] = state.ageSeconds.map { JSONValue(($0 * 1000).rounded() / 1000) } ?? .null
+    stateMember["error"] = copy.failure.map(JSONValue.string) ?? .null
+    body["state"] = .object(stateMember)
     return DocumentResponse.make(
       JSONValue.object(body).jsonText + "\n", contentType: DocumentResponse.json, cacheControl: nil,
       request: request)

@@ -53,6 +53,12 @@ struct StateRoutes: Sendable {
   /// `PATCH /v1/stores/{id}/state`: changes the store's state (any of `ordering` with `until`
   /// and `reason`, `closures`, `special_days`; lists replace) and answers the new state.
   func change(_ request: Request, _ context: StoresRequestContext) async throws(Problem) -> Response {
+    guard !configuration.adminTokens.isEmpty else {
+      throw Problem(
+        "changes-disabled", status: .forbidden, title: "State changes are not enabled",
+        detail:
+          "this service takes no state changes: start it with STORES_ADMIN_TOKEN (or STORES_ADMIN_TOKENS) set")
+    }
     let actor = try OperationsRoutes.adminName(request, configuration)
     let (id, zone) = try Self.store(request, context, accepted: [])
     try StoreRoutes.requireJSON(request)

@@ -56,7 +56,7 @@ public struct StoresService: Sendable {
 
     let stores = StoreRoutes(configuration: configuration)
     let operations = OperationsRoutes(
-      store: store, metrics: metrics, reloader: reloader, configuration: configuration)
+      store: store, metrics: metrics, reloader: reloader, configuration: configuration, state: state)
     // The queries run on the query threads, the probes and the page where the request arrived.
     addQuery(.nearest, to: router) { try stores.nearest($0, $1) }
     addQuery(.within, to: router) { try stores.within($0, $1) }

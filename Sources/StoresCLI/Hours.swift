@@ -144,6 +144,11 @@ extension StoresCommand {
       text += answer.days.map(Self.line).joined()
       // The week of each service the data gives hours for, where this store's come from.
       for (service, source, week) in answer.services {
+        guard !week.days.isEmpty, source != "not offered" else {
+          // Nothing to list: one line says why (not offered, or no hours known).
+          text += "\n\(service): \(source == "not offered" ? "not offered" : week.status.summary)\n"
+          continue
+        }
         text += "\n\(service) (\(source))" + (week.hoursText.map { "  \($0)" } ?? "") + "\n"
         text += "At     \(week.status.summary)\n"
         text += week.days.map(Self.line).joined()

@@ -11,7 +11,9 @@ extension StoresCommand {
         bounds ([W, S, E, N] or null), timezones and brands (name → count), \
         stores_without_timezone, stores_without_brand, stores_with_opening_hours, \
         stores_with_schedule, stores_with_invalid_hours, stores_with_tolerated_hours, \
-        stores_with_inferred_timezone, attributes (the properties a --where can pick stores by: \
+        stores_with_inferred_timezone, services (the services the data gives \
+        opening_hours:<service> for: an array of {service, stores}, most first; what --service \
+        can name), attributes (the properties a --where can pick stores by: \
         an array of {key, values: value → count}, by key), errors, \
         warnings, notes, diagnostic_codes (code → count) and diagnostic_groups (an array of {code, severity, count}, errors first). \
         'stores validate' lists the diagnostics themselves.

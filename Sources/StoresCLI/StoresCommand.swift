@@ -28,6 +28,7 @@ struct StoresCommand: ParsableCommand {
       Info.self,
       Validate.self,
       Snapshot.self,
+      State.self,
     ]
   )
 }

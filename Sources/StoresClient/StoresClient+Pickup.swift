@@ -34,10 +34,11 @@ extension StoresClient {
   ///   - store: the store the customer chose; the plan says whether it can serve, with alternatives.
   ///   - travel: how the customer travels (default walking).
   ///   - withinMeters: how far to look for stores (default 10 km).
+  ///   - service: the service the order is for (`drive_through`): its hours decide (docs/state.md).
   ///   - now: the clock to plan at (default the service's), for reproducible answers.
   public func pickup(
     near: Coordinate, readyIn: Duration, store: String? = nil, travel: Travel? = nil,
-    withinMeters: Double? = nil, now: Date? = nil
+    withinMeters: Double? = nil, service: String? = nil, now: Date? = nil
   ) async throws -> PickupResult {
     let request = Components.Schemas.PickupRequestReadyIn(
       near: .case2(.init(latitude: near.latitude, longitude: near.longitude)),
@@ -45,7 +46,8 @@ extension StoresClient {
       store: store,
       within: withinMeters.map { .case2($0) },
       travel: travel?.wireValue,
-      now: now
+      now: now,
+      service: service
     )
     return try await plan(.PickupRequestReadyIn(request))
   }
@@ -54,7 +56,7 @@ extension StoresClient {
   /// the other parameters as in `pickup(near:readyIn:…)`.
   public func pickup(
     near: Coordinate, readyAt: Date, store: String? = nil, travel: Travel? = nil,
-    withinMeters: Double? = nil, now: Date? = nil
+    withinMeters: Double? = nil, service: String? = nil, now: Date? = nil
   ) async throws -> PickupResult {
     let request = Components.Schemas.PickupRequestReadyAt(
       near: .case2(.init(latitude: near.latitude, longitude: near.longitude)),
@@ -62,7 +64,8 @@ extension StoresClient {
       store: store,
       within: withinMeters.map { .case2($0) },
       travel: travel?.wireValue,
-      now: now
+      now: now,
+      service: service
     )
     return try await plan(.PickupRequestReadyAt(request))
   }

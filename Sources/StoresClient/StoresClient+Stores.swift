@@ -25,11 +25,12 @@ extension StoresClient {
   ///   - openFor: only stores that stay open this long from `openAt` (or from now).
   ///   - conditions: on the stores' properties, `KEY=VALUE`, `KEY!=VALUE` or `KEY`; all must hold.
   ///   - allowUnknown: with an opening condition, keep stores whose hours do not say.
+  ///   - service: go by this service's hours (`drive_through`), docs/state.md.
   ///   - now: the clock to answer at (default the service's), for reproducible answers.
   public func nearest(
     to coordinate: Coordinate, count: Int? = nil, withinMeters: Double? = nil, openAt: Date? = nil,
     openNow: Bool = false, openFor: Duration? = nil, where conditions: [String] = [],
-    allowUnknown: Bool = false, now: Date? = nil
+    allowUnknown: Bool = false, service: String? = nil, now: Date? = nil
   ) async throws -> NearestAnswer {
     let query = Operations.NearestStores.Input.Query(
       near: WireFormat.latLon(coordinate),
@@ -40,6 +41,7 @@ extension StoresClient {
       openAt: openAt.map(WireFormat.instant),
       openFor: openFor.map(WireFormat.duration),
       allowUnknown: allowUnknown ? ._true : nil,
+      service: service,
       now: now
     )
     let output = try await StoresClientError.unwrapping { try await client.nearestStores(query: query) }
@@ -73,10 +75,12 @@ extension StoresClient {
   }
 
   /// One store with its state at `at` (default now) (`GET /v1/stores/{id}`).
-  public func store(id: String, at: Date? = nil, now: Date? = nil) async throws -> Store {
+  public func store(id: String, at: Date? = nil, service: String? = nil, now: Date? = nil) async throws
+    -> Store
+  {
     let output = try await StoresClientError.unwrapping {
       try await client.getStore(
-        path: .init(id: id), query: .init(at: at.map(WireFormat.instant), now: now))
+        path: .init(id: id), query: .init(at: at.map(WireFormat.instant), service: service, now: now))
     }
     switch output {
     case .ok(let ok):
@@ -89,13 +93,13 @@ extension StoresClient {
 
   /// A store's state at `at` and its open spans for `days` local days from then
   /// (`GET /v1/stores/{id}/hours`).
-  public func hours(id: String, at: Date? = nil, days: Int? = nil, now: Date? = nil) async throws
-    -> HoursAnswer
+  public func hours(id: String, at: Date? = nil, days: Int? = nil, service: String? = nil, now: Date? = nil)
+    async throws -> HoursAnswer
   {
     let output = try await StoresClientError.unwrapping {
       try await client.getStoreHours(
         path: .init(id: id),
-        query: .init(at: at.map(WireFormat.instant), days: days, now: now))
+        query: .init(at: at.map(WireFormat.instant), days: days, service: service, now: now))
     }
     switch output {
     case .ok(let ok): return try ok.body.json
@@ -106,14 +110,14 @@ extension StoresClient {
 
   /// Whether a store is open at `at` (default now) and, with `for`, stays open that long
   /// (`GET /v1/stores/{id}/open`). A closed store is an answer, not an error: read `state`.
-  public func open(id: String, at: Date? = nil, for duration: Duration? = nil, now: Date? = nil)
-    async throws -> OpenStore
-  {
+  public func open(
+    id: String, at: Date? = nil, for duration: Duration? = nil, service: String? = nil, now: Date? = nil
+  ) async throws -> OpenStore {
     let output = try await StoresClientError.unwrapping {
       try await client.getStoreOpen(
         path: .init(id: id),
         query: .init(
-          at: at.map(WireFormat.instant), _for: duration.map(WireFormat.duration),
+          at: at.map(WireFormat.instant), _for: duration.map(WireFormat.duration), service: service,
           now: now))
     }
     switch output {

@@ -111,3 +111,14 @@ struct RecordVerificationService: Service {
 struct DataRefused: Error {
   let message: String
 }
+
+/// Keeps the replica's copy of the stores' state fresh (`StateKeeper.run()`) until shutdown, then
+/// lets the storage's connections go.
+struct StateRefreshService: Service {
+  let keeper: StateKeeper
+
+  func run() async throws {
+    await cancelWhenGracefulShutdown { await keeper.run() }
+    await keeper.storage.close()
+  }
+}

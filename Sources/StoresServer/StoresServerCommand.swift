@@ -6,6 +6,8 @@ import NIOCore
 import ServiceLifecycle
 import StoreLocator
 import StoresAPI
+import StoresState
+import StoresStatePostgres
 
 #if canImport(Glibc)
   import Glibc
@@ -185,6 +187,23 @@ struct StoresServerCommand: AsyncParsableCommand {
   @Option(help: ArgumentHelp("The deepest zoom level the tile server has.", valueName: "level"))
   var tilesMaxZoom = 19
 
+  @Option(
+    help: ArgumentHelp(
+      "Where the stores' state (paused ordering, closures, special days) is kept: sqlite:PATH, "
+        + "postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE (replicas that share it), or memory.",
+      discussion:
+        "Default: an SQLite file beside --data, named after it (Data/stores.geojson keeps "
+        + "Data/stores.state.sqlite); the startup line says which. Changes take the admin token "
+        + "(STORES_ADMIN_TOKEN, or STORES_ADMIN_TOKENS=name:token,… whose names the history keeps).",
+      valueName: "location"))
+  var state: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "Seconds between checks of the state's version (changes made elsewhere, a database back up).",
+      valueName: "seconds"))
+  var statePoll = 1.0
+
   @Option(help: "trace, debug, info, notice, warning, error or critical (debug logs every request).")
   var logLevel = "info"
 
@@ -238,6 +257,14 @@ struct StoresServerCommand: AsyncParsableCommand {
       throw ValidationError("--max-queued-queries must be 0...1000000 (got \(maxQueuedQueries))")
     }
     guard !hostname.isEmpty else { throw ValidationError("--hostname is empty") }
+    guard statePoll.isFinite, (0.05...60).contains(statePoll) else {
+      throw ValidationError("--state-poll must be 0.05...60 seconds (got \(statePoll))")
+    }
+    if let state {
+      do throws(StateStorageError) { _ = try StateStorageLocation(parsing: state) } catch {
+        throw ValidationError("--state: \(error.message)")
+      }
+    }
     _ = try tileLayer()
     try validateReloadGuard()
   }
@@ -281,6 +308,15 @@ struct StoresServerCommand: AsyncParsableCommand {
       )
     }
 
+    let stateLocation =
+      try state.map { text throws(StateStorageError) in try StateStorageLocation(parsing: text) }
+      ?? .beside(data: path)
+    let stateStorage: any StateStorage
+    do { stateStorage = try await openStateStorageWithPostgres(stateLocation) } catch {
+      standardError("stores-server: the state storage \(stateLocation.displayName): \(error.message)")
+      throw ExitCode(error.kind == .badLocation ? 64 : 69)
+    }
+
     let page = PageResources(
       assetsDirectory: assets, basemapPath: PageResources.bundledBasemapPath, tiles: try tileLayer())
     for warning in page.warnings { logger.warning("\(warning)") }
@@ -293,9 +329,12 @@ struct StoresServerCommand: AsyncParsableCommand {
       configuration: APIConfiguration(
         maximumBodyBytes: maxBodyBytes, requestTimeout: requestTimeout, corsOrigins: corsOrigins,
         adminToken: environment("STORES_ADMIN_TOKEN").flatMap { $0.isEmpty ? nil : $0 },
+        namedAdminTokens: Self.namedTokens(environment("STORES_ADMIN_TOKENS") ?? ""),
         queryThreads: queryThreads, maximumQueuedQueries: maxQueuedQueries,
         maximumStoreLossPercent: maxStoreLoss),
-      page: page, metrics: metrics, logger: logger)
+      page: page, metrics: metrics, stateStorage: stateStorage,
+      statePollInterval: .nanoseconds(Int64(statePoll * 1e9)), logger: logger)
+    await service.state.refresh()
     let hostname = hostname
     let connections = ConnectionLimiter(
       maximum: maxConnections ?? ConnectionLimiter.defaultMaximum(), metrics: metrics, logger: logger)
@@ -311,6 +350,7 @@ struct StoresServerCommand: AsyncParsableCommand {
           "stores-server: serving \(first.stores) stores from \(path) "
           + "(version \(first.version), loaded in \(Self.milliseconds(first.seconds))"
           + (service.configuration.adminToken == nil ? "" : "; POST /admin/reload enabled")
+          + "; state in \(stateLocation.displayName), version \(service.state.current.states.version)"
           + ") on http://\(hostname.contains(":") ? "[\(hostname)]" : hostname):\(port)"
         standardOutput(line)
         logger.notice("listening", metadata: ["port": "\(port)", "version": "\(first.version)"])
@@ -322,6 +362,7 @@ struct StoresServerCommand: AsyncParsableCommand {
     var groupConfiguration = ServiceGroupConfiguration(
       services: [
         .init(service: application),
+        .init(service: StateRefreshService(keeper: service.state), successTerminationBehavior: .ignore),
         .init(
           service: RecordVerificationService(store: service.store, logger: logger),
           successTerminationBehavior: .ignore, failureTerminationBehavior: .gracefullyShutdownGroup),
@@ -364,6 +405,16 @@ struct StoresServerCommand: AsyncParsableCommand {
     } catch {
       standardError("stores-server: \(error)")
       throw ExitCode(70)
+    }
+  }
+
+  /// `STORES_ADMIN_TOKENS`: `name:token` pairs separated by commas; an entry without a name or
+  /// a token is skipped.
+  static func namedTokens(_ text: String) -> [(name: String, token: String)] {
+    text.split(separator: ",").compactMap { entry in
+      let parts = entry.split(separator: ":", maxSplits: 1)
+      guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { return nil }
+      return (String(parts[0]), String(parts[1]))
     }
   }
 

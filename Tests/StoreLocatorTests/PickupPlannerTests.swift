@@ -385,7 +385,7 @@ import Testing
       #expect(
         json.map(\.key) == [
           "status", "store", "ready_at", "arrival_at", "pickup_at", "pickup_at_local", "travel",
-          "close_buffer_s", "warnings", "alternatives", "passed_over", "earliest",
+          "close_buffer_s", "warnings", "alternatives", "passed_over", "earliest", "service", "state_version",
         ])
       #expect(Self.isString(json["ready_at"], matching: "Z"))
       guard case .array(let warnings)? = json["warnings"], case .array(let passed)? = json["passed_over"],

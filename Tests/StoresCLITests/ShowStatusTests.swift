@@ -32,7 +32,9 @@ import Testing
     #expect(show.status == 0, "\(show.standardError)")
     #expect(show.standardOutput.contains("Status     Sun 2026-11-22 07:45 (+08:00): closed, opens 09:00\n"))
     let hours = try StoresProcess.run(["hours", "nw-1486", "--at", at, "--days", "7"])
-    let week = hours.standardOutput.split(separator: "\n").suffix(7)
+    // The store's own week: the seven lines after the status; the services' weeks come after.
+    let afterStatus = try #require(hours.standardOutput.range(of: "\n\n"))
+    let week = hours.standardOutput[afterStatus.upperBound...].split(separator: "\n").prefix(7)
     #expect(week.count == 7)
     let listed = try #require(show.standardOutput.range(of: "\nWeek\n"))
     let shownWeek = show.standardOutput[listed.upperBound...].split(separator: "\n").prefix(7)

@@ -154,6 +154,10 @@ extension PickupPlan {
     } else {
       output.append(ascii: "null")
     }
+    output.appendKey("service")
+    output.append(service.map(JSONValue.string) ?? .null)
+    output.appendKey("state_version")
+    output.append(JSONValue(Int(stateVersion)))
     output.append(UInt8(ascii: "}"))
   }
 

@@ -46,7 +46,8 @@ extension StoreState {
 }
 
 extension StoreClosure {
-  var jsonObject: JSONObject {
+  /// `{"from", "until", "reason"}`, as a change gives it.
+  public var jsonObject: JSONObject {
     JSONObject([
       .init(key: "from", value: .string(from.description)),
       .init(key: "until", value: .string(until.description)),
@@ -56,7 +57,8 @@ extension StoreClosure {
 }
 
 extension SpecialDay {
-  var jsonObject: JSONObject {
+  /// `{"date", "hours", "reason", "service"}`, as a change gives it.
+  public var jsonObject: JSONObject {
     JSONObject([
       .init(key: "date", value: .string(date.description)),
       .init(key: "hours", value: .string(hours)),

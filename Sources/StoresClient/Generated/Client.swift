@@ -137,6 +137,13 @@ public struct Client: APIProtocol {
                     in: &request,
                     style: .form,
                     explode: true,
+                    name: "service",
+                    value: input.query.service
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
                     name: "now",
                     value: input.query.now
                 )
@@ -176,6 +183,16 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
                         ),
                         eTag: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
@@ -238,6 +255,16 @@ public struct Client: APIProtocol {
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
+                        ),
                         eTag: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "ETag",
@@ -261,6 +288,16 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
                         ),
                         cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
@@ -313,6 +350,16 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersionIfLoaded.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -445,6 +492,13 @@ public struct Client: APIProtocol {
                     in: &request,
                     style: .form,
                     explode: true,
+                    name: "service",
+                    value: input.query.service
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
                     name: "now",
                     value: input.query.now
                 )
@@ -484,6 +538,16 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
                         ),
                         eTag: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
@@ -546,6 +610,16 @@ public struct Client: APIProtocol {
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
+                        ),
                         eTag: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "ETag",
@@ -569,6 +643,16 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
                         ),
                         cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
@@ -621,6 +705,16 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersionIfLoaded.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -739,6 +833,13 @@ public struct Client: APIProtocol {
                     in: &request,
                     style: .form,
                     explode: true,
+                    name: "service",
+                    value: input.query.service
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
                     name: "now",
                     value: input.query.now
                 )
@@ -771,6 +872,16 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
                         ),
                         eTag: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
@@ -819,6 +930,16 @@ public struct Client: APIProtocol {
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
+                        ),
                         eTag: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "ETag",
@@ -842,6 +963,16 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
                         ),
                         cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
@@ -894,6 +1025,16 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersionIfLoaded.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -917,6 +1058,157 @@ public struct Client: APIProtocol {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .serviceUnavailable(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                default:
+                    return .undocumented(
+                        statusCode: response.status.code,
+                        .init(
+                            headerFields: response.headerFields,
+                            body: responseBody
+                        )
+                    )
+                }
+            }
+        )
+    }
+    /// The stores whose state changed
+    ///
+    /// Every store whose state changed after `changed_since` (every store that has one without it), oldest change first, for an order system that mirrors the state: ask again with the `version` of the answer.
+    ///
+    /// - Remark: HTTP `GET /v1/stores/state`.
+    /// - Remark: Generated from `#/paths//v1/stores/state/get(getChangedStates)`.
+    public func getChangedStates(_ input: Operations.GetChangedStates.Input) async throws -> Operations.GetChangedStates.Output {
+        try await client.send(
+            input: input,
+            forOperation: Operations.GetChangedStates.id,
+            serializer: { input in
+                let path = try converter.renderedPath(
+                    template: "/v1/stores/state",
+                    parameters: []
+                )
+                var request: HTTPTypes.HTTPRequest = .init(
+                    soar_path: path,
+                    method: .get
+                )
+                suppressMutabilityWarning(&request)
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "changed_since",
+                    value: input.query.changedSince
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "X-Request-Id",
+                    value: input.headers.xRequestId
+                )
+                converter.setAcceptHeader(
+                    in: &request.headerFields,
+                    contentTypes: input.headers.accept
+                )
+                return (request, nil)
+            },
+            deserializer: { response, responseBody in
+                switch response.status.code {
+                case 200:
+                    let headers: Operations.GetChangedStates.Output.Ok.Headers = .init(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-Id",
+                            as: Components.Headers.XRequestId.self
+                        ),
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-Data-Version",
+                            as: Components.Headers.XStoresDataVersion.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.GetChangedStates.Output.Ok.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.ChangedStates.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .ok(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 400:
+                    let headers: Components.Responses.BadRequest.Headers = .init(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-Id",
+                            as: Components.Headers.XRequestId.self
+                        ),
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-Data-Version",
+                            as: Components.Headers.XStoresDataVersion.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
+                        ),
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControlNoStore.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.BadRequest.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .badRequest(.init(
                         headers: headers,
                         body: body
                     ))
@@ -965,6 +1257,13 @@ public struct Client: APIProtocol {
                     in: &request,
                     style: .form,
                     explode: true,
+                    name: "service",
+                    value: input.query.service
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
                     name: "now",
                     value: input.query.now
                 )
@@ -1004,6 +1303,16 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
                         ),
                         eTag: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
@@ -1061,6 +1370,16 @@ public struct Client: APIProtocol {
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
+                        ),
                         eTag: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "ETag",
@@ -1084,6 +1403,16 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
                         ),
                         cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
@@ -1127,6 +1456,16 @@ public struct Client: APIProtocol {
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
+                        ),
                         cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
@@ -1168,6 +1507,16 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
                         ),
                         cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
@@ -1220,6 +1569,16 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersionIfLoaded.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -1305,6 +1664,13 @@ public struct Client: APIProtocol {
                     in: &request,
                     style: .form,
                     explode: true,
+                    name: "service",
+                    value: input.query.service
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
                     name: "now",
                     value: input.query.now
                 )
@@ -1344,6 +1710,16 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
                         ),
                         eTag: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
@@ -1392,6 +1768,16 @@ public struct Client: APIProtocol {
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
+                        ),
                         eTag: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "ETag",
@@ -1415,6 +1801,16 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
                         ),
                         cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
@@ -1458,6 +1854,16 @@ public struct Client: APIProtocol {
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
+                        ),
                         cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
@@ -1499,6 +1905,16 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
                         ),
                         cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
@@ -1551,6 +1967,16 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersionIfLoaded.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -1629,6 +2055,13 @@ public struct Client: APIProtocol {
                     in: &request,
                     style: .form,
                     explode: true,
+                    name: "service",
+                    value: input.query.service
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
                     name: "now",
                     value: input.query.now
                 )
@@ -1668,6 +2101,16 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
                         ),
                         eTag: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
@@ -1716,6 +2159,16 @@ public struct Client: APIProtocol {
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
+                        ),
                         eTag: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "ETag",
@@ -1739,6 +2192,16 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
                         ),
                         cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
@@ -1782,6 +2245,16 @@ public struct Client: APIProtocol {
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
+                        ),
                         cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
@@ -1823,6 +2296,16 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
                         ),
                         cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
@@ -1875,10 +2358,917 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersionIfLoaded.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Components.Responses.Unavailable.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .serviceUnavailable(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                default:
+                    return .undocumented(
+                        statusCode: response.status.code,
+                        .init(
+                            headerFields: response.headerFields,
+                            body: responseBody
+                        )
+                    )
+                }
+            }
+        )
+    }
+    /// A store's state
+    ///
+    /// Whether the store takes orders (`ordering`, a pause past its `until` reads open), its temporary closures and special days, as this replica answers with them (docs/state.md). Public.
+    ///
+    /// - Remark: HTTP `GET /v1/stores/{id}/state`.
+    /// - Remark: Generated from `#/paths//v1/stores/{id}/state/get(getStoreState)`.
+    public func getStoreState(_ input: Operations.GetStoreState.Input) async throws -> Operations.GetStoreState.Output {
+        try await client.send(
+            input: input,
+            forOperation: Operations.GetStoreState.id,
+            serializer: { input in
+                let path = try converter.renderedPath(
+                    template: "/v1/stores/{}/state",
+                    parameters: [
+                        input.path.id
+                    ]
+                )
+                var request: HTTPTypes.HTTPRequest = .init(
+                    soar_path: path,
+                    method: .get
+                )
+                suppressMutabilityWarning(&request)
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "X-Request-Id",
+                    value: input.headers.xRequestId
+                )
+                converter.setAcceptHeader(
+                    in: &request.headerFields,
+                    contentTypes: input.headers.accept
+                )
+                return (request, nil)
+            },
+            deserializer: { response, responseBody in
+                switch response.status.code {
+                case 200:
+                    let headers: Operations.GetStoreState.Output.Ok.Headers = .init(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-Id",
+                            as: Components.Headers.XRequestId.self
+                        ),
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-Data-Version",
+                            as: Components.Headers.XStoresDataVersion.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.GetStoreState.Output.Ok.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.StoreOperationalState.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .ok(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 400:
+                    let headers: Components.Responses.BadRequest.Headers = .init(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-Id",
+                            as: Components.Headers.XRequestId.self
+                        ),
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-Data-Version",
+                            as: Components.Headers.XStoresDataVersion.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
+                        ),
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControlNoStore.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.BadRequest.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .badRequest(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 404:
+                    let headers: Components.Responses.UnknownStore.Headers = .init(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-Id",
+                            as: Components.Headers.XRequestId.self
+                        ),
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-Data-Version",
+                            as: Components.Headers.XStoresDataVersion.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
+                        ),
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControlNoStore.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.UnknownStore.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .notFound(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                default:
+                    return .undocumented(
+                        statusCode: response.status.code,
+                        .init(
+                            headerFields: response.headerFields,
+                            body: responseBody
+                        )
+                    )
+                }
+            }
+        )
+    }
+    /// Change a store's state
+    ///
+    /// Any of `ordering` (with `until` and `reason`), `closures` and `special_days`; lists replace the stored ones. The change is written to the state storage in one transaction before it is answered, and every replica applies it within a second. Takes the admin bearer token (`STORES_ADMIN_TOKEN`, or one of `STORES_ADMIN_TOKENS`, whose name the history keeps).
+    ///
+    /// - Remark: HTTP `PATCH /v1/stores/{id}/state`.
+    /// - Remark: Generated from `#/paths//v1/stores/{id}/state/patch(changeStoreState)`.
+    public func changeStoreState(_ input: Operations.ChangeStoreState.Input) async throws -> Operations.ChangeStoreState.Output {
+        try await client.send(
+            input: input,
+            forOperation: Operations.ChangeStoreState.id,
+            serializer: { input in
+                let path = try converter.renderedPath(
+                    template: "/v1/stores/{}/state",
+                    parameters: [
+                        input.path.id
+                    ]
+                )
+                var request: HTTPTypes.HTTPRequest = .init(
+                    soar_path: path,
+                    method: .patch
+                )
+                suppressMutabilityWarning(&request)
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "X-Request-Id",
+                    value: input.headers.xRequestId
+                )
+                converter.setAcceptHeader(
+                    in: &request.headerFields,
+                    contentTypes: input.headers.accept
+                )
+                let body: OpenAPIRuntime.HTTPBody?
+                switch input.body {
+                case let .json(value):
+                    body = try converter.setRequiredRequestBodyAsJSON(
+                        value,
+                        headerFields: &request.headerFields,
+                        contentType: "application/json; charset=utf-8"
+                    )
+                }
+                return (request, body)
+            },
+            deserializer: { response, responseBody in
+                switch response.status.code {
+                case 200:
+                    let headers: Operations.ChangeStoreState.Output.Ok.Headers = .init(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-Id",
+                            as: Components.Headers.XRequestId.self
+                        ),
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-Data-Version",
+                            as: Components.Headers.XStoresDataVersion.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.ChangeStoreState.Output.Ok.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.StoreOperationalState.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .ok(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 400:
+                    let headers: Components.Responses.BadRequest.Headers = .init(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-Id",
+                            as: Components.Headers.XRequestId.self
+                        ),
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-Data-Version",
+                            as: Components.Headers.XStoresDataVersion.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
+                        ),
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControlNoStore.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.BadRequest.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .badRequest(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 401:
+                    let headers: Operations.ChangeStoreState.Output.Unauthorized.Headers = .init(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-Id",
+                            as: Components.Headers.XRequestId.self
+                        ),
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-Data-Version",
+                            as: Components.Headers.XStoresDataVersion.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
+                        ),
+                        wwwAuthenticate: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "WWW-Authenticate",
+                            as: Components.Headers.WWWAuthenticate.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.ChangeStoreState.Output.Unauthorized.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unauthorized(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 403:
+                    let headers: Operations.ChangeStoreState.Output.Forbidden.Headers = .init(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-Id",
+                            as: Components.Headers.XRequestId.self
+                        ),
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-Data-Version",
+                            as: Components.Headers.XStoresDataVersion.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.ChangeStoreState.Output.Forbidden.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .forbidden(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 404:
+                    let headers: Components.Responses.UnknownStore.Headers = .init(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-Id",
+                            as: Components.Headers.XRequestId.self
+                        ),
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-Data-Version",
+                            as: Components.Headers.XStoresDataVersion.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
+                        ),
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControlNoStore.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.UnknownStore.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .notFound(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 413:
+                    let headers: Operations.ChangeStoreState.Output.ContentTooLarge.Headers = .init(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-Id",
+                            as: Components.Headers.XRequestId.self
+                        ),
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-Data-Version",
+                            as: Components.Headers.XStoresDataVersion.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.ChangeStoreState.Output.ContentTooLarge.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .contentTooLarge(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 415:
+                    let headers: Operations.ChangeStoreState.Output.UnsupportedMediaType.Headers = .init(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-Id",
+                            as: Components.Headers.XRequestId.self
+                        ),
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-Data-Version",
+                            as: Components.Headers.XStoresDataVersion.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.ChangeStoreState.Output.UnsupportedMediaType.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unsupportedMediaType(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 503:
+                    let headers: Operations.ChangeStoreState.Output.ServiceUnavailable.Headers = .init(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-Id",
+                            as: Components.Headers.XRequestId.self
+                        ),
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-Data-Version",
+                            as: Components.Headers.XStoresDataVersion.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.ChangeStoreState.Output.ServiceUnavailable.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .serviceUnavailable(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                default:
+                    return .undocumented(
+                        statusCode: response.status.code,
+                        .init(
+                            headerFields: response.headerFields,
+                            body: responseBody
+                        )
+                    )
+                }
+            }
+        )
+    }
+    /// A store's state changes
+    ///
+    /// Every change of the store's state, newest first: the version it made, the change as given, who made it (the admin token's name, or `cli`) and when. Read from the state storage.
+    ///
+    /// - Remark: HTTP `GET /v1/stores/{id}/state/history`.
+    /// - Remark: Generated from `#/paths//v1/stores/{id}/state/history/get(getStoreStateHistory)`.
+    public func getStoreStateHistory(_ input: Operations.GetStoreStateHistory.Input) async throws -> Operations.GetStoreStateHistory.Output {
+        try await client.send(
+            input: input,
+            forOperation: Operations.GetStoreStateHistory.id,
+            serializer: { input in
+                let path = try converter.renderedPath(
+                    template: "/v1/stores/{}/state/history",
+                    parameters: [
+                        input.path.id
+                    ]
+                )
+                var request: HTTPTypes.HTTPRequest = .init(
+                    soar_path: path,
+                    method: .get
+                )
+                suppressMutabilityWarning(&request)
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "limit",
+                    value: input.query.limit
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "X-Request-Id",
+                    value: input.headers.xRequestId
+                )
+                converter.setAcceptHeader(
+                    in: &request.headerFields,
+                    contentTypes: input.headers.accept
+                )
+                return (request, nil)
+            },
+            deserializer: { response, responseBody in
+                switch response.status.code {
+                case 200:
+                    let headers: Operations.GetStoreStateHistory.Output.Ok.Headers = .init(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-Id",
+                            as: Components.Headers.XRequestId.self
+                        ),
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-Data-Version",
+                            as: Components.Headers.XStoresDataVersion.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.GetStoreStateHistory.Output.Ok.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.StateHistory.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .ok(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 400:
+                    let headers: Components.Responses.BadRequest.Headers = .init(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-Id",
+                            as: Components.Headers.XRequestId.self
+                        ),
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-Data-Version",
+                            as: Components.Headers.XStoresDataVersion.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
+                        ),
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControlNoStore.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.BadRequest.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .badRequest(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 404:
+                    let headers: Components.Responses.UnknownStore.Headers = .init(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-Id",
+                            as: Components.Headers.XRequestId.self
+                        ),
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-Data-Version",
+                            as: Components.Headers.XStoresDataVersion.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
+                        ),
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControlNoStore.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.UnknownStore.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .notFound(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 503:
+                    let headers: Operations.GetStoreStateHistory.Output.ServiceUnavailable.Headers = .init(
+                        xRequestId: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-Id",
+                            as: Components.Headers.XRequestId.self
+                        ),
+                        xStoresDataVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-Data-Version",
+                            as: Components.Headers.XStoresDataVersion.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.GetStoreStateHistory.Output.ServiceUnavailable.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -1984,6 +3374,16 @@ public struct Client: APIProtocol {
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
+                        ),
                         eTag: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "ETag",
@@ -2031,6 +3431,16 @@ public struct Client: APIProtocol {
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
+                        ),
                         eTag: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "ETag",
@@ -2054,6 +3464,16 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
                         ),
                         cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
@@ -2106,6 +3526,16 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersionIfLoaded.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -2231,6 +3661,13 @@ public struct Client: APIProtocol {
                     in: &request,
                     style: .form,
                     explode: true,
+                    name: "service",
+                    value: input.query.service
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
                     name: "now",
                     value: input.query.now
                 )
@@ -2267,6 +3704,16 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
                         ),
                         cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
@@ -2315,6 +3762,16 @@ public struct Client: APIProtocol {
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
+                        ),
                         cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
@@ -2356,6 +3813,16 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
                         ),
                         cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
@@ -2399,6 +3866,16 @@ public struct Client: APIProtocol {
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
+                        ),
                         cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
@@ -2440,6 +3917,16 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
                         ),
                         cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
@@ -2483,6 +3970,16 @@ public struct Client: APIProtocol {
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
+                        ),
                         cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
@@ -2524,6 +4021,16 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
                         ),
                         cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
@@ -2576,6 +4083,16 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersionIfLoaded.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -2664,6 +4181,16 @@ public struct Client: APIProtocol {
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
+                        ),
                         eTag: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "ETag",
@@ -2711,6 +4238,16 @@ public struct Client: APIProtocol {
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
+                        ),
                         eTag: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "ETag",
@@ -2734,6 +4271,16 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
                         ),
                         cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
@@ -2786,6 +4333,16 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersionIfLoaded.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -2869,6 +4426,16 @@ public struct Client: APIProtocol {
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
+                        ),
                         cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
@@ -2920,6 +4487,16 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersionIfLoaded.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -3003,6 +4580,16 @@ public struct Client: APIProtocol {
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
+                        ),
                         cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
@@ -3054,6 +4641,16 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersionIfLoaded.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -3137,6 +4734,16 @@ public struct Client: APIProtocol {
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
+                        ),
                         cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
@@ -3188,6 +4795,16 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersionIfLoaded.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -3276,6 +4893,16 @@ public struct Client: APIProtocol {
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
+                        ),
                         eTag: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "ETag",
@@ -3323,6 +4950,16 @@ public struct Client: APIProtocol {
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
+                        ),
                         eTag: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "ETag",
@@ -3356,6 +4993,16 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersionIfLoaded.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -3446,6 +5093,16 @@ public struct Client: APIProtocol {
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
+                        ),
                         cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
@@ -3488,6 +5145,16 @@ public struct Client: APIProtocol {
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
+                        ),
                         cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
@@ -3529,6 +5196,16 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
                         ),
                         cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
@@ -3577,6 +5254,16 @@ public struct Client: APIProtocol {
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
+                        ),
                         cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
@@ -3618,6 +5305,16 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
                         ),
                         cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
@@ -3711,6 +5408,16 @@ public struct Client: APIProtocol {
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
+                        ),
                         eTag: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "ETag",
@@ -3763,6 +5470,16 @@ public struct Client: APIProtocol {
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
+                        ),
                         eTag: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "ETag",
@@ -3796,6 +5513,16 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersionIfLoaded.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -3891,6 +5618,16 @@ public struct Client: APIProtocol {
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
+                        ),
                         eTag: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "ETag",
@@ -3956,6 +5693,16 @@ public struct Client: APIProtocol {
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
+                        ),
                         eTag: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "ETag",
@@ -3984,6 +5731,16 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersionIfLoaded.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -4031,6 +5788,16 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersionIfLoaded.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -4126,6 +5893,16 @@ public struct Client: APIProtocol {
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
+                        ),
                         eTag: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "ETag",
@@ -4182,6 +5959,16 @@ public struct Client: APIProtocol {
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersion.self
                         ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
+                        ),
                         eTag: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "ETag",
@@ -4210,6 +5997,16 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersionIfLoaded.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -4257,6 +6054,16 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "X-Stores-Data-Version",
                             as: Components.Headers.XStoresDataVersionIfLoaded.self
+                        ),
+                        xStoresStateVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Version",
+                            as: Components.Headers.XStoresStateVersion.self
+                        ),
+                        xStoresStateAge: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Stores-State-Age",
+                            as: Components.Headers.XStoresStateAge.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)

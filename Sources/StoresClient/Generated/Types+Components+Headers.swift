@@ -63,5 +63,13 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/headers/Cache-Control-Page`.
         public typealias CacheControlPage = Swift.String
+        /// The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+        ///
+        /// - Remark: Generated from `#/components/headers/X-Stores-State-Version`.
+        public typealias XStoresStateVersion = Swift.String
+        /// Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+        ///
+        /// - Remark: Generated from `#/components/headers/X-Stores-State-Age`.
+        public typealias XStoresStateAge = Swift.String
     }
 }

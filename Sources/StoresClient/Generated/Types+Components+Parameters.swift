@@ -76,5 +76,9 @@ extension Components {
             case _true = "true"
             case _false = "false"
         }
+        /// Go by the hours of this service (`drive_through`, `kitchen`, `delivery`, `takeaway`: the data's `opening_hours:<service>`). A store without them uses its own hours when it has `<service>=yes`, does not offer it with `<service>=no` (closed at every hour), else its hours for it are unknown (docs/state.md).
+        ///
+        /// - Remark: Generated from `#/components/parameters/Service`.
+        public typealias Service = Components.Schemas.ServiceName
     }
 }

@@ -30,6 +30,14 @@ extension Components {
                 ///
                 /// - Remark: Generated from `#/components/responses/NotModified/headers/X-Stores-Data-Version`.
                 public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
+                /// The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                ///
+                /// - Remark: Generated from `#/components/responses/NotModified/headers/X-Stores-State-Version`.
+                public var xStoresStateVersion: Components.Headers.XStoresStateVersion?
+                /// Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                ///
+                /// - Remark: Generated from `#/components/responses/NotModified/headers/X-Stores-State-Age`.
+                public var xStoresStateAge: Components.Headers.XStoresStateAge?
                 /// A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
                 ///
                 /// - Remark: Generated from `#/components/responses/NotModified/headers/ETag`.
@@ -43,16 +51,22 @@ extension Components {
                 /// - Parameters:
                 ///   - xRequestId: The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                 ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
                 ///   - eTag: A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
                 ///   - cacheControl: `public, max-age=10`: answers about stores may be reused for a few seconds only, because whether a store is open changes with the clock (`/openapi.json`: `max-age=300`).
                 public init(
                     xRequestId: Components.Headers.XRequestId? = nil,
                     xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                    xStoresStateVersion: Components.Headers.XStoresStateVersion? = nil,
+                    xStoresStateAge: Components.Headers.XStoresStateAge? = nil,
                     eTag: Components.Headers.ETag? = nil,
                     cacheControl: Components.Headers.CacheControlPublic? = nil
                 ) {
                     self.xRequestId = xRequestId
                     self.xStoresDataVersion = xStoresDataVersion
+                    self.xStoresStateVersion = xStoresStateVersion
+                    self.xStoresStateAge = xStoresStateAge
                     self.eTag = eTag
                     self.cacheControl = cacheControl
                 }
@@ -78,6 +92,14 @@ extension Components {
                 ///
                 /// - Remark: Generated from `#/components/responses/BadRequest/headers/X-Stores-Data-Version`.
                 public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
+                /// The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                ///
+                /// - Remark: Generated from `#/components/responses/BadRequest/headers/X-Stores-State-Version`.
+                public var xStoresStateVersion: Components.Headers.XStoresStateVersion?
+                /// Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                ///
+                /// - Remark: Generated from `#/components/responses/BadRequest/headers/X-Stores-State-Age`.
+                public var xStoresStateAge: Components.Headers.XStoresStateAge?
                 /// - Remark: Generated from `#/components/headers/Cache-Control-No-Store`.
                 @frozen public enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
                     case noStore = "no-store"
@@ -91,14 +113,20 @@ extension Components {
                 /// - Parameters:
                 ///   - xRequestId: The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                 ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
                 ///   - cacheControl: `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
                 public init(
                     xRequestId: Components.Headers.XRequestId? = nil,
                     xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                    xStoresStateVersion: Components.Headers.XStoresStateVersion? = nil,
+                    xStoresStateAge: Components.Headers.XStoresStateAge? = nil,
                     cacheControl: Components.Headers.CacheControlNoStore? = nil
                 ) {
                     self.xRequestId = xRequestId
                     self.xStoresDataVersion = xStoresDataVersion
+                    self.xStoresStateVersion = xStoresStateVersion
+                    self.xStoresStateAge = xStoresStateAge
                     self.cacheControl = cacheControl
                 }
             }
@@ -147,6 +175,14 @@ extension Components {
                 ///
                 /// - Remark: Generated from `#/components/responses/UnknownStore/headers/X-Stores-Data-Version`.
                 public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
+                /// The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                ///
+                /// - Remark: Generated from `#/components/responses/UnknownStore/headers/X-Stores-State-Version`.
+                public var xStoresStateVersion: Components.Headers.XStoresStateVersion?
+                /// Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                ///
+                /// - Remark: Generated from `#/components/responses/UnknownStore/headers/X-Stores-State-Age`.
+                public var xStoresStateAge: Components.Headers.XStoresStateAge?
                 /// - Remark: Generated from `#/components/headers/Cache-Control-No-Store`.
                 @frozen public enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
                     case noStore = "no-store"
@@ -160,14 +196,20 @@ extension Components {
                 /// - Parameters:
                 ///   - xRequestId: The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                 ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
                 ///   - cacheControl: `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
                 public init(
                     xRequestId: Components.Headers.XRequestId? = nil,
                     xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                    xStoresStateVersion: Components.Headers.XStoresStateVersion? = nil,
+                    xStoresStateAge: Components.Headers.XStoresStateAge? = nil,
                     cacheControl: Components.Headers.CacheControlNoStore? = nil
                 ) {
                     self.xRequestId = xRequestId
                     self.xStoresDataVersion = xStoresDataVersion
+                    self.xStoresStateVersion = xStoresStateVersion
+                    self.xStoresStateAge = xStoresStateAge
                     self.cacheControl = cacheControl
                 }
             }
@@ -216,6 +258,14 @@ extension Components {
                 ///
                 /// - Remark: Generated from `#/components/responses/AmbiguousStore/headers/X-Stores-Data-Version`.
                 public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
+                /// The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                ///
+                /// - Remark: Generated from `#/components/responses/AmbiguousStore/headers/X-Stores-State-Version`.
+                public var xStoresStateVersion: Components.Headers.XStoresStateVersion?
+                /// Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                ///
+                /// - Remark: Generated from `#/components/responses/AmbiguousStore/headers/X-Stores-State-Age`.
+                public var xStoresStateAge: Components.Headers.XStoresStateAge?
                 /// - Remark: Generated from `#/components/headers/Cache-Control-No-Store`.
                 @frozen public enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
                     case noStore = "no-store"
@@ -229,14 +279,20 @@ extension Components {
                 /// - Parameters:
                 ///   - xRequestId: The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                 ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
                 ///   - cacheControl: `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
                 public init(
                     xRequestId: Components.Headers.XRequestId? = nil,
                     xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                    xStoresStateVersion: Components.Headers.XStoresStateVersion? = nil,
+                    xStoresStateAge: Components.Headers.XStoresStateAge? = nil,
                     cacheControl: Components.Headers.CacheControlNoStore? = nil
                 ) {
                     self.xRequestId = xRequestId
                     self.xStoresDataVersion = xStoresDataVersion
+                    self.xStoresStateVersion = xStoresStateVersion
+                    self.xStoresStateAge = xStoresStateAge
                     self.cacheControl = cacheControl
                 }
             }
@@ -297,6 +353,14 @@ extension Components {
                 ///
                 /// - Remark: Generated from `#/components/responses/Unavailable/headers/X-Stores-Data-Version`.
                 public var xStoresDataVersion: Components.Headers.XStoresDataVersionIfLoaded?
+                /// The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                ///
+                /// - Remark: Generated from `#/components/responses/Unavailable/headers/X-Stores-State-Version`.
+                public var xStoresStateVersion: Components.Headers.XStoresStateVersion?
+                /// Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                ///
+                /// - Remark: Generated from `#/components/responses/Unavailable/headers/X-Stores-State-Age`.
+                public var xStoresStateAge: Components.Headers.XStoresStateAge?
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
@@ -304,16 +368,22 @@ extension Components {
                 ///   - cacheControl: `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
                 ///   - retryAfter: Seconds to wait before retrying, on a request that ran past the deadline.
                 ///   - xStoresDataVersion: The version of the data being served, when there is data (not before the first load).
+                ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
                 public init(
                     xRequestId: Components.Headers.XRequestId? = nil,
                     cacheControl: Components.Headers.CacheControlNoStore? = nil,
                     retryAfter: Components.Headers.RetryAfter? = nil,
-                    xStoresDataVersion: Components.Headers.XStoresDataVersionIfLoaded? = nil
+                    xStoresDataVersion: Components.Headers.XStoresDataVersionIfLoaded? = nil,
+                    xStoresStateVersion: Components.Headers.XStoresStateVersion? = nil,
+                    xStoresStateAge: Components.Headers.XStoresStateAge? = nil
                 ) {
                     self.xRequestId = xRequestId
                     self.cacheControl = cacheControl
                     self.retryAfter = retryAfter
                     self.xStoresDataVersion = xStoresDataVersion
+                    self.xStoresStateVersion = xStoresStateVersion
+                    self.xStoresStateAge = xStoresStateAge
                 }
             }
             /// Received HTTP response headers
@@ -361,6 +431,14 @@ extension Components {
                 ///
                 /// - Remark: Generated from `#/components/responses/PageNotModified/headers/X-Stores-Data-Version`.
                 public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
+                /// The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                ///
+                /// - Remark: Generated from `#/components/responses/PageNotModified/headers/X-Stores-State-Version`.
+                public var xStoresStateVersion: Components.Headers.XStoresStateVersion?
+                /// Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                ///
+                /// - Remark: Generated from `#/components/responses/PageNotModified/headers/X-Stores-State-Age`.
+                public var xStoresStateAge: Components.Headers.XStoresStateAge?
                 /// A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
                 ///
                 /// - Remark: Generated from `#/components/responses/PageNotModified/headers/ETag`.
@@ -374,16 +452,22 @@ extension Components {
                 /// - Parameters:
                 ///   - xRequestId: The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                 ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
                 ///   - eTag: A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
                 ///   - cacheControl: `no-cache` for the page and its files (revalidate with the ETag: a new release may change them), `public, max-age=86400` for Leaflet.
                 public init(
                     xRequestId: Components.Headers.XRequestId? = nil,
                     xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                    xStoresStateVersion: Components.Headers.XStoresStateVersion? = nil,
+                    xStoresStateAge: Components.Headers.XStoresStateAge? = nil,
                     eTag: Components.Headers.ETag? = nil,
                     cacheControl: Components.Headers.CacheControlPage? = nil
                 ) {
                     self.xRequestId = xRequestId
                     self.xStoresDataVersion = xStoresDataVersion
+                    self.xStoresStateVersion = xStoresStateVersion
+                    self.xStoresStateAge = xStoresStateAge
                     self.eTag = eTag
                     self.cacheControl = cacheControl
                 }
@@ -417,20 +501,34 @@ extension Components {
                 ///
                 /// - Remark: Generated from `#/components/responses/NoSuchFile/headers/X-Stores-Data-Version`.
                 public var xStoresDataVersion: Components.Headers.XStoresDataVersionIfLoaded?
+                /// The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                ///
+                /// - Remark: Generated from `#/components/responses/NoSuchFile/headers/X-Stores-State-Version`.
+                public var xStoresStateVersion: Components.Headers.XStoresStateVersion?
+                /// Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                ///
+                /// - Remark: Generated from `#/components/responses/NoSuchFile/headers/X-Stores-State-Age`.
+                public var xStoresStateAge: Components.Headers.XStoresStateAge?
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - xRequestId: The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                 ///   - cacheControl: `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
                 ///   - xStoresDataVersion: The version of the data being served, when there is data (not before the first load).
+                ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
                 public init(
                     xRequestId: Components.Headers.XRequestId? = nil,
                     cacheControl: Components.Headers.CacheControlNoStore? = nil,
-                    xStoresDataVersion: Components.Headers.XStoresDataVersionIfLoaded? = nil
+                    xStoresDataVersion: Components.Headers.XStoresDataVersionIfLoaded? = nil,
+                    xStoresStateVersion: Components.Headers.XStoresStateVersion? = nil,
+                    xStoresStateAge: Components.Headers.XStoresStateAge? = nil
                 ) {
                     self.xRequestId = xRequestId
                     self.cacheControl = cacheControl
                     self.xStoresDataVersion = xStoresDataVersion
+                    self.xStoresStateVersion = xStoresStateVersion
+                    self.xStoresStateAge = xStoresStateAge
                 }
             }
             /// Received HTTP response headers

@@ -322,6 +322,12 @@ extension Components {
             public var nextChange: Components.Schemas.NextChange?
             /// - Remark: Generated from `#/components/schemas/Store/status_text`.
             public var statusText: Components.Schemas.StatusText
+            /// - Remark: Generated from `#/components/schemas/Store/ordering`.
+            public var ordering: Components.Schemas.Ordering
+            /// Until when and why ordering is paused (`ordering paused until 2026-12-24T15:30:00Z "machine repair"`); null while open.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Store/ordering_note`.
+            public var orderingNote: Swift.String?
             /// - Remark: Generated from `#/components/schemas/Store/phone`.
             public var phone: Swift.String?
             /// - Remark: Generated from `#/components/schemas/Store/website`.
@@ -344,6 +350,8 @@ extension Components {
             ///   - comment:
             ///   - nextChange:
             ///   - statusText:
+            ///   - ordering:
+            ///   - orderingNote: Until when and why ordering is paused (`ordering paused until 2026-12-24T15:30:00Z "machine repair"`); null while open.
             ///   - phone:
             ///   - website:
             ///   - properties:
@@ -361,6 +369,8 @@ extension Components {
                 comment: Components.Schemas.RuleComment? = nil,
                 nextChange: Components.Schemas.NextChange? = nil,
                 statusText: Components.Schemas.StatusText,
+                ordering: Components.Schemas.Ordering,
+                orderingNote: Swift.String? = nil,
                 phone: Swift.String? = nil,
                 website: Swift.String? = nil,
                 properties: Components.Schemas.RecordProperties
@@ -378,6 +388,8 @@ extension Components {
                 self.comment = comment
                 self.nextChange = nextChange
                 self.statusText = statusText
+                self.ordering = ordering
+                self.orderingNote = orderingNote
                 self.phone = phone
                 self.website = website
                 self.properties = properties
@@ -396,6 +408,8 @@ extension Components {
                 case comment
                 case nextChange = "next_change"
                 case statusText = "status_text"
+                case ordering
+                case orderingNote = "ordering_note"
                 case phone
                 case website
                 case properties
@@ -454,6 +468,14 @@ extension Components {
                     Components.Schemas.StatusText.self,
                     forKey: .statusText
                 )
+                self.ordering = try container.decode(
+                    Components.Schemas.Ordering.self,
+                    forKey: .ordering
+                )
+                self.orderingNote = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .orderingNote
+                )
                 self.phone = try container.decodeIfPresent(
                     Swift.String.self,
                     forKey: .phone
@@ -480,6 +502,8 @@ extension Components {
                     "comment",
                     "next_change",
                     "status_text",
+                    "ordering",
+                    "ordering_note",
                     "phone",
                     "website",
                     "properties"
@@ -518,6 +542,12 @@ extension Components {
             public var nextChange: Components.Schemas.NextChange?
             /// - Remark: Generated from `#/components/schemas/PickupStore/status_text`.
             public var statusText: Components.Schemas.StatusText
+            /// - Remark: Generated from `#/components/schemas/PickupStore/ordering`.
+            public var ordering: Components.Schemas.Ordering
+            /// Until when and why ordering is paused (`ordering paused until 2026-12-24T15:30:00Z "machine repair"`); null while open.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PickupStore/ordering_note`.
+            public var orderingNote: Swift.String?
             /// - Remark: Generated from `#/components/schemas/PickupStore/phone`.
             public var phone: Swift.String?
             /// - Remark: Generated from `#/components/schemas/PickupStore/website`.
@@ -540,6 +570,8 @@ extension Components {
             ///   - comment:
             ///   - nextChange:
             ///   - statusText:
+            ///   - ordering:
+            ///   - orderingNote: Until when and why ordering is paused (`ordering paused until 2026-12-24T15:30:00Z "machine repair"`); null while open.
             ///   - phone:
             ///   - website:
             ///   - properties:
@@ -557,6 +589,8 @@ extension Components {
                 comment: Components.Schemas.RuleComment? = nil,
                 nextChange: Components.Schemas.NextChange? = nil,
                 statusText: Components.Schemas.StatusText,
+                ordering: Components.Schemas.Ordering,
+                orderingNote: Swift.String? = nil,
                 phone: Swift.String? = nil,
                 website: Swift.String? = nil,
                 properties: Components.Schemas.RecordProperties
@@ -574,6 +608,8 @@ extension Components {
                 self.comment = comment
                 self.nextChange = nextChange
                 self.statusText = statusText
+                self.ordering = ordering
+                self.orderingNote = orderingNote
                 self.phone = phone
                 self.website = website
                 self.properties = properties
@@ -592,6 +628,8 @@ extension Components {
                 case comment
                 case nextChange = "next_change"
                 case statusText = "status_text"
+                case ordering
+                case orderingNote = "ordering_note"
                 case phone
                 case website
                 case properties
@@ -650,6 +688,14 @@ extension Components {
                     Components.Schemas.StatusText.self,
                     forKey: .statusText
                 )
+                self.ordering = try container.decode(
+                    Components.Schemas.Ordering.self,
+                    forKey: .ordering
+                )
+                self.orderingNote = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .orderingNote
+                )
                 self.phone = try container.decodeIfPresent(
                     Swift.String.self,
                     forKey: .phone
@@ -676,6 +722,8 @@ extension Components {
                     "comment",
                     "next_change",
                     "status_text",
+                    "ordering",
+                    "ordering_note",
                     "phone",
                     "website",
                     "properties"
@@ -712,6 +760,12 @@ extension Components {
             public var nextChange: Components.Schemas.NextChange?
             /// - Remark: Generated from `#/components/schemas/OpenStore/status_text`.
             public var statusText: Components.Schemas.StatusText
+            /// - Remark: Generated from `#/components/schemas/OpenStore/ordering`.
+            public var ordering: Components.Schemas.Ordering
+            /// Until when and why ordering is paused (`ordering paused until 2026-12-24T15:30:00Z "machine repair"`); null while open.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OpenStore/ordering_note`.
+            public var orderingNote: Swift.String?
             /// - Remark: Generated from `#/components/schemas/OpenStore/phone`.
             public var phone: Swift.String?
             /// - Remark: Generated from `#/components/schemas/OpenStore/website`.
@@ -793,6 +847,8 @@ extension Components {
             ///   - comment:
             ///   - nextChange:
             ///   - statusText:
+            ///   - ordering:
+            ///   - orderingNote: Until when and why ordering is paused (`ordering paused until 2026-12-24T15:30:00Z "machine repair"`); null while open.
             ///   - phone:
             ///   - website:
             ///   - properties:
@@ -811,6 +867,8 @@ extension Components {
                 comment: Components.Schemas.RuleComment? = nil,
                 nextChange: Components.Schemas.NextChange? = nil,
                 statusText: Components.Schemas.StatusText,
+                ordering: Components.Schemas.Ordering,
+                orderingNote: Swift.String? = nil,
                 phone: Swift.String? = nil,
                 website: Swift.String? = nil,
                 properties: Components.Schemas.RecordProperties,
@@ -829,6 +887,8 @@ extension Components {
                 self.comment = comment
                 self.nextChange = nextChange
                 self.statusText = statusText
+                self.ordering = ordering
+                self.orderingNote = orderingNote
                 self.phone = phone
                 self.website = website
                 self.properties = properties
@@ -848,6 +908,8 @@ extension Components {
                 case comment
                 case nextChange = "next_change"
                 case statusText = "status_text"
+                case ordering
+                case orderingNote = "ordering_note"
                 case phone
                 case website
                 case properties
@@ -907,6 +969,14 @@ extension Components {
                     Components.Schemas.StatusText.self,
                     forKey: .statusText
                 )
+                self.ordering = try container.decode(
+                    Components.Schemas.Ordering.self,
+                    forKey: .ordering
+                )
+                self.orderingNote = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .orderingNote
+                )
                 self.phone = try container.decodeIfPresent(
                     Swift.String.self,
                     forKey: .phone
@@ -937,6 +1007,8 @@ extension Components {
                     "comment",
                     "next_change",
                     "status_text",
+                    "ordering",
+                    "ordering_note",
                     "phone",
                     "website",
                     "properties",
@@ -970,6 +1042,14 @@ extension Components {
             public var open: Swift.Bool
             /// - Remark: Generated from `#/components/schemas/NearestQuery/open_for_s`.
             public var openForS: Swift.Int?
+            /// The service whose hours the states are of; null for the stores' own.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NearestQuery/service`.
+            public var service: Swift.String?
+            /// The version of the stores' state applied (0: none).
+            ///
+            /// - Remark: Generated from `#/components/schemas/NearestQuery/state_version`.
+            public var stateVersion: Swift.Int
             /// Creates a new `NearestQuery`.
             ///
             /// - Parameters:
@@ -981,6 +1061,8 @@ extension Components {
             ///   - at: The time the states describe: an instant, or a wall time `(local time at each store)`.
             ///   - open: Whether an opening-hours condition was applied.
             ///   - openForS:
+            ///   - service: The service whose hours the states are of; null for the stores' own.
+            ///   - stateVersion: The version of the stores' state applied (0: none).
             public init(
                 near: Components.Schemas.Coordinate,
                 nearPlace: Components.Schemas.Place? = nil,
@@ -989,7 +1071,9 @@ extension Components {
                 _where: Components.Schemas.WhereTexts,
                 at: Swift.String,
                 open: Swift.Bool,
-                openForS: Swift.Int? = nil
+                openForS: Swift.Int? = nil,
+                service: Swift.String? = nil,
+                stateVersion: Swift.Int
             ) {
                 self.near = near
                 self.nearPlace = nearPlace
@@ -999,6 +1083,8 @@ extension Components {
                 self.at = at
                 self.open = open
                 self.openForS = openForS
+                self.service = service
+                self.stateVersion = stateVersion
             }
             public enum CodingKeys: String, CodingKey {
                 case near
@@ -1009,6 +1095,8 @@ extension Components {
                 case at
                 case open
                 case openForS = "open_for_s"
+                case service
+                case stateVersion = "state_version"
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -1044,6 +1132,14 @@ extension Components {
                     Swift.Int.self,
                     forKey: .openForS
                 )
+                self.service = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .service
+                )
+                self.stateVersion = try container.decode(
+                    Swift.Int.self,
+                    forKey: .stateVersion
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "near",
                     "near_place",
@@ -1052,7 +1148,9 @@ extension Components {
                     "where",
                     "at",
                     "open",
-                    "open_for_s"
+                    "open_for_s",
+                    "service",
+                    "state_version"
                 ])
             }
         }
@@ -1086,6 +1184,14 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/WithinQuery/cursor`.
             public var cursor: Swift.String?
+            /// The service whose hours the states are of; null for the stores' own.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WithinQuery/service`.
+            public var service: Swift.String?
+            /// The version of the stores' state applied (0: none).
+            ///
+            /// - Remark: Generated from `#/components/schemas/WithinQuery/state_version`.
+            public var stateVersion: Swift.Int
             /// Creates a new `WithinQuery`.
             ///
             /// - Parameters:
@@ -1099,6 +1205,8 @@ extension Components {
             ///   - openForS:
             ///   - limit:
             ///   - cursor: The cursor given, shortened if long.
+            ///   - service: The service whose hours the states are of; null for the stores' own.
+            ///   - stateVersion: The version of the stores' state applied (0: none).
             public init(
                 near: Components.Schemas.Coordinate? = nil,
                 nearPlace: Components.Schemas.Place? = nil,
@@ -1109,7 +1217,9 @@ extension Components {
                 open: Swift.Bool,
                 openForS: Swift.Int? = nil,
                 limit: Components.Schemas.StoreCount,
-                cursor: Swift.String? = nil
+                cursor: Swift.String? = nil,
+                service: Swift.String? = nil,
+                stateVersion: Swift.Int
             ) {
                 self.near = near
                 self.nearPlace = nearPlace
@@ -1121,6 +1231,8 @@ extension Components {
                 self.openForS = openForS
                 self.limit = limit
                 self.cursor = cursor
+                self.service = service
+                self.stateVersion = stateVersion
             }
             public enum CodingKeys: String, CodingKey {
                 case near
@@ -1133,6 +1245,8 @@ extension Components {
                 case openForS = "open_for_s"
                 case limit
                 case cursor
+                case service
+                case stateVersion = "state_version"
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -1176,6 +1290,14 @@ extension Components {
                     Swift.String.self,
                     forKey: .cursor
                 )
+                self.service = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .service
+                )
+                self.stateVersion = try container.decode(
+                    Swift.Int.self,
+                    forKey: .stateVersion
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "near",
                     "near_place",
@@ -1186,7 +1308,9 @@ extension Components {
                     "open",
                     "open_for_s",
                     "limit",
-                    "cursor"
+                    "cursor",
+                    "service",
+                    "state_version"
                 ])
             }
         }
@@ -1651,6 +1775,14 @@ extension Components {
             public typealias DaysPayload = [Components.Schemas.HoursAnswer.DaysPayloadPayload]
             /// - Remark: Generated from `#/components/schemas/HoursAnswer/days`.
             public var days: Components.Schemas.HoursAnswer.DaysPayload
+            /// The service these hours are of; null for the store's own. Absent for an expression evaluated alone.
+            ///
+            /// - Remark: Generated from `#/components/schemas/HoursAnswer/service`.
+            public var service: Swift.String?
+            /// With no service asked for: the week of each service the data gives hours for, with where this store's come from (`source`). Absent for an expression evaluated alone and with a service asked for.
+            ///
+            /// - Remark: Generated from `#/components/schemas/HoursAnswer/services`.
+            public var services: [Components.Schemas.ServiceHours]?
             /// Creates a new `HoursAnswer`.
             ///
             /// - Parameters:
@@ -1663,6 +1795,8 @@ extension Components {
             ///   - statusText:
             ///   - warnings: What the hours parser tolerated or doubts (`opening_hours` text problems).
             ///   - days:
+            ///   - service: The service these hours are of; null for the store's own. Absent for an expression evaluated alone.
+            ///   - services: With no service asked for: the week of each service the data gives hours for, with where this store's come from (`source`). Absent for an expression evaluated alone and with a service asked for.
             public init(
                 openingHours: Swift.String? = nil,
                 timezone: Swift.String? = nil,
@@ -1672,7 +1806,9 @@ extension Components {
                 nextChange: Swift.String? = nil,
                 statusText: Swift.String,
                 warnings: [Swift.String],
-                days: Components.Schemas.HoursAnswer.DaysPayload
+                days: Components.Schemas.HoursAnswer.DaysPayload,
+                service: Swift.String? = nil,
+                services: [Components.Schemas.ServiceHours]? = nil
             ) {
                 self.openingHours = openingHours
                 self.timezone = timezone
@@ -1683,6 +1819,8 @@ extension Components {
                 self.statusText = statusText
                 self.warnings = warnings
                 self.days = days
+                self.service = service
+                self.services = services
             }
             public enum CodingKeys: String, CodingKey {
                 case openingHours = "opening_hours"
@@ -1694,6 +1832,8 @@ extension Components {
                 case statusText = "status_text"
                 case warnings
                 case days
+                case service
+                case services
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -1733,6 +1873,14 @@ extension Components {
                     Components.Schemas.HoursAnswer.DaysPayload.self,
                     forKey: .days
                 )
+                self.service = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .service
+                )
+                self.services = try container.decodeIfPresent(
+                    [Components.Schemas.ServiceHours].self,
+                    forKey: .services
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "opening_hours",
                     "timezone",
@@ -1742,7 +1890,9 @@ extension Components {
                     "next_change",
                     "status_text",
                     "warnings",
-                    "days"
+                    "days",
+                    "service",
+                    "services"
                 ])
             }
         }
@@ -1806,6 +1956,52 @@ extension Components {
             public var storesWithToleratedHours: Swift.Int
             /// - Remark: Generated from `#/components/schemas/Info/stores_with_inferred_timezone`.
             public var storesWithInferredTimezone: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/Info/ServicesPayload`.
+            public struct ServicesPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/Info/ServicesPayload/service`.
+                public var service: Components.Schemas.ServiceName
+                /// - Remark: Generated from `#/components/schemas/Info/ServicesPayload/stores`.
+                public var stores: Swift.Int
+                /// Creates a new `ServicesPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - service:
+                ///   - stores:
+                public init(
+                    service: Components.Schemas.ServiceName,
+                    stores: Swift.Int
+                ) {
+                    self.service = service
+                    self.stores = stores
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case service
+                    case stores
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.service = try container.decode(
+                        Components.Schemas.ServiceName.self,
+                        forKey: .service
+                    )
+                    self.stores = try container.decode(
+                        Swift.Int.self,
+                        forKey: .stores
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "service",
+                        "stores"
+                    ])
+                }
+            }
+            /// The services the data gives `opening_hours:<service>` for, most stores first: what `service` can name.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Info/services`.
+            public typealias ServicesPayload = [Components.Schemas.Info.ServicesPayloadPayload]
+            /// The services the data gives `opening_hours:<service>` for, most stores first: what `service` can name.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Info/services`.
+            public var services: Components.Schemas.Info.ServicesPayload
             /// - Remark: Generated from `#/components/schemas/Info/AttributesPayload`.
             public struct AttributesPayloadPayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/Info/AttributesPayload/key`.
@@ -1954,6 +2150,7 @@ extension Components {
             ///   - storesWithInvalidHours:
             ///   - storesWithToleratedHours:
             ///   - storesWithInferredTimezone:
+            ///   - services: The services the data gives `opening_hours:<service>` for, most stores first: what `service` can name.
             ///   - attributes: The properties a `where=KEY=VALUE` condition can usefully pick stores by: values that stores share: at most 16 distinct values of at most 40 bytes each, and few for the stores that have the key (d distinct values among m stores with d² ≤ m, so a free-text key such as `starbucks:open_status_text` is not offered), such as `drive_through`, `wheelchair`; sorted by key, each with its stores per value, most first. Left out: a key every store has with the same value, and the `opening_hours` keys (ask with `open_at`). The store picker page offers these as filters.
             ///   - errors:
             ///   - warnings:
@@ -1975,6 +2172,7 @@ extension Components {
                 storesWithInvalidHours: Swift.Int,
                 storesWithToleratedHours: Swift.Int,
                 storesWithInferredTimezone: Swift.Int,
+                services: Components.Schemas.Info.ServicesPayload,
                 attributes: Components.Schemas.Info.AttributesPayload,
                 errors: Swift.Int,
                 warnings: Swift.Int,
@@ -1996,6 +2194,7 @@ extension Components {
                 self.storesWithInvalidHours = storesWithInvalidHours
                 self.storesWithToleratedHours = storesWithToleratedHours
                 self.storesWithInferredTimezone = storesWithInferredTimezone
+                self.services = services
                 self.attributes = attributes
                 self.errors = errors
                 self.warnings = warnings
@@ -2018,6 +2217,7 @@ extension Components {
                 case storesWithInvalidHours = "stores_with_invalid_hours"
                 case storesWithToleratedHours = "stores_with_tolerated_hours"
                 case storesWithInferredTimezone = "stores_with_inferred_timezone"
+                case services
                 case attributes
                 case errors
                 case warnings
@@ -2083,6 +2283,10 @@ extension Components {
                     Swift.Int.self,
                     forKey: .storesWithInferredTimezone
                 )
+                self.services = try container.decode(
+                    Components.Schemas.Info.ServicesPayload.self,
+                    forKey: .services
+                )
                 self.attributes = try container.decode(
                     Components.Schemas.Info.AttributesPayload.self,
                     forKey: .attributes
@@ -2122,6 +2326,7 @@ extension Components {
                     "stores_with_invalid_hours",
                     "stores_with_tolerated_hours",
                     "stores_with_inferred_timezone",
+                    "services",
                     "attributes",
                     "errors",
                     "warnings",
@@ -2452,6 +2657,9 @@ extension Components {
                     case noLocation = "no-location"
                     case missingAttribute = "missing-attribute"
                     case tooFar = "too-far"
+                    case orderingPaused = "ordering-paused"
+                    case temporarilyClosed = "temporarily-closed"
+                    case serviceNotOffered = "service-not-offered"
                 }
                 /// - Remark: Generated from `#/components/schemas/PickupResult/PassedOverPayload/code`.
                 public var code: Components.Schemas.PickupResult.PassedOverPayloadPayload.CodePayload
@@ -2579,6 +2787,14 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/PickupResult/earliest`.
             public var earliest: Components.Schemas.PickupResult.EarliestPayload?
+            /// The service whose hours the plan went by; null for the stores' own.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PickupResult/service`.
+            public var service: Swift.String?
+            /// The version of the stores' state the plan read (0: none).
+            ///
+            /// - Remark: Generated from `#/components/schemas/PickupResult/state_version`.
+            public var stateVersion: Swift.Int
             /// Creates a new `PickupResult`.
             ///
             /// - Parameters:
@@ -2594,6 +2810,8 @@ extension Components {
             ///   - alternatives:
             ///   - passedOver:
             ///   - earliest: When nothing is assigned: the earliest time one of the nearest stores could serve; null otherwise, or when none opens within 14 days.
+            ///   - service: The service whose hours the plan went by; null for the stores' own.
+            ///   - stateVersion: The version of the stores' state the plan read (0: none).
             public init(
                 status: Components.Schemas.PickupResult.StatusPayload,
                 store: Components.Schemas.PickupStoreOrNull? = nil,
@@ -2606,7 +2824,9 @@ extension Components {
                 warnings: Components.Schemas.PickupResult.WarningsPayload,
                 alternatives: Components.Schemas.PickupResult.AlternativesPayload,
                 passedOver: Components.Schemas.PickupResult.PassedOverPayload,
-                earliest: Components.Schemas.PickupResult.EarliestPayload? = nil
+                earliest: Components.Schemas.PickupResult.EarliestPayload? = nil,
+                service: Swift.String? = nil,
+                stateVersion: Swift.Int
             ) {
                 self.status = status
                 self.store = store
@@ -2620,6 +2840,8 @@ extension Components {
                 self.alternatives = alternatives
                 self.passedOver = passedOver
                 self.earliest = earliest
+                self.service = service
+                self.stateVersion = stateVersion
             }
             public enum CodingKeys: String, CodingKey {
                 case status
@@ -2634,6 +2856,8 @@ extension Components {
                 case alternatives
                 case passedOver = "passed_over"
                 case earliest
+                case service
+                case stateVersion = "state_version"
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -2685,6 +2909,14 @@ extension Components {
                     Components.Schemas.PickupResult.EarliestPayload.self,
                     forKey: .earliest
                 )
+                self.service = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .service
+                )
+                self.stateVersion = try container.decode(
+                    Swift.Int.self,
+                    forKey: .stateVersion
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "status",
                     "store",
@@ -2697,7 +2929,9 @@ extension Components {
                     "warnings",
                     "alternatives",
                     "passed_over",
-                    "earliest"
+                    "earliest",
+                    "service",
+                    "state_version"
                 ])
             }
         }
@@ -2826,6 +3060,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Order/where`.
             public var _where: [Components.Schemas.Condition]?
+            /// The service the order is for (`drive_through`): pickup goes by its hours.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Order/service`.
+            public var service: Swift.String?
             /// Creates a new `Order`.
             ///
             /// - Parameters:
@@ -2835,13 +3073,15 @@ extension Components {
             ///   - pickupTime: `asap` (the default, any case), an instant with an offset, or a wall time read in the store's time zone; the order is ready at this time, or when prepared if that is later. (The service also reads null as `asap`.)
             ///   - store: The id of the store the customer chose. The service also reads a number as its text.
             ///   - _where: Required attributes, as `--where` writes them. (The service also reads a single condition as a string.)
+            ///   - service: The service the order is for (`drive_through`): pickup goes by its hours.
             public init(
                 id: Components.Schemas.Order.IdPayload,
                 customer: Components.Schemas.Order.CustomerPayload,
                 items: Components.Schemas.Order.ItemsPayload,
                 pickupTime: Swift.String? = nil,
                 store: Swift.String? = nil,
-                _where: [Components.Schemas.Condition]? = nil
+                _where: [Components.Schemas.Condition]? = nil,
+                service: Swift.String? = nil
             ) {
                 self.id = id
                 self.customer = customer
@@ -2849,6 +3089,7 @@ extension Components {
                 self.pickupTime = pickupTime
                 self.store = store
                 self._where = _where
+                self.service = service
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -2857,6 +3098,7 @@ extension Components {
                 case pickupTime = "pickup_time"
                 case store
                 case _where = "where"
+                case service
             }
         }
         /// The order as sent, every member in its place, with its plan added as `pickup` (replacing one the order had).
@@ -2948,6 +3190,94 @@ extension Components {
             public var stores: Swift.Int
             /// - Remark: Generated from `#/components/schemas/Ready/source`.
             public var source: Components.Schemas.SourcePath
+            /// The stores' state this replica answers with: where it is kept, its version, whether the storage answers, and how long ago it last did. A replica whose storage fails stays ready: it answers from its last copy.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Ready/state`.
+            public struct StatePayload: Codable, Hashable, Sendable {
+                /// `sqlite:PATH`, `postgres://USER@HOST:PORT/DB` (no password) or `memory`.
+                ///
+                /// - Remark: Generated from `#/components/schemas/Ready/state/location`.
+                public var location: Swift.String
+                /// - Remark: Generated from `#/components/schemas/Ready/state/version`.
+                public var version: Swift.Int
+                /// - Remark: Generated from `#/components/schemas/Ready/state/storage`.
+                @frozen public enum StoragePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case up = "up"
+                    case down = "down"
+                }
+                /// - Remark: Generated from `#/components/schemas/Ready/state/storage`.
+                public var storage: Components.Schemas.Ready.StatePayload.StoragePayload
+                /// Seconds since the storage last confirmed the copy; null if it never did.
+                ///
+                /// - Remark: Generated from `#/components/schemas/Ready/state/age_s`.
+                public var ageS: Swift.Double?
+                /// Why the storage fails, while it does.
+                ///
+                /// - Remark: Generated from `#/components/schemas/Ready/state/error`.
+                public var error: Swift.String?
+                /// Creates a new `StatePayload`.
+                ///
+                /// - Parameters:
+                ///   - location: `sqlite:PATH`, `postgres://USER@HOST:PORT/DB` (no password) or `memory`.
+                ///   - version:
+                ///   - storage:
+                ///   - ageS: Seconds since the storage last confirmed the copy; null if it never did.
+                ///   - error: Why the storage fails, while it does.
+                public init(
+                    location: Swift.String,
+                    version: Swift.Int,
+                    storage: Components.Schemas.Ready.StatePayload.StoragePayload,
+                    ageS: Swift.Double? = nil,
+                    error: Swift.String? = nil
+                ) {
+                    self.location = location
+                    self.version = version
+                    self.storage = storage
+                    self.ageS = ageS
+                    self.error = error
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case location
+                    case version
+                    case storage
+                    case ageS = "age_s"
+                    case error
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.location = try container.decode(
+                        Swift.String.self,
+                        forKey: .location
+                    )
+                    self.version = try container.decode(
+                        Swift.Int.self,
+                        forKey: .version
+                    )
+                    self.storage = try container.decode(
+                        Components.Schemas.Ready.StatePayload.StoragePayload.self,
+                        forKey: .storage
+                    )
+                    self.ageS = try container.decodeIfPresent(
+                        Swift.Double.self,
+                        forKey: .ageS
+                    )
+                    self.error = try container.decodeIfPresent(
+                        Swift.String.self,
+                        forKey: .error
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "location",
+                        "version",
+                        "storage",
+                        "age_s",
+                        "error"
+                    ])
+                }
+            }
+            /// The stores' state this replica answers with: where it is kept, its version, whether the storage answers, and how long ago it last did. A replica whose storage fails stays ready: it answers from its last copy.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Ready/state`.
+            public var state: Components.Schemas.Ready.StatePayload
             /// Creates a new `Ready`.
             ///
             /// - Parameters:
@@ -2955,22 +3285,26 @@ extension Components {
             ///   - version: The data version served (`X-Stores-Data-Version`).
             ///   - stores:
             ///   - source:
+            ///   - state: The stores' state this replica answers with: where it is kept, its version, whether the storage answers, and how long ago it last did. A replica whose storage fails stays ready: it answers from its last copy.
             public init(
                 status: Components.Schemas.Ready.StatusPayload,
                 version: Swift.String,
                 stores: Swift.Int,
-                source: Components.Schemas.SourcePath
+                source: Components.Schemas.SourcePath,
+                state: Components.Schemas.Ready.StatePayload
             ) {
                 self.status = status
                 self.version = version
                 self.stores = stores
                 self.source = source
+                self.state = state
             }
             public enum CodingKeys: String, CodingKey {
                 case status
                 case version
                 case stores
                 case source
+                case state
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -2990,11 +3324,16 @@ extension Components {
                     Components.Schemas.SourcePath.self,
                     forKey: .source
                 )
+                self.state = try container.decode(
+                    Components.Schemas.Ready.StatePayload.self,
+                    forKey: .state
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "status",
                     "version",
                     "stores",
-                    "source"
+                    "source",
+                    "state"
                 ])
             }
         }
@@ -3248,6 +3587,14 @@ extension Components {
             public var open: Swift.Bool
             /// - Remark: Generated from `#/components/schemas/ClustersQuery/open_for_s`.
             public var openForS: Swift.Int?
+            /// The service whose hours the states are of; null for the stores' own.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ClustersQuery/service`.
+            public var service: Swift.String?
+            /// The version of the stores' state applied (0: none).
+            ///
+            /// - Remark: Generated from `#/components/schemas/ClustersQuery/state_version`.
+            public var stateVersion: Swift.Int
             /// Creates a new `ClustersQuery`.
             ///
             /// - Parameters:
@@ -3258,6 +3605,8 @@ extension Components {
             ///   - at:
             ///   - open:
             ///   - openForS:
+            ///   - service: The service whose hours the states are of; null for the stores' own.
+            ///   - stateVersion: The version of the stores' state applied (0: none).
             public init(
                 bbox: [Swift.Double],
                 columns: Swift.Int,
@@ -3265,7 +3614,9 @@ extension Components {
                 _where: Components.Schemas.WhereTexts,
                 at: Swift.String,
                 open: Swift.Bool,
-                openForS: Swift.Int? = nil
+                openForS: Swift.Int? = nil,
+                service: Swift.String? = nil,
+                stateVersion: Swift.Int
             ) {
                 self.bbox = bbox
                 self.columns = columns
@@ -3274,6 +3625,8 @@ extension Components {
                 self.at = at
                 self.open = open
                 self.openForS = openForS
+                self.service = service
+                self.stateVersion = stateVersion
             }
             public enum CodingKeys: String, CodingKey {
                 case bbox
@@ -3283,6 +3636,8 @@ extension Components {
                 case at
                 case open
                 case openForS = "open_for_s"
+                case service
+                case stateVersion = "state_version"
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -3314,6 +3669,14 @@ extension Components {
                     Swift.Int.self,
                     forKey: .openForS
                 )
+                self.service = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .service
+                )
+                self.stateVersion = try container.decode(
+                    Swift.Int.self,
+                    forKey: .stateVersion
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "bbox",
                     "columns",
@@ -3321,7 +3684,9 @@ extension Components {
                     "where",
                     "at",
                     "open",
-                    "open_for_s"
+                    "open_for_s",
+                    "service",
+                    "state_version"
                 ])
             }
         }
@@ -3815,6 +4180,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/PickupRequestReadyIn/now`.
             public var now: Components.Schemas.Instant?
+            /// The service the order is for (`drive_through`): pickup goes by its hours.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PickupRequestReadyIn/service`.
+            public var service: Components.Schemas.ServiceName?
             /// Creates a new `PickupRequestReadyIn`.
             ///
             /// - Parameters:
@@ -3829,6 +4198,7 @@ extension Components {
             ///   - alternatives: How many other eligible stores to list, 0 to 100 (default 3). The service also reads the number as a string.
             ///   - _where: Required attributes. A condition on the store's properties: `KEY=VALUE` (the property, or one of its values in an array or an OSM `;` list, equals VALUE; `yes`/`true` and `no`/`false` match each other), `KEY!=VALUE` (no value equals VALUE, or the key is absent) or `KEY` alone (present, not null, not `no`/`false`). Repeat the parameter for several conditions; a store must meet all. (The service also reads a single condition as a string.)
             ///   - now: The order time, for a reproducible answer (default: the clock). An instant, with `Z` or an offset.
+            ///   - service: The service the order is for (`drive_through`): pickup goes by its hours.
             public init(
                 near: Components.Schemas.PickupRequestReadyIn.NearPayload,
                 readyIn: Components.Schemas.Duration,
@@ -3840,7 +4210,8 @@ extension Components {
                 allowUnknown: Swift.Bool? = nil,
                 alternatives: Swift.Int? = nil,
                 _where: [Components.Schemas.Condition]? = nil,
-                now: Components.Schemas.Instant? = nil
+                now: Components.Schemas.Instant? = nil,
+                service: Components.Schemas.ServiceName? = nil
             ) {
                 self.near = near
                 self.readyIn = readyIn
@@ -3853,6 +4224,7 @@ extension Components {
                 self.alternatives = alternatives
                 self._where = _where
                 self.now = now
+                self.service = service
             }
             public enum CodingKeys: String, CodingKey {
                 case near
@@ -3866,6 +4238,7 @@ extension Components {
                 case alternatives
                 case _where = "where"
                 case now
+                case service
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -3913,6 +4286,10 @@ extension Components {
                     Components.Schemas.Instant.self,
                     forKey: .now
                 )
+                self.service = try container.decodeIfPresent(
+                    Components.Schemas.ServiceName.self,
+                    forKey: .service
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "near",
                     "ready_in",
@@ -3924,7 +4301,8 @@ extension Components {
                     "allow_unknown",
                     "alternatives",
                     "where",
-                    "now"
+                    "now",
+                    "service"
                 ])
             }
         }
@@ -4073,6 +4451,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/PickupRequestReadyAt/now`.
             public var now: Components.Schemas.Instant?
+            /// The service the order is for (`drive_through`): pickup goes by its hours.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PickupRequestReadyAt/service`.
+            public var service: Components.Schemas.ServiceName?
             /// Creates a new `PickupRequestReadyAt`.
             ///
             /// - Parameters:
@@ -4087,6 +4469,7 @@ extension Components {
             ///   - alternatives: How many other eligible stores to list, 0 to 100 (default 3). The service also reads the number as a string.
             ///   - _where: Required attributes. A condition on the store's properties: `KEY=VALUE` (the property, or one of its values in an array or an OSM `;` list, equals VALUE; `yes`/`true` and `no`/`false` match each other), `KEY!=VALUE` (no value equals VALUE, or the key is absent) or `KEY` alone (present, not null, not `no`/`false`). Repeat the parameter for several conditions; a store must meet all. (The service also reads a single condition as a string.)
             ///   - now: The order time, for a reproducible answer (default: the clock). An instant, with `Z` or an offset.
+            ///   - service: The service the order is for (`drive_through`): pickup goes by its hours.
             public init(
                 near: Components.Schemas.PickupRequestReadyAt.NearPayload,
                 readyAt: Components.Schemas.Time,
@@ -4098,7 +4481,8 @@ extension Components {
                 allowUnknown: Swift.Bool? = nil,
                 alternatives: Swift.Int? = nil,
                 _where: [Components.Schemas.Condition]? = nil,
-                now: Components.Schemas.Instant? = nil
+                now: Components.Schemas.Instant? = nil,
+                service: Components.Schemas.ServiceName? = nil
             ) {
                 self.near = near
                 self.readyAt = readyAt
@@ -4111,6 +4495,7 @@ extension Components {
                 self.alternatives = alternatives
                 self._where = _where
                 self.now = now
+                self.service = service
             }
             public enum CodingKeys: String, CodingKey {
                 case near
@@ -4124,6 +4509,7 @@ extension Components {
                 case alternatives
                 case _where = "where"
                 case now
+                case service
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -4171,6 +4557,10 @@ extension Components {
                     Components.Schemas.Instant.self,
                     forKey: .now
                 )
+                self.service = try container.decodeIfPresent(
+                    Components.Schemas.ServiceName.self,
+                    forKey: .service
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "near",
                     "ready_at",
@@ -4182,7 +4572,8 @@ extension Components {
                     "allow_unknown",
                     "alternatives",
                     "where",
-                    "now"
+                    "now",
+                    "service"
                 ])
             }
         }
@@ -4450,6 +4841,769 @@ extension Components {
                 )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "places"
+                ])
+            }
+        }
+        /// A service as OpenStreetMap writes it after `opening_hours:`.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ServiceName`.
+        public typealias ServiceName = Swift.String
+        /// Whether the store takes orders at the time asked: `paused` while its state pauses ordering (docs/state.md).
+        ///
+        /// - Remark: Generated from `#/components/schemas/Ordering`.
+        @frozen public enum Ordering: String, Codable, Hashable, Sendable, CaseIterable {
+            case open = "open"
+            case paused = "paused"
+        }
+        /// One service's hours at a store: as `HoursAnswer`, with the service and where its hours come from.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ServiceHours`.
+        public struct ServiceHours: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ServiceHours/opening_hours`.
+            public var openingHours: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/ServiceHours/timezone`.
+            public var timezone: Swift.String?
+            /// The time asked, in the store's time zone.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ServiceHours/at`.
+            public var at: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ServiceHours/state`.
+            @frozen public enum StatePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case open = "open"
+                case closed = "closed"
+                case unknown = "unknown"
+            }
+            /// - Remark: Generated from `#/components/schemas/ServiceHours/state`.
+            public var state: Components.Schemas.ServiceHours.StatePayload
+            /// - Remark: Generated from `#/components/schemas/ServiceHours/comment`.
+            public var comment: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/ServiceHours/next_change`.
+            public var nextChange: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/ServiceHours/status_text`.
+            public var statusText: Swift.String
+            /// What the hours parser tolerated or doubts (`opening_hours` text problems).
+            ///
+            /// - Remark: Generated from `#/components/schemas/ServiceHours/warnings`.
+            public var warnings: [Swift.String]
+            /// - Remark: Generated from `#/components/schemas/ServiceHours/DaysPayload`.
+            public struct DaysPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/ServiceHours/DaysPayload/date`.
+                public var date: Swift.String
+                /// - Remark: Generated from `#/components/schemas/ServiceHours/DaysPayload/SpansPayload`.
+                public struct SpansPayloadPayload: Codable, Hashable, Sendable {
+                    /// Local wall time; null when the span runs in from the day before.
+                    ///
+                    /// - Remark: Generated from `#/components/schemas/ServiceHours/DaysPayload/SpansPayload/start`.
+                    public var start: Swift.String?
+                    /// Local wall time; null when the span runs on past the last day listed.
+                    ///
+                    /// - Remark: Generated from `#/components/schemas/ServiceHours/DaysPayload/SpansPayload/end`.
+                    public var end: Swift.String?
+                    /// - Remark: Generated from `#/components/schemas/ServiceHours/DaysPayload/SpansPayload/state`.
+                    @frozen public enum StatePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                        case open = "open"
+                        case closed = "closed"
+                        case unknown = "unknown"
+                    }
+                    /// - Remark: Generated from `#/components/schemas/ServiceHours/DaysPayload/SpansPayload/state`.
+                    public var state: Components.Schemas.ServiceHours.DaysPayloadPayload.SpansPayloadPayload.StatePayload
+                    /// - Remark: Generated from `#/components/schemas/ServiceHours/DaysPayload/SpansPayload/comment`.
+                    public var comment: Swift.String?
+                    /// Creates a new `SpansPayloadPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - start: Local wall time; null when the span runs in from the day before.
+                    ///   - end: Local wall time; null when the span runs on past the last day listed.
+                    ///   - state:
+                    ///   - comment:
+                    public init(
+                        start: Swift.String? = nil,
+                        end: Swift.String? = nil,
+                        state: Components.Schemas.ServiceHours.DaysPayloadPayload.SpansPayloadPayload.StatePayload,
+                        comment: Swift.String? = nil
+                    ) {
+                        self.start = start
+                        self.end = end
+                        self.state = state
+                        self.comment = comment
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case start
+                        case end
+                        case state
+                        case comment
+                    }
+                    public init(from decoder: any Swift.Decoder) throws {
+                        let container = try decoder.container(keyedBy: CodingKeys.self)
+                        self.start = try container.decodeIfPresent(
+                            Swift.String.self,
+                            forKey: .start
+                        )
+                        self.end = try container.decodeIfPresent(
+                            Swift.String.self,
+                            forKey: .end
+                        )
+                        self.state = try container.decode(
+                            Components.Schemas.ServiceHours.DaysPayloadPayload.SpansPayloadPayload.StatePayload.self,
+                            forKey: .state
+                        )
+                        self.comment = try container.decodeIfPresent(
+                            Swift.String.self,
+                            forKey: .comment
+                        )
+                        try decoder.ensureNoAdditionalProperties(knownKeys: [
+                            "start",
+                            "end",
+                            "state",
+                            "comment"
+                        ])
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/ServiceHours/DaysPayload/spans`.
+                public typealias SpansPayload = [Components.Schemas.ServiceHours.DaysPayloadPayload.SpansPayloadPayload]
+                /// - Remark: Generated from `#/components/schemas/ServiceHours/DaysPayload/spans`.
+                public var spans: Components.Schemas.ServiceHours.DaysPayloadPayload.SpansPayload
+                /// Creates a new `DaysPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - date:
+                ///   - spans:
+                public init(
+                    date: Swift.String,
+                    spans: Components.Schemas.ServiceHours.DaysPayloadPayload.SpansPayload
+                ) {
+                    self.date = date
+                    self.spans = spans
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case date
+                    case spans
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.date = try container.decode(
+                        Swift.String.self,
+                        forKey: .date
+                    )
+                    self.spans = try container.decode(
+                        Components.Schemas.ServiceHours.DaysPayloadPayload.SpansPayload.self,
+                        forKey: .spans
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "date",
+                        "spans"
+                    ])
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/ServiceHours/days`.
+            public typealias DaysPayload = [Components.Schemas.ServiceHours.DaysPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/ServiceHours/days`.
+            public var days: Components.Schemas.ServiceHours.DaysPayload
+            /// - Remark: Generated from `#/components/schemas/ServiceHours/service`.
+            public var service: Components.Schemas.ServiceName
+            /// `own hours`: `opening_hours:<service>`; `store hours`: `<service>=yes` without them; `not offered`: `<service>=no`; `unknown`: neither.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ServiceHours/source`.
+            @frozen public enum SourcePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case ownHours = "own hours"
+                case storeHours = "store hours"
+                case notOffered = "not offered"
+                case unknown = "unknown"
+            }
+            /// `own hours`: `opening_hours:<service>`; `store hours`: `<service>=yes` without them; `not offered`: `<service>=no`; `unknown`: neither.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ServiceHours/source`.
+            public var source: Components.Schemas.ServiceHours.SourcePayload
+            /// Creates a new `ServiceHours`.
+            ///
+            /// - Parameters:
+            ///   - openingHours:
+            ///   - timezone:
+            ///   - at: The time asked, in the store's time zone.
+            ///   - state:
+            ///   - comment:
+            ///   - nextChange:
+            ///   - statusText:
+            ///   - warnings: What the hours parser tolerated or doubts (`opening_hours` text problems).
+            ///   - days:
+            ///   - service:
+            ///   - source: `own hours`: `opening_hours:<service>`; `store hours`: `<service>=yes` without them; `not offered`: `<service>=no`; `unknown`: neither.
+            public init(
+                openingHours: Swift.String? = nil,
+                timezone: Swift.String? = nil,
+                at: Swift.String,
+                state: Components.Schemas.ServiceHours.StatePayload,
+                comment: Swift.String? = nil,
+                nextChange: Swift.String? = nil,
+                statusText: Swift.String,
+                warnings: [Swift.String],
+                days: Components.Schemas.ServiceHours.DaysPayload,
+                service: Components.Schemas.ServiceName,
+                source: Components.Schemas.ServiceHours.SourcePayload
+            ) {
+                self.openingHours = openingHours
+                self.timezone = timezone
+                self.at = at
+                self.state = state
+                self.comment = comment
+                self.nextChange = nextChange
+                self.statusText = statusText
+                self.warnings = warnings
+                self.days = days
+                self.service = service
+                self.source = source
+            }
+            public enum CodingKeys: String, CodingKey {
+                case openingHours = "opening_hours"
+                case timezone
+                case at
+                case state
+                case comment
+                case nextChange = "next_change"
+                case statusText = "status_text"
+                case warnings
+                case days
+                case service
+                case source
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.openingHours = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .openingHours
+                )
+                self.timezone = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .timezone
+                )
+                self.at = try container.decode(
+                    Swift.String.self,
+                    forKey: .at
+                )
+                self.state = try container.decode(
+                    Components.Schemas.ServiceHours.StatePayload.self,
+                    forKey: .state
+                )
+                self.comment = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .comment
+                )
+                self.nextChange = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .nextChange
+                )
+                self.statusText = try container.decode(
+                    Swift.String.self,
+                    forKey: .statusText
+                )
+                self.warnings = try container.decode(
+                    [Swift.String].self,
+                    forKey: .warnings
+                )
+                self.days = try container.decode(
+                    Components.Schemas.ServiceHours.DaysPayload.self,
+                    forKey: .days
+                )
+                self.service = try container.decode(
+                    Components.Schemas.ServiceName.self,
+                    forKey: .service
+                )
+                self.source = try container.decode(
+                    Components.Schemas.ServiceHours.SourcePayload.self,
+                    forKey: .source
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "opening_hours",
+                    "timezone",
+                    "at",
+                    "state",
+                    "comment",
+                    "next_change",
+                    "status_text",
+                    "warnings",
+                    "days",
+                    "service",
+                    "source"
+                ])
+            }
+        }
+        /// A temporary closure: closed for every service from `from` until `until` (the reopening, not included).
+        ///
+        /// - Remark: Generated from `#/components/schemas/Closure`.
+        public struct Closure: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Closure/from`.
+            public var from: Components.Schemas.StateMoment
+            /// - Remark: Generated from `#/components/schemas/Closure/until`.
+            public var until: Components.Schemas.StateMoment
+            /// - Remark: Generated from `#/components/schemas/Closure/reason`.
+            public var reason: Swift.String?
+            /// Creates a new `Closure`.
+            ///
+            /// - Parameters:
+            ///   - from:
+            ///   - until:
+            ///   - reason:
+            public init(
+                from: Components.Schemas.StateMoment,
+                until: Components.Schemas.StateMoment,
+                reason: Swift.String? = nil
+            ) {
+                self.from = from
+                self.until = until
+                self.reason = reason
+            }
+            public enum CodingKeys: String, CodingKey {
+                case from
+                case until
+                case reason
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.from = try container.decode(
+                    Components.Schemas.StateMoment.self,
+                    forKey: .from
+                )
+                self.until = try container.decode(
+                    Components.Schemas.StateMoment.self,
+                    forKey: .until
+                )
+                self.reason = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .reason
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "from",
+                    "until",
+                    "reason"
+                ])
+            }
+        }
+        /// A date (`2027-01-05`: the start of that day in the store's zone), a wall time in the store's zone (`2027-01-05T14:00`) or an instant (`2027-01-05T13:00:00Z`).
+        ///
+        /// - Remark: Generated from `#/components/schemas/StateMoment`.
+        public typealias StateMoment = Swift.String
+        /// A date whose hours replace the week's and a public holiday's.
+        ///
+        /// - Remark: Generated from `#/components/schemas/SpecialDay`.
+        public struct SpecialDay: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SpecialDay/date`.
+            public var date: Swift.String
+            /// An opening_hours time selection: `07:00-14:00`, `07:00-11:00,12:00-16:00`, `off`, `open`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SpecialDay/hours`.
+            public var hours: Swift.String
+            /// - Remark: Generated from `#/components/schemas/SpecialDay/reason`.
+            public var reason: Swift.String?
+            /// Only this service's hours; null for the store's and every service's.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SpecialDay/service`.
+            public var service: Swift.String?
+            /// Creates a new `SpecialDay`.
+            ///
+            /// - Parameters:
+            ///   - date:
+            ///   - hours: An opening_hours time selection: `07:00-14:00`, `07:00-11:00,12:00-16:00`, `off`, `open`.
+            ///   - reason:
+            ///   - service: Only this service's hours; null for the store's and every service's.
+            public init(
+                date: Swift.String,
+                hours: Swift.String,
+                reason: Swift.String? = nil,
+                service: Swift.String? = nil
+            ) {
+                self.date = date
+                self.hours = hours
+                self.reason = reason
+                self.service = service
+            }
+            public enum CodingKeys: String, CodingKey {
+                case date
+                case hours
+                case reason
+                case service
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.date = try container.decode(
+                    Swift.String.self,
+                    forKey: .date
+                )
+                self.hours = try container.decode(
+                    Swift.String.self,
+                    forKey: .hours
+                )
+                self.reason = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .reason
+                )
+                self.service = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .service
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "date",
+                    "hours",
+                    "reason",
+                    "service"
+                ])
+            }
+        }
+        /// A store's state (docs/state.md): whether it takes orders, its temporary closures and its special days, with the version of its last change.
+        ///
+        /// - Remark: Generated from `#/components/schemas/StoreOperationalState`.
+        public struct StoreOperationalState: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/StoreOperationalState/id`.
+            public var id: Components.Schemas.StoreId
+            /// - Remark: Generated from `#/components/schemas/StoreOperationalState/ordering`.
+            public var ordering: Components.Schemas.Ordering
+            /// When a pause ends by itself (UTC); null while open or paused until resumed.
+            ///
+            /// - Remark: Generated from `#/components/schemas/StoreOperationalState/paused_until`.
+            public var pausedUntil: Swift.String?
+            /// Why ordering is paused; null while open.
+            ///
+            /// - Remark: Generated from `#/components/schemas/StoreOperationalState/reason`.
+            public var reason: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/StoreOperationalState/closures`.
+            public var closures: [Components.Schemas.Closure]
+            /// - Remark: Generated from `#/components/schemas/StoreOperationalState/special_days`.
+            public var specialDays: [Components.Schemas.SpecialDay]
+            /// The state version of this store's last change (0: never changed).
+            ///
+            /// - Remark: Generated from `#/components/schemas/StoreOperationalState/version`.
+            public var version: Swift.Int
+            /// When it last changed (UTC).
+            ///
+            /// - Remark: Generated from `#/components/schemas/StoreOperationalState/changed_at`.
+            public var changedAt: Swift.String?
+            /// Creates a new `StoreOperationalState`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - ordering:
+            ///   - pausedUntil: When a pause ends by itself (UTC); null while open or paused until resumed.
+            ///   - reason: Why ordering is paused; null while open.
+            ///   - closures:
+            ///   - specialDays:
+            ///   - version: The state version of this store's last change (0: never changed).
+            ///   - changedAt: When it last changed (UTC).
+            public init(
+                id: Components.Schemas.StoreId,
+                ordering: Components.Schemas.Ordering,
+                pausedUntil: Swift.String? = nil,
+                reason: Swift.String? = nil,
+                closures: [Components.Schemas.Closure],
+                specialDays: [Components.Schemas.SpecialDay],
+                version: Swift.Int,
+                changedAt: Swift.String? = nil
+            ) {
+                self.id = id
+                self.ordering = ordering
+                self.pausedUntil = pausedUntil
+                self.reason = reason
+                self.closures = closures
+                self.specialDays = specialDays
+                self.version = version
+                self.changedAt = changedAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case ordering
+                case pausedUntil = "paused_until"
+                case reason
+                case closures
+                case specialDays = "special_days"
+                case version
+                case changedAt = "changed_at"
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.id = try container.decode(
+                    Components.Schemas.StoreId.self,
+                    forKey: .id
+                )
+                self.ordering = try container.decode(
+                    Components.Schemas.Ordering.self,
+                    forKey: .ordering
+                )
+                self.pausedUntil = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .pausedUntil
+                )
+                self.reason = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .reason
+                )
+                self.closures = try container.decode(
+                    [Components.Schemas.Closure].self,
+                    forKey: .closures
+                )
+                self.specialDays = try container.decode(
+                    [Components.Schemas.SpecialDay].self,
+                    forKey: .specialDays
+                )
+                self.version = try container.decode(
+                    Swift.Int.self,
+                    forKey: .version
+                )
+                self.changedAt = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .changedAt
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "id",
+                    "ordering",
+                    "paused_until",
+                    "reason",
+                    "closures",
+                    "special_days",
+                    "version",
+                    "changed_at"
+                ])
+            }
+        }
+        /// A change to a store's state: any of these members; the lists replace the stored ones.
+        ///
+        /// - Remark: Generated from `#/components/schemas/StateChange`.
+        public struct StateChange: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/StateChange/ordering`.
+            public var ordering: Components.Schemas.Ordering?
+            /// With `paused`: when the pause ends by itself, an instant after now with `Z` or an offset.
+            ///
+            /// - Remark: Generated from `#/components/schemas/StateChange/until`.
+            public var until: Swift.String?
+            /// With `paused`: why.
+            ///
+            /// - Remark: Generated from `#/components/schemas/StateChange/reason`.
+            public var reason: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/StateChange/closures`.
+            public var closures: [Components.Schemas.Closure]?
+            /// - Remark: Generated from `#/components/schemas/StateChange/special_days`.
+            public var specialDays: [Components.Schemas.SpecialDay]?
+            /// Creates a new `StateChange`.
+            ///
+            /// - Parameters:
+            ///   - ordering:
+            ///   - until: With `paused`: when the pause ends by itself, an instant after now with `Z` or an offset.
+            ///   - reason: With `paused`: why.
+            ///   - closures:
+            ///   - specialDays:
+            public init(
+                ordering: Components.Schemas.Ordering? = nil,
+                until: Swift.String? = nil,
+                reason: Swift.String? = nil,
+                closures: [Components.Schemas.Closure]? = nil,
+                specialDays: [Components.Schemas.SpecialDay]? = nil
+            ) {
+                self.ordering = ordering
+                self.until = until
+                self.reason = reason
+                self.closures = closures
+                self.specialDays = specialDays
+            }
+            public enum CodingKeys: String, CodingKey {
+                case ordering
+                case until
+                case reason
+                case closures
+                case specialDays = "special_days"
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.ordering = try container.decodeIfPresent(
+                    Components.Schemas.Ordering.self,
+                    forKey: .ordering
+                )
+                self.until = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .until
+                )
+                self.reason = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .reason
+                )
+                self.closures = try container.decodeIfPresent(
+                    [Components.Schemas.Closure].self,
+                    forKey: .closures
+                )
+                self.specialDays = try container.decodeIfPresent(
+                    [Components.Schemas.SpecialDay].self,
+                    forKey: .specialDays
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "ordering",
+                    "until",
+                    "reason",
+                    "closures",
+                    "special_days"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/StateHistory`.
+        public struct StateHistory: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/StateHistory/id`.
+            public var id: Components.Schemas.StoreId
+            /// - Remark: Generated from `#/components/schemas/StateHistory/HistoryPayload`.
+            public struct HistoryPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/StateHistory/HistoryPayload/version`.
+                public var version: Swift.Int
+                /// - Remark: Generated from `#/components/schemas/StateHistory/HistoryPayload/id`.
+                public var id: Components.Schemas.StoreId
+                /// The change as it was given (`StateChange`).
+                ///
+                /// - Remark: Generated from `#/components/schemas/StateHistory/HistoryPayload/change`.
+                public var change: OpenAPIRuntime.OpenAPIObjectContainer
+                /// The admin token's name, or `cli`.
+                ///
+                /// - Remark: Generated from `#/components/schemas/StateHistory/HistoryPayload/by`.
+                public var by: Swift.String
+                /// When (UTC).
+                ///
+                /// - Remark: Generated from `#/components/schemas/StateHistory/HistoryPayload/at`.
+                public var at: Swift.String
+                /// Creates a new `HistoryPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - version:
+                ///   - id:
+                ///   - change: The change as it was given (`StateChange`).
+                ///   - by: The admin token's name, or `cli`.
+                ///   - at: When (UTC).
+                public init(
+                    version: Swift.Int,
+                    id: Components.Schemas.StoreId,
+                    change: OpenAPIRuntime.OpenAPIObjectContainer,
+                    by: Swift.String,
+                    at: Swift.String
+                ) {
+                    self.version = version
+                    self.id = id
+                    self.change = change
+                    self.by = by
+                    self.at = at
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case version
+                    case id
+                    case change
+                    case by
+                    case at
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.version = try container.decode(
+                        Swift.Int.self,
+                        forKey: .version
+                    )
+                    self.id = try container.decode(
+                        Components.Schemas.StoreId.self,
+                        forKey: .id
+                    )
+                    self.change = try container.decode(
+                        OpenAPIRuntime.OpenAPIObjectContainer.self,
+                        forKey: .change
+                    )
+                    self.by = try container.decode(
+                        Swift.String.self,
+                        forKey: .by
+                    )
+                    self.at = try container.decode(
+                        Swift.String.self,
+                        forKey: .at
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "version",
+                        "id",
+                        "change",
+                        "by",
+                        "at"
+                    ])
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/StateHistory/history`.
+            public typealias HistoryPayload = [Components.Schemas.StateHistory.HistoryPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/StateHistory/history`.
+            public var history: Components.Schemas.StateHistory.HistoryPayload
+            /// Creates a new `StateHistory`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - history:
+            public init(
+                id: Components.Schemas.StoreId,
+                history: Components.Schemas.StateHistory.HistoryPayload
+            ) {
+                self.id = id
+                self.history = history
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case history
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.id = try container.decode(
+                    Components.Schemas.StoreId.self,
+                    forKey: .id
+                )
+                self.history = try container.decode(
+                    Components.Schemas.StateHistory.HistoryPayload.self,
+                    forKey: .history
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "id",
+                    "history"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ChangedStates`.
+        public struct ChangedStates: Codable, Hashable, Sendable {
+            /// The current state version: ask again with it as `changed_since`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ChangedStates/version`.
+            public var version: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/ChangedStates/changed_since`.
+            public var changedSince: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/ChangedStates/stores`.
+            public var stores: [Components.Schemas.StoreOperationalState]
+            /// Creates a new `ChangedStates`.
+            ///
+            /// - Parameters:
+            ///   - version: The current state version: ask again with it as `changed_since`.
+            ///   - changedSince:
+            ///   - stores:
+            public init(
+                version: Swift.Int,
+                changedSince: Swift.Int,
+                stores: [Components.Schemas.StoreOperationalState]
+            ) {
+                self.version = version
+                self.changedSince = changedSince
+                self.stores = stores
+            }
+            public enum CodingKeys: String, CodingKey {
+                case version
+                case changedSince = "changed_since"
+                case stores
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.version = try container.decode(
+                    Swift.Int.self,
+                    forKey: .version
+                )
+                self.changedSince = try container.decode(
+                    Swift.Int.self,
+                    forKey: .changedSince
+                )
+                self.stores = try container.decode(
+                    [Components.Schemas.StoreOperationalState].self,
+                    forKey: .stores
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "version",
+                    "changed_since",
+                    "stores"
                 ])
             }
         }

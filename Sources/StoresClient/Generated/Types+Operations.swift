@@ -61,6 +61,10 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/stores/nearest/GET/query/allow_unknown`.
                 public var allowUnknown: Components.Parameters.AllowUnknown?
+                /// Go by the hours of this service (`drive_through`, `kitchen`, `delivery`, `takeaway`: the data's `opening_hours:<service>`). A store without them uses its own hours when it has `<service>=yes`, does not offer it with `<service>=no` (closed at every hour), else its hours for it are unknown (docs/state.md).
+                ///
+                /// - Remark: Generated from `#/paths/v1/stores/nearest/GET/query/service`.
+                public var service: Components.Parameters.Service?
                 /// The clock to answer at, for reproducible answers (default: the service's clock). An instant: `Z` or an offset.
                 ///
                 /// - Remark: Generated from `#/paths/v1/stores/nearest/GET/query/now`.
@@ -80,6 +84,7 @@ public enum Operations {
                 ///   - openAt: Only stores open at this time; the states describe it. Not with `open_now`.
                 ///   - openFor: Only stores that stay open this long from the time asked (alone: from now).
                 ///   - allowUnknown: With an opening condition, also keep stores whose hours do not say (default false).
+                ///   - service: Go by the hours of this service (`drive_through`, `kitchen`, `delivery`, `takeaway`: the data's `opening_hours:<service>`). A store without them uses its own hours when it has `<service>=yes`, does not offer it with `<service>=no` (closed at every hour), else its hours for it are unknown (docs/state.md).
                 ///   - now: The clock to answer at, for reproducible answers (default: the service's clock). An instant: `Z` or an offset.
                 ///   - format: `json` (default) or `geojson`: a FeatureCollection with the `query` as a foreign member.
                 public init(
@@ -91,6 +96,7 @@ public enum Operations {
                     openAt: Components.Parameters.OpenAt? = nil,
                     openFor: Components.Parameters.OpenFor? = nil,
                     allowUnknown: Components.Parameters.AllowUnknown? = nil,
+                    service: Components.Parameters.Service? = nil,
                     now: Components.Parameters.Now? = nil,
                     format: Components.Schemas.AnswerFormat? = nil
                 ) {
@@ -102,6 +108,7 @@ public enum Operations {
                     self.openAt = openAt
                     self.openFor = openFor
                     self.allowUnknown = allowUnknown
+                    self.service = service
                     self.now = now
                     self.format = format
                 }
@@ -160,6 +167,14 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/stores/nearest/GET/responses/200/headers/X-Stores-Data-Version`.
                     public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
+                    /// The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/nearest/GET/responses/200/headers/X-Stores-State-Version`.
+                    public var xStoresStateVersion: Components.Headers.XStoresStateVersion?
+                    /// Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/nearest/GET/responses/200/headers/X-Stores-State-Age`.
+                    public var xStoresStateAge: Components.Headers.XStoresStateAge?
                     /// A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
                     ///
                     /// - Remark: Generated from `#/paths/v1/stores/nearest/GET/responses/200/headers/ETag`.
@@ -177,18 +192,24 @@ public enum Operations {
                     /// - Parameters:
                     ///   - xRequestId: The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                     ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
                     ///   - eTag: A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
                     ///   - cacheControl: `public, max-age=10`: answers about stores may be reused for a few seconds only, because whether a store is open changes with the clock (`/openapi.json`: `max-age=300`).
                     ///   - xStoresNote: What `stores` writes on standard error beside the same answer, one header per sentence: why an answer is empty (a `where` key no store has, the stores in reach have no hours, …) or that `near` looks like LON,LAT. Printable ASCII as it is; any other byte of the UTF-8 sentence percent-encoded (`%C3%A9`). Absent when there is nothing to say.
                     public init(
                         xRequestId: Components.Headers.XRequestId? = nil,
                         xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        xStoresStateVersion: Components.Headers.XStoresStateVersion? = nil,
+                        xStoresStateAge: Components.Headers.XStoresStateAge? = nil,
                         eTag: Components.Headers.ETag? = nil,
                         cacheControl: Components.Headers.CacheControlPublic? = nil,
                         xStoresNote: Components.Headers.XStoresNote? = nil
                     ) {
                         self.xRequestId = xRequestId
                         self.xStoresDataVersion = xStoresDataVersion
+                        self.xStoresStateVersion = xStoresStateVersion
+                        self.xStoresStateAge = xStoresStateAge
                         self.eTag = eTag
                         self.cacheControl = cacheControl
                         self.xStoresNote = xStoresNote
@@ -475,6 +496,10 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/stores/within/GET/query/cursor`.
                 public var cursor: Swift.String?
+                /// Go by the hours of this service (`drive_through`, `kitchen`, `delivery`, `takeaway`: the data's `opening_hours:<service>`). A store without them uses its own hours when it has `<service>=yes`, does not offer it with `<service>=no` (closed at every hour), else its hours for it are unknown (docs/state.md).
+                ///
+                /// - Remark: Generated from `#/paths/v1/stores/within/GET/query/service`.
+                public var service: Components.Parameters.Service?
                 /// The clock to answer at, for reproducible answers (default: the service's clock). An instant: `Z` or an offset.
                 ///
                 /// - Remark: Generated from `#/paths/v1/stores/within/GET/query/now`.
@@ -496,6 +521,7 @@ public enum Operations {
                 ///   - allowUnknown: With an opening condition, also keep stores whose hours do not say (default false).
                 ///   - limit: Stores a page, 1 to 1000 (default 100).
                 ///   - cursor: Where the page starts: the `next_cursor` of the page before, as it came (opaque).
+                ///   - service: Go by the hours of this service (`drive_through`, `kitchen`, `delivery`, `takeaway`: the data's `opening_hours:<service>`). A store without them uses its own hours when it has `<service>=yes`, does not offer it with `<service>=no` (closed at every hour), else its hours for it are unknown (docs/state.md).
                 ///   - now: The clock to answer at, for reproducible answers (default: the service's clock). An instant: `Z` or an offset.
                 ///   - format: `json` (default) or `geojson`.
                 public init(
@@ -509,6 +535,7 @@ public enum Operations {
                     allowUnknown: Components.Parameters.AllowUnknown? = nil,
                     limit: Swift.Int? = nil,
                     cursor: Swift.String? = nil,
+                    service: Components.Parameters.Service? = nil,
                     now: Components.Parameters.Now? = nil,
                     format: Components.Schemas.AnswerFormat? = nil
                 ) {
@@ -522,6 +549,7 @@ public enum Operations {
                     self.allowUnknown = allowUnknown
                     self.limit = limit
                     self.cursor = cursor
+                    self.service = service
                     self.now = now
                     self.format = format
                 }
@@ -580,6 +608,14 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/stores/within/GET/responses/200/headers/X-Stores-Data-Version`.
                     public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
+                    /// The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/within/GET/responses/200/headers/X-Stores-State-Version`.
+                    public var xStoresStateVersion: Components.Headers.XStoresStateVersion?
+                    /// Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/within/GET/responses/200/headers/X-Stores-State-Age`.
+                    public var xStoresStateAge: Components.Headers.XStoresStateAge?
                     /// A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
                     ///
                     /// - Remark: Generated from `#/paths/v1/stores/within/GET/responses/200/headers/ETag`.
@@ -597,18 +633,24 @@ public enum Operations {
                     /// - Parameters:
                     ///   - xRequestId: The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                     ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
                     ///   - eTag: A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
                     ///   - cacheControl: `public, max-age=10`: answers about stores may be reused for a few seconds only, because whether a store is open changes with the clock (`/openapi.json`: `max-age=300`).
                     ///   - xStoresNote: What `stores` writes on standard error beside the same answer, one header per sentence: why an answer is empty (a `where` key no store has, the stores in reach have no hours, …) or that `near` looks like LON,LAT. Printable ASCII as it is; any other byte of the UTF-8 sentence percent-encoded (`%C3%A9`). Absent when there is nothing to say.
                     public init(
                         xRequestId: Components.Headers.XRequestId? = nil,
                         xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        xStoresStateVersion: Components.Headers.XStoresStateVersion? = nil,
+                        xStoresStateAge: Components.Headers.XStoresStateAge? = nil,
                         eTag: Components.Headers.ETag? = nil,
                         cacheControl: Components.Headers.CacheControlPublic? = nil,
                         xStoresNote: Components.Headers.XStoresNote? = nil
                     ) {
                         self.xRequestId = xRequestId
                         self.xStoresDataVersion = xStoresDataVersion
+                        self.xStoresStateVersion = xStoresStateVersion
+                        self.xStoresStateAge = xStoresStateAge
                         self.eTag = eTag
                         self.cacheControl = cacheControl
                         self.xStoresNote = xStoresNote
@@ -887,6 +929,10 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/stores/clusters/GET/query/allow_unknown`.
                 public var allowUnknown: Components.Parameters.AllowUnknown?
+                /// Go by the hours of this service (`drive_through`, `kitchen`, `delivery`, `takeaway`: the data's `opening_hours:<service>`). A store without them uses its own hours when it has `<service>=yes`, does not offer it with `<service>=no` (closed at every hour), else its hours for it are unknown (docs/state.md).
+                ///
+                /// - Remark: Generated from `#/paths/v1/stores/clusters/GET/query/service`.
+                public var service: Components.Parameters.Service?
                 /// The clock to answer at, for reproducible answers (default: the service's clock). An instant: `Z` or an offset.
                 ///
                 /// - Remark: Generated from `#/paths/v1/stores/clusters/GET/query/now`.
@@ -902,6 +948,7 @@ public enum Operations {
                 ///   - openAt: Only stores open at this time; the states describe it. Not with `open_now`.
                 ///   - openFor: Only stores that stay open this long from the time asked (alone: from now).
                 ///   - allowUnknown: With an opening condition, also keep stores whose hours do not say (default false).
+                ///   - service: Go by the hours of this service (`drive_through`, `kitchen`, `delivery`, `takeaway`: the data's `opening_hours:<service>`). A store without them uses its own hours when it has `<service>=yes`, does not offer it with `<service>=no` (closed at every hour), else its hours for it are unknown (docs/state.md).
                 ///   - now: The clock to answer at, for reproducible answers (default: the service's clock). An instant: `Z` or an offset.
                 public init(
                     bbox: Components.Schemas.Box,
@@ -912,6 +959,7 @@ public enum Operations {
                     openAt: Components.Parameters.OpenAt? = nil,
                     openFor: Components.Parameters.OpenFor? = nil,
                     allowUnknown: Components.Parameters.AllowUnknown? = nil,
+                    service: Components.Parameters.Service? = nil,
                     now: Components.Parameters.Now? = nil
                 ) {
                     self.bbox = bbox
@@ -922,6 +970,7 @@ public enum Operations {
                     self.openAt = openAt
                     self.openFor = openFor
                     self.allowUnknown = allowUnknown
+                    self.service = service
                     self.now = now
                 }
             }
@@ -979,6 +1028,14 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/stores/clusters/GET/responses/200/headers/X-Stores-Data-Version`.
                     public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
+                    /// The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/clusters/GET/responses/200/headers/X-Stores-State-Version`.
+                    public var xStoresStateVersion: Components.Headers.XStoresStateVersion?
+                    /// Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/clusters/GET/responses/200/headers/X-Stores-State-Age`.
+                    public var xStoresStateAge: Components.Headers.XStoresStateAge?
                     /// A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
                     ///
                     /// - Remark: Generated from `#/paths/v1/stores/clusters/GET/responses/200/headers/ETag`.
@@ -992,16 +1049,22 @@ public enum Operations {
                     /// - Parameters:
                     ///   - xRequestId: The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                     ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
                     ///   - eTag: A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
                     ///   - cacheControl: `public, max-age=10`: answers about stores may be reused for a few seconds only, because whether a store is open changes with the clock (`/openapi.json`: `max-age=300`).
                     public init(
                         xRequestId: Components.Headers.XRequestId? = nil,
                         xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        xStoresStateVersion: Components.Headers.XStoresStateVersion? = nil,
+                        xStoresStateAge: Components.Headers.XStoresStateAge? = nil,
                         eTag: Components.Headers.ETag? = nil,
                         cacheControl: Components.Headers.CacheControlPublic? = nil
                     ) {
                         self.xRequestId = xRequestId
                         self.xStoresDataVersion = xStoresDataVersion
+                        self.xStoresStateVersion = xStoresStateVersion
+                        self.xStoresStateAge = xStoresStateAge
                         self.eTag = eTag
                         self.cacheControl = cacheControl
                     }
@@ -1169,6 +1232,220 @@ public enum Operations {
             }
         }
     }
+    /// The stores whose state changed
+    ///
+    /// Every store whose state changed after `changed_since` (every store that has one without it), oldest change first, for an order system that mirrors the state: ask again with the `version` of the answer.
+    ///
+    /// - Remark: HTTP `GET /v1/stores/state`.
+    /// - Remark: Generated from `#/paths//v1/stores/state/get(getChangedStates)`.
+    public enum GetChangedStates {
+        public static let id: Swift.String = "getChangedStates"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/stores/state/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// A state version (default 0).
+                ///
+                /// - Remark: Generated from `#/paths/v1/stores/state/GET/query/changed_since`.
+                public var changedSince: Swift.Int?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - changedSince: A state version (default 0).
+                public init(changedSince: Swift.Int? = nil) {
+                    self.changedSince = changedSince
+                }
+            }
+            public var query: Operations.GetChangedStates.Input.Query
+            /// - Remark: Generated from `#/paths/v1/stores/state/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                /// An id to log this request under and echo back (1 to 128 printable ASCII characters; anything else is replaced by a random id).
+                ///
+                /// - Remark: Generated from `#/paths/v1/stores/state/GET/header/X-Request-Id`.
+                public var xRequestId: Components.Parameters.RequestId?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetChangedStates.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xRequestId: An id to log this request under and echo back (1 to 128 printable ASCII characters; anything else is replaced by a random id).
+                ///   - accept:
+                public init(
+                    xRequestId: Components.Parameters.RequestId? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetChangedStates.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.xRequestId = xRequestId
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.GetChangedStates.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            public init(
+                query: Operations.GetChangedStates.Input.Query = .init(),
+                headers: Operations.GetChangedStates.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/stores/state/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/state/GET/responses/200/headers/X-Request-Id`.
+                    public var xRequestId: Components.Headers.XRequestId?
+                    /// The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/state/GET/responses/200/headers/X-Stores-Data-Version`.
+                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
+                    /// The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/state/GET/responses/200/headers/X-Stores-State-Version`.
+                    public var xStoresStateVersion: Components.Headers.XStoresStateVersion?
+                    /// Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/state/GET/responses/200/headers/X-Stores-State-Age`.
+                    public var xStoresStateAge: Components.Headers.XStoresStateAge?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestId: The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
+                    ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    public init(
+                        xRequestId: Components.Headers.XRequestId? = nil,
+                        xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        xStoresStateVersion: Components.Headers.XStoresStateVersion? = nil,
+                        xStoresStateAge: Components.Headers.XStoresStateAge? = nil
+                    ) {
+                        self.xRequestId = xRequestId
+                        self.xStoresDataVersion = xStoresDataVersion
+                        self.xStoresStateVersion = xStoresStateVersion
+                        self.xStoresStateAge = xStoresStateAge
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.GetChangedStates.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/v1/stores/state/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/stores/state/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.ChangedStates)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.ChangedStates {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GetChangedStates.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.GetChangedStates.Output.Ok.Headers = .init(),
+                    body: Operations.GetChangedStates.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The stores changed since that version.
+            ///
+            /// - Remark: Generated from `#/paths//v1/stores/state/get(getChangedStates)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetChangedStates.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.GetChangedStates.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request is malformed: a parameter is missing, unknown, repeated, out of range or contradicts another (the CLI's sentence; `parameter` names it). Problem type: `urn:stores:problem:invalid-request`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/stores/state/get(getChangedStates)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
     /// One store and its state
     ///
     /// `stores show ID --format json`: the store with its state at `at` (default now).
@@ -1199,6 +1476,10 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/stores/{id}/GET/query/at`.
                 public var at: Components.Schemas.Time?
+                /// Go by the hours of this service (`drive_through`, `kitchen`, `delivery`, `takeaway`: the data's `opening_hours:<service>`). A store without them uses its own hours when it has `<service>=yes`, does not offer it with `<service>=no` (closed at every hour), else its hours for it are unknown (docs/state.md).
+                ///
+                /// - Remark: Generated from `#/paths/v1/stores/{id}/GET/query/service`.
+                public var service: Components.Parameters.Service?
                 /// The clock to answer at, for reproducible answers (default: the service's clock). An instant: `Z` or an offset.
                 ///
                 /// - Remark: Generated from `#/paths/v1/stores/{id}/GET/query/now`.
@@ -1211,14 +1492,17 @@ public enum Operations {
                 ///
                 /// - Parameters:
                 ///   - at: The time the state describes (default now).
+                ///   - service: Go by the hours of this service (`drive_through`, `kitchen`, `delivery`, `takeaway`: the data's `opening_hours:<service>`). A store without them uses its own hours when it has `<service>=yes`, does not offer it with `<service>=no` (closed at every hour), else its hours for it are unknown (docs/state.md).
                 ///   - now: The clock to answer at, for reproducible answers (default: the service's clock). An instant: `Z` or an offset.
                 ///   - format: `json` (default) or `geojson`: a FeatureCollection, as `--format geojson` writes it.
                 public init(
                     at: Components.Schemas.Time? = nil,
+                    service: Components.Parameters.Service? = nil,
                     now: Components.Parameters.Now? = nil,
                     format: Components.Parameters.StoreFormat? = nil
                 ) {
                     self.at = at
+                    self.service = service
                     self.now = now
                     self.format = format
                 }
@@ -1280,6 +1564,14 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/stores/{id}/GET/responses/200/headers/X-Stores-Data-Version`.
                     public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
+                    /// The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/GET/responses/200/headers/X-Stores-State-Version`.
+                    public var xStoresStateVersion: Components.Headers.XStoresStateVersion?
+                    /// Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/GET/responses/200/headers/X-Stores-State-Age`.
+                    public var xStoresStateAge: Components.Headers.XStoresStateAge?
                     /// A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
                     ///
                     /// - Remark: Generated from `#/paths/v1/stores/{id}/GET/responses/200/headers/ETag`.
@@ -1293,16 +1585,22 @@ public enum Operations {
                     /// - Parameters:
                     ///   - xRequestId: The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                     ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
                     ///   - eTag: A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
                     ///   - cacheControl: `public, max-age=10`: answers about stores may be reused for a few seconds only, because whether a store is open changes with the clock (`/openapi.json`: `max-age=300`).
                     public init(
                         xRequestId: Components.Headers.XRequestId? = nil,
                         xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        xStoresStateVersion: Components.Headers.XStoresStateVersion? = nil,
+                        xStoresStateAge: Components.Headers.XStoresStateAge? = nil,
                         eTag: Components.Headers.ETag? = nil,
                         cacheControl: Components.Headers.CacheControlPublic? = nil
                     ) {
                         self.xRequestId = xRequestId
                         self.xStoresDataVersion = xStoresDataVersion
+                        self.xStoresStateVersion = xStoresStateVersion
+                        self.xStoresStateAge = xStoresStateAge
                         self.eTag = eTag
                         self.cacheControl = cacheControl
                     }
@@ -1621,6 +1919,10 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/stores/{id}/hours/GET/query/days`.
                 public var days: Swift.Int?
+                /// Go by the hours of this service (`drive_through`, `kitchen`, `delivery`, `takeaway`: the data's `opening_hours:<service>`). A store without them uses its own hours when it has `<service>=yes`, does not offer it with `<service>=no` (closed at every hour), else its hours for it are unknown (docs/state.md).
+                ///
+                /// - Remark: Generated from `#/paths/v1/stores/{id}/hours/GET/query/service`.
+                public var service: Components.Parameters.Service?
                 /// The clock to answer at, for reproducible answers (default: the service's clock). An instant: `Z` or an offset.
                 ///
                 /// - Remark: Generated from `#/paths/v1/stores/{id}/hours/GET/query/now`.
@@ -1639,18 +1941,21 @@ public enum Operations {
                 ///   - from: The time to start from (default now); the days listed start on its local date. `at` means the same; give one.
                 ///   - at: A synonym of `from`; give one of them.
                 ///   - days: How many days, 1 to 366 (default 7).
+                ///   - service: Go by the hours of this service (`drive_through`, `kitchen`, `delivery`, `takeaway`: the data's `opening_hours:<service>`). A store without them uses its own hours when it has `<service>=yes`, does not offer it with `<service>=no` (closed at every hour), else its hours for it are unknown (docs/state.md).
                 ///   - now: The clock to answer at, for reproducible answers (default: the service's clock). An instant: `Z` or an offset.
                 ///   - format: Only `json`.
                 public init(
                     from: Components.Schemas.Time? = nil,
                     at: Components.Schemas.Time? = nil,
                     days: Swift.Int? = nil,
+                    service: Components.Parameters.Service? = nil,
                     now: Components.Parameters.Now? = nil,
                     format: Components.Parameters.JsonOnlyFormat? = nil
                 ) {
                     self.from = from
                     self.at = at
                     self.days = days
+                    self.service = service
                     self.now = now
                     self.format = format
                 }
@@ -1712,6 +2017,14 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/stores/{id}/hours/GET/responses/200/headers/X-Stores-Data-Version`.
                     public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
+                    /// The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/hours/GET/responses/200/headers/X-Stores-State-Version`.
+                    public var xStoresStateVersion: Components.Headers.XStoresStateVersion?
+                    /// Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/hours/GET/responses/200/headers/X-Stores-State-Age`.
+                    public var xStoresStateAge: Components.Headers.XStoresStateAge?
                     /// A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
                     ///
                     /// - Remark: Generated from `#/paths/v1/stores/{id}/hours/GET/responses/200/headers/ETag`.
@@ -1725,16 +2038,22 @@ public enum Operations {
                     /// - Parameters:
                     ///   - xRequestId: The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                     ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
                     ///   - eTag: A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
                     ///   - cacheControl: `public, max-age=10`: answers about stores may be reused for a few seconds only, because whether a store is open changes with the clock (`/openapi.json`: `max-age=300`).
                     public init(
                         xRequestId: Components.Headers.XRequestId? = nil,
                         xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        xStoresStateVersion: Components.Headers.XStoresStateVersion? = nil,
+                        xStoresStateAge: Components.Headers.XStoresStateAge? = nil,
                         eTag: Components.Headers.ETag? = nil,
                         cacheControl: Components.Headers.CacheControlPublic? = nil
                     ) {
                         self.xRequestId = xRequestId
                         self.xStoresDataVersion = xStoresDataVersion
+                        self.xStoresStateVersion = xStoresStateVersion
+                        self.xStoresStateAge = xStoresStateAge
                         self.eTag = eTag
                         self.cacheControl = cacheControl
                     }
@@ -1982,6 +2301,10 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/stores/{id}/open/GET/query/for`.
                 public var _for: Components.Schemas.Duration?
+                /// Go by the hours of this service (`drive_through`, `kitchen`, `delivery`, `takeaway`: the data's `opening_hours:<service>`). A store without them uses its own hours when it has `<service>=yes`, does not offer it with `<service>=no` (closed at every hour), else its hours for it are unknown (docs/state.md).
+                ///
+                /// - Remark: Generated from `#/paths/v1/stores/{id}/open/GET/query/service`.
+                public var service: Components.Parameters.Service?
                 /// The clock to answer at, for reproducible answers (default: the service's clock). An instant: `Z` or an offset.
                 ///
                 /// - Remark: Generated from `#/paths/v1/stores/{id}/open/GET/query/now`.
@@ -1999,16 +2322,19 @@ public enum Operations {
                 /// - Parameters:
                 ///   - at: The time asked about (default now).
                 ///   - _for: How long the store must stay open from `at`.
+                ///   - service: Go by the hours of this service (`drive_through`, `kitchen`, `delivery`, `takeaway`: the data's `opening_hours:<service>`). A store without them uses its own hours when it has `<service>=yes`, does not offer it with `<service>=no` (closed at every hour), else its hours for it are unknown (docs/state.md).
                 ///   - now: The clock to answer at, for reproducible answers (default: the service's clock). An instant: `Z` or an offset.
                 ///   - format: Only `json`.
                 public init(
                     at: Components.Schemas.Time? = nil,
                     _for: Components.Schemas.Duration? = nil,
+                    service: Components.Parameters.Service? = nil,
                     now: Components.Parameters.Now? = nil,
                     format: Components.Parameters.JsonOnlyFormat? = nil
                 ) {
                     self.at = at
                     self._for = _for
+                    self.service = service
                     self.now = now
                     self.format = format
                 }
@@ -2070,6 +2396,14 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/stores/{id}/open/GET/responses/200/headers/X-Stores-Data-Version`.
                     public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
+                    /// The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/open/GET/responses/200/headers/X-Stores-State-Version`.
+                    public var xStoresStateVersion: Components.Headers.XStoresStateVersion?
+                    /// Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/open/GET/responses/200/headers/X-Stores-State-Age`.
+                    public var xStoresStateAge: Components.Headers.XStoresStateAge?
                     /// A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
                     ///
                     /// - Remark: Generated from `#/paths/v1/stores/{id}/open/GET/responses/200/headers/ETag`.
@@ -2083,16 +2417,22 @@ public enum Operations {
                     /// - Parameters:
                     ///   - xRequestId: The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                     ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
                     ///   - eTag: A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
                     ///   - cacheControl: `public, max-age=10`: answers about stores may be reused for a few seconds only, because whether a store is open changes with the clock (`/openapi.json`: `max-age=300`).
                     public init(
                         xRequestId: Components.Headers.XRequestId? = nil,
                         xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        xStoresStateVersion: Components.Headers.XStoresStateVersion? = nil,
+                        xStoresStateAge: Components.Headers.XStoresStateAge? = nil,
                         eTag: Components.Headers.ETag? = nil,
                         cacheControl: Components.Headers.CacheControlPublic? = nil
                     ) {
                         self.xRequestId = xRequestId
                         self.xStoresDataVersion = xStoresDataVersion
+                        self.xStoresStateVersion = xStoresStateVersion
+                        self.xStoresStateAge = xStoresStateAge
                         self.eTag = eTag
                         self.cacheControl = cacheControl
                     }
@@ -2306,6 +2646,1325 @@ public enum Operations {
             }
         }
     }
+    /// A store's state
+    ///
+    /// Whether the store takes orders (`ordering`, a pause past its `until` reads open), its temporary closures and special days, as this replica answers with them (docs/state.md). Public.
+    ///
+    /// - Remark: HTTP `GET /v1/stores/{id}/state`.
+    /// - Remark: Generated from `#/paths//v1/stores/{id}/state/get(getStoreState)`.
+    public enum GetStoreState {
+        public static let id: Swift.String = "getStoreState"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/stores/{id}/state/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// The store's id, percent-encoded (an id may hold `/` or spaces). Ids are compared byte for byte.
+                ///
+                /// - Remark: Generated from `#/paths/v1/stores/{id}/state/GET/path/id`.
+                public var id: Components.Parameters.Id
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: The store's id, percent-encoded (an id may hold `/` or spaces). Ids are compared byte for byte.
+                public init(id: Components.Parameters.Id) {
+                    self.id = id
+                }
+            }
+            public var path: Operations.GetStoreState.Input.Path
+            /// - Remark: Generated from `#/paths/v1/stores/{id}/state/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                /// An id to log this request under and echo back (1 to 128 printable ASCII characters; anything else is replaced by a random id).
+                ///
+                /// - Remark: Generated from `#/paths/v1/stores/{id}/state/GET/header/X-Request-Id`.
+                public var xRequestId: Components.Parameters.RequestId?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetStoreState.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xRequestId: An id to log this request under and echo back (1 to 128 printable ASCII characters; anything else is replaced by a random id).
+                ///   - accept:
+                public init(
+                    xRequestId: Components.Parameters.RequestId? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetStoreState.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.xRequestId = xRequestId
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.GetStoreState.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.GetStoreState.Input.Path,
+                headers: Operations.GetStoreState.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/stores/{id}/state/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/state/GET/responses/200/headers/X-Request-Id`.
+                    public var xRequestId: Components.Headers.XRequestId?
+                    /// The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/state/GET/responses/200/headers/X-Stores-Data-Version`.
+                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
+                    /// The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/state/GET/responses/200/headers/X-Stores-State-Version`.
+                    public var xStoresStateVersion: Components.Headers.XStoresStateVersion?
+                    /// Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/state/GET/responses/200/headers/X-Stores-State-Age`.
+                    public var xStoresStateAge: Components.Headers.XStoresStateAge?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestId: The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
+                    ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    public init(
+                        xRequestId: Components.Headers.XRequestId? = nil,
+                        xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        xStoresStateVersion: Components.Headers.XStoresStateVersion? = nil,
+                        xStoresStateAge: Components.Headers.XStoresStateAge? = nil
+                    ) {
+                        self.xRequestId = xRequestId
+                        self.xStoresDataVersion = xStoresDataVersion
+                        self.xStoresStateVersion = xStoresStateVersion
+                        self.xStoresStateAge = xStoresStateAge
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.GetStoreState.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/v1/stores/{id}/state/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/state/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.StoreOperationalState)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.StoreOperationalState {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GetStoreState.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.GetStoreState.Output.Ok.Headers = .init(),
+                    body: Operations.GetStoreState.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The store's state.
+            ///
+            /// - Remark: Generated from `#/paths//v1/stores/{id}/state/get(getStoreState)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetStoreState.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.GetStoreState.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request is malformed: a parameter is missing, unknown, repeated, out of range or contradicts another (the CLI's sentence; `parameter` names it). Problem type: `urn:stores:problem:invalid-request`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/stores/{id}/state/get(getStoreState)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No store has the id; `suggestions` holds the most similar ids (the CLI's "did you mean"). Problem type: `urn:stores:problem:unknown-store`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/stores/{id}/state/get(getStoreState)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.UnknownStore)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.UnknownStore {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Change a store's state
+    ///
+    /// Any of `ordering` (with `until` and `reason`), `closures` and `special_days`; lists replace the stored ones. The change is written to the state storage in one transaction before it is answered, and every replica applies it within a second. Takes the admin bearer token (`STORES_ADMIN_TOKEN`, or one of `STORES_ADMIN_TOKENS`, whose name the history keeps).
+    ///
+    /// - Remark: HTTP `PATCH /v1/stores/{id}/state`.
+    /// - Remark: Generated from `#/paths//v1/stores/{id}/state/patch(changeStoreState)`.
+    public enum ChangeStoreState {
+        public static let id: Swift.String = "changeStoreState"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/stores/{id}/state/PATCH/path`.
+            public struct Path: Sendable, Hashable {
+                /// The store's id, percent-encoded (an id may hold `/` or spaces). Ids are compared byte for byte.
+                ///
+                /// - Remark: Generated from `#/paths/v1/stores/{id}/state/PATCH/path/id`.
+                public var id: Components.Parameters.Id
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: The store's id, percent-encoded (an id may hold `/` or spaces). Ids are compared byte for byte.
+                public init(id: Components.Parameters.Id) {
+                    self.id = id
+                }
+            }
+            public var path: Operations.ChangeStoreState.Input.Path
+            /// - Remark: Generated from `#/paths/v1/stores/{id}/state/PATCH/header`.
+            public struct Headers: Sendable, Hashable {
+                /// An id to log this request under and echo back (1 to 128 printable ASCII characters; anything else is replaced by a random id).
+                ///
+                /// - Remark: Generated from `#/paths/v1/stores/{id}/state/PATCH/header/X-Request-Id`.
+                public var xRequestId: Components.Parameters.RequestId?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ChangeStoreState.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xRequestId: An id to log this request under and echo back (1 to 128 printable ASCII characters; anything else is replaced by a random id).
+                ///   - accept:
+                public init(
+                    xRequestId: Components.Parameters.RequestId? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ChangeStoreState.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.xRequestId = xRequestId
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.ChangeStoreState.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/stores/{id}/state/PATCH/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/stores/{id}/state/PATCH/requestBody/content/application\/json`.
+                case json(Components.Schemas.StateChange)
+            }
+            public var body: Operations.ChangeStoreState.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            public init(
+                path: Operations.ChangeStoreState.Input.Path,
+                headers: Operations.ChangeStoreState.Input.Headers = .init(),
+                body: Operations.ChangeStoreState.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/stores/{id}/state/PATCH/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/state/PATCH/responses/200/headers/X-Request-Id`.
+                    public var xRequestId: Components.Headers.XRequestId?
+                    /// The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/state/PATCH/responses/200/headers/X-Stores-Data-Version`.
+                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
+                    /// The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/state/PATCH/responses/200/headers/X-Stores-State-Version`.
+                    public var xStoresStateVersion: Components.Headers.XStoresStateVersion?
+                    /// Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/state/PATCH/responses/200/headers/X-Stores-State-Age`.
+                    public var xStoresStateAge: Components.Headers.XStoresStateAge?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestId: The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
+                    ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    public init(
+                        xRequestId: Components.Headers.XRequestId? = nil,
+                        xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        xStoresStateVersion: Components.Headers.XStoresStateVersion? = nil,
+                        xStoresStateAge: Components.Headers.XStoresStateAge? = nil
+                    ) {
+                        self.xRequestId = xRequestId
+                        self.xStoresDataVersion = xStoresDataVersion
+                        self.xStoresStateVersion = xStoresStateVersion
+                        self.xStoresStateAge = xStoresStateAge
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.ChangeStoreState.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/v1/stores/{id}/state/PATCH/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/state/PATCH/responses/200/content/application\/json`.
+                    case json(Components.Schemas.StoreOperationalState)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.StoreOperationalState {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ChangeStoreState.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.ChangeStoreState.Output.Ok.Headers = .init(),
+                    body: Operations.ChangeStoreState.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The store's new state.
+            ///
+            /// - Remark: Generated from `#/paths//v1/stores/{id}/state/patch(changeStoreState)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.ChangeStoreState.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.ChangeStoreState.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request is malformed: a parameter is missing, unknown, repeated, out of range or contradicts another (the CLI's sentence; `parameter` names it). Problem type: `urn:stores:problem:invalid-request`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/stores/{id}/state/patch(changeStoreState)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct Unauthorized: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/stores/{id}/state/PATCH/responses/401/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/state/PATCH/responses/401/headers/X-Request-Id`.
+                    public var xRequestId: Components.Headers.XRequestId?
+                    /// The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/state/PATCH/responses/401/headers/X-Stores-Data-Version`.
+                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
+                    /// The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/state/PATCH/responses/401/headers/X-Stores-State-Version`.
+                    public var xStoresStateVersion: Components.Headers.XStoresStateVersion?
+                    /// Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/state/PATCH/responses/401/headers/X-Stores-State-Age`.
+                    public var xStoresStateAge: Components.Headers.XStoresStateAge?
+                    /// - Remark: Generated from `#/components/headers/WWW-Authenticate`.
+                    @frozen public enum WWWAuthenticate: String, Codable, Hashable, Sendable, CaseIterable {
+                        case bearerRealm_equals__quot_storesAdmin_quot_ = #"Bearer realm="stores-admin""#
+                    }
+                    /// The scheme the admin route takes.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/state/PATCH/responses/401/headers/WWW-Authenticate`.
+                    public var wwwAuthenticate: Components.Headers.WWWAuthenticate?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestId: The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
+                    ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    ///   - wwwAuthenticate: The scheme the admin route takes.
+                    public init(
+                        xRequestId: Components.Headers.XRequestId? = nil,
+                        xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        xStoresStateVersion: Components.Headers.XStoresStateVersion? = nil,
+                        xStoresStateAge: Components.Headers.XStoresStateAge? = nil,
+                        wwwAuthenticate: Components.Headers.WWWAuthenticate? = nil
+                    ) {
+                        self.xRequestId = xRequestId
+                        self.xStoresDataVersion = xStoresDataVersion
+                        self.xStoresStateVersion = xStoresStateVersion
+                        self.xStoresStateAge = xStoresStateAge
+                        self.wwwAuthenticate = wwwAuthenticate
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.ChangeStoreState.Output.Unauthorized.Headers
+                /// - Remark: Generated from `#/paths/v1/stores/{id}/state/PATCH/responses/401/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/state/PATCH/responses/401/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    public var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ChangeStoreState.Output.Unauthorized.Body
+                /// Creates a new `Unauthorized`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.ChangeStoreState.Output.Unauthorized.Headers = .init(),
+                    body: Operations.ChangeStoreState.Output.Unauthorized.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The `Authorization: Bearer` token is missing or wrong. Problem type: `urn:stores:problem:unauthorized`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/stores/{id}/state/patch(changeStoreState)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Operations.ChangeStoreState.Output.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Operations.ChangeStoreState.Output.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct Forbidden: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/stores/{id}/state/PATCH/responses/403/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/state/PATCH/responses/403/headers/X-Request-Id`.
+                    public var xRequestId: Components.Headers.XRequestId?
+                    /// The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/state/PATCH/responses/403/headers/X-Stores-Data-Version`.
+                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
+                    /// The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/state/PATCH/responses/403/headers/X-Stores-State-Version`.
+                    public var xStoresStateVersion: Components.Headers.XStoresStateVersion?
+                    /// Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/state/PATCH/responses/403/headers/X-Stores-State-Age`.
+                    public var xStoresStateAge: Components.Headers.XStoresStateAge?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestId: The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
+                    ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    public init(
+                        xRequestId: Components.Headers.XRequestId? = nil,
+                        xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        xStoresStateVersion: Components.Headers.XStoresStateVersion? = nil,
+                        xStoresStateAge: Components.Headers.XStoresStateAge? = nil
+                    ) {
+                        self.xRequestId = xRequestId
+                        self.xStoresDataVersion = xStoresDataVersion
+                        self.xStoresStateVersion = xStoresStateVersion
+                        self.xStoresStateAge = xStoresStateAge
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.ChangeStoreState.Output.Forbidden.Headers
+                /// - Remark: Generated from `#/paths/v1/stores/{id}/state/PATCH/responses/403/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/state/PATCH/responses/403/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    public var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ChangeStoreState.Output.Forbidden.Body
+                /// Creates a new `Forbidden`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.ChangeStoreState.Output.Forbidden.Headers = .init(),
+                    body: Operations.ChangeStoreState.Output.Forbidden.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The service takes no state changes: it was started without an admin token. Problem type: `urn:stores:problem:changes-disabled`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/stores/{id}/state/patch(changeStoreState)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Operations.ChangeStoreState.Output.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Operations.ChangeStoreState.Output.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No store has the id; `suggestions` holds the most similar ids (the CLI's "did you mean"). Problem type: `urn:stores:problem:unknown-store`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/stores/{id}/state/patch(changeStoreState)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.UnknownStore)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.UnknownStore {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct ContentTooLarge: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/stores/{id}/state/PATCH/responses/413/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/state/PATCH/responses/413/headers/X-Request-Id`.
+                    public var xRequestId: Components.Headers.XRequestId?
+                    /// The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/state/PATCH/responses/413/headers/X-Stores-Data-Version`.
+                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
+                    /// The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/state/PATCH/responses/413/headers/X-Stores-State-Version`.
+                    public var xStoresStateVersion: Components.Headers.XStoresStateVersion?
+                    /// Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/state/PATCH/responses/413/headers/X-Stores-State-Age`.
+                    public var xStoresStateAge: Components.Headers.XStoresStateAge?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestId: The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
+                    ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    public init(
+                        xRequestId: Components.Headers.XRequestId? = nil,
+                        xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        xStoresStateVersion: Components.Headers.XStoresStateVersion? = nil,
+                        xStoresStateAge: Components.Headers.XStoresStateAge? = nil
+                    ) {
+                        self.xRequestId = xRequestId
+                        self.xStoresDataVersion = xStoresDataVersion
+                        self.xStoresStateVersion = xStoresStateVersion
+                        self.xStoresStateAge = xStoresStateAge
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.ChangeStoreState.Output.ContentTooLarge.Headers
+                /// - Remark: Generated from `#/paths/v1/stores/{id}/state/PATCH/responses/413/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/state/PATCH/responses/413/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    public var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ChangeStoreState.Output.ContentTooLarge.Body
+                /// Creates a new `ContentTooLarge`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.ChangeStoreState.Output.ContentTooLarge.Headers = .init(),
+                    body: Operations.ChangeStoreState.Output.ContentTooLarge.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The body is larger than 256 KiB. Problem type: `urn:stores:problem:body-too-large`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/stores/{id}/state/patch(changeStoreState)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Operations.ChangeStoreState.Output.ContentTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Operations.ChangeStoreState.Output.ContentTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct UnsupportedMediaType: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/stores/{id}/state/PATCH/responses/415/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/state/PATCH/responses/415/headers/X-Request-Id`.
+                    public var xRequestId: Components.Headers.XRequestId?
+                    /// The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/state/PATCH/responses/415/headers/X-Stores-Data-Version`.
+                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
+                    /// The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/state/PATCH/responses/415/headers/X-Stores-State-Version`.
+                    public var xStoresStateVersion: Components.Headers.XStoresStateVersion?
+                    /// Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/state/PATCH/responses/415/headers/X-Stores-State-Age`.
+                    public var xStoresStateAge: Components.Headers.XStoresStateAge?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestId: The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
+                    ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    public init(
+                        xRequestId: Components.Headers.XRequestId? = nil,
+                        xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        xStoresStateVersion: Components.Headers.XStoresStateVersion? = nil,
+                        xStoresStateAge: Components.Headers.XStoresStateAge? = nil
+                    ) {
+                        self.xRequestId = xRequestId
+                        self.xStoresDataVersion = xStoresDataVersion
+                        self.xStoresStateVersion = xStoresStateVersion
+                        self.xStoresStateAge = xStoresStateAge
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.ChangeStoreState.Output.UnsupportedMediaType.Headers
+                /// - Remark: Generated from `#/paths/v1/stores/{id}/state/PATCH/responses/415/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/state/PATCH/responses/415/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    public var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ChangeStoreState.Output.UnsupportedMediaType.Body
+                /// Creates a new `UnsupportedMediaType`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.ChangeStoreState.Output.UnsupportedMediaType.Headers = .init(),
+                    body: Operations.ChangeStoreState.Output.UnsupportedMediaType.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The body is not declared JSON. Problem type: `urn:stores:problem:unsupported-media-type`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/stores/{id}/state/patch(changeStoreState)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Operations.ChangeStoreState.Output.UnsupportedMediaType)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            public var unsupportedMediaType: Operations.ChangeStoreState.Output.UnsupportedMediaType {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct ServiceUnavailable: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/stores/{id}/state/PATCH/responses/503/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/state/PATCH/responses/503/headers/X-Request-Id`.
+                    public var xRequestId: Components.Headers.XRequestId?
+                    /// The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/state/PATCH/responses/503/headers/X-Stores-Data-Version`.
+                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
+                    /// The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/state/PATCH/responses/503/headers/X-Stores-State-Version`.
+                    public var xStoresStateVersion: Components.Headers.XStoresStateVersion?
+                    /// Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/state/PATCH/responses/503/headers/X-Stores-State-Age`.
+                    public var xStoresStateAge: Components.Headers.XStoresStateAge?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestId: The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
+                    ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    public init(
+                        xRequestId: Components.Headers.XRequestId? = nil,
+                        xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        xStoresStateVersion: Components.Headers.XStoresStateVersion? = nil,
+                        xStoresStateAge: Components.Headers.XStoresStateAge? = nil
+                    ) {
+                        self.xRequestId = xRequestId
+                        self.xStoresDataVersion = xStoresDataVersion
+                        self.xStoresStateVersion = xStoresStateVersion
+                        self.xStoresStateAge = xStoresStateAge
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.ChangeStoreState.Output.ServiceUnavailable.Headers
+                /// - Remark: Generated from `#/paths/v1/stores/{id}/state/PATCH/responses/503/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/state/PATCH/responses/503/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    public var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ChangeStoreState.Output.ServiceUnavailable.Body
+                /// Creates a new `ServiceUnavailable`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.ChangeStoreState.Output.ServiceUnavailable.Headers = .init(),
+                    body: Operations.ChangeStoreState.Output.ServiceUnavailable.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The state storage cannot take the change now; nothing was changed (retry after `Retry-After`). Problem type: `urn:stores:problem:state-unavailable`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/stores/{id}/state/patch(changeStoreState)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Operations.ChangeStoreState.Output.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Operations.ChangeStoreState.Output.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// A store's state changes
+    ///
+    /// Every change of the store's state, newest first: the version it made, the change as given, who made it (the admin token's name, or `cli`) and when. Read from the state storage.
+    ///
+    /// - Remark: HTTP `GET /v1/stores/{id}/state/history`.
+    /// - Remark: Generated from `#/paths//v1/stores/{id}/state/history/get(getStoreStateHistory)`.
+    public enum GetStoreStateHistory {
+        public static let id: Swift.String = "getStoreStateHistory"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/stores/{id}/state/history/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// The store's id, percent-encoded (an id may hold `/` or spaces). Ids are compared byte for byte.
+                ///
+                /// - Remark: Generated from `#/paths/v1/stores/{id}/state/history/GET/path/id`.
+                public var id: Components.Parameters.Id
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: The store's id, percent-encoded (an id may hold `/` or spaces). Ids are compared byte for byte.
+                public init(id: Components.Parameters.Id) {
+                    self.id = id
+                }
+            }
+            public var path: Operations.GetStoreStateHistory.Input.Path
+            /// - Remark: Generated from `#/paths/v1/stores/{id}/state/history/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// How many changes at most, 1 to 1000 (default 100).
+                ///
+                /// - Remark: Generated from `#/paths/v1/stores/{id}/state/history/GET/query/limit`.
+                public var limit: Swift.Int?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - limit: How many changes at most, 1 to 1000 (default 100).
+                public init(limit: Swift.Int? = nil) {
+                    self.limit = limit
+                }
+            }
+            public var query: Operations.GetStoreStateHistory.Input.Query
+            /// - Remark: Generated from `#/paths/v1/stores/{id}/state/history/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                /// An id to log this request under and echo back (1 to 128 printable ASCII characters; anything else is replaced by a random id).
+                ///
+                /// - Remark: Generated from `#/paths/v1/stores/{id}/state/history/GET/header/X-Request-Id`.
+                public var xRequestId: Components.Parameters.RequestId?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetStoreStateHistory.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xRequestId: An id to log this request under and echo back (1 to 128 printable ASCII characters; anything else is replaced by a random id).
+                ///   - accept:
+                public init(
+                    xRequestId: Components.Parameters.RequestId? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetStoreStateHistory.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.xRequestId = xRequestId
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.GetStoreStateHistory.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - query:
+            ///   - headers:
+            public init(
+                path: Operations.GetStoreStateHistory.Input.Path,
+                query: Operations.GetStoreStateHistory.Input.Query = .init(),
+                headers: Operations.GetStoreStateHistory.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/stores/{id}/state/history/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/state/history/GET/responses/200/headers/X-Request-Id`.
+                    public var xRequestId: Components.Headers.XRequestId?
+                    /// The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/state/history/GET/responses/200/headers/X-Stores-Data-Version`.
+                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
+                    /// The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/state/history/GET/responses/200/headers/X-Stores-State-Version`.
+                    public var xStoresStateVersion: Components.Headers.XStoresStateVersion?
+                    /// Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/state/history/GET/responses/200/headers/X-Stores-State-Age`.
+                    public var xStoresStateAge: Components.Headers.XStoresStateAge?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestId: The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
+                    ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    public init(
+                        xRequestId: Components.Headers.XRequestId? = nil,
+                        xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        xStoresStateVersion: Components.Headers.XStoresStateVersion? = nil,
+                        xStoresStateAge: Components.Headers.XStoresStateAge? = nil
+                    ) {
+                        self.xRequestId = xRequestId
+                        self.xStoresDataVersion = xStoresDataVersion
+                        self.xStoresStateVersion = xStoresStateVersion
+                        self.xStoresStateAge = xStoresStateAge
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.GetStoreStateHistory.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/v1/stores/{id}/state/history/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/state/history/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.StateHistory)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.StateHistory {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GetStoreStateHistory.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.GetStoreStateHistory.Output.Ok.Headers = .init(),
+                    body: Operations.GetStoreStateHistory.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The changes.
+            ///
+            /// - Remark: Generated from `#/paths//v1/stores/{id}/state/history/get(getStoreStateHistory)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetStoreStateHistory.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.GetStoreStateHistory.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request is malformed: a parameter is missing, unknown, repeated, out of range or contradicts another (the CLI's sentence; `parameter` names it). Problem type: `urn:stores:problem:invalid-request`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/stores/{id}/state/history/get(getStoreStateHistory)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No store has the id; `suggestions` holds the most similar ids (the CLI's "did you mean"). Problem type: `urn:stores:problem:unknown-store`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/stores/{id}/state/history/get(getStoreStateHistory)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.UnknownStore)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.UnknownStore {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct ServiceUnavailable: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/stores/{id}/state/history/GET/responses/503/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/state/history/GET/responses/503/headers/X-Request-Id`.
+                    public var xRequestId: Components.Headers.XRequestId?
+                    /// The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/state/history/GET/responses/503/headers/X-Stores-Data-Version`.
+                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
+                    /// The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/state/history/GET/responses/503/headers/X-Stores-State-Version`.
+                    public var xStoresStateVersion: Components.Headers.XStoresStateVersion?
+                    /// Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/state/history/GET/responses/503/headers/X-Stores-State-Age`.
+                    public var xStoresStateAge: Components.Headers.XStoresStateAge?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestId: The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
+                    ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    public init(
+                        xRequestId: Components.Headers.XRequestId? = nil,
+                        xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        xStoresStateVersion: Components.Headers.XStoresStateVersion? = nil,
+                        xStoresStateAge: Components.Headers.XStoresStateAge? = nil
+                    ) {
+                        self.xRequestId = xRequestId
+                        self.xStoresDataVersion = xStoresDataVersion
+                        self.xStoresStateVersion = xStoresStateVersion
+                        self.xStoresStateAge = xStoresStateAge
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.GetStoreStateHistory.Output.ServiceUnavailable.Headers
+                /// - Remark: Generated from `#/paths/v1/stores/{id}/state/history/GET/responses/503/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/state/history/GET/responses/503/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    public var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GetStoreStateHistory.Output.ServiceUnavailable.Body
+                /// Creates a new `ServiceUnavailable`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.GetStoreStateHistory.Output.ServiceUnavailable.Headers = .init(),
+                    body: Operations.GetStoreStateHistory.Output.ServiceUnavailable.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The state storage cannot be read now. Problem type: `urn:stores:problem:state-unavailable`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/stores/{id}/state/history/get(getStoreStateHistory)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Operations.GetStoreStateHistory.Output.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Operations.GetStoreStateHistory.Output.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
     /// Places whose name starts with the text typed
     ///
     /// `stores places`: autocomplete over GeoNames' populated places of 5,000 people or more (Data/timezones/places.tsv) by their names and alternate names (several languages), by prefix, ignoring case, accents and punctuation (`zur` finds Zürich, `münch` Munich by its other name München). Ranked by score = log10(population) + 1 for a whole-name match − 2·log10(1 + km from `near` / 100); each place once. The body is byte for byte what `stores places … --format json` prints. A text that folds to nothing (only punctuation) finds nothing.
@@ -2399,6 +4058,14 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/places/GET/responses/200/headers/X-Stores-Data-Version`.
                     public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
+                    /// The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/places/GET/responses/200/headers/X-Stores-State-Version`.
+                    public var xStoresStateVersion: Components.Headers.XStoresStateVersion?
+                    /// Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/places/GET/responses/200/headers/X-Stores-State-Age`.
+                    public var xStoresStateAge: Components.Headers.XStoresStateAge?
                     /// A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
                     ///
                     /// - Remark: Generated from `#/paths/v1/places/GET/responses/200/headers/ETag`.
@@ -2412,16 +4079,22 @@ public enum Operations {
                     /// - Parameters:
                     ///   - xRequestId: The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                     ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
                     ///   - eTag: A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
                     ///   - cacheControl: `public, max-age=10`: answers about stores may be reused for a few seconds only, because whether a store is open changes with the clock (`/openapi.json`: `max-age=300`).
                     public init(
                         xRequestId: Components.Headers.XRequestId? = nil,
                         xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        xStoresStateVersion: Components.Headers.XStoresStateVersion? = nil,
+                        xStoresStateAge: Components.Headers.XStoresStateAge? = nil,
                         eTag: Components.Headers.ETag? = nil,
                         cacheControl: Components.Headers.CacheControlPublic? = nil
                     ) {
                         self.xRequestId = xRequestId
                         self.xStoresDataVersion = xStoresDataVersion
+                        self.xStoresStateVersion = xStoresStateVersion
+                        self.xStoresStateAge = xStoresStateAge
                         self.eTag = eTag
                         self.cacheControl = cacheControl
                     }
@@ -2636,6 +4309,10 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/pickup/POST/query/where`.
                 public var _where: Components.Parameters.Where?
+                /// Go by the hours of this service (`drive_through`, `kitchen`, `delivery`, `takeaway`: the data's `opening_hours:<service>`). A store without them uses its own hours when it has `<service>=yes`, does not offer it with `<service>=no` (closed at every hour), else its hours for it are unknown (docs/state.md).
+                ///
+                /// - Remark: Generated from `#/paths/v1/pickup/POST/query/service`.
+                public var service: Components.Parameters.Service?
                 /// The order time, for a reproducible answer (default: the service's clock).
                 ///
                 /// - Remark: Generated from `#/paths/v1/pickup/POST/query/now`.
@@ -2652,6 +4329,7 @@ public enum Operations {
                 ///   - allowUnknown: With an opening condition, also keep stores whose hours do not say (default false).
                 ///   - alternatives: How many other eligible stores to list, 0 to 100 (default 3).
                 ///   - _where: Conditions on the stores' properties (`where=KEY=VALUE`, `KEY!=VALUE` or `KEY`); repeat it for several, a store must meet all.
+                ///   - service: Go by the hours of this service (`drive_through`, `kitchen`, `delivery`, `takeaway`: the data's `opening_hours:<service>`). A store without them uses its own hours when it has `<service>=yes`, does not offer it with `<service>=no` (closed at every hour), else its hours for it are unknown (docs/state.md).
                 ///   - now: The order time, for a reproducible answer (default: the service's clock).
                 public init(
                     near: Components.Schemas.Location? = nil,
@@ -2663,6 +4341,7 @@ public enum Operations {
                     allowUnknown: Components.Parameters.AllowUnknown? = nil,
                     alternatives: Swift.Int? = nil,
                     _where: Components.Parameters.Where? = nil,
+                    service: Components.Parameters.Service? = nil,
                     now: Components.Schemas.Instant? = nil
                 ) {
                     self.near = near
@@ -2674,6 +4353,7 @@ public enum Operations {
                     self.allowUnknown = allowUnknown
                     self.alternatives = alternatives
                     self._where = _where
+                    self.service = service
                     self.now = now
                 }
             }
@@ -2778,6 +4458,14 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/200/headers/X-Stores-Data-Version`.
                     public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
+                    /// The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/200/headers/X-Stores-State-Version`.
+                    public var xStoresStateVersion: Components.Headers.XStoresStateVersion?
+                    /// Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/200/headers/X-Stores-State-Age`.
+                    public var xStoresStateAge: Components.Headers.XStoresStateAge?
                     /// - Remark: Generated from `#/components/headers/Cache-Control-No-Store`.
                     @frozen public enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
                         case noStore = "no-store"
@@ -2795,16 +4483,22 @@ public enum Operations {
                     /// - Parameters:
                     ///   - xRequestId: The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                     ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
                     ///   - cacheControl: `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
                     ///   - xStoresNote: What `stores` writes on standard error beside the same answer, one header per sentence: why an answer is empty (a `where` key no store has, the stores in reach have no hours, …) or that `near` looks like LON,LAT. Printable ASCII as it is; any other byte of the UTF-8 sentence percent-encoded (`%C3%A9`). Absent when there is nothing to say.
                     public init(
                         xRequestId: Components.Headers.XRequestId? = nil,
                         xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        xStoresStateVersion: Components.Headers.XStoresStateVersion? = nil,
+                        xStoresStateAge: Components.Headers.XStoresStateAge? = nil,
                         cacheControl: Components.Headers.CacheControlNoStore? = nil,
                         xStoresNote: Components.Headers.XStoresNote? = nil
                     ) {
                         self.xRequestId = xRequestId
                         self.xStoresDataVersion = xStoresDataVersion
+                        self.xStoresStateVersion = xStoresStateVersion
+                        self.xStoresStateAge = xStoresStateAge
                         self.cacheControl = cacheControl
                         self.xStoresNote = xStoresNote
                     }
@@ -2981,6 +4675,14 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/413/headers/X-Stores-Data-Version`.
                     public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
+                    /// The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/413/headers/X-Stores-State-Version`.
+                    public var xStoresStateVersion: Components.Headers.XStoresStateVersion?
+                    /// Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/413/headers/X-Stores-State-Age`.
+                    public var xStoresStateAge: Components.Headers.XStoresStateAge?
                     /// - Remark: Generated from `#/components/headers/Cache-Control-No-Store`.
                     @frozen public enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
                         case noStore = "no-store"
@@ -2994,14 +4696,20 @@ public enum Operations {
                     /// - Parameters:
                     ///   - xRequestId: The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                     ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
                     ///   - cacheControl: `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
                     public init(
                         xRequestId: Components.Headers.XRequestId? = nil,
                         xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        xStoresStateVersion: Components.Headers.XStoresStateVersion? = nil,
+                        xStoresStateAge: Components.Headers.XStoresStateAge? = nil,
                         cacheControl: Components.Headers.CacheControlNoStore? = nil
                     ) {
                         self.xRequestId = xRequestId
                         self.xStoresDataVersion = xStoresDataVersion
+                        self.xStoresStateVersion = xStoresStateVersion
+                        self.xStoresStateAge = xStoresStateAge
                         self.cacheControl = cacheControl
                     }
                 }
@@ -3073,6 +4781,14 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/415/headers/X-Stores-Data-Version`.
                     public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
+                    /// The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/415/headers/X-Stores-State-Version`.
+                    public var xStoresStateVersion: Components.Headers.XStoresStateVersion?
+                    /// Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/415/headers/X-Stores-State-Age`.
+                    public var xStoresStateAge: Components.Headers.XStoresStateAge?
                     /// - Remark: Generated from `#/components/headers/Cache-Control-No-Store`.
                     @frozen public enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
                         case noStore = "no-store"
@@ -3086,14 +4802,20 @@ public enum Operations {
                     /// - Parameters:
                     ///   - xRequestId: The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                     ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
                     ///   - cacheControl: `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
                     public init(
                         xRequestId: Components.Headers.XRequestId? = nil,
                         xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        xStoresStateVersion: Components.Headers.XStoresStateVersion? = nil,
+                        xStoresStateAge: Components.Headers.XStoresStateAge? = nil,
                         cacheControl: Components.Headers.CacheControlNoStore? = nil
                     ) {
                         self.xRequestId = xRequestId
                         self.xStoresDataVersion = xStoresDataVersion
+                        self.xStoresStateVersion = xStoresStateVersion
+                        self.xStoresStateAge = xStoresStateAge
                         self.cacheControl = cacheControl
                     }
                 }
@@ -3165,6 +4887,14 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/422/headers/X-Stores-Data-Version`.
                     public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
+                    /// The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/422/headers/X-Stores-State-Version`.
+                    public var xStoresStateVersion: Components.Headers.XStoresStateVersion?
+                    /// Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/422/headers/X-Stores-State-Age`.
+                    public var xStoresStateAge: Components.Headers.XStoresStateAge?
                     /// - Remark: Generated from `#/components/headers/Cache-Control-No-Store`.
                     @frozen public enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
                         case noStore = "no-store"
@@ -3178,14 +4908,20 @@ public enum Operations {
                     /// - Parameters:
                     ///   - xRequestId: The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                     ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
                     ///   - cacheControl: `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
                     public init(
                         xRequestId: Components.Headers.XRequestId? = nil,
                         xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        xStoresStateVersion: Components.Headers.XStoresStateVersion? = nil,
+                        xStoresStateAge: Components.Headers.XStoresStateAge? = nil,
                         cacheControl: Components.Headers.CacheControlNoStore? = nil
                     ) {
                         self.xRequestId = xRequestId
                         self.xStoresDataVersion = xStoresDataVersion
+                        self.xStoresStateVersion = xStoresStateVersion
+                        self.xStoresStateAge = xStoresStateAge
                         self.cacheControl = cacheControl
                     }
                 }
@@ -3363,6 +5099,14 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/info/GET/responses/200/headers/X-Stores-Data-Version`.
                     public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
+                    /// The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/info/GET/responses/200/headers/X-Stores-State-Version`.
+                    public var xStoresStateVersion: Components.Headers.XStoresStateVersion?
+                    /// Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/info/GET/responses/200/headers/X-Stores-State-Age`.
+                    public var xStoresStateAge: Components.Headers.XStoresStateAge?
                     /// A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
                     ///
                     /// - Remark: Generated from `#/paths/v1/info/GET/responses/200/headers/ETag`.
@@ -3376,16 +5120,22 @@ public enum Operations {
                     /// - Parameters:
                     ///   - xRequestId: The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                     ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
                     ///   - eTag: A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
                     ///   - cacheControl: `public, max-age=10`: answers about stores may be reused for a few seconds only, because whether a store is open changes with the clock (`/openapi.json`: `max-age=300`).
                     public init(
                         xRequestId: Components.Headers.XRequestId? = nil,
                         xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        xStoresStateVersion: Components.Headers.XStoresStateVersion? = nil,
+                        xStoresStateAge: Components.Headers.XStoresStateAge? = nil,
                         eTag: Components.Headers.ETag? = nil,
                         cacheControl: Components.Headers.CacheControlPublic? = nil
                     ) {
                         self.xRequestId = xRequestId
                         self.xStoresDataVersion = xStoresDataVersion
+                        self.xStoresStateVersion = xStoresStateVersion
+                        self.xStoresStateAge = xStoresStateAge
                         self.eTag = eTag
                         self.cacheControl = cacheControl
                     }
@@ -3603,6 +5353,14 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/healthz/GET/responses/200/headers/X-Stores-Data-Version`.
                     public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
+                    /// The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///
+                    /// - Remark: Generated from `#/paths/healthz/GET/responses/200/headers/X-Stores-State-Version`.
+                    public var xStoresStateVersion: Components.Headers.XStoresStateVersion?
+                    /// Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    ///
+                    /// - Remark: Generated from `#/paths/healthz/GET/responses/200/headers/X-Stores-State-Age`.
+                    public var xStoresStateAge: Components.Headers.XStoresStateAge?
                     /// - Remark: Generated from `#/components/headers/Cache-Control-No-Store`.
                     @frozen public enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
                         case noStore = "no-store"
@@ -3616,14 +5374,20 @@ public enum Operations {
                     /// - Parameters:
                     ///   - xRequestId: The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                     ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
                     ///   - cacheControl: `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
                     public init(
                         xRequestId: Components.Headers.XRequestId? = nil,
                         xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        xStoresStateVersion: Components.Headers.XStoresStateVersion? = nil,
+                        xStoresStateAge: Components.Headers.XStoresStateAge? = nil,
                         cacheControl: Components.Headers.CacheControlNoStore? = nil
                     ) {
                         self.xRequestId = xRequestId
                         self.xStoresDataVersion = xStoresDataVersion
+                        self.xStoresStateVersion = xStoresStateVersion
+                        self.xStoresStateAge = xStoresStateAge
                         self.cacheControl = cacheControl
                     }
                 }
@@ -3794,6 +5558,14 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/readyz/GET/responses/200/headers/X-Stores-Data-Version`.
                     public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
+                    /// The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///
+                    /// - Remark: Generated from `#/paths/readyz/GET/responses/200/headers/X-Stores-State-Version`.
+                    public var xStoresStateVersion: Components.Headers.XStoresStateVersion?
+                    /// Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    ///
+                    /// - Remark: Generated from `#/paths/readyz/GET/responses/200/headers/X-Stores-State-Age`.
+                    public var xStoresStateAge: Components.Headers.XStoresStateAge?
                     /// - Remark: Generated from `#/components/headers/Cache-Control-No-Store`.
                     @frozen public enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
                         case noStore = "no-store"
@@ -3807,14 +5579,20 @@ public enum Operations {
                     /// - Parameters:
                     ///   - xRequestId: The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                     ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
                     ///   - cacheControl: `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
                     public init(
                         xRequestId: Components.Headers.XRequestId? = nil,
                         xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        xStoresStateVersion: Components.Headers.XStoresStateVersion? = nil,
+                        xStoresStateAge: Components.Headers.XStoresStateAge? = nil,
                         cacheControl: Components.Headers.CacheControlNoStore? = nil
                     ) {
                         self.xRequestId = xRequestId
                         self.xStoresDataVersion = xStoresDataVersion
+                        self.xStoresStateVersion = xStoresStateVersion
+                        self.xStoresStateAge = xStoresStateAge
                         self.cacheControl = cacheControl
                     }
                 }
@@ -3985,6 +5763,14 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/metrics/GET/responses/200/headers/X-Stores-Data-Version`.
                     public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
+                    /// The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///
+                    /// - Remark: Generated from `#/paths/metrics/GET/responses/200/headers/X-Stores-State-Version`.
+                    public var xStoresStateVersion: Components.Headers.XStoresStateVersion?
+                    /// Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    ///
+                    /// - Remark: Generated from `#/paths/metrics/GET/responses/200/headers/X-Stores-State-Age`.
+                    public var xStoresStateAge: Components.Headers.XStoresStateAge?
                     /// - Remark: Generated from `#/components/headers/Cache-Control-No-Store`.
                     @frozen public enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
                         case noStore = "no-store"
@@ -3998,14 +5784,20 @@ public enum Operations {
                     /// - Parameters:
                     ///   - xRequestId: The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                     ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
                     ///   - cacheControl: `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
                     public init(
                         xRequestId: Components.Headers.XRequestId? = nil,
                         xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        xStoresStateVersion: Components.Headers.XStoresStateVersion? = nil,
+                        xStoresStateAge: Components.Headers.XStoresStateAge? = nil,
                         cacheControl: Components.Headers.CacheControlNoStore? = nil
                     ) {
                         self.xRequestId = xRequestId
                         self.xStoresDataVersion = xStoresDataVersion
+                        self.xStoresStateVersion = xStoresStateVersion
+                        self.xStoresStateAge = xStoresStateAge
                         self.cacheControl = cacheControl
                     }
                 }
@@ -4183,6 +5975,14 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/openapi.json/GET/responses/200/headers/X-Stores-Data-Version`.
                     public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
+                    /// The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///
+                    /// - Remark: Generated from `#/paths/openapi.json/GET/responses/200/headers/X-Stores-State-Version`.
+                    public var xStoresStateVersion: Components.Headers.XStoresStateVersion?
+                    /// Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    ///
+                    /// - Remark: Generated from `#/paths/openapi.json/GET/responses/200/headers/X-Stores-State-Age`.
+                    public var xStoresStateAge: Components.Headers.XStoresStateAge?
                     /// A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
                     ///
                     /// - Remark: Generated from `#/paths/openapi.json/GET/responses/200/headers/ETag`.
@@ -4196,16 +5996,22 @@ public enum Operations {
                     /// - Parameters:
                     ///   - xRequestId: The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                     ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
                     ///   - eTag: A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
                     ///   - cacheControl: `public, max-age=10`: answers about stores may be reused for a few seconds only, because whether a store is open changes with the clock (`/openapi.json`: `max-age=300`).
                     public init(
                         xRequestId: Components.Headers.XRequestId? = nil,
                         xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        xStoresStateVersion: Components.Headers.XStoresStateVersion? = nil,
+                        xStoresStateAge: Components.Headers.XStoresStateAge? = nil,
                         eTag: Components.Headers.ETag? = nil,
                         cacheControl: Components.Headers.CacheControlPublic? = nil
                     ) {
                         self.xRequestId = xRequestId
                         self.xStoresDataVersion = xStoresDataVersion
+                        self.xStoresStateVersion = xStoresStateVersion
+                        self.xStoresStateAge = xStoresStateAge
                         self.eTag = eTag
                         self.cacheControl = cacheControl
                     }
@@ -4460,6 +6266,14 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/admin/reload/POST/responses/200/headers/X-Stores-Data-Version`.
                     public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
+                    /// The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///
+                    /// - Remark: Generated from `#/paths/admin/reload/POST/responses/200/headers/X-Stores-State-Version`.
+                    public var xStoresStateVersion: Components.Headers.XStoresStateVersion?
+                    /// Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    ///
+                    /// - Remark: Generated from `#/paths/admin/reload/POST/responses/200/headers/X-Stores-State-Age`.
+                    public var xStoresStateAge: Components.Headers.XStoresStateAge?
                     /// - Remark: Generated from `#/components/headers/Cache-Control-No-Store`.
                     @frozen public enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
                         case noStore = "no-store"
@@ -4473,14 +6287,20 @@ public enum Operations {
                     /// - Parameters:
                     ///   - xRequestId: The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                     ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
                     ///   - cacheControl: `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
                     public init(
                         xRequestId: Components.Headers.XRequestId? = nil,
                         xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        xStoresStateVersion: Components.Headers.XStoresStateVersion? = nil,
+                        xStoresStateAge: Components.Headers.XStoresStateAge? = nil,
                         cacheControl: Components.Headers.CacheControlNoStore? = nil
                     ) {
                         self.xRequestId = xRequestId
                         self.xStoresDataVersion = xStoresDataVersion
+                        self.xStoresStateVersion = xStoresStateVersion
+                        self.xStoresStateAge = xStoresStateAge
                         self.cacheControl = cacheControl
                     }
                 }
@@ -4575,6 +6395,14 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/admin/reload/POST/responses/401/headers/X-Stores-Data-Version`.
                     public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
+                    /// The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///
+                    /// - Remark: Generated from `#/paths/admin/reload/POST/responses/401/headers/X-Stores-State-Version`.
+                    public var xStoresStateVersion: Components.Headers.XStoresStateVersion?
+                    /// Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    ///
+                    /// - Remark: Generated from `#/paths/admin/reload/POST/responses/401/headers/X-Stores-State-Age`.
+                    public var xStoresStateAge: Components.Headers.XStoresStateAge?
                     /// - Remark: Generated from `#/components/headers/Cache-Control-No-Store`.
                     @frozen public enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
                         case noStore = "no-store"
@@ -4596,16 +6424,22 @@ public enum Operations {
                     /// - Parameters:
                     ///   - xRequestId: The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                     ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
                     ///   - cacheControl: `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
                     ///   - wwwAuthenticate: The scheme the admin route takes.
                     public init(
                         xRequestId: Components.Headers.XRequestId? = nil,
                         xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        xStoresStateVersion: Components.Headers.XStoresStateVersion? = nil,
+                        xStoresStateAge: Components.Headers.XStoresStateAge? = nil,
                         cacheControl: Components.Headers.CacheControlNoStore? = nil,
                         wwwAuthenticate: Components.Headers.WWWAuthenticate? = nil
                     ) {
                         self.xRequestId = xRequestId
                         self.xStoresDataVersion = xStoresDataVersion
+                        self.xStoresStateVersion = xStoresStateVersion
+                        self.xStoresStateAge = xStoresStateAge
                         self.cacheControl = cacheControl
                         self.wwwAuthenticate = wwwAuthenticate
                     }
@@ -4678,6 +6512,14 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/admin/reload/POST/responses/404/headers/X-Stores-Data-Version`.
                     public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
+                    /// The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///
+                    /// - Remark: Generated from `#/paths/admin/reload/POST/responses/404/headers/X-Stores-State-Version`.
+                    public var xStoresStateVersion: Components.Headers.XStoresStateVersion?
+                    /// Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    ///
+                    /// - Remark: Generated from `#/paths/admin/reload/POST/responses/404/headers/X-Stores-State-Age`.
+                    public var xStoresStateAge: Components.Headers.XStoresStateAge?
                     /// - Remark: Generated from `#/components/headers/Cache-Control-No-Store`.
                     @frozen public enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
                         case noStore = "no-store"
@@ -4691,14 +6533,20 @@ public enum Operations {
                     /// - Parameters:
                     ///   - xRequestId: The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                     ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
                     ///   - cacheControl: `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
                     public init(
                         xRequestId: Components.Headers.XRequestId? = nil,
                         xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        xStoresStateVersion: Components.Headers.XStoresStateVersion? = nil,
+                        xStoresStateAge: Components.Headers.XStoresStateAge? = nil,
                         cacheControl: Components.Headers.CacheControlNoStore? = nil
                     ) {
                         self.xRequestId = xRequestId
                         self.xStoresDataVersion = xStoresDataVersion
+                        self.xStoresStateVersion = xStoresStateVersion
+                        self.xStoresStateAge = xStoresStateAge
                         self.cacheControl = cacheControl
                     }
                 }
@@ -4770,6 +6618,14 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/admin/reload/POST/responses/422/headers/X-Stores-Data-Version`.
                     public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
+                    /// The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///
+                    /// - Remark: Generated from `#/paths/admin/reload/POST/responses/422/headers/X-Stores-State-Version`.
+                    public var xStoresStateVersion: Components.Headers.XStoresStateVersion?
+                    /// Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    ///
+                    /// - Remark: Generated from `#/paths/admin/reload/POST/responses/422/headers/X-Stores-State-Age`.
+                    public var xStoresStateAge: Components.Headers.XStoresStateAge?
                     /// - Remark: Generated from `#/components/headers/Cache-Control-No-Store`.
                     @frozen public enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
                         case noStore = "no-store"
@@ -4783,14 +6639,20 @@ public enum Operations {
                     /// - Parameters:
                     ///   - xRequestId: The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                     ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
                     ///   - cacheControl: `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
                     public init(
                         xRequestId: Components.Headers.XRequestId? = nil,
                         xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        xStoresStateVersion: Components.Headers.XStoresStateVersion? = nil,
+                        xStoresStateAge: Components.Headers.XStoresStateAge? = nil,
                         cacheControl: Components.Headers.CacheControlNoStore? = nil
                     ) {
                         self.xRequestId = xRequestId
                         self.xStoresDataVersion = xStoresDataVersion
+                        self.xStoresStateVersion = xStoresStateVersion
+                        self.xStoresStateAge = xStoresStateAge
                         self.cacheControl = cacheControl
                     }
                 }
@@ -4945,6 +6807,14 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/GET/responses/200/headers/X-Stores-Data-Version`.
                     public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
+                    /// The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///
+                    /// - Remark: Generated from `#/paths/GET/responses/200/headers/X-Stores-State-Version`.
+                    public var xStoresStateVersion: Components.Headers.XStoresStateVersion?
+                    /// Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    ///
+                    /// - Remark: Generated from `#/paths/GET/responses/200/headers/X-Stores-State-Age`.
+                    public var xStoresStateAge: Components.Headers.XStoresStateAge?
                     /// A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
                     ///
                     /// - Remark: Generated from `#/paths/GET/responses/200/headers/ETag`.
@@ -4962,18 +6832,24 @@ public enum Operations {
                     /// - Parameters:
                     ///   - xRequestId: The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                     ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
                     ///   - eTag: A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
                     ///   - cacheControl: `no-cache` for the page and its files (revalidate with the ETag: a new release may change them), `public, max-age=86400` for Leaflet.
                     ///   - contentSecurityPolicy: What the page may load.
                     public init(
                         xRequestId: Components.Headers.XRequestId? = nil,
                         xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        xStoresStateVersion: Components.Headers.XStoresStateVersion? = nil,
+                        xStoresStateAge: Components.Headers.XStoresStateAge? = nil,
                         eTag: Components.Headers.ETag? = nil,
                         cacheControl: Components.Headers.CacheControlPage? = nil,
                         contentSecurityPolicy: Swift.String? = nil
                     ) {
                         self.xRequestId = xRequestId
                         self.xStoresDataVersion = xStoresDataVersion
+                        self.xStoresStateVersion = xStoresStateVersion
+                        self.xStoresStateAge = xStoresStateAge
                         self.eTag = eTag
                         self.cacheControl = cacheControl
                         self.contentSecurityPolicy = contentSecurityPolicy
@@ -5203,6 +7079,14 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/page/{name}/GET/responses/200/headers/X-Stores-Data-Version`.
                     public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
+                    /// The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///
+                    /// - Remark: Generated from `#/paths/page/{name}/GET/responses/200/headers/X-Stores-State-Version`.
+                    public var xStoresStateVersion: Components.Headers.XStoresStateVersion?
+                    /// Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    ///
+                    /// - Remark: Generated from `#/paths/page/{name}/GET/responses/200/headers/X-Stores-State-Age`.
+                    public var xStoresStateAge: Components.Headers.XStoresStateAge?
                     /// A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
                     ///
                     /// - Remark: Generated from `#/paths/page/{name}/GET/responses/200/headers/ETag`.
@@ -5216,16 +7100,22 @@ public enum Operations {
                     /// - Parameters:
                     ///   - xRequestId: The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                     ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
                     ///   - eTag: A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
                     ///   - cacheControl: `no-cache` for the page and its files (revalidate with the ETag: a new release may change them), `public, max-age=86400` for Leaflet.
                     public init(
                         xRequestId: Components.Headers.XRequestId? = nil,
                         xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        xStoresStateVersion: Components.Headers.XStoresStateVersion? = nil,
+                        xStoresStateAge: Components.Headers.XStoresStateAge? = nil,
                         eTag: Components.Headers.ETag? = nil,
                         cacheControl: Components.Headers.CacheControlPage? = nil
                     ) {
                         self.xRequestId = xRequestId
                         self.xStoresDataVersion = xStoresDataVersion
+                        self.xStoresStateVersion = xStoresStateVersion
+                        self.xStoresStateAge = xStoresStateAge
                         self.eTag = eTag
                         self.cacheControl = cacheControl
                     }
@@ -5561,6 +7451,14 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/assets/{name}/GET/responses/200/headers/X-Stores-Data-Version`.
                     public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
+                    /// The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///
+                    /// - Remark: Generated from `#/paths/assets/{name}/GET/responses/200/headers/X-Stores-State-Version`.
+                    public var xStoresStateVersion: Components.Headers.XStoresStateVersion?
+                    /// Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    ///
+                    /// - Remark: Generated from `#/paths/assets/{name}/GET/responses/200/headers/X-Stores-State-Age`.
+                    public var xStoresStateAge: Components.Headers.XStoresStateAge?
                     /// A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
                     ///
                     /// - Remark: Generated from `#/paths/assets/{name}/GET/responses/200/headers/ETag`.
@@ -5574,16 +7472,22 @@ public enum Operations {
                     /// - Parameters:
                     ///   - xRequestId: The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                     ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
                     ///   - eTag: A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
                     ///   - cacheControl: `no-cache` for the page and its files (revalidate with the ETag: a new release may change them), `public, max-age=86400` for Leaflet.
                     public init(
                         xRequestId: Components.Headers.XRequestId? = nil,
                         xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        xStoresStateVersion: Components.Headers.XStoresStateVersion? = nil,
+                        xStoresStateAge: Components.Headers.XStoresStateAge? = nil,
                         eTag: Components.Headers.ETag? = nil,
                         cacheControl: Components.Headers.CacheControlPage? = nil
                     ) {
                         self.xRequestId = xRequestId
                         self.xStoresDataVersion = xStoresDataVersion
+                        self.xStoresStateVersion = xStoresStateVersion
+                        self.xStoresStateAge = xStoresStateAge
                         self.eTag = eTag
                         self.cacheControl = cacheControl
                     }

@@ -39,6 +39,13 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/stores/clusters`.
     /// - Remark: Generated from `#/paths//v1/stores/clusters/get(storeClusters)`.
     func storeClusters(_ input: Operations.StoreClusters.Input) async throws -> Operations.StoreClusters.Output
+    /// The stores whose state changed
+    ///
+    /// Every store whose state changed after `changed_since` (every store that has one without it), oldest change first, for an order system that mirrors the state: ask again with the `version` of the answer.
+    ///
+    /// - Remark: HTTP `GET /v1/stores/state`.
+    /// - Remark: Generated from `#/paths//v1/stores/state/get(getChangedStates)`.
+    func getChangedStates(_ input: Operations.GetChangedStates.Input) async throws -> Operations.GetChangedStates.Output
     /// One store and its state
     ///
     /// `stores show ID --format json`: the store with its state at `at` (default now).
@@ -60,6 +67,27 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/stores/{id}/open`.
     /// - Remark: Generated from `#/paths//v1/stores/{id}/open/get(getStoreOpen)`.
     func getStoreOpen(_ input: Operations.GetStoreOpen.Input) async throws -> Operations.GetStoreOpen.Output
+    /// A store's state
+    ///
+    /// Whether the store takes orders (`ordering`, a pause past its `until` reads open), its temporary closures and special days, as this replica answers with them (docs/state.md). Public.
+    ///
+    /// - Remark: HTTP `GET /v1/stores/{id}/state`.
+    /// - Remark: Generated from `#/paths//v1/stores/{id}/state/get(getStoreState)`.
+    func getStoreState(_ input: Operations.GetStoreState.Input) async throws -> Operations.GetStoreState.Output
+    /// Change a store's state
+    ///
+    /// Any of `ordering` (with `until` and `reason`), `closures` and `special_days`; lists replace the stored ones. The change is written to the state storage in one transaction before it is answered, and every replica applies it within a second. Takes the admin bearer token (`STORES_ADMIN_TOKEN`, or one of `STORES_ADMIN_TOKENS`, whose name the history keeps).
+    ///
+    /// - Remark: HTTP `PATCH /v1/stores/{id}/state`.
+    /// - Remark: Generated from `#/paths//v1/stores/{id}/state/patch(changeStoreState)`.
+    func changeStoreState(_ input: Operations.ChangeStoreState.Input) async throws -> Operations.ChangeStoreState.Output
+    /// A store's state changes
+    ///
+    /// Every change of the store's state, newest first: the version it made, the change as given, who made it (the admin token's name, or `cli`) and when. Read from the state storage.
+    ///
+    /// - Remark: HTTP `GET /v1/stores/{id}/state/history`.
+    /// - Remark: Generated from `#/paths//v1/stores/{id}/state/history/get(getStoreStateHistory)`.
+    func getStoreStateHistory(_ input: Operations.GetStoreStateHistory.Input) async throws -> Operations.GetStoreStateHistory.Output
     /// Places whose name starts with the text typed
     ///
     /// `stores places`: autocomplete over GeoNames' populated places of 5,000 people or more (Data/timezones/places.tsv) by their names and alternate names (several languages), by prefix, ignoring case, accents and punctuation (`zur` finds Zürich, `münch` Munich by its other name München). Ranked by score = log10(population) + 1 for a whole-name match − 2·log10(1 + km from `near` / 100); each place once. The body is byte for byte what `stores places … --format json` prints. A text that folds to nothing (only punctuation) finds nothing.
@@ -186,6 +214,21 @@ extension APIProtocol {
             headers: headers
         ))
     }
+    /// The stores whose state changed
+    ///
+    /// Every store whose state changed after `changed_since` (every store that has one without it), oldest change first, for an order system that mirrors the state: ask again with the `version` of the answer.
+    ///
+    /// - Remark: HTTP `GET /v1/stores/state`.
+    /// - Remark: Generated from `#/paths//v1/stores/state/get(getChangedStates)`.
+    public func getChangedStates(
+        query: Operations.GetChangedStates.Input.Query = .init(),
+        headers: Operations.GetChangedStates.Input.Headers = .init()
+    ) async throws -> Operations.GetChangedStates.Output {
+        try await getChangedStates(Operations.GetChangedStates.Input(
+            query: query,
+            headers: headers
+        ))
+    }
     /// One store and its state
     ///
     /// `stores show ID --format json`: the store with its state at `at` (default now).
@@ -232,6 +275,55 @@ extension APIProtocol {
         headers: Operations.GetStoreOpen.Input.Headers = .init()
     ) async throws -> Operations.GetStoreOpen.Output {
         try await getStoreOpen(Operations.GetStoreOpen.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
+    /// A store's state
+    ///
+    /// Whether the store takes orders (`ordering`, a pause past its `until` reads open), its temporary closures and special days, as this replica answers with them (docs/state.md). Public.
+    ///
+    /// - Remark: HTTP `GET /v1/stores/{id}/state`.
+    /// - Remark: Generated from `#/paths//v1/stores/{id}/state/get(getStoreState)`.
+    public func getStoreState(
+        path: Operations.GetStoreState.Input.Path,
+        headers: Operations.GetStoreState.Input.Headers = .init()
+    ) async throws -> Operations.GetStoreState.Output {
+        try await getStoreState(Operations.GetStoreState.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Change a store's state
+    ///
+    /// Any of `ordering` (with `until` and `reason`), `closures` and `special_days`; lists replace the stored ones. The change is written to the state storage in one transaction before it is answered, and every replica applies it within a second. Takes the admin bearer token (`STORES_ADMIN_TOKEN`, or one of `STORES_ADMIN_TOKENS`, whose name the history keeps).
+    ///
+    /// - Remark: HTTP `PATCH /v1/stores/{id}/state`.
+    /// - Remark: Generated from `#/paths//v1/stores/{id}/state/patch(changeStoreState)`.
+    public func changeStoreState(
+        path: Operations.ChangeStoreState.Input.Path,
+        headers: Operations.ChangeStoreState.Input.Headers = .init(),
+        body: Operations.ChangeStoreState.Input.Body
+    ) async throws -> Operations.ChangeStoreState.Output {
+        try await changeStoreState(Operations.ChangeStoreState.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// A store's state changes
+    ///
+    /// Every change of the store's state, newest first: the version it made, the change as given, who made it (the admin token's name, or `cli`) and when. Read from the state storage.
+    ///
+    /// - Remark: HTTP `GET /v1/stores/{id}/state/history`.
+    /// - Remark: Generated from `#/paths//v1/stores/{id}/state/history/get(getStoreStateHistory)`.
+    public func getStoreStateHistory(
+        path: Operations.GetStoreStateHistory.Input.Path,
+        query: Operations.GetStoreStateHistory.Input.Query = .init(),
+        headers: Operations.GetStoreStateHistory.Input.Headers = .init()
+    ) async throws -> Operations.GetStoreStateHistory.Output {
+        try await getStoreStateHistory(Operations.GetStoreStateHistory.Input(
             path: path,
             query: query,
             headers: headers
