@@ -25,7 +25,7 @@ public final class LoadedCatalog: Sendable {
   private let infoCache = Mutex<String?>(nil)
   /// The catalog with the last state version applied (`catalog(applying:)`): made once per
   /// version, then shared by every request.
-  private let applied = Mutex<Catalog?>(nil)
+  private let applied = Mutex<(source: ObjectIdentifier?, catalog: Catalog)?>(nil)
 
   /// - Parameters:
   ///   - catalog: The stores, already verified (`verifySnapshotRecords()` for a snapshot).
@@ -44,13 +44,19 @@ public final class LoadedCatalog: Sendable {
   /// their paused ordering in the answers.
   /// - Complexity: O(1) for the version last applied; else applying it (O(s) for the s stores
   ///   it names), once.
-  public func catalog(applying states: StoreStates) -> Catalog {
+  /// - Parameter source: Who keeps the state (its `StateKeeper`): a version names a state within
+  ///   one keeper's storage, so two services sharing this catalog (tests) never mix theirs.
+  public func catalog(applying states: StoreStates, from source: ObjectIdentifier? = nil) -> Catalog {
     if states.stores.isEmpty && states.version == 0 { return catalog }
-    if let made = applied.withLock({ $0 }), made.stateVersion == states.version { return made }
+    if let made = applied.withLock({ $0 }), made.source == source, made.catalog.stateVersion == states.version {
+      return made.catalog
+    }
     // Made outside the lock: two first requests of a version may both make it.
     let made = catalog.applying(states)
     applied.withLock { slot in
-      if slot == nil || slot!.stateVersion < states.version { slot = made }
+      if slot == nil || slot!.source != source || slot!.catalog.stateVersion <= states.version {
+        slot = (source, made)
+      }
     }
     return made
   }

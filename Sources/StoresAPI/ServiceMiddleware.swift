@@ -40,6 +40,7 @@ struct ServiceMiddleware: RouterMiddleware {
     // catalog, whatever a reload swaps in meanwhile.
     context.loaded = store.current
     context.states = state.current.states
+    context.stateSource = ObjectIdentifier(state)
     if state.isStale { context.staleStateAge = state.ageSeconds ?? -1 }
     let start = ContinuousClock.now
     var response: Response

@@ -190,7 +190,7 @@ struct StoreRoutes: Sendable {
 
   /// The catalog the request is answered from: the data it was given with the state it was given.
   static func catalog(_ loaded: LoadedCatalog, _ context: StoresRequestContext) -> Catalog {
-    loaded.catalog(applying: context.states)
+    loaded.catalog(applying: context.states, from: context.stateSource)
   }
 
   /// The `{id}` of the path, percent-decoded, as the first parameter.

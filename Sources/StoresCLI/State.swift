@@ -73,7 +73,7 @@ struct StateTarget: ParsableArguments {
     return try blocking {
       let storage: any StateStorage
       do { storage = try await openStateStorage(location) } catch {
-        throw StateCommandFailure(message: error.message, code: .badData)
+        throw StateCommandFailure(storage: error)
       }
       do {
         let value = try await body(storage)
@@ -139,7 +139,7 @@ struct StateTarget: ParsableArguments {
   func change(_ id: String, format: StateFormat, _ make: (StoreState) throws -> JSONObject) throws {
     if server != nil {
       let current = try ask("GET", Self.statePath(id))
-      let state = try StoreState(storageJSON: .object(current), version: 0, changedAt: nil)
+      let state = try CommandParameters().read { _ throws(RequestError) in try StoreState(document: current) }
       return print(try ask("PATCH", Self.statePath(id), body: try make(state)), format: format)
     }
     let (_, zone) = try store(id)
@@ -151,7 +151,7 @@ struct StateTarget: ParsableArguments {
     }
     let state = try withStorage { storage in
       do { return try await storage.apply(change, to: id, by: "cli", at: now) } catch {
-        throw StateCommandFailure(message: error.message, code: .badData)
+        throw StateCommandFailure(storage: error)
       }
     }
     print(state.jsonObject(id: id, at: now), format: format)
@@ -162,7 +162,7 @@ struct StateTarget: ParsableArguments {
     case .json: standardOutput(JSONValue.object(object).jsonText + "\n")
     case .text:
       let id = object["id"]?.stringValue ?? ""
-      let state = (try? StoreState(storageJSON: .object(object), version: 0, changedAt: nil)) ?? .unchanged
+      let state = (try? StoreState(document: object)) ?? .unchanged
       let version = object["version"]?.scalarText ?? "0"
       standardOutput("\(id): \(state.summary(at: .now())) (state version \(version))\n")
     }
@@ -178,6 +178,17 @@ struct StateCommandFailure: Error, CustomStringConvertible {
   let message: String
   let code: ExitCode
   var description: String { message }
+
+  init(message: String, code: ExitCode) {
+    self.message = message
+    self.code = code
+  }
+
+  /// The storage's sentence: a database that cannot be opened or read is bad data (65).
+  init(storage error: any Error) {
+    let storage = error as? StateStorageError
+    self.init(message: storage?.message ?? "\(error)", code: storage?.kind == .badLocation ? .usage : .badData)
+  }
 }
 
 extension String {
@@ -222,7 +233,7 @@ extension StoresCommand.State {
         _ = try target.store(id)
         let state = try target.withStorage { storage in
           do { return try await storage.load()[id] } catch {
-            throw StateCommandFailure(message: error.message, code: .badData)
+            throw StateCommandFailure(storage: error)
           }
         }
         target.print(state.jsonObject(id: id, at: .now()), format: format)
@@ -364,7 +375,7 @@ extension StoresCommand.State {
           let limit = limit
           records = try target.withStorage { storage in
             do { return try await storage.history(of: id, limit: limit).map { .object($0.jsonObject) } } catch {
-              throw StateCommandFailure(message: error.message, code: .badData)
+              throw StateCommandFailure(storage: error)
             }
           }
         }

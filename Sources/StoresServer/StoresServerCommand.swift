@@ -313,7 +313,7 @@ struct StoresServerCommand: AsyncParsableCommand {
       ?? .beside(data: path)
     let stateStorage: any StateStorage
     do { stateStorage = try await openStateStorageWithPostgres(stateLocation) } catch {
-      standardError("stores-server: the state storage \(stateLocation.displayName): \(error.message)")
+      standardError("stores-server: the state storage \(stateLocation.description): \(error.message)")
       throw ExitCode(error.kind == .badLocation ? 64 : 69)
     }
 
@@ -350,7 +350,7 @@ struct StoresServerCommand: AsyncParsableCommand {
           "stores-server: serving \(first.stores) stores from \(path) "
           + "(version \(first.version), loaded in \(Self.milliseconds(first.seconds))"
           + (service.configuration.adminToken == nil ? "" : "; POST /admin/reload enabled")
-          + "; state in \(stateLocation.displayName), version \(service.state.current.states.version)"
+          + "; state in \(stateLocation.description), version \(service.state.current.states.version)"
           + ") on http://\(hostname.contains(":") ? "[\(hostname)]" : hostname):\(port)"
         standardOutput(line)
         logger.notice("listening", metadata: ["port": "\(port)", "version": "\(first.version)"])

@@ -10,18 +10,4 @@ extension StateStorageLocation {
     let stem = file.firstIndex(of: ".").map { String(file[..<$0]) } ?? file
     return .sqlite(path: directory + (stem.isEmpty ? "stores" : stem) + ".state.sqlite")
   }
-
-  /// `sqlite:PATH`, `postgres://user@host:port/db` (without a password), `memory`.
-  public var displayName: String {
-    switch self {
-    case .memory: return "memory"
-    case .sqlite(let path): return "sqlite:" + path
-    case .postgres(let url):
-      // postgres://user:secret@host → postgres://user@host
-      guard let at = url.lastIndex(of: "@"), let scheme = url.range(of: "://") else { return url }
-      let credentials = url[scheme.upperBound..<at]
-      let user = credentials.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
-      return String(url[..<scheme.upperBound]) + user + String(url[at...])
-    }
-  }
 }

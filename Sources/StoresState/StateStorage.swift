@@ -65,7 +65,7 @@ public struct StateChangeRecord: Sendable, Equatable {
       .init(key: "id", value: .string(storeID)),
       .init(key: "change", value: .object(change)),
       .init(key: "by", value: .string(actor)),
-      .init(key: "at", value: .string(iso8601(at, in: .utc))),
+      .init(key: "at", value: .string(at.description)),
     ])
   }
 }

@@ -6,6 +6,7 @@ import Logging
 import Metrics
 import NIOCore
 import StoreLocator
+import StoresState
 import Synchronization
 import Testing
 
@@ -46,12 +47,13 @@ enum TestService {
   static func service(
     _ loaded: LoadedCatalog? = bundled, source: String = bundledData,
     configuration: APIConfiguration = APIConfiguration(), page: PageResources = .listOnly,
-    metrics: ServiceMetrics? = nil, log: TestLog = TestLog()
+    metrics: ServiceMetrics? = nil, stateStorage: any StateStorage = MemoryStateStorage(), log: TestLog = TestLog()
   ) -> StoresService {
     let sharesMetrics = loaded == nil || loaded === bundled
     return StoresService(
       source: CatalogSource(path: source), initial: loaded, configuration: configuration, page: page,
-      metrics: metrics ?? (sharesMetrics ? Self.metrics : ServiceMetrics()), logger: log.logger)
+      metrics: metrics ?? (sharesMetrics ? Self.metrics : ServiceMetrics()), stateStorage: stateStorage,
+      logger: log.logger)
   }
 
   /// An application for `app.test(.router)` or `.live`, logging (Hummingbird's lines and each
@@ -152,5 +154,12 @@ extension TestClientProtocol {
     var headers = headers
     if let contentType { headers[.contentType] = contentType }
     return try await execute(uri: uri, method: .post, headers: headers, body: ByteBuffer(string: body))
+  }
+
+  /// `PATCH uri` with a JSON body and the admin token `token` (none when `nil`).
+  func patch(_ uri: String, json body: String, token: String? = nil) async throws -> TestResponse {
+    var headers: HTTPFields = [.contentType: "application/json"]
+    if let token { headers[.authorization] = "Bearer \(token)" }
+    return try await execute(uri: uri, method: .patch, headers: headers, body: ByteBuffer(string: body))
   }
 }

@@ -102,7 +102,7 @@ public enum StateMoment: Hashable, Sendable, CustomStringConvertible {
     switch self {
     case .date(let date): date.description
     case .time(.wallTime(let local)): local.description
-    case .time(.instant(let instant)): iso8601(instant, in: .utc)
+    case .time(.instant(let instant)): instant.description
     }
   }
 }

@@ -77,14 +77,14 @@ public struct StoreStateChange: Hashable, Sendable {
       if let until, object["until"] != .null {
         throw RequestError(
           .invalid, parameter: "until",
-          "until \(iso8601(until, in: .utc)) goes with \"ordering\": \"paused\"; \"open\" resumes now")
+          "until \(until.description) goes with \"ordering\": \"paused\"; \"open\" resumes now")
       }
       ordering = .open
     case .string("paused"):
       if let until, until <= now {
         throw RequestError(
           .invalid, parameter: "until",
-          "until \(iso8601(until, in: .utc)) is not after now (\(iso8601(now, in: .utc))); a pause must end later")
+          "until \(until.description) is not after now (\(now.description)); a pause must end later")
       }
       ordering = .paused(until: until, reason: reason)
     case let value?:
@@ -130,7 +130,7 @@ public struct StoreStateChange: Hashable, Sendable {
       case .open: object["ordering"] = .string("open")
       case .paused(let until, let reason):
         object["ordering"] = .string("paused")
-        if let until { object["until"] = .string(iso8601(until, in: .utc)) }
+        if let until { object["until"] = .string(until.description) }
         if let reason { object["reason"] = .string(reason) }
       }
     }

@@ -13,13 +13,13 @@ extension StoreState {
       object["reason"] = .null
     case .paused(let until, let reason):
       object["ordering"] = .string("paused")
-      object["paused_until"] = until.map { .string(iso8601($0, in: .utc)) } ?? .null
+      object["paused_until"] = until.map { .string($0.description) } ?? .null
       object["reason"] = reason.map { .string($0) } ?? .null
     }
     object["closures"] = .array(closures.map { .object($0.jsonObject) })
     object["special_days"] = .array(specialDays.map { .object($0.jsonObject) })
     object["version"] = .number(String(version))
-    object["changed_at"] = changedAt.map { .string(iso8601($0, in: .utc)) } ?? .null
+    object["changed_at"] = changedAt.map { .string($0.description) } ?? .null
     return object
   }
 
@@ -31,7 +31,7 @@ extension StoreState {
     case .open: parts.append("taking orders")
     case .paused(let until, let reason):
       parts.append(
-        "ordering paused" + (until.map { " until \(iso8601($0, in: .utc))" } ?? " until resumed")
+        "ordering paused" + (until.map { " until \($0.description)" } ?? " until resumed")
           + (reason.map { " \"\($0)\"" } ?? ""))
     }
     for closure in closures {
@@ -80,7 +80,7 @@ extension StoreState.Ordering {
   /// `ordering paused until 2026-12-24T15:30:00Z "machine repair"`, or `nil` when open.
   public var note: String? {
     guard case .paused(let until, let reason) = self else { return nil }
-    return "ordering paused " + (until.map { "until \(iso8601($0, in: .utc))" } ?? "until resumed")
+    return "ordering paused " + (until.map { "until \($0.description)" } ?? "until resumed")
       + (reason.map { " \"\($0)\"" } ?? "")
   }
 }
@@ -98,5 +98,29 @@ extension StoreState {
     // Stored values were checked when they were made: only their shape is read again.
     let change = try StoreStateChange(json: storageJSON, zone: nil, now: Instant(secondsSinceEpoch: .min / 2), checking: false)
     self = change.applied(to: StoreState(version: version, changedAt: changedAt))
+  }
+}
+
+extension StoreState {
+  /// Reads the document `jsonObject(id:at:)` writes (`GET /v1/stores/{id}/state`).
+  /// - Throws: `RequestError` naming the member that is not as that document writes it.
+  public init(document: JSONObject) throws(RequestError) {
+    var change = JSONObject()
+    switch document["ordering"] {
+    case .string("paused"):
+      change["ordering"] = .string("paused")
+      if let until = document["paused_until"], until != .null { change["until"] = until }
+      if let reason = document["reason"], reason != .null { change["reason"] = reason }
+    case .string("open"), nil: change["ordering"] = .string("open")
+    case let other?:
+      throw RequestError(.invalid, parameter: "ordering", "ordering must be \"open\" or \"paused\", not \(other.jsonText)")
+    }
+    if let closures = document["closures"] { change["closures"] = closures }
+    if let days = document["special_days"] { change["special_days"] = days }
+    let version = document["version"]?.scalarText.flatMap { Int64($0) } ?? 0
+    let changedAt = document["changed_at"]?.stringValue.flatMap { text -> Instant? in
+      if case .instant(let instant) = try? TimeQuery(parsing: text) { instant } else { nil }
+    }
+    try self.init(storageJSON: .object(change), version: version, changedAt: changedAt)
   }
 }
