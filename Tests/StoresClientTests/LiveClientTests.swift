@@ -244,6 +244,50 @@ import Testing
     #expect(reloaded.stores == ready.stores)
   }
 
+  /// Every state operation through the convenience methods: read, pause, the change seen in a
+  /// store answer, closures, special days, the mirror's list and the history.
+  @Test func theStateOperationsAnswer() async throws {
+    let server = try await Self.startServer()
+    let reader = StoresClient(serverURL: server.url)
+    let admin = StoresClient(
+      serverURL: server.url, transport: URLSessionTransport(),
+      middlewares: [AdminTokenMiddleware(token: LiveServer.adminToken)])
+    let id = "nw-0145"
+    let before = try await reader.state(of: id)
+    #expect(before.ordering == .open)
+    // Without the token: a typed 401.
+    await #expect {
+      try await reader.pause(id)
+    } throws: { error in
+      (error as? StoresClientError)?.problem?.status == 401
+    }
+    let paused = try await admin.pause(id, until: Date(timeIntervalSinceNow: 3600), reason: "machine repair")
+    #expect(paused.ordering == .paused)
+    #expect(paused.reason == "machine repair")
+    let version = paused.version
+    #expect(try await reader.store(id: id).ordering == .paused)
+    let closed = try await admin.setClosures(
+      [Closure(from: "2027-01-05", until: "2027-01-19", reason: "renovation")], of: id)
+    #expect(closed.closures.count == 1)
+    let special = try await admin.setSpecialDays(
+      [SpecialDay(date: "2026-12-24", hours: "07:00-14:00", reason: "Christmas Eve", service: nil)], of: id)
+    #expect(special.specialDays.first?.hours == "07:00-14:00")
+    let open = try await admin.resume(id)
+    #expect(open.ordering == .open)
+    let changed = try await reader.changedStates(since: version)
+    #expect(changed.stores.map(\.id) == [id])
+    #expect(changed.version == open.version)
+    let history = try await reader.stateHistory(of: id)
+    #expect(history.history.map(\.version) == [open.version, special.version, closed.version, paused.version])
+    #expect(history.history.allSatisfy { $0.by == "admin" })
+    // A bad member is a typed 400 naming it.
+    await #expect {
+      try await admin.change(id, .init(closures: [Closure(from: "2027-01-19", until: "2027-01-05")]))
+    } throws: { error in
+      (error as? StoresClientError)?.problem?.parameter == "closures[0].until"
+    }
+  }
+
   @Test func problemsAreTypedErrors() async throws {
     let server = try await Self.startServer()
     let stores = StoresClient(serverURL: server.url)

@@ -90,6 +90,8 @@ final class LiveServer: @unchecked Sendable {
       // The place index is built by the first place query: a quarter of a second in a release
       // build, but seconds in a debug build while every suite runs, past the default 10 s.
       "--request-timeout", "120",
+      // The state in memory: never a file beside the repository's data, nor one shared by runs.
+      "--state", "memory",
     ]
     var environment = ProcessInfo.processInfo.environment
     environment["STORES_ADMIN_TOKEN"] = Self.adminToken

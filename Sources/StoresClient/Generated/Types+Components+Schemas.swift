@@ -3871,6 +3871,12 @@ extension Components {
             public var nextChange: Components.Schemas.NextChange?
             /// - Remark: Generated from `#/components/schemas/PickupStoreOrNull/status_text`.
             public var statusText: Components.Schemas.StatusText
+            /// - Remark: Generated from `#/components/schemas/PickupStoreOrNull/ordering`.
+            public var ordering: Components.Schemas.Ordering
+            /// Until when and why ordering is paused; null while open.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PickupStoreOrNull/ordering_note`.
+            public var orderingNote: Swift.String?
             /// - Remark: Generated from `#/components/schemas/PickupStoreOrNull/phone`.
             public var phone: Swift.String?
             /// - Remark: Generated from `#/components/schemas/PickupStoreOrNull/website`.
@@ -3893,6 +3899,8 @@ extension Components {
             ///   - comment:
             ///   - nextChange:
             ///   - statusText:
+            ///   - ordering:
+            ///   - orderingNote: Until when and why ordering is paused; null while open.
             ///   - phone:
             ///   - website:
             ///   - properties:
@@ -3910,6 +3918,8 @@ extension Components {
                 comment: Components.Schemas.RuleComment? = nil,
                 nextChange: Components.Schemas.NextChange? = nil,
                 statusText: Components.Schemas.StatusText,
+                ordering: Components.Schemas.Ordering,
+                orderingNote: Swift.String? = nil,
                 phone: Swift.String? = nil,
                 website: Swift.String? = nil,
                 properties: Components.Schemas.RecordProperties
@@ -3927,6 +3937,8 @@ extension Components {
                 self.comment = comment
                 self.nextChange = nextChange
                 self.statusText = statusText
+                self.ordering = ordering
+                self.orderingNote = orderingNote
                 self.phone = phone
                 self.website = website
                 self.properties = properties
@@ -3945,6 +3957,8 @@ extension Components {
                 case comment
                 case nextChange = "next_change"
                 case statusText = "status_text"
+                case ordering
+                case orderingNote = "ordering_note"
                 case phone
                 case website
                 case properties
@@ -4003,6 +4017,14 @@ extension Components {
                     Components.Schemas.StatusText.self,
                     forKey: .statusText
                 )
+                self.ordering = try container.decode(
+                    Components.Schemas.Ordering.self,
+                    forKey: .ordering
+                )
+                self.orderingNote = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .orderingNote
+                )
                 self.phone = try container.decodeIfPresent(
                     Swift.String.self,
                     forKey: .phone
@@ -4029,6 +4051,8 @@ extension Components {
                     "comment",
                     "next_change",
                     "status_text",
+                    "ordering",
+                    "ordering_note",
                     "phone",
                     "website",
                     "properties"
