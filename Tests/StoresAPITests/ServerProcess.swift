@@ -39,8 +39,10 @@ final class RunningServer: @unchecked Sendable {
     // other suite (CI), that can outlast the default idle timeout of 60 s. Only the test of the
     // timeout sets one.
     let idle = arguments.contains("--idle-timeout") ? [] : ["--idle-timeout", "0"]
+    // The state in memory unless the test says where: never a file beside shared data.
+    let state = arguments.contains("--state") ? [] : ["--state", "memory"]
     let serverArguments =
-      arguments + idle + ["--hostname", "127.0.0.1", "--port", "0", "--log-level", logLevel]
+      arguments + idle + state + ["--hostname", "127.0.0.1", "--port", "0", "--log-level", logLevel]
     if let descriptorLimit {
       // The shell sets the limit and becomes the server (exec), so the process is the server.
       process.executableURL = URL(fileURLWithPath: "/bin/sh")

@@ -107,7 +107,7 @@ def log(message):
 
 def start_server(server, log_file):
     process = subprocess.Popen(
-        [server, "--port", "0", "--hostname", "127.0.0.1", "--data", str(DATA)],
+        [server, "--port", "0", "--hostname", "127.0.0.1", "--data", str(DATA), "--state", "memory"],
         stdout=subprocess.PIPE, stderr=log_file, stdin=subprocess.DEVNULL, text=True,
         env={**os.environ, "STORES_ADMIN_TOKEN": ADMIN_TOKEN})
     try:

@@ -62,7 +62,7 @@ def check(condition, message):
 
 def start_server(binary, assets, *extra):
     """Starts stores-server on a free loopback port; returns (process, base URL)."""
-    args = [binary, "--hostname", "127.0.0.1", "--port", "0", *extra]
+    args = [binary, "--hostname", "127.0.0.1", "--port", "0", "--state", "memory", *extra]
     if assets is not None:
         args += ["--assets", assets]
     process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

@@ -86,7 +86,8 @@ def start_server(server, token, log):
     """The server process, its port, data version and store count, from its startup line."""
     environment = dict(os.environ, STORES_ADMIN_TOKEN=token)
     process = subprocess.Popen(
-        [server, "--port", "0", "--hostname", "127.0.0.1", "--data", str(ROOT / "Data" / "stores.geojson")],
+        [server, "--port", "0", "--hostname", "127.0.0.1", "--data", str(ROOT / "Data" / "stores.geojson"),
+         "--state", "memory"],
         stdout=subprocess.PIPE, stderr=log, stdin=subprocess.DEVNULL, env=environment, text=True)
     ready, _, _ = select.select([process.stdout], [], [], STARTUP_TIMEOUT_SECONDS)
     line = process.stdout.readline() if ready else ""
