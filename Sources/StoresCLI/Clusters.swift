@@ -37,6 +37,7 @@ extension StoresCommand {
     @OptionGroup var openOptions: OpenOptions
     @OptionGroup var clock: ClockOptions
     @OptionGroup var dataOptions: DataOptions
+    @OptionGroup var stateOption: StateOption
     @Option(name: .long, help: "Output format: text or json.")
     var format: DocumentFormat = .text
 
@@ -56,7 +57,8 @@ extension StoresCommand {
 
     func run() throws {
       let request = try parameters.read(ClustersRequest.init)
-      let answer = try dataOptions.loadCatalog().answer(request, now: .now())
+      let answer = try stateOption.applied(to: dataOptions.loadCatalog(), data: dataOptions).answer(
+        request, now: .now())
       guard format == .text else {
         standardOutput(answer.jsonText)
         return

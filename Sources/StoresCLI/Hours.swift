@@ -90,6 +90,7 @@ extension StoresCommand {
     @OptionGroup var serviceOption: ServiceOption
     @OptionGroup var clock: ClockOptions
     @OptionGroup var dataOptions: DataOptions
+    @OptionGroup var stateOption: StateOption
     @Option(name: .long, help: "Output format: text or json.")
     var format: DocumentFormat = .text
 
@@ -175,7 +176,7 @@ extension StoresCommand {
         return (title, answer)
       }
       let request = try parameters.read(HoursRequest.init)
-      let catalog = try dataOptions.loadCatalog()
+      let catalog = try stateOption.applied(to: dataOptions.loadCatalog(), data: dataOptions)
       let answer = try catalog.answering { catalog throws(RequestError) in
         try catalog.answer(request, now: .now())
       }

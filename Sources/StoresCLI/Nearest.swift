@@ -48,6 +48,7 @@ extension StoresCommand {
     @OptionGroup var openOptions: OpenOptions
     @OptionGroup var clock: ClockOptions
     @OptionGroup var dataOptions: DataOptions
+    @OptionGroup var stateOption: StateOption
     @OptionGroup var output: OutputOptions
     @OptionGroup var unitOptions: UnitOptions
 
@@ -67,7 +68,7 @@ extension StoresCommand {
 
     func run() throws {
       let request = try parameters.read(NearestRequest.init)
-      let catalog = try dataOptions.loadCatalog()
+      let catalog = try stateOption.applied(to: dataOptions.loadCatalog(), data: dataOptions)
       let answer = catalog.answer(request, now: .now())
       writeSearchAnswer(answer, format: output.format, units: unitOptions.units)
     }

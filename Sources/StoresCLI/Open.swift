@@ -38,6 +38,7 @@ extension StoresCommand {
     @OptionGroup var serviceOption: ServiceOption
     @OptionGroup var clock: ClockOptions
     @OptionGroup var dataOptions: DataOptions
+    @OptionGroup var stateOption: StateOption
     @Option(name: .long, help: "Output format: text or json.")
     var format: DocumentFormat = .text
 
@@ -59,7 +60,7 @@ extension StoresCommand {
 
     func run() throws {
       let request = try parameters.read(OpenRequest.init)
-      let catalog = try dataOptions.loadCatalog()
+      let catalog = try stateOption.applied(to: dataOptions.loadCatalog(), data: dataOptions)
       let answer = try catalog.answering { catalog throws(RequestError) in
         try catalog.answer(request, now: .now())
       }

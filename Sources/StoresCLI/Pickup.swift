@@ -85,6 +85,7 @@ extension StoresCommand {
     @OptionGroup var serviceOption: ServiceOption
     @OptionGroup var clock: ClockOptions
     @OptionGroup var dataOptions: DataOptions
+    @OptionGroup var stateOption: StateOption
     @Option(name: .long, help: "Output format: text or json (default: json with --order, else text).")
     var format: DocumentFormat?
 
@@ -133,7 +134,7 @@ extension StoresCommand {
       let submission = try parameters.read { parameters throws(RequestError) in
         try PickupSubmission(parameters, order: document)
       }
-      let catalog = try dataOptions.loadCatalog()
+      let catalog = try stateOption.applied(to: dataOptions.loadCatalog(), data: dataOptions)
       let answer = try catalog.answering { catalog throws(RequestError) in
         try catalog.answer(submission, now: .now())
       }

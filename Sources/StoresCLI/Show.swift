@@ -29,6 +29,7 @@ extension StoresCommand {
     @OptionGroup var serviceOption: ServiceOption
     @OptionGroup var clock: ClockOptions
     @OptionGroup var dataOptions: DataOptions
+    @OptionGroup var stateOption: StateOption
     @OptionGroup var output: OutputOptions
 
     /// The options as the library reads them (StoreRequest, as the service's path and query).
@@ -45,7 +46,7 @@ extension StoresCommand {
 
     func run() throws {
       let request = try parameters.read(StoreRequest.init)
-      let catalog = try dataOptions.loadCatalog()
+      let catalog = try stateOption.applied(to: dataOptions.loadCatalog(), data: dataOptions)
       let answer = try catalog.answering { catalog throws(RequestError) in
         try catalog.answer(request, now: .now())
       }

@@ -46,6 +46,15 @@ struct StateTarget: ParsableArguments {
 
   @OptionGroup var dataOptions: DataOptions
 
+  init() {}
+
+  /// A target made by another command (`--state` on a query).
+  init(state: String?, server: String?, dataOptions: DataOptions) {
+    self.state = state
+    self.server = server
+    self.dataOptions = dataOptions
+  }
+
   func validate() throws {
     if state != nil, server != nil { throw ValidationError("give --state or --server, not both") }
     if let state {
@@ -213,7 +222,12 @@ func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) thr
 extension StoresCommand.State {
   /// Ends the command with a state failure's sentence and code.
   static func reporting(_ body: () throws -> Void) throws {
-    do { try body() } catch let failure as StateCommandFailure {
+    try reportingValue(body)
+  }
+
+  /// `body`'s value; a state failure ends the command with its sentence and code.
+  static func reportingValue<T>(_ body: () throws -> T) throws -> T {
+    do { return try body() } catch let failure as StateCommandFailure {
       standardError("stores: \(failure.message)")
       throw failure.code
     }
@@ -395,5 +409,34 @@ extension StoresCommand.State {
         }
       }
     }
+  }
+}
+
+/// `--state` on the commands that answer about stores: the state to apply, opt-in, so an answer
+/// from the data alone never opens a database.
+struct StateOption: ParsableArguments {
+  @Option(
+    name: .customLong("state"),
+    help: ArgumentHelp(
+      "Apply the stores' state (paused ordering, closures, special days) kept at this location: "
+        + "sqlite:PATH, or 'default' for the file beside the data that stores-server uses.",
+      valueName: "location"))
+  var location: String?
+
+  func validate() throws {
+    if let location, location != "default" {
+      do throws(StateStorageError) { _ = try StateStorageLocation(parsing: location) } catch {
+        throw ValidationError("--state: \(error.message)")
+      }
+    }
+  }
+
+  /// `catalog` with the state applied, or as it is without `--state`.
+  func applied(to catalog: Catalog, data: DataOptions) throws -> Catalog {
+    guard let location else { return catalog }
+    let target = StateTarget(
+      state: location == "default" ? nil : location, server: nil, dataOptions: data)
+    let states = try StoresCommand.State.reportingValue { try target.withStorage { try await $0.load() } }
+    return catalog.applying(states)
   }
 }

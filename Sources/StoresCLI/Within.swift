@@ -53,6 +53,7 @@ extension StoresCommand {
     @OptionGroup var openOptions: OpenOptions
     @OptionGroup var clock: ClockOptions
     @OptionGroup var dataOptions: DataOptions
+    @OptionGroup var stateOption: StateOption
     @OptionGroup var output: OutputOptions
     @OptionGroup var unitOptions: UnitOptions
 
@@ -74,7 +75,7 @@ extension StoresCommand {
 
     func run() throws {
       let request = try parameters.read(WithinRequest.init)
-      let catalog = try dataOptions.loadCatalog()
+      let catalog = try stateOption.applied(to: dataOptions.loadCatalog(), data: dataOptions)
       let answer = try catalog.answering { catalog throws(RequestError) in
         try catalog.answer(request, now: .now())
       }
