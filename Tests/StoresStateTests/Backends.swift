@@ -132,25 +132,13 @@ struct PrivateCluster {
     try? FileManager.default.removeItem(atPath: folder)
   }
 
-  /// Runs the script, answering what it printed. Spawned and awaited with POSIX calls, and its
-  /// output sent to a file: the server it starts inherits the descriptor (a pipe would never
-  /// close), and Foundation's `Process` was seen never to notice the script's end here.
+  /// Runs the script, answering what it printed (to a file: the server it starts inherits the
+  /// descriptor, and a pipe would never close).
   private static func run(_ command: String, _ folder: String) throws -> String {
     let printed = "\(folder).out"
     defer { unlink(printed) }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 1, printed, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    let arguments = ["/bin/bash", script, command, folder]
-    var argv = arguments.map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
-    var pid = pid_t()
-    guard posix_spawn(&pid, "/bin/bash", &actions, nil, &argv, environ) == 0 else {
-      throw ScriptFailed(description: "\(script) could not be started")
-    }
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+    let pid = try spawn(["/bin/bash", script, command, folder], output: printed)
+    let status = wait(for: pid)
     guard status == 0 else {
       throw ScriptFailed(description: "\(script) \(command) \(folder) exited with status \(status)")
     }
@@ -161,4 +149,41 @@ struct PrivateCluster {
   struct ScriptFailed: Error, CustomStringConvertible {
     let description: String
   }
+}
+
+/// Starts `arguments[0]` with `arguments`, its output to the file `output`, and `environment`
+/// added to this process's. POSIX calls rather than Foundation's `Process`, which was seen never
+/// to notice a child's end here.
+/// - Parameter quiet: Whether its standard error goes to /dev/null too (rather than this process's).
+func spawn(_ arguments: [String], output: String, environment: [String] = [], quiet: Bool = false) throws
+  -> pid_t
+{
+  var actions = posix_spawn_file_actions_t()
+  posix_spawn_file_actions_init(&actions)
+  defer { posix_spawn_file_actions_destroy(&actions) }
+  posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+  if quiet { posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0) }
+  var argv = arguments.map { strdup($0) } + [nil]
+  defer { argv.forEach { free($0) } }
+  var inherited: [String] = []
+  var entry = environ
+  while let variable = entry.pointee {
+    inherited.append(String(cString: variable))
+    entry += 1
+  }
+  var envp = (inherited + environment).map { strdup($0) } + [nil]
+  defer { envp.forEach { free($0) } }
+  var pid = pid_t()
+  let result = posix_spawn(&pid, arguments[0], &actions, nil, &argv, &envp)
+  guard result == 0 else {
+    throw PrivateCluster.ScriptFailed(description: "\(arguments[0]) could not be started (error \(result))")
+  }
+  return pid
+}
+
+/// Waits for the child `pid` to end, answering its wait status (0: exited 0).
+func wait(for pid: pid_t) -> Int32 {
+  var status: Int32 = 0
+  while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+  return status
 }
