@@ -147,6 +147,10 @@ let package = Package(
         // Built for the tests that run the binaries: a change through the CLI, seen by the service.
         "StoresCLI",
         "StoresServer",
+        // To reach behind a storage: a newer schema version written by hand, a database per test.
+        .product(name: "SQLiteNIO", package: "sqlite-nio"),
+        .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "Logging", package: "swift-log"),
       ]
     ),
     .testTarget(
