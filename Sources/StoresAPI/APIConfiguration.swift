@@ -45,7 +45,8 @@ public struct APIConfiguration: Sendable {
 
   /// Every admin token with its name.
   var adminTokens: [(name: String, token: String)] {
-    (adminToken.flatMap { $0.isEmpty ? nil : [("admin", $0)] } ?? []) + namedAdminTokens.filter { !$0.token.isEmpty }
+    (adminToken.flatMap { $0.isEmpty ? nil : [("admin", $0)] } ?? [])
+      + namedAdminTokens.filter { !$0.token.isEmpty }
   }
 
   /// One query thread a core the process may use.

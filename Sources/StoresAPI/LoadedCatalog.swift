@@ -48,7 +48,8 @@ public final class LoadedCatalog: Sendable {
   ///   one keeper's storage, so two services sharing this catalog (tests) never mix theirs.
   public func catalog(applying states: StoreStates, from source: ObjectIdentifier? = nil) -> Catalog {
     if states.stores.isEmpty && states.version == 0 { return catalog }
-    if let made = applied.withLock({ $0 }), made.source == source, made.catalog.stateVersion == states.version {
+    if let made = applied.withLock({ $0 }), made.source == source, made.catalog.stateVersion == states.version
+    {
       return made.catalog
     }
     // Made outside the lock: two first requests of a version may both make it.

@@ -36,7 +36,8 @@ public final class ServiceMetrics: Sendable {
     self.registry = registry
     let changes = MetricNameDescriptor(
       namespace: "stores", subsystem: "state", metricName: "changes", unitName: "total",
-      helpText: "Changes to the stores' state made through this replica, by member: ordering, closures, special_days")
+      helpText:
+        "Changes to the stores' state made through this replica, by member: ordering, closures, special_days")
     stateChanges = Dictionary(
       uniqueKeysWithValues: ["ordering", "closures", "special_days"].map {
         ($0, registry.makeCounter(descriptor: changes, labels: [("member", $0)]))

@@ -87,7 +87,9 @@ public final class StateKeeper: Sendable {
     async throws(StateStorageError) -> StoreState
   {
     let state: StoreState
-    do throws(StateStorageError) { state = try await storage.apply(change, to: id, by: actor, at: instant) } catch {
+    do throws(StateStorageError) {
+      state = try await storage.apply(change, to: id, by: actor, at: instant)
+    } catch {
       noteFailure(error)
       throw error
     }

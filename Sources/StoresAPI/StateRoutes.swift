@@ -29,7 +29,8 @@ struct StateRoutes: Sendable {
     let pairs = try QueryString.pairs(request.uri.query)
     if let unknown = pairs.first(where: { $0.name != "changed_since" }) {
       throw Self.invalid(
-        "unknown parameter \(EchoedText.quoted(unknown.name)) (this route takes only changed_since)", unknown.name)
+        "unknown parameter \(EchoedText.quoted(unknown.name)) (this route takes only changed_since)",
+        unknown.name)
     }
     var since: Int64 = 0
     if let text = pairs.first?.value {
@@ -57,7 +58,8 @@ struct StateRoutes: Sendable {
       throw Problem(
         "changes-disabled", status: .forbidden, title: "State changes are not enabled",
         detail:
-          "this service takes no state changes: start it with STORES_ADMIN_TOKEN (or STORES_ADMIN_TOKENS) set")
+          "this service takes no state changes: start it with STORES_ADMIN_TOKEN (or STORES_ADMIN_TOKENS) set"
+      )
     }
     let actor = try OperationsRoutes.adminName(request, configuration)
     let (id, zone) = try Self.store(request, context, accepted: [])
@@ -71,16 +73,20 @@ struct StateRoutes: Sendable {
     let now = Instant.now()
     let change = try StoreRoutes.reading { () throws(RequestError) in
       let json: JSONValue
-      do throws(JSONParseError) { json = try JSONValue(parsing: String(decoding: bytes, as: UTF8.self)) } catch {
+      do throws(JSONParseError) {
+        json = try JSONValue(parsing: String(decoding: bytes, as: UTF8.self))
+      } catch {
         throw RequestError(.invalid, parameter: nil, "the body is not JSON: \(error.description)")
       }
       return try StoreStateChange(json: json, zone: zone, now: now)
     }
     let stored: StoreState
-    do throws(StateStorageError) { stored = try await state.apply(change, to: id, by: actor, at: now) } catch {
+    do throws(StateStorageError) { stored = try await state.apply(change, to: id, by: actor, at: now) } catch
+    {
       throw Self.unavailable(error)
     }
-    var response = Self.document(stored.jsonObject(id: id, at: now), version: stored.version, request: request)
+    var response = Self.document(
+      stored.jsonObject(id: id, at: now), version: stored.version, request: request)
     response.headers[.cacheControl] = "no-store"
     return response
   }
@@ -93,7 +99,8 @@ struct StateRoutes: Sendable {
     var limit = 100
     if let text = pairs.first(where: { $0.name == "limit" })?.value {
       guard let value = Int(text), (1...Self.maximumHistory).contains(value) else {
-        throw Self.invalid("limit must be 1...\(Self.maximumHistory) (got \(EchoedText.quoted(text)))", "limit")
+        throw Self.invalid(
+          "limit must be 1...\(Self.maximumHistory) (got \(EchoedText.quoted(text)))", "limit")
       }
       limit = value
     }
@@ -118,7 +125,8 @@ struct StateRoutes: Sendable {
     if let unknown = pairs.first(where: { !accepted.contains($0.name) }) {
       throw invalid(
         "unknown parameter \(EchoedText.quoted(unknown.name))"
-          + (accepted.isEmpty ? " (this route takes none)" : " (this route takes \(accepted.joined(separator: ", ")))"),
+          + (accepted.isEmpty
+            ? " (this route takes none)" : " (this route takes \(accepted.joined(separator: ", ")))"),
         unknown.name)
     }
     let id = try QueryString.pathSegment(context.parameters.get("id") ?? "")

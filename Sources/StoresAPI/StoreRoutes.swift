@@ -44,7 +44,8 @@ struct StoreRoutes: Sendable {
     let query = try Self.reading { () throws(RequestError) in
       try ClustersRequest(RequestParameters(pairs, style: .queryString))
     }
-    return document(Self.catalog(loaded, context).answer(query, now: .now()).jsonText, DocumentResponse.json, request)
+    return document(
+      Self.catalog(loaded, context).answer(query, now: .now()).jsonText, DocumentResponse.json, request)
   }
 
   /// `GET /v1/stores/{id}`: `stores show ID`.
@@ -53,7 +54,8 @@ struct StoreRoutes: Sendable {
     var pairs = try Self.pathID(context) + QueryString.pairs(request.uri.query)
     let format = try AnswerFormat.take(from: &pairs, geoJSON: true)
     let answer = try Self.reading { () throws(RequestError) in
-      try Self.catalog(loaded, context).answer(StoreRequest(RequestParameters(pairs, style: .queryString)), now: .now())
+      try Self.catalog(loaded, context).answer(
+        StoreRequest(RequestParameters(pairs, style: .queryString)), now: .now())
     }
     return format == .geoJSON
       ? document(answer.geoJSONText, DocumentResponse.geoJSON, request)
@@ -66,7 +68,8 @@ struct StoreRoutes: Sendable {
     var pairs = try Self.pathID(context) + QueryString.pairs(request.uri.query)
     _ = try AnswerFormat.take(from: &pairs, geoJSON: false)
     let answer = try Self.reading { () throws(RequestError) in
-      try Self.catalog(loaded, context).answer(HoursRequest(RequestParameters(pairs, style: .queryString)), now: .now())
+      try Self.catalog(loaded, context).answer(
+        HoursRequest(RequestParameters(pairs, style: .queryString)), now: .now())
     }
     return document(answer.jsonText, DocumentResponse.json, request)
   }
@@ -77,7 +80,8 @@ struct StoreRoutes: Sendable {
     var pairs = try Self.pathID(context) + QueryString.pairs(request.uri.query)
     _ = try AnswerFormat.take(from: &pairs, geoJSON: false)
     let answer = try Self.reading { () throws(RequestError) in
-      try Self.catalog(loaded, context).answer(OpenRequest(RequestParameters(pairs, style: .queryString)), now: .now())
+      try Self.catalog(loaded, context).answer(
+        OpenRequest(RequestParameters(pairs, style: .queryString)), now: .now())
     }
     return document(answer.jsonText, DocumentResponse.json, request)
   }

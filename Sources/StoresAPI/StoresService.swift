@@ -26,7 +26,8 @@ public struct StoresService: Sendable {
     stateStorage: any StateStorage = MemoryStateStorage(), statePollInterval: Duration = .seconds(1),
     logger: Logger = Logger(label: "stores-server")
   ) {
-    state = StateKeeper(storage: stateStorage, pollInterval: statePollInterval, metrics: metrics, logger: logger)
+    state = StateKeeper(
+      storage: stateStorage, pollInterval: statePollInterval, metrics: metrics, logger: logger)
     self.page = page
     store = CatalogStore(initial)
     self.metrics = metrics

@@ -72,9 +72,13 @@ enum PlainHTTP {
     while true {
       let count = buffer.withUnsafeMutableBytes { read(socket, $0.baseAddress, $0.count) }
       if count == 0 { break }
-      guard count > 0 else { throw Failure(description: "--server \(server): no answer within \(timeoutSeconds) s") }
+      guard count > 0 else {
+        throw Failure(description: "--server \(server): no answer within \(timeoutSeconds) s")
+      }
       answer += buffer[..<count]
-      guard answer.count <= 64 << 20 else { throw Failure(description: "--server \(server): the answer is over 64 MiB") }
+      guard answer.count <= 64 << 20 else {
+        throw Failure(description: "--server \(server): the answer is over 64 MiB")
+      }
     }
     return try parse(answer, server: server)
   }
@@ -92,11 +96,14 @@ enum PlainHTTP {
       throw Failure(description: "--server \(server): the answer has no status line")
     }
     var body = Array(answer[(end + 4)...])
-    if lines.contains(where: { $0.lowercased().hasPrefix("transfer-encoding:") && $0.lowercased().contains("chunked") }) {
+    if lines.contains(where: {
+      $0.lowercased().hasPrefix("transfer-encoding:") && $0.lowercased().contains("chunked")
+    }) {
       var joined: [UInt8] = []
       var index = 0
       while let lineEnd = body[index...].indices.first(where: { body[$0...].starts(with: [13, 10]) }),
-        let size = Int(String(decoding: body[index..<lineEnd], as: UTF8.self).split(separator: ";")[0], radix: 16),
+        let size = Int(
+          String(decoding: body[index..<lineEnd], as: UTF8.self).split(separator: ";")[0], radix: 16),
         size > 0, lineEnd + 2 + size <= body.count
       {
         joined += body[(lineEnd + 2)..<(lineEnd + 2 + size)]
@@ -110,4 +117,6 @@ enum PlainHTTP {
 }
 
 /// `socket(2)`, named apart from the local variables that hold one.
-private func makeSocket(_ family: Int32, _ type: Int32, _ proto: Int32) -> Int32 { socket(family, type, proto) }
+private func makeSocket(_ family: Int32, _ type: Int32, _ proto: Int32) -> Int32 {
+  socket(family, type, proto)
+}

@@ -77,7 +77,8 @@ struct StateTarget: ParsableArguments {
   }
 
   /// Runs `body` with the storage open, closing it after.
-  func withStorage<T: Sendable>(_ body: @escaping @Sendable (any StateStorage) async throws -> T) throws -> T {
+  func withStorage<T: Sendable>(_ body: @escaping @Sendable (any StateStorage) async throws -> T) throws -> T
+  {
     let location = try location
     return try blocking {
       let storage: any StateStorage
@@ -114,7 +115,8 @@ struct StateTarget: ParsableArguments {
     let answer: (status: Int, body: String)
     do {
       answer = try PlainHTTP.send(
-        method, path, to: server ?? "", headers: headers, body: Array((body.map { JSONValue.object($0).jsonText } ?? "").utf8))
+        method, path, to: server ?? "", headers: headers,
+        body: Array((body.map { JSONValue.object($0).jsonText } ?? "").utf8))
     } catch {
       throw StateCommandFailure(message: error.description, code: .ioError)
     }
@@ -127,7 +129,8 @@ struct StateTarget: ParsableArguments {
         detail = "the server answered \(answer.status)"
       }
       throw StateCommandFailure(
-        message: detail, code: answer.status == 404 ? .inputMissing : answer.status == 400 ? .usage : .badData)
+        message: detail, code: answer.status == 404 ? .inputMissing : answer.status == 400 ? .usage : .badData
+      )
     }
     return object
   }
@@ -137,9 +140,11 @@ struct StateTarget: ParsableArguments {
     var encoded = ""
     for byte in id.utf8 {
       let unreserved =
-        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+        || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
         || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || "-._~".utf8.contains(byte)
-      encoded += unreserved ? String(UnicodeScalar(byte)) : "%" + String(byte, radix: 16, uppercase: true).leftPadded
+      encoded +=
+        unreserved ? String(UnicodeScalar(byte)) : "%" + String(byte, radix: 16, uppercase: true).leftPadded
     }
     return "/v1/stores/\(encoded)/state\(suffix)"
   }
@@ -196,7 +201,8 @@ struct StateCommandFailure: Error, CustomStringConvertible {
   /// The storage's sentence: a database that cannot be opened or read is bad data (65).
   init(storage error: any Error) {
     let storage = error as? StateStorageError
-    self.init(message: storage?.message ?? "\(error)", code: storage?.kind == .badLocation ? .usage : .badData)
+    self.init(
+      message: storage?.message ?? "\(error)", code: storage?.kind == .badLocation ? .usage : .badData)
   }
 }
 
@@ -259,7 +265,9 @@ extension StoresCommand.State {
     static let configuration = CommandConfiguration(
       abstract: "Pause ordering: the store stays listed, pickup passes it over until it resumes.")
     @Argument(help: "The store's id.") var id: String
-    @Option(help: ArgumentHelp("Resume by itself at this instant (ISO 8601 with Z or an offset).", valueName: "time"))
+    @Option(
+      help: ArgumentHelp(
+        "Resume by itself at this instant (ISO 8601 with Z or an offset).", valueName: "time"))
     var until: String?
     @Option(help: "Why, as customers and staff are told.") var reason: String?
     @Option(help: "text or json.") var format: StateFormat = .text
@@ -286,7 +294,9 @@ extension StoresCommand.State {
 
     func run() throws {
       try reporting {
-        try target.change(id, format: format) { _ in JSONObject([.init(key: "ordering", value: .string("open"))]) }
+        try target.change(id, format: format) { _ in
+          JSONObject([.init(key: "ordering", value: .string("open"))])
+        }
       }
     }
   }
@@ -333,7 +343,8 @@ extension StoresCommand.State {
       abstract: "Set a special day's hours (over the week and public holidays), or remove it.")
     @Argument(help: "The store's id.") var id: String
     @Option(help: ArgumentHelp("The day (2026-12-24).", valueName: "date")) var date: String
-    @Option(help: ArgumentHelp("Its hours: 07:00-14:00, 07:00-11:00,12:00-16:00, or off.", valueName: "hours"))
+    @Option(
+      help: ArgumentHelp("Its hours: 07:00-14:00, 07:00-11:00,12:00-16:00, or off.", valueName: "hours"))
     var hours: String?
     @Option(help: "Why, shown with the hours.") var reason: String?
     @Option(help: ArgumentHelp("Only for this service's hours (drive_through).", valueName: "service"))
@@ -375,7 +386,9 @@ extension StoresCommand.State {
     @OptionGroup var target: StateTarget
 
     func validate() throws {
-      guard (1...1000).contains(limit) else { throw ValidationError("--limit must be 1...1000 (got \(limit))") }
+      guard (1...1000).contains(limit) else {
+        throw ValidationError("--limit must be 1...1000 (got \(limit))")
+      }
     }
 
     func run() throws {
@@ -388,7 +401,8 @@ extension StoresCommand.State {
           _ = try target.store(id)
           let limit = limit
           records = try target.withStorage { storage in
-            do { return try await storage.history(of: id, limit: limit).map { .object($0.jsonObject) } } catch {
+            do { return try await storage.history(of: id, limit: limit).map { .object($0.jsonObject) } } catch
+            {
               throw StateCommandFailure(storage: error)
             }
           }
@@ -396,8 +410,12 @@ extension StoresCommand.State {
         switch format {
         case .json:
           standardOutput(
-            JSONValue.object(JSONObject([.init(key: "id", value: .string(id)), .init(key: "history", value: .array(records))]))
-              .jsonText + "\n")
+            JSONValue.object(
+              JSONObject([
+                .init(key: "id", value: .string(id)), .init(key: "history", value: .array(records)),
+              ])
+            )
+            .jsonText + "\n")
         case .text:
           if records.isEmpty { standardOutput("\(id): no changes\n") }
           for case .object(let record) in records {

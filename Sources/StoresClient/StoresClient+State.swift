@@ -36,7 +36,9 @@ public struct AdminTokenMiddleware: ClientMiddleware {
 extension StoresClient {
   /// The state of the store `id` (`GET /v1/stores/{id}/state`).
   public func state(of id: String) async throws -> StoreOperationalState {
-    let output = try await StoresClientError.unwrapping { try await client.getStoreState(path: .init(id: id)) }
+    let output = try await StoresClientError.unwrapping {
+      try await client.getStoreState(path: .init(id: id))
+    }
     switch output {
     case .ok(let ok): return try ok.body.json
     case .undocumented(let status, _): throw StoresClientError.unexpectedResponse(status: status, body: "")

@@ -44,7 +44,8 @@ public final class MemoryStateStorage: StateStorage {
       contents.states.version = version
       contents.states.stores[id] = state
       contents.history.append(
-        StateChangeRecord(version: version, storeID: id, change: change.jsonObject, actor: actor, at: instant))
+        StateChangeRecord(version: version, storeID: id, change: change.jsonObject, actor: actor, at: instant)
+      )
       return state
     }
   }

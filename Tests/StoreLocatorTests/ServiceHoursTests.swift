@@ -43,7 +43,8 @@ import Testing
     #expect(answer.query["service"] == .string("drive_through"))
     let store = try #require(Self.catalog.store(withID: "dt"))
     #expect(Self.catalog.status(of: store, at: .instant(Self.instant(at))).state == .closed)
-    #expect(Self.catalog.serving("drive_through").status(of: store, at: .instant(Self.instant(at))).state == .open)
+    #expect(
+      Self.catalog.serving("drive_through").status(of: store, at: .instant(Self.instant(at))).state == .open)
   }
 
   @Test func theRuleForStoresWithoutServiceHours() throws {
@@ -106,7 +107,8 @@ import Testing
       let mapped = snapshot.serving("drive_through")
       let loaded = Self.catalog.serving("drive_through")
       #expect(
-        mapped.status(of: mapped.store(withID: id)!, at: at) == loaded.status(of: loaded.store(withID: id)!, at: at))
+        mapped.status(of: mapped.store(withID: id)!, at: at)
+          == loaded.status(of: loaded.store(withID: id)!, at: at))
     }
   }
 
@@ -130,13 +132,18 @@ import Testing
       Instant(secondsSinceEpoch: 1_767_225_600 + Int64.random(in: 0..<(2 * 365 * 86_400), using: &generator))
     }
     var cursor = Instant(secondsSinceEpoch: 1_767_225_600)
-    while let change = rules.nextTransition(after: cursor), change.secondsSinceEpoch < 1_767_225_600 + 2 * 365 * 86_400 {
-      for offset in stride(from: -3 * 3600, through: 3 * 3600, by: 1800) { instants.append(change + Int64(offset)) }
+    while let change = rules.nextTransition(after: cursor),
+      change.secondsSinceEpoch < 1_767_225_600 + 2 * 365 * 86_400
+    {
+      for offset in stride(from: -3 * 3600, through: 3 * 3600, by: 1800) {
+        instants.append(change + Int64(offset))
+      }
       cursor = change
     }
     for orderedAt in instants {
       var request = PickupRequest(
-        customer: try Coordinate(latitude: 0, longitude: 0), orderedAt: orderedAt, ready: .after(seconds: 600))
+        customer: try Coordinate(latitude: 0, longitude: 0), orderedAt: orderedAt, ready: .after(seconds: 600)
+      )
       request.service = "drive_through"
       let plan = try catalog.planPickup(request)
       let pickup = plan.assignment?.pickupAt ?? (orderedAt + 600)

@@ -28,7 +28,8 @@ import Testing
     -> Catalog
   {
     let change = try StoreStateChange(
-      json: try JSONValue(parsing: json), zone: try TimeZoneRules(identifier: "Europe/Berlin"), now: instant(now))
+      json: try JSONValue(parsing: json), zone: try TimeZoneRules(identifier: "Europe/Berlin"),
+      now: instant(now))
     var state = change.applied(to: .unchanged)
     state.version = 7
     return catalog.applying(StoreStates(version: 7, stores: [id: state]))
@@ -39,7 +40,8 @@ import Testing
   }
 
   func pickup(_ catalog: Catalog, at text: String, ready: Int64 = 600) throws -> PickupPlan {
-    var request = PickupRequest(customer: Self.customer, orderedAt: Self.instant(text), ready: .after(seconds: ready))
+    var request = PickupRequest(
+      customer: Self.customer, orderedAt: Self.instant(text), ready: .after(seconds: ready))
     request.chosenStoreID = "a"
     return try catalog.planPickup(request)
   }
@@ -107,7 +109,9 @@ import Testing
     #expect(status(special, at: "2027-03-04T12:00:00+01:00").state == .open)
     // The day is listed with its reason.
     let hours = try special.answer(
-      HoursRequest(RequestParameters([(name: "id", value: "a"), (name: "at", value: "2026-12-25T08:00:00+01:00")], style: .queryString)),
+      HoursRequest(
+        RequestParameters(
+          [(name: "id", value: "a"), (name: "at", value: "2026-12-25T08:00:00+01:00")], style: .queryString)),
       now: Self.instant("2026-12-01T00:00:00Z"))
     #expect(hours.days.first?.spans.first?.status.comment == "Christmas opening")
     #expect(hours.jsonObject["opening_hours"] == .string("Mo-Su 07:00-22:00; PH off"))
@@ -124,7 +128,10 @@ import Testing
     let found = special.nearest(5, to: Self.customer, open: OpeningRequirement(time: at)).map(\.store.id)
     #expect(found == ["a"])
     let instantAt = TimeQuery.instant(at.instant(in: try TimeZoneRules(identifier: "Europe/Berlin")))
-    #expect(special.nearest(5, to: Self.customer, open: OpeningRequirement(time: instantAt)).map(\.store.id) == ["a"])
+    #expect(
+      special.nearest(5, to: Self.customer, open: OpeningRequirement(time: instantAt)).map(\.store.id) == [
+        "a"
+      ])
     #expect(Self.catalog.nearest(5, to: Self.customer, open: OpeningRequirement(time: instantAt)).isEmpty)
   }
 
@@ -135,7 +142,9 @@ import Testing
       RequestParameters([(name: "near", value: "52.52,13.40"), (name: "k", value: "2")], style: .queryString))
     let listed = paused.answer(request, now: Self.instant("2026-12-02T12:00:00+01:00"))
     #expect(listed.matches.map(\.store.id) == ["a", "b"])
-    #expect(listed.matches.first?.ordering == .paused(until: Self.instant("2026-12-02T15:30:00+01:00"), reason: "machine repair"))
+    #expect(
+      listed.matches.first?.ordering
+        == .paused(until: Self.instant("2026-12-02T15:30:00+01:00"), reason: "machine repair"))
     #expect(listed.jsonText.contains("\"ordering\":\"paused\""))
     #expect(listed.query["state_version"] == JSONValue(7))
     // Pickup passes it over, naming the reason, and assigns the next store.
@@ -194,8 +203,13 @@ import Testing
     (#"{"closures":{"from":"2027-01-19"}}"#, "closures"),
     (#"{"special_days":[{"date":"2027-02-30","hours":"off"}]}"#, "special_days[0].date"),
     (#"{"special_days":[{"date":"2027-02-03","hours":"Mo 09:00-12:00"}]}"#, "special_days[0].hours"),
-    (#"{"special_days":[{"date":"2027-02-03","hours":"09:00-12:00; 13:00-14:00"}]}"#, "special_days[0].hours"),
-    (#"{"special_days":[{"date":"2027-02-03","hours":"off"},{"date":"2027-02-03","hours":"10:00-11:00"}]}"#, "special_days[1].date"),
+    (
+      #"{"special_days":[{"date":"2027-02-03","hours":"09:00-12:00; 13:00-14:00"}]}"#, "special_days[0].hours"
+    ),
+    (
+      #"{"special_days":[{"date":"2027-02-03","hours":"off"},{"date":"2027-02-03","hours":"10:00-11:00"}]}"#,
+      "special_days[1].date"
+    ),
     (#"{"special_days":[{"date":"2027-02-03","hours":"off","service":"Drive"}]}"#, "special_days[0].service"),
     (#"{"reason":"why"}"#, "reason"),
   ])

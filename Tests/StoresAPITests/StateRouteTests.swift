@@ -60,13 +60,16 @@ import Testing
       let shown = try await client.get("/v1/stores/\(Self.store)")
       #expect(try shown.json()["ordering"] as? String == "paused")
       let open = try await client.get("/v1/stores/\(Self.store)/open")
-      #expect(try open.json()["ordering_note"] as? String == "ordering paused until 2099-12-24T15:30:00Z \"machine repair\"")
+      #expect(
+        try open.json()["ordering_note"] as? String
+          == "ordering paused until 2099-12-24T15:30:00Z \"machine repair\"")
 
       // Pickup passes it over.
       let plan = try await client.post(
         "/v1/pickup", json: #"{"near": "47.6062,-122.3321", "ready_in": "10m", "store": "nw-0145"}"#)
       let passed = try #require(try plan.json()["passed_over"] as? [[String: Any]])
-      #expect(passed.first { $0["store_id"] as? String == Self.store }?["code"] as? String == "ordering-paused")
+      #expect(
+        passed.first { $0["store_id"] as? String == Self.store }?["code"] as? String == "ordering-paused")
 
       // Mirrors list what changed.
       let mirror = try await client.get("/v1/stores/state?changed_since=0")
@@ -88,7 +91,8 @@ import Testing
     try await TestService.application(service()).test(.router) { client in
       // nw-0145 is open at 10:00 on a weekday (Mo-Fr 05:30-19:00).
       let at = "2027-01-11T10:00:00-08:00"
-      #expect(try await client.get("/v1/stores/\(Self.store)/open?at=\(at)").json()["state"] as? String == "open")
+      #expect(
+        try await client.get("/v1/stores/\(Self.store)/open?at=\(at)").json()["state"] as? String == "open")
       let changed = try await client.patch(
         "/v1/stores/\(Self.store)/state",
         json: #"{"closures": [{"from": "2027-01-05", "until": "2027-01-19", "reason": "renovation"}]}"#,
@@ -96,7 +100,9 @@ import Testing
       #expect(changed.status == .ok, "\(changed.text)")
       let closed = try await client.get("/v1/stores/\(Self.store)/open?at=\(at)").json()
       #expect(closed["state"] as? String == "closed")
-      #expect((closed["status_text"] as? String)?.hasPrefix("temporarily closed \"renovation\", reopens Tue 19 Jan") == true)
+      #expect(
+        (closed["status_text"] as? String)?.hasPrefix("temporarily closed \"renovation\", reopens Tue 19 Jan")
+          == true)
       let after = try await client.get("/v1/stores/\(Self.store)/open?at=2027-01-19T10:00:00-08:00").json()
       #expect(after["state"] as? String == "open")
     }
@@ -124,7 +130,8 @@ import Testing
       }
       let notJSON = try await client.patch(path, json: "{", token: Self.token)
       #expect(notJSON.status == .badRequest)
-      let unknown = try await client.patch("/v1/stores/no-such-store/state", json: #"{"ordering": "open"}"#, token: Self.token)
+      let unknown = try await client.patch(
+        "/v1/stores/no-such-store/state", json: #"{"ordering": "open"}"#, token: Self.token)
       #expect(unknown.status == .notFound)
       #expect(try await client.get("/v1/stores/no-such-store/state").status == .notFound)
       #expect(try await client.get("/v1/stores/state?changed_since=-1").status == .badRequest)
@@ -169,7 +176,9 @@ import Testing
       await service.state.refresh()
       let again = try await client.patch(path, json: #"{"ordering": "open"}"#, token: Self.token)
       #expect(again.status == .ok)
-      #expect(try await client.get("/readyz").json()["state"].flatMap { $0 as? [String: Any] }?["storage"] as? String == "up")
+      #expect(
+        try await client.get("/readyz").json()["state"].flatMap { $0 as? [String: Any] }?["storage"]
+          as? String == "up")
     }
   }
 

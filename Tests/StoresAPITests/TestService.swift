@@ -47,7 +47,8 @@ enum TestService {
   static func service(
     _ loaded: LoadedCatalog? = bundled, source: String = bundledData,
     configuration: APIConfiguration = APIConfiguration(), page: PageResources = .listOnly,
-    metrics: ServiceMetrics? = nil, stateStorage: any StateStorage = MemoryStateStorage(), log: TestLog = TestLog()
+    metrics: ServiceMetrics? = nil, stateStorage: any StateStorage = MemoryStateStorage(),
+    log: TestLog = TestLog()
   ) -> StoresService {
     let sharesMetrics = loaded == nil || loaded === bundled
     return StoresService(

@@ -278,7 +278,8 @@ import Testing
     #expect(changed.stores.map(\.id) == [id])
     #expect(changed.version == open.version)
     let history = try await reader.stateHistory(of: id)
-    #expect(history.history.map(\.version) == [open.version, special.version, closed.version, paused.version])
+    #expect(
+      history.history.map(\.version) == [open.version, special.version, closed.version, paused.version])
     #expect(history.history.allSatisfy { $0.by == "admin" })
     // A bad member is a typed 400 naming it.
     await #expect {

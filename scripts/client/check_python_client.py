@@ -516,6 +516,44 @@ def call_through_client(base, document, cli, store_id, checks):
         checks.equal(reloaded.previous_version, ready.version, "reload previous_version")
     log("health, readiness, metrics, openAPI, page, pageFile, asset and reload: each answer read as the document says")
 
+    # The stores' state: read, pause with the token (a 401 without), the pause in a store answer,
+    # closures and special days, the mirror's list and the history, each parsed as the document says.
+    state_id = "nw-0145"
+    get_state = operation("state", "get_store_state")
+    change_state = operation("state", "change_store_state")
+    before = parsed(checks, get_state.sync_detailed(state_id, client=client), 200, model("StoreOperationalState"),
+                    "getStoreState")
+    if before is not None:
+        checks.equal(str(before.ordering), "open", "getStoreState ordering before")
+    change = model("StateChange")
+    paused = parsed(checks, change_state.sync_detailed(
+        state_id, client=admin, body=change.from_dict({"ordering": "paused", "reason": "python client check"})),
+        200, model("StoreOperationalState"), "changeStoreState pause")
+    if paused is not None:
+        checks.equal(str(paused.ordering), "paused", "changeStoreState ordering")
+        checks.equal(paused.reason, "python client check", "changeStoreState reason")
+    shown = parsed(checks, call(operation("stores", "get_store").sync_detailed, state_id, client=client), 200,
+                   model("Store"), "getStore of the paused store")
+    if shown is not None:
+        checks.equal(str(shown.ordering), "paused", "getStore ordering of the paused store")
+    days = parsed(checks, change_state.sync_detailed(state_id, client=admin, body=change.from_dict({
+        "closures": [{"from": "2027-01-05", "until": "2027-01-19", "reason": "renovation"}],
+        "special_days": [{"date": "2026-12-24", "hours": "07:00-14:00", "reason": "Christmas Eve", "service": None}],
+        "ordering": "open"})), 200, model("StoreOperationalState"), "changeStoreState closures and special days")
+    if days is not None:
+        checks.equal(len(days.closures), 1, "closures stored")
+        checks.equal(days.special_days[0].hours, "07:00-14:00", "special day stored")
+    changed = parsed(checks, operation("state", "get_changed_states").sync_detailed(client=client, changed_since=0),
+                     200, model("ChangedStates"), "getChangedStates")
+    if changed is not None:
+        checks.equal([store.id for store in changed.stores], [state_id], "getChangedStates stores")
+    history = parsed(checks, operation("state", "get_store_state_history").sync_detailed(state_id, client=client),
+                     200, model("StateHistory"), "getStoreStateHistory")
+    if history is not None:
+        checks.equal(len(history.history), 2, "getStoreStateHistory entries")
+        checks.equal({entry.by for entry in history.history}, {"admin"}, "getStoreStateHistory by")
+    log("getStoreState, changeStoreState, getChangedStates and getStoreStateHistory: each answer read as the document says")
+
     # Errors: typed Problem models.
     def problem(response, status, kind, name, parameter=None):
         value = response.parsed
@@ -544,6 +582,11 @@ def call_through_client(base, document, cli, store_id, checks):
     response = call(nearest_stores.sync_detailed, client=client, near=NEAR, k=0, now=NOW)
     problem(response, 400, "urn:stores:problem:invalid-request", "nearestStores k=0", parameter="k")
     problem(reload.sync_detailed(client=client), 401, "urn:stores:problem:unauthorized", "reload without the token")
+    problem(change_state.sync_detailed(state_id, client=client, body=change.from_dict({"ordering": "open"})), 401,
+            "urn:stores:problem:unauthorized", "changeStoreState without the token")
+    problem(change_state.sync_detailed(state_id, client=admin, body=change.from_dict(
+        {"closures": [{"from": "2027-01-19", "until": "2027-01-05", "reason": None}]})), 400,
+        "urn:stores:problem:invalid-request", "changeStoreState with until before from", parameter="closures[0].until")
 
 
 def main():

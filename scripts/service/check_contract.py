@@ -75,6 +75,13 @@ include-path = "/v1/pickup"
 checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "401", "403", "404", "409", "422", "429", "503"]
 
 [[operations]]
+# A state change's values must also agree with each other and with the clock (a pause ends after
+# now, a closure's until after its from, a special day's hours one time selection: docs/state.md),
+# which the document says in words: a schema-valid change may be refused with 400 naming the member.
+include-operation-id = "changeStoreState"
+checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "404"]
+
+[[operations]]
 # A reload reads the whole data file again (about 1 s in a debug build): a few are enough to see
 # that it answers as documented, with and without the token.
 include-path = "/admin/reload"

@@ -146,8 +146,10 @@ extension Catalog {
       storesWithOpeningHours: withHours,
       storesWithSchedule: stores.indices.count { scheduleGap(at: $0) == nil },
       storesWithInvalidHours: Set(
-        diagnostics.lazy.filter { $0.code.rawValue == "opening-hours-invalid" && $0.message.hasPrefix("opening_hours \"") }
-          .compactMap(\.position?.featureIndex)
+        diagnostics.lazy.filter {
+          $0.code.rawValue == "opening-hours-invalid" && $0.message.hasPrefix("opening_hours \"")
+        }
+        .compactMap(\.position?.featureIndex)
       ).count,
       storesWithToleratedHours: storesReported("opening-hours-tolerated"),
       storesWithInferredTimezone: withInferredTimezone,

@@ -49,7 +49,8 @@ extension Catalog {
       // Far enough ahead to see the reopening after the closure.
       let days = (closure.range.upperBound.secondsSinceEpoch - instant.secondsSinceEpoch) / 86_400
       status = StoreStatus(of: schedule, at: instant, horizonDays: Int(min(days, 400)) + 8)
-      status.temporaryClosure = StoreStatus.TemporaryClosure(reason: closure.reason, until: closure.range.upperBound)
+      status.temporaryClosure = StoreStatus.TemporaryClosure(
+        reason: closure.reason, until: closure.range.upperBound)
     } else {
       status = StoreStatus(of: schedule, at: instant)
     }

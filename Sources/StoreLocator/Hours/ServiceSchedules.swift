@@ -48,7 +48,8 @@ final class ServiceSchedules: Sendable {
         if let text = table.scalarText(key: hoursKey, at: position) {
           ownTexts[row] = text
           let zone = table.timeZoneName(at: position) ?? ""
-          let sharable = !HoursResources.mayNameHolidays(text) && !text.contains("sun") && !text.contains("dusk")
+          let sharable =
+            !HoursResources.mayNameHolidays(text) && !text.contains("sun") && !text.contains("dusk")
             && !text.contains("dawn")
           let key = zone + "\u{0}" + text
           if sharable, let schedule = compiled[key] {
@@ -107,7 +108,8 @@ final class ServiceSchedules: Sendable {
     let row = Int32(position)
     if let schedule = own[row] {
       return schedule == nil
-        ? (table.timeZoneName(at: position) == nil ? "no time zone" : "opening_hours:\(service) does not parse")
+        ? (table.timeZoneName(at: position) == nil
+          ? "no time zone" : "opening_hours:\(service) does not parse")
         : nil
     }
     if storeHours.contains(row) { return table.scheduleGap(at: position) }

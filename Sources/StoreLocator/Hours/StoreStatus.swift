@@ -50,7 +50,8 @@ public struct StoreStatus: Hashable, Sendable {
   /// (a week and a day unless a closure needs longer).
   public init(of schedule: Schedule, at instant: Instant, horizonDays: Int = 8) {
     let status = schedule.status(at: instant)
-    let next = status.state == .unknown ? nil : schedule.nextStateChange(after: instant, horizonDays: horizonDays)
+    let next =
+      status.state == .unknown ? nil : schedule.nextStateChange(after: instant, horizonDays: horizonDays)
     self.init(
       instant: instant, status: status, nextChange: next,
       nextState: next.map { schedule.status(at: $0).state },
@@ -109,12 +110,15 @@ public struct StoreStatus: Hashable, Sendable {
   }
 
   static let weekdayNames = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
-  static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+  static let monthNames = [
+    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+  ]
 
   /// `Mon 19 Jan 07:00`: a day people read without counting, for a reopening weeks ahead.
   static func dayAndTime(_ instant: Instant, in zone: TimeZoneRules) -> String {
     let local = zone.localDateTime(at: instant)
-    return "\(weekdayNames[local.date.weekday]) \(local.date.day) \(monthNames[local.date.month - 1]) \(local.hourAndMinute)"
+    return
+      "\(weekdayNames[local.date.weekday]) \(local.date.day) \(monthNames[local.date.month - 1]) \(local.hourAndMinute)"
   }
 
   /// `Mon` … `Sun`.

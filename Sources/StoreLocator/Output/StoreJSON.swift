@@ -169,7 +169,12 @@ extension CatalogSummary {
     object["stores_with_tolerated_hours"] = JSONValue(storesWithToleratedHours)
     object["stores_with_inferred_timezone"] = JSONValue(storesWithInferredTimezone)
     object["services"] = .array(
-      services.map { .object(JSONObject([.init(key: "service", value: .string($0.value)), .init(key: "stores", value: JSONValue($0.count))])) })
+      services.map {
+        .object(
+          JSONObject([
+            .init(key: "service", value: .string($0.value)), .init(key: "stores", value: JSONValue($0.count)),
+          ]))
+      })
     object["attributes"] = .array(
       attributes.map { attribute in
         var member = JSONObject()

@@ -158,7 +158,8 @@ public struct OrderDocument: Hashable, Sendable {
     case .string(let name): throw OrderError(member: "service", ServiceName.problem(name))
     case let other?:
       throw OrderError(
-        member: "service", "must be a service name such as \"drive_through\", found \(OrderDocument.kind(of: other))")
+        member: "service",
+        "must be a service name such as \"drive_through\", found \(OrderDocument.kind(of: other))")
     }
   }
 

@@ -144,7 +144,8 @@ struct PickupEvaluator {
     if let overlay = catalog.overlay {
       let ordering = overlay.ordering(at: position, at: request.orderedAt)
       if case .paused(let until, let reason) = ordering {
-        let resumes = until.map { "until \(wallTime($0, in: times.zone, after: request.orderedAt))" } ?? "until resumed"
+        let resumes =
+          until.map { "until \(wallTime($0, in: times.zone, after: request.orderedAt))" } ?? "until resumed"
         return pass(.orderingPaused, "ordering paused \(resumes)\(reason.map { " \"\($0)\"" } ?? "")", times)
       }
       if let service = overlay.service, service.source(at: position) == .notOffered {
@@ -325,7 +326,8 @@ struct PickupEvaluator {
         start = known
       } else {
         // From the end of a closure the pickup falls in: the horizon counts from the reopening.
-        let from = catalog.overlay?.closure(at: position, covering: times.pickupAt)?.range.upperBound ?? times.pickupAt
+        let from =
+          catalog.overlay?.closure(at: position, covering: times.pickupAt)?.range.upperBound ?? times.pickupAt
         start = schedule.earliestOpening(
           lasting: request.closeBuffer, from: from, horizonDays: PickupPlan.earliestHorizonDays)
         openings[moment] = start

@@ -93,7 +93,9 @@ public struct RequestParameters: Sendable {
   public func service() throws(RequestError) -> String? {
     guard let name = try value("service") else { return nil }
     guard ServiceName.isValid(name) else {
-      throw RequestError(.invalid, parameter: spelling(of: "service"), "\(spelling(of: "service")) \(ServiceName.problem(name))")
+      throw RequestError(
+        .invalid, parameter: spelling(of: "service"),
+        "\(spelling(of: "service")) \(ServiceName.problem(name))")
     }
     return name
   }

@@ -316,10 +316,14 @@ extension Catalog {
     if service == nil {
       for name in table.serviceNames {
         let view = serving(name)
-        guard let position = view.position(of: store), let source = view.overlay?.service?.source(at: position)
+        guard let position = view.position(of: store),
+          let source = view.overlay?.service?.source(at: position)
         else { continue }
         answer.services.append(
-          (name, source.name, view.hours(of: store, at: request.time ?? .instant(request.now ?? now), days: request.days)))
+          (
+            name, source.name,
+            view.hours(of: store, at: request.time ?? .instant(request.now ?? now), days: request.days)
+          ))
       }
     }
     return answer

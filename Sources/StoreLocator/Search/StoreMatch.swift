@@ -80,7 +80,9 @@ extension Catalog {
       var match = match
       let status = status(of: match, at: time, known: &known)
       match.status = status
-      if let overlay, let position = match.position { match.ordering = overlay.ordering(at: position, at: status.instant) }
+      if let overlay, let position = match.position {
+        match.ordering = overlay.ordering(at: position, at: status.instant)
+      }
       return match
     }
   }

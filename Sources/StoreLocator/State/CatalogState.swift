@@ -74,10 +74,12 @@ extension Catalog {
   /// (`opening_hours:<service>`) nor as an attribute (`<service>=yes`): every store's hours for it
   /// are then unknown, which a misspelt service would otherwise leave unexplained.
   var unknownServiceNote: String? {
-    guard let service, table.keyNumber(of: "opening_hours:" + service) == nil, table.keyNumber(of: service) == nil
+    guard let service, table.keyNumber(of: "opening_hours:" + service) == nil,
+      table.keyNumber(of: service) == nil
     else { return nil }
     let known = table.serviceNames
-    return "warning: no store gives opening_hours:\(service) or \(service), so every store's \(service) hours "
+    return
+      "warning: no store gives opening_hours:\(service) or \(service), so every store's \(service) hours "
       + "are unknown" + (known.isEmpty ? "" : "; the data gives hours for \(known.joined(separator: ", "))")
   }
 }

@@ -51,7 +51,8 @@ final class ScheduleOverlay: Sendable {
         let zone = table.timeZoneName(at: position).flatMap { table.timeZone(named: $0) } ?? .utc
         closures[row] = state.closures.map { ClosureSpan(range: $0.range(in: zone), reason: $0.reason) }
         let base = Self.baseHours(at: position, table: table, service: serviceSchedules)
-        let text = ([base ?? "24/7 unknown"] + days.map(Self.rule) + state.closures.map { Self.rules($0, zone) })
+        let text =
+          ([base ?? "24/7 unknown"] + days.map(Self.rule) + state.closures.map { Self.rules($0, zone) })
           .joined(separator: "; ")
         composed[row] = table.compileSchedule(of: table.store(at: position), text: text)
         opensMore = opensMore || days.contains { $0.hours != "off" && $0.hours != "closed" }
@@ -124,7 +125,9 @@ final class ScheduleOverlay: Sendable {
 
   // MARK: - Rules
 
-  private static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+  private static let monthNames = [
+    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+  ]
 
   /// `2026 Dec 24`, as a date selector writes a day.
   static func selector(_ date: LocalDate) -> String {
@@ -181,7 +184,9 @@ extension String {
   /// The text with every `target` replaced.
   fileprivate func replacingAll(_ target: Character, with replacement: String) -> String {
     var result = ""
-    for character in self { if character == target { result += replacement } else { result.append(character) } }
+    for character in self {
+      if character == target { result += replacement } else { result.append(character) }
+    }
     return result
   }
 }

@@ -44,7 +44,9 @@ public struct StoreStateChange: Hashable, Sendable {
   ///   for a state read back from storage, which was checked when it was made).
   init(json: JSONValue, zone: TimeZoneRules?, now: Instant, checking: Bool) throws(RequestError) {
     guard case .object(let object) = json else {
-      throw RequestError(.invalid, parameter: nil, "the state change must be a JSON object, such as {\"ordering\": \"paused\"}")
+      throw RequestError(
+        .invalid, parameter: nil, "the state change must be a JSON object, such as {\"ordering\": \"paused\"}"
+      )
     }
     for member in object where !Self.memberNames.contains(member.key) {
       throw RequestError(
@@ -53,16 +55,19 @@ public struct StoreStateChange: Hashable, Sendable {
     }
     guard !object.isEmpty || !checking else {
       throw RequestError(
-        .invalid, parameter: nil, "the state change is empty; give \(Self.memberNames.joined(separator: ", "))")
+        .invalid, parameter: nil,
+        "the state change is empty; give \(Self.memberNames.joined(separator: ", "))")
     }
     let zone = zone ?? .utc
     let reason = try Self.reason(object["reason"], member: "reason")
     let until = try object["until"].flatMap { value throws(RequestError) -> Instant? in
       guard value != .null else { return nil }
       let text = try Self.text(value, member: "until")
-      guard case .instant(let instant) = try Self.parse(text, member: "until", TimeQuery.init(parsing:)) else {
+      guard case .instant(let instant) = try Self.parse(text, member: "until", TimeQuery.init(parsing:))
+      else {
         throw RequestError(
-          .invalid, parameter: "until", "until \(text) has no offset; give an instant such as 2026-12-24T15:30:00Z")
+          .invalid, parameter: "until",
+          "until \(text) has no offset; give an instant such as 2026-12-24T15:30:00Z")
       }
       return instant
     }
@@ -149,7 +154,9 @@ public struct StoreStateChange: Hashable, Sendable {
     let until = try moment(object["until"], member: "\(member).until")
     let closure = StoreClosure(
       from: from, until: until, reason: try reason(object["reason"], member: "\(member).reason"))
-    guard !checking || (from.local(in: zone) < until.local(in: zone) && from.instant(in: zone) < until.instant(in: zone))
+    guard
+      !checking
+        || (from.local(in: zone) < until.local(in: zone) && from.instant(in: zone) < until.instant(in: zone))
     else {
       throw RequestError(
         .invalid, parameter: "\(member).until",
@@ -179,7 +186,8 @@ public struct StoreStateChange: Hashable, Sendable {
       service = name
     }
     return SpecialDay(
-      date: date, hours: hours, reason: try reason(object["reason"], member: "\(member).reason"), service: service)
+      date: date, hours: hours, reason: try reason(object["reason"], member: "\(member).reason"),
+      service: service)
   }
 
   private static func object(_ value: JSONValue, member: String, accepted: [String]) throws(RequestError)
@@ -196,7 +204,9 @@ public struct StoreStateChange: Hashable, Sendable {
     return object
   }
 
-  private static func array(_ value: JSONValue, member: String, limit: Int) throws(RequestError) -> [JSONValue] {
+  private static func array(_ value: JSONValue, member: String, limit: Int) throws(RequestError)
+    -> [JSONValue]
+  {
     guard case .array(let items) = value else {
       throw RequestError(.invalid, parameter: member, "\(member) must be an array (it replaces the list)")
     }
@@ -226,7 +236,8 @@ public struct StoreStateChange: Hashable, Sendable {
     } catch {
       throw RequestError(
         .invalid, parameter: member,
-        "\(member) \(text): \(error.message ?? "expected \(error.expected) at character \(error.position + 1)")")
+        "\(member) \(text): \(error.message ?? "expected \(error.expected) at character \(error.position + 1)")"
+      )
     }
   }
 
@@ -268,10 +279,12 @@ extension SpecialDay {
 public enum ServiceName {
   /// Lowercase letters, digits and `_`, starting with a letter, at most 40 characters.
   public static func isValid(_ name: String) -> Bool {
-    guard let first = name.utf8.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first), name.utf8.count <= 40
+    guard let first = name.utf8.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first),
+      name.utf8.count <= 40
     else { return false }
     return name.utf8.allSatisfy {
-      (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+      (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0)
+        || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
         || $0 == UInt8(ascii: "_")
     }
   }

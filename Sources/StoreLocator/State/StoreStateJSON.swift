@@ -35,11 +35,13 @@ extension StoreState {
           + (reason.map { " \"\($0)\"" } ?? ""))
     }
     for closure in closures {
-      parts.append("closed \(closure.from) until \(closure.until)" + (closure.reason.map { " \"\($0)\"" } ?? ""))
+      parts.append(
+        "closed \(closure.from) until \(closure.until)" + (closure.reason.map { " \"\($0)\"" } ?? ""))
     }
     for day in specialDays {
       parts.append(
-        "\(day.date)\(day.service.map { " \($0)" } ?? "") \(day.hours)" + (day.reason.map { " \"\($0)\"" } ?? ""))
+        "\(day.date)\(day.service.map { " \($0)" } ?? "") \(day.hours)"
+          + (day.reason.map { " \"\($0)\"" } ?? ""))
     }
     return parts.joined(separator: "; ")
   }
@@ -96,7 +98,8 @@ extension StoreState {
   /// - Throws: `RequestError` naming the member, for a value no version of `storageJSON` writes.
   public init(storageJSON: JSONValue, version: Int64, changedAt: Instant?) throws(RequestError) {
     // Stored values were checked when they were made: only their shape is read again.
-    let change = try StoreStateChange(json: storageJSON, zone: nil, now: Instant(secondsSinceEpoch: .min / 2), checking: false)
+    let change = try StoreStateChange(
+      json: storageJSON, zone: nil, now: Instant(secondsSinceEpoch: .min / 2), checking: false)
     self = change.applied(to: StoreState(version: version, changedAt: changedAt))
   }
 }
@@ -113,7 +116,8 @@ extension StoreState {
       if let reason = document["reason"], reason != .null { change["reason"] = reason }
     case .string("open"), nil: change["ordering"] = .string("open")
     case let other?:
-      throw RequestError(.invalid, parameter: "ordering", "ordering must be \"open\" or \"paused\", not \(other.jsonText)")
+      throw RequestError(
+        .invalid, parameter: "ordering", "ordering must be \"open\" or \"paused\", not \(other.jsonText)")
     }
     if let closures = document["closures"] { change["closures"] = closures }
     if let days = document["special_days"] { change["special_days"] = days }
