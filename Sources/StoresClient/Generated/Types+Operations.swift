@@ -1243,14 +1243,14 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/stores/state/GET/query`.
             public struct Query: Sendable, Hashable {
-                /// A state version (default 0).
+                /// A state version (default 0), at most 2^63 − 1.
                 ///
                 /// - Remark: Generated from `#/paths/v1/stores/state/GET/query/changed_since`.
                 public var changedSince: Swift.Int?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - changedSince: A state version (default 0).
+                ///   - changedSince: A state version (default 0), at most 2^63 − 1.
                 public init(changedSince: Swift.Int? = nil) {
                     self.changedSince = changedSince
                 }
