@@ -205,7 +205,11 @@ import Testing
     #expect(coverage.assigned > 300 && coverage.none > 300, "\(coverage)")
     #expect(coverage.earliest > 100 && coverage.boundCut > 100 && coverage.alternatives > 100, "\(coverage)")
     #expect(coverage.hoursNotes > 5 && coverage.errors > 20, "\(coverage)")
-    #expect(coverage.reasons == Set(PassedOverStore.Reason.allCases), "\(coverage)")
+    // Every reason the data alone can give; the state's and the services' (`ordering-paused`,
+    // `temporarily-closed`, `service-not-offered`) need a state or a service, which the reference
+    // does not model: StoreStateTests and ServiceHoursTests check them.
+    let fromState: Set<PassedOverStore.Reason> = [.orderingPaused, .temporarilyClosed, .serviceNotOffered]
+    #expect(coverage.reasons == Set(PassedOverStore.Reason.allCases).subtracting(fromState), "\(coverage)")
   }
 
   @Test func aSnapshotOfItPlansAsTheReference() throws {
