@@ -201,7 +201,7 @@ import Testing
     // Another replica (or the command line) writes to the same storage.
     _ = try await storage.apply(
       StoreStateChange(ordering: .paused(until: nil, reason: nil)), to: "x", by: "cli", at: .now())
-    let deadline = ContinuousClock.now + .seconds(5)
+    let deadline = ContinuousClock.now + .seconds(60)  // against a hang, not a timing
     while keeper.current.states.version < 1, ContinuousClock.now < deadline {
       try await Task.sleep(for: .milliseconds(10))
     }
