@@ -114,7 +114,8 @@ struct PostgresStateStorageTests {
     }
     let elapsed = clock.now - start
     #expect(error?.kind == .unavailable)
-    #expect(elapsed < .seconds(120), "failed after \(elapsed)")  // against a hang: the figure is the HAProxy check's
+    // Against a hang: how fast it fails is the HAProxy check's figure.
+    #expect(elapsed < .seconds(120), "failed after \(elapsed)")
     await #expect(throws: StateStorageError.self) { _ = try await reader.load() }
 
     try cluster.restart()
