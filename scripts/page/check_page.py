@@ -60,12 +60,14 @@ def check(condition, message):
 # ---- the server and the command line ----------------------------------------------------------
 
 
-def start_server(binary, assets, *extra):
-    """Starts stores-server on a free loopback port; returns (process, base URL)."""
+def start_server(binary, assets, *extra, env=None):
+    """Starts stores-server on a free loopback port (`env`: variables added to its environment);
+    returns (process, base URL)."""
     args = [binary, "--hostname", "127.0.0.1", "--port", "0", "--state", "memory", *extra]
     if assets is not None:
         args += ["--assets", assets]
-    process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env=dict(os.environ, **env) if env else None)
     found = {}
 
     def read():
@@ -597,6 +599,10 @@ def check_clusters_as_cli(page, cli, what):
             "--now", sent["now"][0]]
     for condition in sent.get("where", []):
         args += ["--where", condition]
+    for service in sent.get("service", []):
+        args += ["--service", service]
+    for instant in sent.get("open_at", []):
+        args += ["--open-at", instant]
     expected = cli.json(*args)
     drawn = seen["drawn"]
     total = sum(c[0] for c in drawn)
@@ -1044,6 +1050,8 @@ def cli_filters(query):
         args += ["--open-at", query["open_at"][0]]
     if query.get("open_for"):
         args += ["--open-for", query["open_for"][0] + "m"]
+    if query.get("service"):
+        args += ["--service", query["service"][0]]
     if now:
         args += ["--now", now]
     return args
@@ -1373,6 +1381,381 @@ def test_spill_erased_warning(page, cli, ctx):
     return f"the panel of a store with a night cut at midnight reads {note[:80]!r}…"
 
 
+# ---- issue 32: hours per service, paused ordering, temporary closures ------------------------------
+
+
+def service_control(page):
+    """The service control of the filters: hidden or not, its checkboxes [value, checked, label],
+    its select's options and value, once /v1/info's services have been read."""
+    page.wait(lambda: page.attr("#services", "data-ready") == "1", "the service control")
+    return page.driver.execute_script("""
+      const box = document.getElementById('services'), select = box.querySelector('select');
+      return {hidden: box.hidden,
+              boxes: [...box.querySelectorAll('input[type=checkbox]')].map(i => [i.value, i.checked, i.parentElement.textContent.trim()]),
+              options: select ? [...select.options].map(o => [o.value, o.textContent]) : [],
+              value: select ? select.value : null};""")
+
+
+def list_statuses(page):
+    """The list as [id, status line, 'Orders paused' mark or '']."""
+    return page.driver.execute_script("""
+      return [...document.querySelectorAll('#results li')].map(li => [li.dataset.id, li.querySelector('.st').textContent,
+        li.querySelector('.badge') ? li.querySelector('.badge').textContent : '']);""")
+
+
+def record_bodies(page):
+    """From now on the page's fetch bodies (the pickup request's) are kept in window.sentBodies."""
+    page.driver.execute_script("""
+      window.sentBodies = [];
+      const real = window.fetch;
+      window.fetch = (url, options) => {
+        if (options && options.body) window.sentBodies.push([String(url), JSON.parse(options.body)]);
+        return real(url, options);
+      };""")
+
+
+def day_text(date):
+    """As picker.js writes a day: "Wed 2 Dec"."""
+    day = datetime.date.fromisoformat(date)
+    return f"{day.strftime('%a')} {day.day} {day.strftime('%b')}"
+
+
+def span_text(span, date):
+    """As picker.js writes an open span of a day (its spanText)."""
+    start, end = span["start"], span["end"]
+    if not start and not end:
+        return "24 hours"
+    end_text = ""
+    if end:
+        next_day = end[:10] > date
+        end_text = "24:00" if next_day and end[11:16] == "00:00" else end[11:16] + (" (next day)" if next_day else "")
+    if not start:
+        return "until " + end_text
+    if not end:
+        return "from " + start[11:16]
+    return start[11:16] + "–" + end_text
+
+
+def week_rows(days):
+    """The rows [day, hours] picker.js draws for an hours answer's days."""
+    rows = []
+    for i, day in enumerate(days):
+        spans = [s for s in day["spans"] if s["state"] != "closed"]
+        text = "closed" if not spans else ", ".join(
+            ("unknown " if s["state"] == "unknown" else "") + span_text(s, day["date"])
+            + (f" ({s['comment']})" if s["comment"] else "") for s in spans)
+        rows.append([("Today, " if i == 0 else "") + day_text(day["date"]), text])
+    return rows
+
+
+def panel_services(page):
+    """The services part of the open panel: per service its source, heading, status, rows and line."""
+    return page.driver.execute_script("""
+      return [...document.querySelectorAll('#services-weeks .service-week')].map(s => ({
+        service: s.dataset.service, source: s.dataset.source,
+        heading: s.querySelector('h3') ? s.querySelector('h3').textContent : '',
+        status: s.querySelector('.service-state') ? s.querySelector('.service-state').textContent : '',
+        rows: [...s.querySelectorAll('tbody tr')].map(r => [r.cells[0].textContent, r.cells[1].textContent, r.className]),
+        line: s.querySelector('.service-line') ? s.querySelector('.service-line').textContent : ''}));""")
+
+
+SERVICE_LINES = {"store hours": "the store's hours, as above.", "not offered": "not offered.", "unknown": "hours unknown."}
+
+
+def test_service_toggle(page, cli, ctx):
+    """The services /v1/info lists are offered (the bundled data: a "Drive-through hours" checkbox);
+    checked, every request carries service=drive_through, the list's statuses are those of `stores
+    nearest --service drive_through` ("open now" then lists the stores whose drive-through is open),
+    the URL keeps it, the panel's status and pickup answer are the drive-through's."""
+    near = f"{TAIPEI[0]},{TAIPEI[1]}"
+    now = ctx.get("now") or pick_now_with_closed_stores(cli, near)
+    services = [s["service"] for s in cli.json("info")["services"]]
+    check("drive_through" in services, f"stores info lists the services {services}, not drive_through")
+    page.open({"near": near, "now": now})
+    control = service_control(page)
+    check(not control["hidden"], "the page offers no service although stores info lists " + ", ".join(services))
+    if len(services) == 1:
+        check(control["boxes"] == [["drive_through", False, "Drive-through hours"]], f"the service control is {control}")
+    else:
+        check([v for v, _ in control["options"]] == [""] + services, f"the service control is {control}")
+    before = list_statuses(page)
+    plain = cli.json("nearest", "--near", near, "-k", str(K), "--now", now)["stores"]
+    check([[s["id"], sentence(s["status_text"])] for s in plain] == [row[:2] for row in before],
+          f"without a service the list is {before}")
+    gen = page.gen()
+    if len(services) == 1:
+        page.driver.find_element(By.ID, "service-drive_through").click()
+    else:
+        page.driver.execute_script("const s = document.getElementById('service'); s.value = 'drive_through';"
+                                   " s.dispatchEvent(new Event('change', {bubbles: true}));")
+    page.wait_list(gen)
+    check(page.query().get("service") == ["drive_through"], f"the URL's service is {page.query().get('service')}")
+    expected = cli.json("nearest", "--near", near, "-k", str(K), "--now", now, "--service", "drive_through")["stores"]
+    shown = list_statuses(page)
+    wanted = [[s["id"], sentence("Drive-through: " + s["status_text"])] for s in expected]
+    check([row[:2] for row in shown] == wanted,
+          f"with the drive-through: the list is {shown}, stores nearest --service drive_through gives {wanted}")
+    check([row[1] for row in shown] != [row[1] for row in before], "the drive-through's statuses are the store's")
+    # "open now" by the drive-through's hours: the stores whose drive-through is open.
+    gen = page.gen()
+    page.driver.find_element(By.ID, "open-now").click()
+    page.wait_list(gen)
+    open_drive = cli.nearest_ids(near, K, "--open-at", now, "--service", "drive_through")
+    open_store = cli.nearest_ids(near, K, "--open-at", now)
+    check(page.list_ids() == open_drive, f"open now, drive-through: page {page.list_ids()}, CLI {open_drive}")
+    check(open_drive and open_drive != open_store, f"open now by the drive-through's hours lists {open_drive}, "
+                                                   f"by the store's {open_store}: nothing to tell apart")
+    # The address keeps it: loaded again, the box is checked and the list is the same; every
+    # request of the list, the stores in view and a store's panel carries service=drive_through.
+    address = page.driver.current_url
+    page.driver.get(address)
+    page.wait_list(0)
+    page.wait_map()
+    control = service_control(page)
+    check(control["boxes"][:1] == [["drive_through", True, "Drive-through hours"]] or control["value"] == "drive_through",
+          f"loaded from {address}, the service control is {control}")
+    check(page.list_ids() == open_drive, f"loaded from {address}: the list is {page.list_ids()}")
+    record_bodies(page)
+    first = open_drive[0]
+    page.driver.execute_script("document.querySelector('#results li').click()")
+    page.wait_panel(first)
+    sent = page.driver.execute_script("""
+      return performance.getEntriesByType('resource').map(e => e.name)
+        .filter(n => /\\/v1\\/stores\\/(nearest|within|clusters)\\?/.test(n));""")
+    check(sent, "the browser sent no store search")
+    without = [n for n in sent if urllib.parse.parse_qs(urllib.parse.urlsplit(n).query).get("service") != ["drive_through"]]
+    check(not without, f"searches without service=drive_through: {without[:3]}")
+    page.wait(lambda: page.text("#pickup .answer"), "the pickup answer")
+    bodies = page.driver.execute_script("return window.sentBodies")
+    pickups = [body for url, body in bodies if url.endswith("/v1/pickup")]
+    check(pickups and all(b.get("service") == "drive_through" for b in pickups), f"the pickup requests were {pickups}")
+    hours = cli.json("hours", first, "--at", now, "--days", "7", "--service", "drive_through")
+    status = page.text("#panel-status")
+    check(status == sentence("Drive-through: " + hours["status_text"]),
+          f"the panel says {status!r}, stores hours --service drive_through {hours['status_text']!r}")
+    plan = cli.json("pickup", "--near", near, "--ready-in", "10m", "--store", first, "--now", now, "--service", "drive_through")
+    answer = page.text("#pickup .answer")
+    if plan["status"] == "assigned":
+        check(plan["pickup_at_local"][11:16] in answer,
+              f"the pickup answer {answer!r} lacks {plan['pickup_at_local'][11:16]} of stores pickup --service")
+    # The panel of a store opened by its id (the URL's, not in the list) asks for it with the service.
+    other = next(s["id"] for s in expected if s["id"] not in open_drive)
+    page.open({"near": near, "now": now, "service": "drive_through", "open_now": "1", "store": other})
+    page.wait_panel(other)
+    asked = page.driver.execute_script("""
+      return performance.getEntriesByType('resource').map(e => e.name).filter(n => n.includes('/v1/stores/' + arguments[0] + '?'));""",
+                                       other)
+    check(asked and all("service=drive_through" in n for n in asked), f"the store by its id was asked as {asked}")
+    # Unchecked, the service leaves the address and the statuses are the store's again.
+    gen = page.gen()
+    if len(services) == 1:
+        page.driver.find_element(By.ID, "service-drive_through").click()
+    else:
+        page.driver.execute_script("const s = document.getElementById('service'); s.value = '';"
+                                   " s.dispatchEvent(new Event('change', {bubbles: true}));")
+    page.wait_list(gen)
+    check("service" not in page.query(), f"unchecked, the URL still has {page.query().get('service')}")
+    check(page.list_ids() == open_store, f"unchecked: the list is {page.list_ids()}, not --open-at's {open_store}")
+    # Zoomed out, the clusters are counted by the drive-through's hours too.
+    page.open({"service": "drive_through", "open_now": "1", "now": now})
+    wait_clusters(page, "the first view by the drive-through's hours", service=["drive_through"], open_at=[now])
+    clusters, _, counted = check_clusters_as_cli(page, cli, "the first view by the drive-through's hours")
+    by_store = cli.json("clusters", "--bbox", clusters["bbox"][0], "--columns", clusters["columns"][0], "--rows",
+                        clusters["rows"][0], "--now", now, "--open-at", now)["count"]
+    check(counted["count"] != by_store, f"the clusters count {counted['count']} stores open by the drive-through's "
+                                        f"hours and {by_store} by the store's: nothing to tell apart")
+    return (f"'Drive-through hours' lists {len(wanted)} statuses as --service drive_through; open now: "
+            f"{', '.join(open_drive[:3])}… (the store's hours: {', '.join(open_store[:3])}…); the URL keeps it, "
+            f"{len(sent)} searches and the pickup carry it; the first view's clusters count {counted['count']} "
+            f"stores open by it ({by_store} by the store's hours)")
+
+
+def patch_state(base, store_id, change, token):
+    request = urllib.request.Request(base + f"/v1/stores/{store_id}/state", data=json.dumps(change).encode(),
+                                     method="PATCH", headers={"Authorization": f"Bearer {token}",
+                                                              "Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=WAIT_S) as response:
+        return json.loads(response.read())
+
+
+def test_paused_and_closed_stores(page, cli, ctx):
+    """A store paused through PATCH /v1/stores/{id}/state (a server of its own with
+    STORES_ADMIN_TOKEN and --state memory) is marked "Orders paused" in the list and its panel says
+    "Not taking orders: …" (the ordering_note, its instant in the store's time) above an order form
+    that explains, the pickup answer naming another store; a store in a temporary closure shows
+    the API's "temporarily closed …, reopens …" in the list and the panel; resumed, the mark goes."""
+    if not ctx["server"]:
+        raise Skipped("needs --server")
+    import zoneinfo
+    token = "page-test-token"
+    server, base = start_server(ctx["server"], ctx["assets"] or None, env={"STORES_ADMIN_TOKEN": token})
+    try:
+        other = Page(page.driver, base)
+        near = f"{TAIPEI[0]},{TAIPEI[1]}"
+        ids = cli.nearest_ids(near, K)
+        paused, closed = ids[1], ids[2]
+        until = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(days=3)).replace(microsecond=0, second=0)
+        until_text = until.strftime("%Y-%m-%dT%H:%M:%SZ")
+        state = patch_state(base, paused, {"ordering": "paused", "until": until_text, "reason": "machine repair"}, token)
+        check(state["ordering"] == "paused", f"the PATCH answered {state}")
+        today = datetime.date.today()
+        patch_state(base, closed, {"closures": [{"from": str(today - datetime.timedelta(days=2)),
+                                                 "until": str(today + datetime.timedelta(days=6)), "reason": "renovation"}]}, token)
+        other.open({"near": near})
+        rows = {row[0]: row for row in list_statuses(other)}
+        check(rows[paused][2] == "Orders paused", f"the paused store's row is {rows[paused]}")
+        marked = [i for i, row in rows.items() if row[2]]
+        check(marked == [paused], f"the rows marked paused are {marked}, not only {paused}")
+        status, api_closed = http_json(base + f"/v1/stores/{closed}")
+        check(api_closed["status_text"].startswith('temporarily closed "renovation", reopens'),
+              f"the API says {api_closed['status_text']!r} for the closed store")
+        check(rows[closed][1] == sentence(api_closed["status_text"]), f"the closed store's row is {rows[closed]}, "
+                                                                    f"the API says {api_closed['status_text']!r}")
+        # The paused store's panel.
+        status, api_paused = http_json(base + f"/v1/stores/{paused}")
+        check(api_paused["ordering"] == "paused" and "machine repair" in api_paused["ordering_note"],
+              f"the API's store: {api_paused['ordering']}, {api_paused['ordering_note']!r}")
+        local = until.astimezone(zoneinfo.ZoneInfo(api_paused["timezone"]))
+        check(until_text in api_paused["ordering_note"], f"the ordering note {api_paused['ordering_note']!r} lacks {until_text}")
+        expected = sentence("Not taking orders: " + api_paused["ordering_note"].replace(
+            until_text, f"{day_text(local.date().isoformat())} {local.strftime('%H:%M')}"))
+        page.driver.execute_script(f"document.querySelector('#results li[data-id=\"{paused}\"]').click()")
+        other.wait_panel(paused)
+        note = other.text("#panel-ordering")
+        check(other.attr("#panel-ordering", "hidden") is None and note == expected,
+              f"the panel says {note!r}, not {expected!r}")
+        shown = page.driver.execute_script("""
+          const e = document.getElementById('panel-ordering'), r = e.getBoundingClientRect();
+          return [r.width > 0 && r.height > 0, getComputedStyle(e).fontWeight];""")
+        check(shown[0] and int(shown[1]) >= 600, f"the note is not shown prominently: {shown}")
+        explain = other.text("#order-note")
+        check(other.attr("#order-note", "hidden") is None and "takes no orders" in explain,
+              f"the order form says {explain!r}")
+        other.wait(lambda: other.text("#pickup .answer"), "the pickup answer")
+        answer = other.text("#pickup .answer")
+        warnings = page.driver.execute_script(
+            "return [...document.querySelectorAll('#pickup ul.warn li')].map(li => li.textContent);")
+        check("cannot take it" in answer or "No store can take" in answer, f"the pickup answer for the paused store: {answer!r}")
+        check(any("machine repair" in w for w in warnings), f"no pickup warning gives the reason: {warnings}")
+        findings = axe_violations(page.driver)
+        check(not findings, "axe with the paused store's panel:\n      " + "\n      ".join(findings))
+        os.makedirs(ctx["screenshots"], exist_ok=True)
+        shot = os.path.join(ctx["screenshots"], "paused.png")
+        check(page.driver.save_screenshot(shot), f"no screenshot written to {shot}")
+        # The closed store's panel.
+        page.driver.execute_script(f"document.querySelector('#results li[data-id=\"{closed}\"]').click()")
+        other.wait_panel(closed)
+        status, hours = http_json(base + f"/v1/stores/{closed}/hours?days=7")
+        check(other.text("#panel-status") == sentence(hours["status_text"]) and "Temporarily closed" in hours["status_text"].capitalize(),
+              f"the closed store's panel says {other.text('#panel-status')!r}, the API {hours['status_text']!r}")
+        check(other.attr("#panel-ordering", "hidden") is not None, "the closed (not paused) store shows a pause")
+        # Resumed: the mark is gone.
+        patch_state(base, paused, {"ordering": "open"}, token)
+        other.open({"near": near, "store": paused})
+        other.wait_panel(paused)
+        rows = {row[0]: row for row in list_statuses(other)}
+        check(not rows[paused][2], f"resumed, the row is still {rows[paused]}")
+        check(other.attr("#panel-ordering", "hidden") is not None, f"resumed, the panel says {other.text('#panel-ordering')!r}")
+    finally:
+        server.kill()
+        server.wait(timeout=WAIT_S)
+    return f"{paused}: 'Orders paused', '{note[:70]}…', pickup: '{answer[:60]}…'; {closed}: '{rows[closed][1][:60]}…'"
+
+
+SERVICE_STORES = [
+    # id, properties beyond the name, zone and hours: each way a store's hours for a service are read.
+    ("svc-own", {"opening_hours:drive_through": "Mo-Su 05:00-24:00", "drive_through": "yes",
+                 "opening_hours:kitchen": "Mo-Fr 11:00-14:00,17:00-21:00"}),
+    ("svc-store", {"drive_through": "yes", "kitchen": "no"}),
+    ("svc-none", {"drive_through": "no"}),
+    ("svc-unknown", {}),
+]
+
+
+def test_service_weeks_on_panel(page, cli, ctx):
+    """A store's panel lists, under its week, each service's: a store of the bundled data with
+    `opening_hours:drive_through` shows the drive-through's week as `stores hours` gives it, one
+    without shows "Drive-through: not offered."; on data with two services (a server of its own)
+    the page offers a select, a service by the store's hours and unknown hours are one line each,
+    and choosing "Kitchen" lists what `stores nearest --service kitchen` lists."""
+    near = f"{TAIPEI[0]},{TAIPEI[1]}"
+    now = ctx.get("now") or pick_now_with_closed_stores(cli, near)
+    drive = cli.nearest_ids(near, 1, "--where", "drive_through=yes")[0]
+    hours = cli.json("hours", drive, "--at", now, "--days", "7")
+    week = next(s for s in hours["services"] if s["service"] == "drive_through")
+    check(week["source"] == "own hours", f"{drive}'s drive-through hours are {week['source']}")
+    page.open({"near": near, "now": now, "store": drive})
+    page.wait_panel(drive)
+    shown = {s["service"]: s for s in panel_services(page)}
+    check(list(shown) == [s["service"] for s in hours["services"]], f"the panel lists the services {list(shown)}")
+    part = shown["drive_through"]
+    check(part["heading"] == "Drive-through, this week", f"the heading is {part['heading']!r}")
+    check(part["status"] == sentence(week["status_text"]), f"the drive-through's status is {part['status']!r}, "
+                                                           f"stores hours says {week['status_text']!r}")
+    rows = [row[:2] for row in part["rows"]]
+    check(rows == week_rows(week["days"]), f"the drive-through's week is {rows}, stores hours gives {week_rows(week['days'])}")
+    check([i for i, row in enumerate(part["rows"]) if "today" in row[2]] == [0], "today is not the first, highlighted row")
+    store_rows = page.driver.execute_script(
+        "return [...document.querySelectorAll('#week tbody tr')].map(r => [r.cells[0].textContent, r.cells[1].textContent]);")
+    check(store_rows == week_rows(hours["days"]), f"the store's week is {store_rows}, stores hours gives {week_rows(hours['days'])}")
+    check(rows != store_rows, "the drive-through's week is the store's: nothing to tell apart")
+    without = cli.nearest_ids(near, 1)[0]
+    page.open({"near": near, "now": now, "store": without})
+    page.wait_panel(without)
+    line = {s["service"]: s for s in panel_services(page)}["drive_through"]["line"]
+    check(line == "Drive-through: not offered.", f"the panel of {without} says {line!r}")
+    said = [f"{drive}: the drive-through's week as stores hours ({rows[0][1]} today)", f"{without}: {line!r}"]
+
+    if ctx["server"]:
+        directory = os.path.join(ctx["screenshots"], "services")
+        os.makedirs(directory, exist_ok=True)
+        data = os.path.join(directory, "stores.geojson")
+        features = [{"type": "Feature", "id": ident, "geometry": {"type": "Point", "coordinates": [13.40 + 0.002 * i, 52.5]},
+                     "properties": dict(extra, name=ident, timezone="Europe/Berlin", opening_hours="Mo-Su 07:00-22:00")}
+                    for i, (ident, extra) in enumerate(SERVICE_STORES)]
+        with open(data, "w") as handle:
+            json.dump({"type": "FeatureCollection", "features": features}, handle)
+        server, base = start_server(ctx["server"], ctx["assets"] or None, "--data", data)
+        try:
+            other = Page(page.driver, base)
+            where = "52.5,13.4"
+            other.open({"near": where, "now": now})
+            services = [s["service"] for s in cli.json("info", "--data", data)["services"]]
+            control = service_control(other)
+            check(sorted(services) == ["drive_through", "kitchen"], f"stores info lists {services}")
+            check(control["options"] == [["", "the store"]] + [[s, {"drive_through": "Drive-through"}.get(s, s.capitalize())]
+                                                             for s in services], f"the select offers {control['options']}")
+            for ident, _ in SERVICE_STORES:
+                other.open({"near": where, "now": now, "store": ident})
+                other.wait_panel(ident)
+                parts = {s["service"]: s for s in panel_services(other)}
+                expected = cli.json("hours", ident, "--data", data, "--at", now, "--days", "7")["services"]
+                for service in expected:
+                    part = parts.get(service["service"])
+                    label = {"drive_through": "Drive-through"}.get(service["service"], service["service"].capitalize())
+                    check(part and part["source"] == service["source"],
+                          f"{ident}: the panel's {service['service']} is {part}, stores hours says {service['source']}")
+                    if service["source"] == "own hours":
+                        check([r[:2] for r in part["rows"]] == week_rows(service["days"]),
+                              f"{ident}: the {service['service']} week is {part['rows']}")
+                    else:
+                        check(part["line"] == f"{label}: {SERVICE_LINES[service['source']]}",
+                              f"{ident}: the {service['service']} line is {part['line']!r}")
+            gen = other.gen()
+            page.driver.execute_script("const s = document.getElementById('service'); s.value = 'kitchen';"
+                                       " s.dispatchEvent(new Event('change', {bubbles: true}));")
+            other.wait_list(gen)
+            check(other.query().get("service") == ["kitchen"], f"the URL's service is {other.query().get('service')}")
+            kitchen = cli.json("nearest", "--data", data, "--near", where, "-k", str(K), "--now", now, "--service", "kitchen")
+            wanted = [[s["id"], sentence("Kitchen: " + s["status_text"])] for s in kitchen["stores"]]
+            check([row[:2] for row in list_statuses(other)] == wanted, f"Kitchen: the list is {list_statuses(other)}, the CLI {wanted}")
+        finally:
+            server.kill()
+            server.wait(timeout=WAIT_S)
+        said.append("two services: a select; own hours, the store's, not offered, unknown as stores hours; Kitchen as --service kitchen")
+    return "; ".join(said)
+
+
 TESTS = [
     ("1 loads with no console error", test_loads_without_console_errors),
     ("2 a click on the map lists the nearest stores", test_click_map_lists_nearest),
@@ -1400,6 +1783,9 @@ TESTS = [
     ("24 the box takes a town, with suggestions", test_place_box),
     ("25 hours that cut a night at midnight warn on the panel", test_spill_erased_warning),
     ("26 a town several places share offers them as choices", test_ambiguous_town_offers_choices),
+    ("27 the service toggle: drive-through hours in every request", test_service_toggle),
+    ("28 paused ordering and a temporary closure are shown", test_paused_and_closed_stores),
+    ("29 the panel lists each service's week", test_service_weeks_on_panel),
 ]
 
 

@@ -139,6 +139,45 @@ function attributeLabel(key) {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
+// A service (`opening_hours:<service>`) as the page names it: "Drive-through", "Kitchen".
+function serviceLabel(service) {
+  const known = { drive_through: "Drive-through", takeaway: "Takeaway", delivery: "Delivery" };
+  return known[service] || attributeLabel(service);
+}
+
+// A store's status as the list and the panel write it: the API's status_text (of the service the
+// page asks about, when one is chosen, named first).
+function statusText(store) {
+  const text = store.status_text || store.state || "";
+  return sentence(state.service ? serviceLabel(state.service) + ": " + text : text);
+}
+
+// A wall time "YYYY-MM-DDTHH:MM" of an instant in a time zone (the browser's tz database), or "".
+function zoneWallTime(iso, zone) {
+  const at = Date.parse(iso);
+  if (!Number.isFinite(at) || !zone) return "";
+  try {
+    const parts = {};
+    for (const part of new Intl.DateTimeFormat("en-CA", {
+      timeZone: zone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit",
+    }).formatToParts(new Date(at))) parts[part.type] = part.value;
+    return parts.year + "-" + parts.month + "-" + parts.day + "T" + parts.hour + ":" + parts.minute;
+  } catch (error) {
+    return "";
+  }
+}
+
+// A paused store's sentence: "Not taking orders: ordering paused until Thu 24 Dec 23:30 "machine
+// repair"." (the API's ordering_note, its instant written in the store's time), else "".
+function orderingText(store) {
+  if (!store || store.ordering !== "paused") return "";
+  const note = String(store.ordering_note || "ordering paused").replace(/until (\d{4}-\d\d-\d\dT[^\s"]+)/, (whole, iso) => {
+    const local = zoneWallTime(iso, store.timezone);
+    return local ? "until " + dayText(local.slice(0, 10)) + " " + local.slice(11) : whole;
+  });
+  return sentence("Not taking orders: " + note);
+}
+
 // ---- the URL -----------------------------------------------------------------------------------
 
 function readURL() {
@@ -151,6 +190,7 @@ function readURL() {
     openAt: p.get("open_at") || "",
     openFor: p.get("open_for") || "",
     where: p.getAll("where"),
+    service: p.get("service") || "", // the service whose hours the page speaks of (`opening_hours:<service>`)
     store: p.get("store") || "",
     now: p.get("now") || "",
     ready: p.get("ready") || "10",
@@ -166,6 +206,7 @@ function writeURL() {
   if (state.when === "at" && state.openAt) p.set("open_at", state.openAt);
   if (state.openFor) p.set("open_for", state.openFor);
   for (const w of state.where) p.append("where", w);
+  if (state.service) p.set("service", state.service);
   if (state.store) p.set("store", state.store);
   if (state.now) p.set("now", state.now);
   if (state.ready !== "10") p.set("ready", state.ready);
@@ -188,9 +229,10 @@ function clock() {
   return state.now || new Date().toISOString().slice(0, 19) + "Z";
 }
 
-// The search parameters every store search shares: where, opening-hours filters, the clock.
+// The search parameters every store search shares: where, the service, opening-hours filters, the clock.
 function filterParams(p) {
   for (const w of state.where) p.append("where", w);
+  if (state.service) p.set("service", state.service);
   if (state.when === "now") {
     if (state.now) p.set("open_at", state.now);
     else p.set("open_now", "1");
@@ -329,6 +371,7 @@ function describeFilters() {
   }
   if (state.openFor) parts.push((state.when === "any" ? "open now " : "") + "for at least " + state.openFor + " min");
   for (const w of state.where) parts.push(attributeLabel(w.split("=")[0]).toLowerCase());
+  if (state.service) parts.push("by " + serviceLabel(state.service).toLowerCase() + " hours");
   return parts.join(", ");
 }
 
@@ -336,12 +379,15 @@ function renderList() {
   const list = $("results");
   const items = results.map((store, i) => el("li", {
     id: "opt-" + i, role: "option", "aria-selected": store.id === state.store ? "true" : "false",
-    "data-id": store.id, onclick: () => { setActive(i); openStore(store); },
+    "data-id": store.id, "data-ordering": store.ordering || null, class: store.ordering === "paused" ? "paused" : null,
+    onclick: () => { setActive(i); openStore(store); },
   },
   el("span", { class: "name", text: storeTitle(store) }),
   el("span", { class: "dist", text: distanceText(store.distance_m) }),
   el("span", { class: "addr", text: store.address || "" }),
-  el("span", { class: "st " + stateClass(store.state), text: sentence(store.status_text || store.state) }),
+  // A paused store stays listed (open for walk-ins), marked: it takes no orders.
+  store.ordering === "paused" ? el("span", { class: "badge", text: "Orders paused" }) : null,
+  el("span", { class: "st " + stateClass(store.state), text: statusText(store) }),
   el("span", { class: "phone", text: store.phone || "" })));
   list.replaceChildren(...items);
   active = -1;
@@ -840,7 +886,7 @@ function drawResults() {
     L.circleMarker([store.latitude, store.longitude], {
       radius: chosen ? 10 : 7, weight: chosen ? 3 : 2, color: chosen ? "#f5a623" : "#fff",
       fillColor: colors[store.state] || colors.unknown, fillOpacity: 0.95, bubblingMouseEvents: false,
-    }).bindTooltip(textTip((i + 1) + ". " + storeTitle(store)))
+    }).bindTooltip(textTip((i + 1) + ". " + storeTitle(store) + (store.ordering === "paused" ? " (orders paused)" : "")))
       .on("click", () => { setActive(i); openStore(store); }).addTo(layers.results);
   });
   const point = nearPoint();
@@ -863,8 +909,16 @@ async function openStore(store, focus) {
   panel.setAttribute("aria-busy", "true");
   panel.dataset.store = store.id;
   $("panel-title").textContent = storeTitle(store);
-  $("panel-status").textContent = sentence(store.status_text || store.state);
+  $("panel-status").textContent = statusText(store);
   $("panel-status").className = "state " + stateClass(store.state);
+  // Paused ordering: said prominently under the status, and by the order form (the pickup answer
+  // then names the store that can take the order).
+  const paused = orderingText(store);
+  $("panel-ordering").textContent = paused;
+  $("panel-ordering").hidden = !paused;
+  $("order-note").textContent = paused ? "This store takes no orders now: asking finds the store that can." : "";
+  $("order-note").hidden = !paused;
+  $("services-weeks").replaceChildren();
   $("panel-address").textContent = (store.address || "") +
     (store.distance_m !== null && store.distance_m !== undefined ? " · " + distanceText(store.distance_m) + " away" : "");
   const contact = $("panel-contact");
@@ -877,8 +931,9 @@ async function openStore(store, focus) {
   $("week").tBodies[0].replaceChildren();
   $("pickup").replaceChildren();
   if (focus) $("panel-title").focus();
-  say("Details of " + storeTitle(store) + ".");
+  say("Details of " + storeTitle(store) + "." + (paused ? " " + paused : ""));
   try {
+    // Without `service`: the answer holds the store's week and, in `services`, each service's.
     const hours = new URLSearchParams({ days: "7" });
     if (state.now) hours.set("at", state.now);
     const answer = await api("/v1/stores/" + encodeURIComponent(store.id) + "/hours", hours);
@@ -916,17 +971,47 @@ function renderWeek(answer) {
     return;
   }
   const h = answer.data;
-  if (h.status_text) {
-    $("panel-status").textContent = sentence(h.status_text);
-    $("panel-status").className = "state " + stateClass(h.state);
+  const services = Array.isArray(h.services) ? h.services : [];
+  // The status at the top is the chosen service's (the list's), else the store's.
+  const chosen = state.service ? services.find((s) => s.service === state.service) : h;
+  if (chosen && chosen.status_text) {
+    $("panel-status").textContent = statusText(chosen);
+    $("panel-status").className = "state " + stateClass(chosen.state);
   }
-  body.replaceChildren(...h.days.map((day, i) => {
+  body.replaceChildren(...weekRows(h.days));
+  renderServices(services);
+}
+
+// A week's rows: a day a row, today first and highlighted.
+function weekRows(days) {
+  return days.map((day, i) => {
     const spans = day.spans.filter((s) => s.state !== "closed");
     const text = spans.length === 0 ? "closed" : spans.map((s) => (s.state === "unknown" ? "unknown " : "") +
       spanText(s, day.date) + (s.comment ? " (" + s.comment + ")" : "")).join(", ");
     return el("tr", { class: i === 0 ? "today" : null, "aria-current": i === 0 ? "date" : null },
       el("th", { scope: "row", text: (i === 0 ? "Today, " : "") + dayText(day.date) }),
       el("td", { text }));
+  });
+}
+
+// Under the store's week, each service's (the hours answer's `services`): its own hours as a
+// week with its status; the store's hours, not offered or unknown as one line.
+function renderServices(services) {
+  const box = $("services-weeks");
+  box.replaceChildren(...services.map((s) => {
+    const label = serviceLabel(s.service);
+    const section = el("section", { class: "service-week", "data-service": s.service, "data-source": s.source || "" });
+    if (s.source === "own hours" && Array.isArray(s.days)) {
+      section.append(el("h3", { text: label + ", this week" }),
+        el("p", { class: "service-state " + stateClass(s.state), text: sentence(s.status_text || s.state) }),
+        el("table", { class: "week" }, el("caption", { class: "sr", text: label + " hours, today first" }),
+          el("tbody", {}, ...weekRows(s.days))));
+    } else {
+      const line = s.source === "store hours" ? "the store's hours, as above"
+        : s.source === "not offered" ? "not offered" : "hours unknown";
+      section.append(el("p", { class: "service-line" }, el("strong", { text: label + ": " }), line + "."));
+    }
+    return section;
   }));
 }
 
@@ -945,6 +1030,7 @@ async function askPickup() {
   const request = { near, ready_in: minutes + "m", store: state.store, travel: state.travel };
   if (state.now) request.now = state.now;
   for (const w of state.where) (request.where = request.where || []).push(w);
+  if (state.service) request.service = state.service;
   box.replaceChildren(el("p", { text: "Asking when an order would be ready…" }));
   const answer = await api("/v1/pickup", null, request);
   if (gen !== pickupGen) return;
@@ -1180,6 +1266,48 @@ async function loadAttributes() {
   }));
 }
 
+// The services /v1/info lists (`opening_hours:<service>` in the data): one is a checkbox
+// ("Drive-through hours"), several a select ("Hours of: the store, Drive-through, Kitchen"). A
+// service chosen goes with every request (service=…), and the statuses are its hours'. A service
+// from the URL that the data does not have is offered too, so it can be turned off.
+async function loadServices() {
+  const answer = await infoAnswer;
+  const box = $("services");
+  const listed = answer.ok && Array.isArray(answer.data.services) ? answer.data.services : [];
+  const names = listed.map((s) => s && s.service).filter((name) => typeof name === "string" && name);
+  if (state.service && !names.includes(state.service)) names.push(state.service);
+  const choose = (service) => {
+    state.service = service;
+    refresh(true);
+  };
+  if (names.length === 0) {
+    box.hidden = true;
+    box.replaceChildren();
+  } else if (names.length === 1) {
+    const name = names[0];
+    box.replaceChildren(el("label", {}, el("input", {
+      type: "checkbox", id: "service-" + name, value: name, checked: state.service === name,
+      onchange: (event) => choose(event.target.checked ? name : ""),
+    }), " " + serviceLabel(name) + " hours"));
+    box.hidden = false;
+  } else {
+    const select = el("select", { id: "service", onchange: (event) => choose(event.target.value) },
+      el("option", { value: "", text: "the store" }),
+      ...names.map((name) => el("option", { value: name, text: serviceLabel(name) })));
+    select.value = state.service;
+    box.replaceChildren(el("label", { for: "service" }, "Hours of "), select);
+    box.hidden = false;
+  }
+  box.dataset.ready = "1";
+}
+
+// The open panel again, after the service changed: its status and pickup speak of the new one.
+function reopenPanel() {
+  const store = results.find((s) => s.id === state.store);
+  if (store) openStore(store);
+  else openStoreByID(state.store);
+}
+
 function setNear(text, fromForm) {
   closePlaces();
   state.near = text.trim();
@@ -1191,10 +1319,15 @@ function setNear(text, fromForm) {
   refresh();
 }
 
-function refresh() {
+// The list (and the view) again after a change; the open panel's pickup is asked again, or with
+// `reopen` (the service changed) the whole panel, whose status and weeks depend on it.
+function refresh(reopen) {
   writeURL();
   loadNearest().then(() => {
-    if (state.store && !$("panel").hidden) askPickup();
+    if (state.store && !$("panel").hidden) {
+      if (reopen) reopenPanel();
+      else askPickup();
+    }
   });
   if (map) {
     drawResults();
@@ -1272,6 +1405,7 @@ async function openFromURL() {
 // The panel of a store known by its id only (the URL's, a cluster of one): GET /v1/stores/{id}.
 async function openStoreByID(id) {
   const p = new URLSearchParams();
+  if (state.service) p.set("service", state.service);
   if (state.now) p.set("now", state.now);
   const answer = await api("/v1/stores/" + encodeURIComponent(id), p);
   if (!answer.ok) {
@@ -1288,6 +1422,7 @@ async function main() {
   if (state.now) say("Times are as of " + state.now + " (the now= of the address).");
   infoAnswer = api("/v1/info");
   loadAttributes();
+  loadServices();
   const first = loadNearest();
   startMap();
   await first;
