@@ -405,7 +405,8 @@ def main():
     p.add_argument("--seed", type=int, default=42, help="seed of the generated stores (default 42)")
     p.add_argument("--state-stores", type=int,
                    help="stores B's state names (default 1000; 100 with --smoke): a third paused, "
-                        "a third closed, a third with a special day")
+                        "a third closed, a third with a special day; 0 leaves B without state too, "
+                        "a control of how far two identical servers differ")
     p.add_argument("--state-seed", type=int, default=32, help="seed of the stores picked (default 32)")
     p.add_argument("--duration", type=int, help="seconds of each wrk run (default 15; 2 with --smoke)")
     p.add_argument("--rounds", type=int, help="rounds of A then B per route (default 3; 1 with --smoke)")
@@ -430,8 +431,8 @@ def main():
     args.rounds = args.rounds or (1 if args.smoke else 3)
     args.warmup = args.warmup if args.warmup is not None else (1 if args.smoke else 3)
     args.work_dir = os.path.abspath(args.work_dir)
-    if not 0 < args.state_stores <= args.stores:
-        p.error("--state-stores must be 1 to --stores")
+    if not 0 <= args.state_stores <= args.stores:
+        p.error("--state-stores must be 0 to --stores")
     if args.rounds < 1 or args.duration < 1 or args.warmup < 0:
         p.error("--rounds and --duration must be at least 1, --warmup at least 0")
     if not sb.have("wrk"):
@@ -474,13 +475,19 @@ def main():
 
         today = datetime.datetime.now(datetime.timezone.utc).date()
         changes = state_changes(args, today)
-        version, seconds = apply_state(ports["B"], token, changes)
-        figures["state.version"] = version
-        figures["state.apply_s"] = seconds
-        figures["state.kinds"] = {k: sum(1 for _, kind, _ in changes if kind == k)
-                                  for k in ("paused", "closure", "special_day")}
-        figures["state.first_ids"] = [id for id, _, _ in changes[:6]]
-        figures["check"] = check_state(ports["A"], ports["B"], changes, version)
+        if changes:
+            version, seconds = apply_state(ports["B"], token, changes)
+            figures["state.version"] = version
+            figures["state.apply_s"] = seconds
+            figures["state.kinds"] = {k: sum(1 for _, kind, _ in changes if kind == k)
+                                      for k in ("paused", "closure", "special_day")}
+            figures["state.first_ids"] = [id for id, _, _ in changes[:6]]
+            figures["check"] = check_state(ports["A"], ports["B"], changes, version)
+        else:
+            # --state-stores 0: B is a second server without state, a control for how far two
+            # identical processes differ on this machine.
+            figures["state.version"] = 0
+            log("--state-stores 0: B has no state either (a control run, A against A)")
 
         for route, _ in ROUTES:
             for label in "AB":
