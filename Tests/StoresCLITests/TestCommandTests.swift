@@ -13,8 +13,12 @@ import Testing
     let command = try #require(readme.first { $0.hasPrefix("swift test") }.map(String.init))
     #expect(command == "swift test --disable-xctest")
     let ci = try Self.text(".ci/run").split(separator: "\n").filter { $0.hasPrefix("swift test") }
-    #expect(ci.count == 1)
     #expect(ci.first?.hasPrefix(command + " ") == true, "\(ci)")
+    // Later runs (the PostgreSQL storage tests, with a database the README's command has not
+    // started) run a part of what that command built, with its flags; they never rebuild.
+    for line in ci.dropFirst() {
+      #expect(line.hasPrefix(command + " --skip-build --filter "), "\(line)")
+    }
   }
 
   @Test func noTestNeedsTheXCTestRunner() throws {
