@@ -10,6 +10,7 @@ public final class MemoryStateStorage: StateStorage {
     var history: [StateChangeRecord] = []
     /// While set, every call fails as a database that cannot be reached would (tests).
     var isUnavailable = false
+    var reservations = MemoryReservations()
   }
 
   private let contents = Mutex(Contents())
@@ -21,7 +22,11 @@ public final class MemoryStateStorage: StateStorage {
   /// Makes every call fail (`true`) or work again, as a database that goes away and comes back.
   public func setUnavailable(_ unavailable: Bool) { contents.withLock { $0.isUnavailable = unavailable } }
 
-  private func reachable() throws(StateStorageError) {
+  func withReservations<T>(_ body: (inout MemoryReservations) -> T) -> T {
+    contents.withLock { body(&$0.reservations) }
+  }
+
+  func reachable() throws(StateStorageError) {
     if contents.withLock({ $0.isUnavailable }) {
       throw StateStorageError(.unavailable, "the state storage (memory) is unavailable")
     }

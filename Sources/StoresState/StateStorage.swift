@@ -1,14 +1,15 @@
 import OpeningHours
 import StoreLocator
 
-/// Where the stores' state (paused ordering, closures, special days) is kept: one protocol, an
+/// Where the stores' state (paused ordering, closures, special days, capacity) and the slots'
+/// reservations (`ReservationStorage`) are kept: one protocol, an
 /// SQLite file for one replica (`SQLiteStateStorage`, the default) and PostgreSQL for several
 /// (`PostgresStateStorage`, in `StoresStatePostgres`).
 ///
 /// The answer path never calls it: a replica answers from the `StoreStates` value it last loaded,
 /// and only changes (and the history) reach the database. Every change is one transaction: its
 /// history row and the store's new state are written together or not at all.
-public protocol StateStorage: Sendable {
+public protocol StateStorage: ReservationStorage {
   /// Where the state is, for logs and `/readyz`: `sqlite:/var/lib/stores/state.sqlite`,
   /// `postgres://stores@db:5432/stores` (never a password).
   var location: String { get }
