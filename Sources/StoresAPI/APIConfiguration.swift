@@ -13,6 +13,10 @@ public struct APIConfiguration: Sendable {
   /// More admin tokens, each with the name the state's history records for its changes
   /// (`STORES_ADMIN_TOKENS=ops:TOKEN,store-42:TOKEN`); `adminToken` is named `admin`.
   public var namedAdminTokens: [(name: String, token: String)]
+  /// The tokens of the order flow, each with a name (`STORES_ORDER_TOKENS=web:TOKEN,kiosk:TOKEN`):
+  /// they may hold, confirm and release pickup slots (`"reserve": true`), and nothing else. An
+  /// admin token may too.
+  public var orderTokens: [(name: String, token: String)] = []
   /// `Cache-Control: max-age` of the answers about stores, in seconds: short, since whether a
   /// store is open changes with the clock.
   public var cacheMaxAge: Int
@@ -47,6 +51,11 @@ public struct APIConfiguration: Sendable {
   var adminTokens: [(name: String, token: String)] {
     (adminToken.flatMap { $0.isEmpty ? nil : [("admin", $0)] } ?? [])
       + namedAdminTokens.filter { !$0.token.isEmpty }
+  }
+
+  /// Every token that may hold slots: the order tokens, then the admin tokens.
+  var reservationTokens: [(name: String, token: String)] {
+    orderTokens.filter { !$0.token.isEmpty } + adminTokens
   }
 
   /// One query thread a core the process may use.

@@ -37,6 +37,10 @@ public struct APIRoute: Hashable, Sendable, CustomStringConvertible {
   public static let changeStoreState = APIRoute(.patch, "/v1/stores/{id}/state")
   public static let storeStateHistory = APIRoute(.get, "/v1/stores/{id}/state/history")
   public static let changedStates = APIRoute(.get, "/v1/stores/state")
+  public static let slots = APIRoute(.get, "/v1/stores/{id}/slots")
+  public static let reservation = APIRoute(.get, "/v1/reservations/{id}")
+  public static let confirmReservation = APIRoute(.post, "/v1/reservations/{id}/confirm")
+  public static let releaseReservation = APIRoute(.delete, "/v1/reservations/{id}")
   public static let health = APIRoute(.get, "/healthz")
   public static let readiness = APIRoute(.get, "/readyz")
   public static let metrics = APIRoute(.get, "/metrics")
@@ -49,7 +53,7 @@ public struct APIRoute: Hashable, Sendable, CustomStringConvertible {
   /// Every route, as the router has them.
   public static let all: [APIRoute] = [
     nearest, within, clusters, store, hours, open, places, pickup, info, storeState, changeStoreState,
-    storeStateHistory, changedStates, health, readiness, metrics, openAPI,
+    storeStateHistory, changedStates, slots, reservation, confirmReservation, releaseReservation, health, readiness, metrics, openAPI,
     reload,
     page,
     pageFile, asset,

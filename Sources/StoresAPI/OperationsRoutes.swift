@@ -149,18 +149,23 @@ struct OperationsRoutes: Sendable {
   /// The name of the admin token the request carries.
   /// - Throws: `Problem` 401 (with `WWW-Authenticate`) when it carries none of them.
   static func adminName(_ request: Request, _ configuration: APIConfiguration) throws(Problem) -> String {
-    let given = bearerToken(request).map { Array($0.utf8) }
-    var found: String?
-    // Every token is compared, whichever matches, so the time taken does not tell which.
-    for (name, token) in configuration.adminTokens {
-      if let given, ConstantTime.equal(given, Array(token.utf8)), found == nil { found = name }
-    }
-    guard let found else {
+    guard let found = tokenName(request, among: configuration.adminTokens) else {
       var problem = Problem(
         "unauthorized", status: .unauthorized, title: "The admin token is missing or wrong",
         detail: "send Authorization: Bearer with the service's STORES_ADMIN_TOKEN")
       problem.headers[.wwwAuthenticate] = "Bearer realm=\"stores-admin\""
       throw problem
+    }
+    return found
+  }
+
+  /// The name of the token `Authorization: Bearer` gives, when it is one of `tokens`.
+  static func tokenName(_ request: Request, among tokens: [(name: String, token: String)]) -> String? {
+    let given = bearerToken(request).map { Array($0.utf8) }
+    var found: String?
+    // Every token is compared, whichever matches, so the time taken does not tell which.
+    for (name, token) in tokens {
+      if let given, ConstantTime.equal(given, Array(token.utf8)), found == nil { found = name }
     }
     return found
   }

@@ -1,6 +1,7 @@
 import Metrics
 import Prometheus
 import StoreLocator
+import StoresState
 import Synchronization
 
 /// The service's own metrics, and the per-route requests and latencies (`requests`, recorded by
@@ -26,6 +27,10 @@ public final class ServiceMetrics: Sendable {
   private let cutResponses: Prometheus.Counter
   /// State changes by what they change: ordering, closures, special_days.
   private let stateChanges: [String: Prometheus.Counter]
+  /// Holds asked of the storage, by outcome (`held`, `full`, `replayed`, `key-reused`).
+  private let holds: [String: Prometheus.Counter]
+  /// Reservations confirmed and released through this replica, by what happened.
+  private let reservationUpdates: [String: Prometheus.Counter]
   private let stateVersion: Prometheus.Gauge
   private let stateHealthy: Prometheus.Gauge
   private let stateStorageFailures: Prometheus.Counter
@@ -39,8 +44,22 @@ public final class ServiceMetrics: Sendable {
       helpText:
         "Changes to the stores' state made through this replica, by member: ordering, closures, special_days")
     stateChanges = Dictionary(
-      uniqueKeysWithValues: ["ordering", "closures", "special_days"].map {
+      uniqueKeysWithValues: ["ordering", "closures", "special_days", "capacity"].map {
         ($0, registry.makeCounter(descriptor: changes, labels: [("member", $0)]))
+      })
+    let holdsDescriptor = MetricNameDescriptor(
+      namespace: "stores", subsystem: "reservations", metricName: "holds_total",
+      helpText: "Slot holds asked of the state storage through this replica, by outcome")
+    holds = Dictionary(
+      uniqueKeysWithValues: ["held", "full", "replayed", "key-reused"].map {
+        ($0, registry.makeCounter(descriptor: holdsDescriptor, labels: [("outcome", $0)]))
+      })
+    let updatesDescriptor = MetricNameDescriptor(
+      namespace: "stores", subsystem: "reservations", metricName: "updates_total",
+      helpText: "Reservations confirmed or released through this replica, by what was asked and answered")
+    reservationUpdates = Dictionary(
+      uniqueKeysWithValues: ["confirm-done", "confirm-refused", "release-done"].map {
+        ($0, registry.makeCounter(descriptor: updatesDescriptor, labels: [("update", $0)]))
       })
     stateVersion = registry.makeGauge(
       descriptor: MetricNameDescriptor(
@@ -174,7 +193,21 @@ public final class ServiceMetrics: Sendable {
     if change.ordering != nil { stateChanges["ordering"]?.increment() }
     if change.closures != nil { stateChanges["closures"]?.increment() }
     if change.specialDays != nil { stateChanges["special_days"]?.increment() }
+    if change.capacity != nil { stateChanges["capacity"]?.increment() }
   }
+
+  /// A slot hold asked of the storage.
+  func recordHold(_ outcome: SlotHoldOutcome) {
+    switch outcome {
+    case .held: holds["held"]?.increment()
+    case .full: holds["full"]?.increment()
+    case .replayed: holds["replayed"]?.increment()
+    case .keyReused: holds["key-reused"]?.increment()
+    }
+  }
+
+  /// A confirmation (`confirm-done`, `confirm-refused`) or release (`release-done`).
+  func recordReservationUpdate(_ name: String) { reservationUpdates[name]?.increment() }
 
   /// The state version answered with, and whether the storage answered.
   func recordState(version: Int64, healthy: Bool) {

@@ -39,7 +39,9 @@ struct ServiceMiddleware: RouterMiddleware {
     // The one read of the reference: the route, the version header and the ETag all use this
     // catalog, whatever a reload swaps in meanwhile.
     context.loaded = store.current
-    context.states = state.current.states
+    let copy = state.current
+    context.states = copy.states
+    context.bookings = copy.bookings
     context.stateSource = ObjectIdentifier(state)
     if state.isStale { context.staleStateAge = state.ageSeconds ?? -1 }
     let start = ContinuousClock.now

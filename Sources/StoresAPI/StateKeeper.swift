@@ -28,7 +28,17 @@ public final class StateKeeper: Sendable {
     public var confirmedAt: ContinuousClock.Instant?
     /// Why the last call to the storage failed, while it fails.
     public var failure: String?
+    /// What the slots not yet over hold, as last read, with the holds this replica made since
+    /// and the slots the storage refused a hold in.
+    public var bookings = SlotBookings.empty
   }
+
+  /// The most slots a replica's copy of the bookings keeps (the soonest): planning beyond them
+  /// counts nothing, and the storage still refuses a hold in a full slot.
+  public static let bookingsLimit = 100_000
+  /// Expired holds are marked in the storage every this many polls (they stop counting at their
+  /// expiry without it).
+  static let pollsPerSweep = 30
 
   public init(
     storage: any StateStorage, pollInterval: Duration = .seconds(1), metrics: ServiceMetrics? = nil,
@@ -106,10 +116,46 @@ public final class StateKeeper: Sendable {
     return state
   }
 
+  /// Reads what the slots not yet over hold; on failure keeps the copy and notes why.
+  public func refreshBookings(at now: Instant = .now()) async {
+    do throws(StateStorageError) {
+      let bookings = try await storage.bookings(endingAfter: now, limit: Self.bookingsLimit)
+      copy.withLock { $0.bookings = bookings }
+    } catch {
+      noteFailure(error)
+    }
+  }
+
+  /// Holds a place in a slot through the storage, and counts it in the copy at once (the next
+  /// read of the storage confirms it); a refusal marks the slot full in the copy.
+  public func hold(_ hold: SlotHold, at now: Instant) async throws(StateStorageError) -> SlotHoldOutcome {
+    let outcome: SlotHoldOutcome
+    do throws(StateStorageError) {
+      outcome = try await storage.hold(hold, at: now)
+    } catch {
+      noteFailure(error)
+      throw error
+    }
+    copy.withLock { copy in
+      switch outcome {
+      case .held(let reservation):
+        copy.bookings.add(reservation.slot, confirmed: false, expiresAt: reservation.expiresAt)
+      case .full(let taken): copy.bookings.refused(hold.slot, taken: taken)
+      case .replayed, .keyReused: break
+      }
+    }
+    metrics?.recordHold(outcome)
+    return outcome
+  }
+
+  /// Counts a confirmation or release in the metrics.
+  func metricsRecord(_ update: String) { metrics?.recordReservationUpdate(update) }
+
   /// Keeps the copy fresh until cancelled: on each announcement, and on each poll that finds
   /// another version (or after a failure, to reconnect).
   public func run() async {
     await refresh()
+    await refreshBookings()
     await withTaskGroup(of: Void.self) { group in
       if let announcements = storage.announcements() {
         group.addTask { [self] in
@@ -119,9 +165,13 @@ public final class StateKeeper: Sendable {
         }
       }
       group.addTask { [self] in
+        var polls = 0
         while !Task.isCancelled {
           try? await Task.sleep(for: pollInterval)
           if Task.isCancelled { break }
+          polls += 1
+          if polls % Self.pollsPerSweep == 0 { _ = try? await storage.sweepExpiredHolds(at: .now()) }
+          await refreshBookings()
           do throws(StateStorageError) {
             let version = try await storage.currentVersion()
             let stale = copy.withLock { copy in

@@ -114,16 +114,25 @@ struct StoreRoutes: Sendable {
     return Array(body.readableBytesView)
   }
 
+  /// What `pickup` did: answered, or found a request to hold a slot, which goes to the storage
+  /// (`ReservationRoutes.reserve`) off the query thread.
+  enum PickupRouting: Sendable {
+    case answered(Response)
+    case reserve(PickupSubmission)
+  }
+
   /// `POST /v1/pickup`: `stores pickup`, the body (`pickupBody`) an order document or a pickup
   /// request.
-  func pickup(_ request: Request, _ context: StoresRequestContext, body: [UInt8]) throws(Problem) -> Response
+  func pickup(_ request: Request, _ context: StoresRequestContext, body: [UInt8]) throws(Problem) -> PickupRouting
   {
     let loaded = try Self.loaded(context)
     let pairs = try QueryString.pairs(request.uri.query)
+    let submission = try Self.reading { () throws(RequestError) in
+      try PickupSubmission(body: body, parameters: RequestParameters(pairs, style: .queryString))
+    }
+    if submission.reserve { return .reserve(submission) }
     let answer = try Self.reading { () throws(RequestError) in
-      let submission = try PickupSubmission(
-        body: body, parameters: RequestParameters(pairs, style: .queryString))
-      return try Self.catalog(loaded, context).answer(submission, now: .now())
+      try Self.catalog(loaded, context).answer(submission, now: .now())
     }
     var response = DocumentResponse.make(
       answer.jsonText, contentType: DocumentResponse.json, cacheControl: nil, request: request)
@@ -131,7 +140,7 @@ struct StoreRoutes: Sendable {
     for note in answer.notes {
       response.headers.append(HTTPField(name: .storesNote, value: Self.headerText(note)))
     }
-    return response
+    return .answered(response)
   }
 
   /// `GET /v1/info`: `stores info --format json`.
@@ -194,7 +203,8 @@ struct StoreRoutes: Sendable {
 
   /// The catalog the request is answered from: the data it was given with the state it was given.
   static func catalog(_ loaded: LoadedCatalog, _ context: StoresRequestContext) -> Catalog {
-    loaded.catalog(applying: context.states, from: context.stateSource)
+    let catalog = loaded.catalog(applying: context.states, from: context.stateSource)
+    return context.bookings.isEmpty ? catalog : catalog.counting(context.bookings)
   }
 
   /// The `{id}` of the path, percent-decoded, as the first parameter.

@@ -12,6 +12,8 @@ public struct StoresRequestContext: RequestContext {
   public var loaded: LoadedCatalog?
   /// The stores' state this request is answered with, read once with `loaded`.
   public var states: StoreStates = .empty
+  /// What the pickup slots held when the request came, read with `states`.
+  public var bookings: SlotBookings = .empty
   /// Who keeps that state (the service's `StateKeeper`).
   public var stateSource: ObjectIdentifier?
   /// How old that state is, in seconds, when the storage has stopped confirming it.

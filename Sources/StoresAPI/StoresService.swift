@@ -66,10 +66,15 @@ public struct StoresService: Sendable {
     addQuery(.hours, to: router) { try stores.hours($0, $1) }
     addQuery(.open, to: router) { try stores.open($0, $1) }
     addQuery(.places, to: router) { try stores.places($0, $1) }
+    let reservations = ReservationRoutes(state: state, configuration: configuration, queries: queries)
     add(.pickup, to: router) { [queries] request, context in
       // The body arrives here; only the planning takes a query thread.
       let body = try await stores.pickupBody(request)
-      return try await queries.run { try stores.pickup(request, context, body: body) }
+      switch try await queries.run({ try stores.pickup(request, context, body: body) }) {
+      case .answered(let response): return response
+      case .reserve(let submission):
+        return try await reservations.reserve(submission, body: body, request: request, context: context)
+      }
     }
     addQuery(.info, to: router) { try stores.info($0, $1) }
     let states = StateRoutes(state: state, configuration: configuration)
@@ -77,6 +82,10 @@ public struct StoresService: Sendable {
     addQuery(.changedStates, to: router) { try states.changed($0, $1) }
     add(.changeStoreState, to: router) { try await states.change($0, $1) }
     add(.storeStateHistory, to: router) { try await states.history($0, $1) }
+    add(.slots, to: router) { try await reservations.slots($0, $1) }
+    add(.reservation, to: router) { try await reservations.reservation($0, $1) }
+    add(.confirmReservation, to: router) { try await reservations.confirm($0, $1) }
+    add(.releaseReservation, to: router) { try await reservations.release($0, $1) }
     add(.health, to: router) { operations.health($0, $1) }
     add(.readiness, to: router) { try operations.readiness($0, $1) }
     add(.metrics, to: router) { operations.metricsText($0, $1) }

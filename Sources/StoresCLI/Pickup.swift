@@ -2,6 +2,7 @@ import ArgumentParser
 import GeoIndex
 import OpeningHours
 import StoreLocator
+import StoresState
 
 extension StoresCommand {
   struct Pickup: ParsableCommand {
@@ -19,6 +20,13 @@ extension StoresCommand {
         "pickup_time": "asap" or a time; '-' for standard input) and writes the same order with a \
         "pickup" object added (JSON unless --format text).
 
+        A store with a capacity (pickup:capacity in the data, or set in its state) takes so many \
+        orders per slot: a full slot moves the pickup to the store's next free slot when that is \
+        within --max-delay of the next store's pickup, else the next store takes it (slot-full). \
+        --reserve holds the assigned slot in the state's storage (--state, default the file \
+        beside the data) for --hold-for (default 5m) until confirmed with `stores reservation \
+        confirm ID`; the answer's "reservation" names it.
+
         Exits 0 when a store is assigned, 3 when none is eligible (the reasons and the earliest \
         possible pickup are in the output), 64 usage (also a --store id that several stores share: \
         they are listed), 65 bad data or order, 66 missing file or store (with similar ids).
@@ -30,6 +38,7 @@ extension StoresCommand {
           stores pickup --near 35.6595,139.7005 --ready-in 12m
           stores pickup --near 51.5074,-0.1278 --ready-at 2026-12-24T16:45 --store nw-0881 --travel bike
           stores pickup --order order.json > placed.json
+          stores pickup --near 51.5074,-0.1278 --ready-in 10m --reserve --idempotency-key order-1234
         """)
 
     @Option(
@@ -81,6 +90,21 @@ extension StoresCommand {
     @Option(help: "How many alternatives to list (0...100; default 3).")
     var alternatives: String?
 
+    @Option(
+      help: ArgumentHelp(
+        "A store whose slot is full keeps the order in a later slot if that is at most this much "
+          + "after the next store's pickup (default 15m, at most 2h).", valueName: "duration"))
+    var maxDelay: String?
+
+    @Flag(help: "Hold the assigned store's slot in the state's storage (--state) until confirmed.")
+    var reserve = false
+
+    @Option(help: ArgumentHelp("How long the hold waits for its confirmation (default 5m, at most 30m).", valueName: "duration"))
+    var holdFor: String?
+
+    @Option(help: ArgumentHelp("With --reserve: the same key gives the same reservation, never a second one.", valueName: "key"))
+    var idempotencyKey: String?
+
     @OptionGroup var filters: FilterOptions
     @OptionGroup var serviceOption: ServiceOption
     @OptionGroup var clock: ClockOptions
@@ -105,6 +129,9 @@ extension StoresCommand {
       parameters.add("max_travel", maxTravel)
       parameters.add("allow_unknown", allowUnknown)
       parameters.add("alternatives", alternatives)
+      parameters.add("max_delay", maxDelay)
+      parameters.add("reserve", reserve)
+      parameters.add("hold_for", holdFor)
       filters.add(to: &parameters)
       serviceOption.add(to: &parameters)
       clock.add(to: &parameters)
@@ -116,6 +143,14 @@ extension StoresCommand {
       if order != nil, readyIn != nil || readyAt != nil {
         throw ValidationError("give one of --ready-in, --ready-at or --order")
       }
+      if idempotencyKey != nil, !reserve { throw ValidationError("--idempotency-key goes with --reserve") }
+      if let idempotencyKey,
+        idempotencyKey.isEmpty || idempotencyKey.utf8.count > Reservation.maximumIdempotencyKeyLength
+          || !idempotencyKey.utf8.allSatisfy({ (0x21...0x7e).contains($0) })
+      {
+        throw ValidationError(
+          "--idempotency-key must be 1 to \(Reservation.maximumIdempotencyKeyLength) visible ASCII characters")
+      }
       // Without an order the options are the whole request; with one, checked once it is read.
       if order == nil {
         _ = try parameters.read { parameters throws(RequestError) in try PickupSubmission(parameters) }
@@ -124,8 +159,10 @@ extension StoresCommand {
 
     func run() throws {
       var document: OrderDocument?
+      var orderText = ""
       if let order {
         let text = try readOrder(order)
+        orderText = text
         do { document = try OrderDocument(parsing: text) } catch {
           standardError("stores: \(order): \(error.description)")
           throw ExitCode.badData
@@ -134,10 +171,58 @@ extension StoresCommand {
       let submission = try parameters.read { parameters throws(RequestError) in
         try PickupSubmission(parameters, order: document)
       }
+      if reserve { return try reserveAndPrint(submission, orderText: orderText) }
       let catalog = try stateOption.applied(to: dataOptions.loadCatalog(), data: dataOptions)
       let answer = try catalog.answering { catalog throws(RequestError) in
         try catalog.answer(submission, now: .now())
       }
+      try print(answer)
+    }
+
+    /// Plans with the state and the slots' counts of the storage, and holds the slot there.
+    private func reserveAndPrint(_ submission: PickupSubmission, orderText: String) throws {
+      let catalog = try dataOptions.loadCatalog()
+      let target = StateTarget(
+        state: stateOption.location == "default" ? nil : stateOption.location, server: nil, dataOptions: dataOptions)
+      let now = Instant.now()
+      let key = idempotencyKey
+      let digest = PickupReserver.digest(
+        Array(orderText.utf8), query: parameters.pairs.map { "\($0.name)=\($0.value)" }.joined(separator: "&"))
+      let outcome = try StoresCommand.State.reportingValue {
+        try target.withStorage { storage in
+          do {
+            let planned = catalog.applying(try await storage.load())
+            return try await PickupReserver.reserve(
+              holdSeconds: submission.holdSeconds, idempotencyKey: key, requestDigest: digest,
+              bookings: try await storage.bookings(endingAfter: now, limit: 100_000),
+              plan: { bookings in
+                try planned.counting(bookings).answer(submission, now: now)
+              },
+              hold: { try await storage.hold($0, at: now) })
+          } catch let error as StateStorageError {
+            throw StateCommandFailure(storage: error)
+          }
+        }
+      }
+      switch outcome {
+      case .unassigned(let answer): try print(answer)
+      case .held(let answer, _): try print(answer)
+      case .replayed(let text):
+        standardError("stores: --idempotency-key was given before with the same request: its reservation")
+        standardOutput(text)
+      case .keyReused(let earlier):
+        standardError(
+          "stores: --idempotency-key was given before with another request (reservation \(earlier.id)); "
+            + "use a new key for a new order")
+        throw ExitCode.usage
+      case .keptFilling:
+        standardError(
+          "stores: the slots planned filled up \(PickupReserver.maximumAttempts) times in a row; try again")
+        throw ExitCode(75)
+      }
+    }
+
+    private func print(_ answer: PickupAnswer) throws {
       for note in answer.notes { standardError("stores: \(note)") }
       switch outputFormat {
       case .json: standardOutput(answer.jsonText)
@@ -180,6 +265,15 @@ struct PickupText {
         + "\(option.pickupAt)); ready \(clockTime(plan.readyAt, option)), "
         + "you arrive \(clockTime(option.arrivalAt, option))\n"
       if let status = option.store.status { text += "  \(status.summary)\n" }
+      if let slot = option.slot {
+        let limit = slot.limit.map { "\(slot.taken) of \($0) orders taken" } ?? "no limit"
+        text += "  slot \(clockTime(slot.start, option))-\(clockTime(slot.end, option)) (\(limit))\n"
+      }
+      if let reservation = plan.reservation {
+        text +=
+          "  held as \(reservation.id) until \(clockTime(reservation.expiresAt, option)) "
+          + "(\(reservation.expiresAt)): confirm with `stores reservation confirm \(reservation.id)`\n"
+      }
     } else {
       text += "No store can take this order.\n"
       if let earliest = plan.earliest {

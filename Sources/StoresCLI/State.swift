@@ -8,7 +8,8 @@ import Synchronization
 extension StoresCommand {
   struct State: ParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Show or change a store's state: paused ordering, temporary closures, special days.",
+      abstract:
+        "Show or change a store's state: paused ordering, temporary closures, special days, capacity.",
       discussion: """
         The state is what staff change during the day, applied on top of the data at answer time \
         (docs/state.md). Changes go to the state's storage: --state LOCATION (sqlite:PATH, default \
@@ -23,10 +24,12 @@ extension StoresCommand {
           stores state resume nw-001
           stores state close nw-001 --from 2027-01-05 --until 2027-01-19 --reason renovation
           stores state special nw-001 --date 2026-12-24 --hours 07:00-14:00 --reason "Christmas Eve"
+          stores state capacity nw-001 --orders-per-slot 20 --slot-minutes 15
+          stores state capacity nw-001 --orders-per-slot "Mo-Fr 07:00-09:00 20; 10" --service drive_through
           stores state history nw-001
           stores state pause nw-001 --server http://127.0.0.1:8080
         """,
-      subcommands: [Show.self, Pause.self, Resume.self, Close.self, Special.self, History.self])
+      subcommands: [Show.self, Pause.self, Resume.self, Close.self, Special.self, Capacity.self, History.self])
   }
 }
 
@@ -373,6 +376,48 @@ extension StoresCommand.State {
                 ])))
           }
           return JSONObject([.init(key: "special_days", value: .array(days))])
+        }
+      }
+    }
+  }
+
+  struct Capacity: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Set how many pickup orders a store takes per slot (over the data's), or remove it.")
+    @Argument(help: "The store's id.") var id: String
+    @Option(
+      help: ArgumentHelp(
+        "Orders per slot: a number (20), or rules by time of day (\"Mo-Fr 07:00-09:00 20; 10\").",
+        valueName: "orders"))
+    var ordersPerSlot: String?
+    @Option(help: ArgumentHelp("The slot length, dividing a day (default 15).", valueName: "minutes"))
+    var slotMinutes: Int?
+    @Option(help: ArgumentHelp("Only this service's orders (drive_through).", valueName: "service"))
+    var service: String?
+    @Flag(help: "Remove the capacity set for the store (or --service); the data's applies again.")
+    var clear = false
+    @Option(help: "text or json.") var format: StateFormat = .text
+    @OptionGroup var target: StateTarget
+
+    func validate() throws {
+      if clear == (ordersPerSlot != nil) {
+        throw ValidationError("give --orders-per-slot, or --clear to remove the capacity")
+      }
+      if clear, slotMinutes != nil { throw ValidationError("--slot-minutes goes with --orders-per-slot") }
+    }
+
+    func run() throws {
+      try reporting {
+        try target.change(id, format: format) { _ in
+          var capacity = JSONObject()
+          if let ordersPerSlot {
+            capacity["orders_per_slot"] = Int(ordersPerSlot).map { JSONValue($0) } ?? .string(ordersPerSlot)
+          } else {
+            capacity["orders_per_slot"] = .null
+          }
+          if let slotMinutes { capacity["slot_minutes"] = JSONValue(slotMinutes) }
+          capacity["service"] = service.map(JSONValue.string) ?? .null
+          return JSONObject([.init(key: "capacity", value: .object(capacity))])
         }
       }
     }

@@ -29,6 +29,8 @@ struct StoresCommand: ParsableCommand {
       Validate.self,
       Snapshot.self,
       State.self,
+      Slots.self,
+      Reservations.self,
     ]
   )
 }

@@ -33,6 +33,8 @@ public struct Catalog: Sendable {
   /// The service a request named and the stores' state, applied over the table's hours
   /// (`applying(_:)`, `serving(_:)`); `nil` for the hours as the data gives them.
   var overlay: ScheduleOverlay?
+  /// What the pickup slots hold (`counting(_:)`): pickup planning reads it beside the state.
+  public internal(set) var bookings = SlotBookings.empty
 
   /// Builds a catalog from records already read.
   ///

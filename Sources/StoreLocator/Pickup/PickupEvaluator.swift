@@ -54,7 +54,7 @@ struct PickupEvaluator {
 
   /// What a schedule says about a pickup at one instant: the same for every store that shares
   /// the schedule, since the messages name only times in the schedule's zone.
-  private enum HoursVerdict {
+  enum HoursVerdict {
     /// Eligible, with the status at the pickup time.
     case eligible(hoursUnknown: Bool, StoreStatus)
     case passedOver(PassedOverStore.Reason, String)
@@ -77,7 +77,7 @@ struct PickupEvaluator {
   }
 
   /// The zone of the store at `position`: its schedule's, else the one its row names.
-  private func zone(at position: Int, schedule: Schedule?) -> TimeZoneRules? {
+  func zone(at position: Int, schedule: Schedule?) -> TimeZoneRules? {
     schedule?.timeZone ?? table.timeZoneName(at: position).flatMap { catalog.timeZone(named: $0) }
   }
 
@@ -191,7 +191,7 @@ struct PickupEvaluator {
 
   /// What `schedule` says about a pickup at `pickup`: open for the close buffer (eligible), or
   /// why not.
-  private func hoursVerdict(_ schedule: Schedule, at pickup: Instant) -> HoursVerdict {
+  func hoursVerdict(_ schedule: Schedule, at pickup: Instant) -> HoursVerdict {
     let zone = schedule.timeZone
     let buffer = request.closeBuffer
     func eligible(hoursUnknown: Bool) -> HoursVerdict {

@@ -55,6 +55,8 @@ extension PickupPlan {
     }
     object["service"] = service.map(JSONValue.string) ?? .null
     object["state_version"] = JSONValue(Int(stateVersion))
+    object["slot"] = assignment?.slot.map { .object($0.jsonObject) } ?? .null
+    object["reservation"] = reservation.map { .object($0.jsonObject(at: orderedAt)) } ?? .null
     return object
   }
 }
@@ -68,6 +70,7 @@ extension PickupOption {
     object["arrival_at"] = .string(arrivalAt.description)
     object["pickup_at"] = .string(pickupAt.description)
     object["pickup_at_local"] = .string(localTime(pickupAt))
+    object["slot"] = slot.map { .object($0.jsonObject) } ?? .null
     return object
   }
 }
@@ -158,6 +161,11 @@ extension PickupPlan {
     output.append(service.map(JSONValue.string) ?? .null)
     output.appendKey("state_version")
     output.append(JSONValue(Int(stateVersion)))
+    // Rare members, written through the tree.
+    output.appendKey("slot")
+    output.append(assignment?.slot.map { .object($0.jsonObject) } ?? .null)
+    output.appendKey("reservation")
+    output.append(reservation.map { .object($0.jsonObject(at: orderedAt)) } ?? .null)
     output.append(UInt8(ascii: "}"))
   }
 
@@ -187,6 +195,8 @@ extension PickupOption {
     output.appendString(pickupAt.description)
     output.appendKey("pickup_at_local")
     output.appendString(localTime(pickupAt))
+    output.appendKey("slot")
+    output.append(slot.map { .object($0.jsonObject) } ?? .null)
     output.append(UInt8(ascii: "}"))
   }
 }

@@ -14,6 +14,10 @@ public struct PickupOption: Hashable, Sendable {
   public let pickupAt: Instant
   /// Travel time to the store in seconds.
   public let travelSeconds: Int64
+  /// The slot the pickup falls in, when the store has a capacity (or a reservation was asked for).
+  public internal(set) var slot: PickupSlot?
+  /// The full slot the pickup was moved out of, to `slot`.
+  public internal(set) var movedFrom: PickupSlot?
 
   public init(
     store: StoreMatch, readyAt: Instant, arrivalAt: Instant, pickupAt: Instant, travelSeconds: Int64
@@ -60,6 +64,8 @@ public struct PickupNotice: Hashable, Sendable, CustomStringConvertible {
     /// No store at all within the search radius, or every store considered is beyond the
     /// travel bound.
     case noStoresNearby = "no-stores-nearby"
+    /// The slot at the pickup time is full; the pickup moved to a later slot at the store.
+    case slotFull = "slot-full"
   }
 
   public let code: Code
@@ -103,6 +109,8 @@ public struct PassedOverStore: Hashable, Sendable, CustomStringConvertible {
     case temporarilyClosed = "temporarily-closed"
     /// The store does not offer the service the request names (`drive_through=no`).
     case serviceNotOffered = "service-not-offered"
+    /// The slot at the pickup time holds its limit of orders, and no later slot came soon enough.
+    case slotFull = "slot-full"
   }
 
   public let storeID: String
@@ -162,6 +170,9 @@ public struct PickupPlan: Hashable, Sendable {
   public internal(set) var service: String?
   /// The version of the stores' state the plan read (0: none applied).
   public internal(set) var stateVersion: Int64 = 0
+  /// The slot held for the assignment, when the request asked to reserve one and the storage
+  /// held it (set by the caller that holds it: the service).
+  public var reservation: Reservation?
   /// When the order was placed (the request's `orderedAt`): the day times are told relative to.
   public let orderedAt: Instant
 

@@ -73,34 +73,73 @@ extension Catalog {
     var chosenFailure: PassedOverStore?
     var firstTimes: PickupEvaluator.Times?
 
-    if let chosen {
-      switch evaluator.evaluate(chosen.position, distance: chosen.distance, wantsTimes: true) {
-      case .eligible(let option, let unknownHours):
+    // Stores whose slot at the pickup time is full and whose pickup moved to a later slot: each
+    // keeps the order only when that slot is no later than the next store's pickup time plus
+    // the request's `maximumDelay` (or when no other store can take it).
+    var deferred: [(option: PickupOption, unknownHours: Bool)] = []
+    let chosenPosition = chosen?.position
+    func assign(_ option: PickupOption, unknownHours: Bool) {
+      guard assignment == nil else {
+        alternatives.append(option)
+        return
+      }
+      if let index = deferred.firstIndex(where: { $0.option.pickupAt <= option.pickupAt + request.maximumDelay }) {
+        let kept = deferred.remove(at: index)
+        assignment = kept.option
+        assignmentHoursUnknown = kept.unknownHours
+        alternatives.append(option)
+      } else {
         assignment = option
         assignmentHoursUnknown = unknownHours
-      case .passedOver(let passed, let times):
-        chosenFailure = passed
-        passedOver.append(passed)
-        firstTimes = times
       }
+      for later in deferred {
+        let passed = evaluator.laterThan(later.option, option)
+        if later.option.store.position == chosenPosition { chosenFailure = passed }
+        passedOver.append(passed)
+      }
+      deferred = []
+    }
+    func consider(_ verdict: PickupEvaluator.Verdict, at position: Int) {
+      switch verdict {
+      case .eligible(let option, let unknownHours):
+        switch evaluator.slotted(option, at: position) {
+        case .fits(let option): assign(option, unknownHours: unknownHours)
+        case .moved(let option):
+          if assignment == nil {
+            deferred.append((option, unknownHours))
+          } else {
+            alternatives.append(option)
+          }
+        case .full(let passed):
+          if position == chosenPosition { chosenFailure = passed }
+          passedOver.append(passed)
+        }
+      case .passedOver(let passed, let times):
+        if position == chosenPosition { chosenFailure = passed }
+        passedOver.append(passed)
+        if firstTimes == nil { firstTimes = times }
+      }
+    }
+
+    if let chosen {
+      consider(
+        evaluator.evaluate(chosen.position, distance: chosen.distance, wantsTimes: true), at: chosen.position)
     }
     for match in nearby {
       let position = match.position!
       if let chosen, position == chosen.position { continue }
       if assignment != nil && alternatives.count >= request.alternativeCount { break }
-      switch evaluator.evaluate(position, distance: match.distance, wantsTimes: firstTimes == nil) {
-      case .eligible(let option, let unknownHours):
-        if assignment == nil {
-          assignment = option
-          assignmentHoursUnknown = unknownHours
-        } else {
-          alternatives.append(option)
-        }
-      case .passedOver(let passed, let times):
-        passedOver.append(passed)
-        if firstTimes == nil { firstTimes = times }
-      }
+      consider(evaluator.evaluate(position, distance: match.distance, wantsTimes: firstTimes == nil), at: position)
     }
+    if assignment == nil, !deferred.isEmpty {
+      // No store without a full slot came: the nearest store's later slot beats none.
+      let kept = deferred.removeFirst()
+      assignment = kept.option
+      assignmentHoursUnknown = kept.unknownHours
+      alternatives += deferred.map(\.option)
+      deferred = []
+    }
+    if assignment?.store.position == chosenPosition { chosenFailure = nil }
 
     var earliest: PickupOption?
     if let chosen, let chosenFailure {
@@ -120,6 +159,7 @@ extension Catalog {
       }
     }
     if let assignment {
+      if let notice = evaluator.movedNotice(assignment) { warnings.append(notice) }
       warnings += evaluator.warnings(for: assignment, hoursUnknown: assignmentHoursUnknown)
     } else {
       let others = nearby.lazy.filter { $0.position != chosen?.position }.map {

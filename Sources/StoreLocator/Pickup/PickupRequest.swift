@@ -53,6 +53,17 @@ public struct PickupRequest: Hashable, Sendable {
   /// and a store that does not offer it is passed over (`service-not-offered`). `nil`: the
   /// stores' own hours.
   public var service: String?
+  /// How much later a store's next free slot may be than the next store's pickup time for the
+  /// store to keep the order (its slot at the pickup time being full). Default 900 (15 minutes).
+  public var maximumDelay: Int64 = PickupRequest.defaultMaximumDelay
+  /// Whether the assigned store's slot is to be held (`"reserve": true`): the plan then names
+  /// a slot even at a store without capacity.
+  public var reserve = false
+
+  /// The default `maximumDelay`: one slot of the default length.
+  public static let defaultMaximumDelay: Int64 = 900
+  /// The longest `maximumDelay`: 2 hours.
+  public static let maximumMaximumDelay: Int64 = 7200
 
   public init(
     customer: Coordinate, orderedAt: Instant, ready: ReadyTime, chosenStoreID: String? = nil,

@@ -9,7 +9,7 @@ import OpeningHours
 public struct PickupSubmission: Sendable {
   public static let parameterNames = [
     "near", "ready_in", "ready_at", "store", "within", "close_buffer", "travel", "max_travel",
-    "allow_unknown", "alternatives", "where", "service", "now",
+    "allow_unknown", "alternatives", "where", "service", "now", "max_delay", "reserve", "hold_for",
   ]
   /// The most alternatives one answer lists.
   public static let maximumAlternatives = 100
@@ -34,6 +34,12 @@ public struct PickupSubmission: Sendable {
   let service: String?
   let now: Instant?
   let style: ParameterStyle
+  /// How much later than the next store a full store's next free slot may be (`max_delay`).
+  let maximumDelay: Int64
+  /// Whether the assigned store's slot is to be held (`reserve`): the service holds it.
+  public let reserve: Bool
+  /// How long the hold waits for its confirmation (`hold_for`), in seconds.
+  public let holdSeconds: Int64
 
   /// Reads the parameters of a plain request, or those that go with `order`.
   /// - Throws: `RequestError` (`.invalid`) naming the parameter that is missing, malformed,
@@ -82,6 +88,23 @@ public struct PickupSubmission: Sendable {
     alternativeCount = try parameters.integer("alternatives", in: 0...Self.maximumAlternatives) ?? 3
     service = try parameters.service() ?? order?.service
     now = try parameters.now()
+    maximumDelay = try parameters.parse("max_delay", parseDuration) ?? PickupRequest.defaultMaximumDelay
+    guard (0...PickupRequest.maximumMaximumDelay).contains(maximumDelay) else {
+      throw RequestError(
+        .invalid, parameter: name("max_delay"),
+        "\(name("max_delay")) must be from 0 to 2h (it is \(PickupEvaluator.duration(maximumDelay)))")
+    }
+    reserve = try parameters.flag("reserve")
+    holdSeconds = try parameters.parse("hold_for", parseDuration) ?? Reservation.defaultHoldSeconds
+    guard (1...Reservation.maximumHoldSeconds).contains(holdSeconds) else {
+      throw RequestError(
+        .invalid, parameter: name("hold_for"),
+        "\(name("hold_for")) must be from 1s to 30m: a hold that waits longer keeps a slot from others")
+    }
+    if parameters.pairs.contains(where: { $0.name == "hold_for" }) && !reserve {
+      throw RequestError(
+        .invalid, parameter: name("hold_for"), "\(name("hold_for")) goes with \(name("reserve"))")
+    }
   }
 
   /// Reads a `POST /v1/pickup` body: an order document (a JSON object with `items`), or a plain
@@ -188,7 +211,7 @@ public struct PickupSubmission: Sendable {
 
 /// A pickup plan, and the order document it goes back into when there was one.
 public struct PickupAnswer: Sendable {
-  public let plan: PickupPlan
+  public var plan: PickupPlan
   public let order: OrderDocument?
   /// A `near` given with the request that looks typed as LON,LAT (an order document names
   /// latitude and longitude, so only a typed location is checked).
@@ -254,6 +277,8 @@ extension Catalog {
     request.allowsUnknownHours = submission.allowsUnknownHours
     request.alternativeCount = submission.alternativeCount
     request.service = submission.service
+    request.maximumDelay = submission.maximumDelay
+    request.reserve = submission.reserve
     do {
       var answer = PickupAnswer(
         plan: try planPickup(request), order: submission.order,

@@ -21,6 +21,8 @@ final class ScheduleOverlay: Sendable {
   private let closures: [Int32: [ClosureSpan]]
   /// The stores whose ordering is paused (or was, until a time that may have passed).
   private let orderings: [Int32: StoreState.Ordering]
+  /// The stores whose state sets a capacity.
+  private let capacities: [Int32: [CapacitySetting]]
   /// Whether the per-subtree "might be open" summaries, made from the stores' own hours, still
   /// never leave out an open store: not for a service's hours, nor when a special day opens.
   let keepsHoursMasks: Bool
@@ -41,12 +43,14 @@ final class ScheduleOverlay: Sendable {
     var composed: [Int32: Schedule?] = [:]
     var closures: [Int32: [ClosureSpan]] = [:]
     var orderings: [Int32: StoreState.Ordering] = [:]
+    var capacities: [Int32: [CapacitySetting]] = [:]
     var opensMore = false
     for (id, state) in states.stores where !state.isNeutral {
       let days = state.specialDays.filter { $0.service == nil || $0.service == service }
       for position in table.positions(ofID: id) {
         let row = Int32(position)
         if state.ordering != .open { orderings[row] = state.ordering }
+        if !state.capacities.isEmpty { capacities[row] = state.capacities }
         guard !days.isEmpty || !state.closures.isEmpty else { continue }
         let zone = table.timeZoneName(at: position).flatMap { table.timeZone(named: $0) } ?? .utc
         closures[row] = state.closures.map { ClosureSpan(range: $0.range(in: zone), reason: $0.reason) }
@@ -61,7 +65,13 @@ final class ScheduleOverlay: Sendable {
     self.composed = composed
     self.closures = closures
     self.orderings = orderings
+    self.capacities = capacities
     keepsHoursMasks = service == nil && !opensMore
+  }
+
+  /// The capacities the state sets for the store at `position`.
+  func capacities(at position: Int) -> [CapacitySetting]? {
+    capacities.isEmpty ? nil : capacities[Int32(position)]
   }
 
   /// This state seen through `service` (`nil`: the store's own hours).

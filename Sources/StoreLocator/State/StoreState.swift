@@ -13,6 +13,9 @@ public struct StoreState: Hashable, Sendable {
   public var closures: [StoreClosure]
   /// Dates whose hours replace what the weekly rule and public holidays say.
   public var specialDays: [SpecialDay]
+  /// Capacities set at run time, each for a service or (`service` nil) the store; they win over
+  /// the store file's.
+  public var capacities: [CapacitySetting]
   /// The state version of this store's last change (0: never changed).
   public var version: Int64
   /// When the last change was made.
@@ -20,11 +23,12 @@ public struct StoreState: Hashable, Sendable {
 
   public init(
     ordering: Ordering = .open, closures: [StoreClosure] = [], specialDays: [SpecialDay] = [],
-    version: Int64 = 0, changedAt: Instant? = nil
+    capacities: [CapacitySetting] = [], version: Int64 = 0, changedAt: Instant? = nil
   ) {
     self.ordering = ordering
     self.closures = closures
     self.specialDays = specialDays
+    self.capacities = capacities
     self.version = version
     self.changedAt = changedAt
   }
@@ -33,7 +37,14 @@ public struct StoreState: Hashable, Sendable {
   public static let unchanged = StoreState()
 
   /// Whether the state changes nothing in any answer (ordering open, nothing scheduled).
-  public var isNeutral: Bool { ordering == .open && closures.isEmpty && specialDays.isEmpty }
+  public var isNeutral: Bool {
+    ordering == .open && closures.isEmpty && specialDays.isEmpty && capacities.isEmpty
+  }
+
+  /// The capacity set for `service` (`nil`: the store's own).
+  public func capacity(for service: String?) -> PickupCapacity? {
+    capacities.first { $0.service == service }?.capacity
+  }
 
   /// Whether the store takes orders, or has paused them (Square's "pause online ordering").
   public enum Ordering: Hashable, Sendable {
@@ -144,6 +155,20 @@ public struct SpecialDay: Hashable, Sendable {
     self.hours = hours
     self.reason = reason
     self.service = service
+  }
+}
+
+/// A capacity set in a store's state: `{"capacity": {"orders_per_slot": 20, "slot_minutes": 15,
+/// "service": "drive_through"}}`.
+public struct CapacitySetting: Hashable, Sendable {
+  /// The service whose orders it limits, or `nil` for the store's (and every service without one
+  /// of its own).
+  public var service: String?
+  public var capacity: PickupCapacity
+
+  public init(service: String?, capacity: PickupCapacity) {
+    self.service = service
+    self.capacity = capacity
   }
 }
 

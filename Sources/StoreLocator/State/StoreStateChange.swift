@@ -6,7 +6,7 @@ import OpeningHours
 /// Read by the same code for the CLI and the service, and kept as JSON in the state's history.
 public struct StoreStateChange: Hashable, Sendable {
   /// The members a change may have.
-  public static let memberNames = ["ordering", "until", "reason", "closures", "special_days"]
+  public static let memberNames = ["ordering", "until", "reason", "closures", "special_days", "capacity"]
   /// The most closures one store keeps.
   public static let maximumClosures = 50
   /// The most special days one store keeps (a year of them).
@@ -17,17 +17,30 @@ public struct StoreStateChange: Hashable, Sendable {
   public var ordering: StoreState.Ordering?
   public var closures: [StoreClosure]?
   public var specialDays: [SpecialDay]?
+  public var capacity: CapacityChange?
+
+  /// What a change does to the capacities set at run time.
+  public enum CapacityChange: Hashable, Sendable {
+    /// `{"orders_per_slot": 20, …}`: sets the capacity of its service (`nil`: the store's).
+    case set(CapacitySetting)
+    /// `{"orders_per_slot": null, "service": …}`: removes it; the store file's applies again.
+    case remove(service: String?)
+    /// `[{…}, {…}]`: replaces them all (`[]` removes them all). How a storage keeps them.
+    case replace([CapacitySetting])
+  }
 
   public init(
-    ordering: StoreState.Ordering? = nil, closures: [StoreClosure]? = nil, specialDays: [SpecialDay]? = nil
+    ordering: StoreState.Ordering? = nil, closures: [StoreClosure]? = nil, specialDays: [SpecialDay]? = nil,
+    capacity: CapacityChange? = nil
   ) {
     self.ordering = ordering
     self.closures = closures
     self.specialDays = specialDays
+    self.capacity = capacity
   }
 
   /// Whether the change changes nothing.
-  public var isEmpty: Bool { ordering == nil && closures == nil && specialDays == nil }
+  public var isEmpty: Bool { ordering == nil && closures == nil && specialDays == nil && capacity == nil }
 
   /// Reads a change from its JSON object.
   /// - Parameters:
@@ -116,6 +129,9 @@ public struct StoreStateChange: Hashable, Sendable {
       }
       specialDays = days.sorted { ($0.date, $0.service ?? "") < ($1.date, $1.service ?? "") }
     }
+    if let value = object["capacity"] {
+      capacity = try Self.capacityChange(value)
+    }
   }
 
   /// The state after this change: the members given replace the old ones.
@@ -124,6 +140,15 @@ public struct StoreStateChange: Hashable, Sendable {
     if let ordering { state.ordering = ordering }
     if let closures { state.closures = closures }
     if let specialDays { state.specialDays = specialDays }
+    switch capacity {
+    case nil: break
+    case .set(let setting):
+      state.capacities.removeAll { $0.service == setting.service }
+      state.capacities.append(setting)
+    case .remove(let service): state.capacities.removeAll { $0.service == service }
+    case .replace(let settings): state.capacities = settings
+    }
+    state.capacities.sort { ($0.service ?? "") < ($1.service ?? "") }
     return state
   }
 
@@ -141,6 +166,17 @@ public struct StoreStateChange: Hashable, Sendable {
     }
     if let closures { object["closures"] = .array(closures.map { .object($0.jsonObject) }) }
     if let specialDays { object["special_days"] = .array(specialDays.map { .object($0.jsonObject) }) }
+    switch capacity {
+    case nil: break
+    case .set(let setting): object["capacity"] = .object(setting.jsonObject)
+    case .remove(let service):
+      object["capacity"] = .object(
+        JSONObject([
+          .init(key: "orders_per_slot", value: .null),
+          .init(key: "service", value: service.map { .string($0) } ?? .null),
+        ]))
+    case .replace(let settings): object["capacity"] = .array(settings.map { .object($0.jsonObject) })
+    }
     return object
   }
 
@@ -188,6 +224,96 @@ public struct StoreStateChange: Hashable, Sendable {
     return SpecialDay(
       date: date, hours: hours, reason: try reason(object["reason"], member: "\(member).reason"),
       service: service)
+  }
+
+  /// The most capacities one store keeps: its own and one per service.
+  public static let maximumCapacities = 20
+
+  private static func capacityChange(_ value: JSONValue) throws(RequestError) -> CapacityChange {
+    if case .array = value {
+      let items = try array(value, member: "capacity", limit: maximumCapacities)
+      var settings: [CapacitySetting] = []
+      for (index, item) in items.enumerated() {
+        let member = "capacity[\(index)]"
+        guard case .set(let setting) = try capacity(item, member: member) else {
+          throw RequestError(
+            .invalid, parameter: "\(member).orders_per_slot",
+            "\(member).orders_per_slot is null; a list of capacities gives each one's orders_per_slot")
+        }
+        if settings.contains(where: { $0.service == setting.service }) {
+          throw RequestError(
+            .invalid, parameter: "\(member).service",
+            "\(member): the capacity of \(setting.service ?? "the store") is given twice")
+        }
+        settings.append(setting)
+      }
+      return .replace(settings)
+    }
+    return try capacity(value, member: "capacity")
+  }
+
+  private static func capacity(_ value: JSONValue, member: String) throws(RequestError) -> CapacityChange {
+    let object = try self.object(value, member: member, accepted: ["orders_per_slot", "slot_minutes", "service"])
+    var service: String?
+    if let value = object["service"], value != .null {
+      let name = try text(value, member: "\(member).service")
+      guard ServiceName.isValid(name) else {
+        throw RequestError(
+          .invalid, parameter: "\(member).service", "\(member).service \(ServiceName.problem(name))")
+      }
+      service = name
+    }
+    let limits: SlotLimits
+    switch object["orders_per_slot"] {
+    case nil:
+      throw RequestError(
+        .invalid, parameter: "\(member).orders_per_slot",
+        "\(member).orders_per_slot is missing: a number such as 20, rules such as \"Mo-Fr 07:00-09:00 20; 10\", "
+          + "or null to remove the capacity set before")
+    case .null?:
+      if object["slot_minutes"] != nil {
+        throw RequestError(
+          .invalid, parameter: "\(member).slot_minutes",
+          "\(member).slot_minutes goes with orders_per_slot; null orders_per_slot removes the capacity")
+      }
+      return .remove(service: service)
+    case .number(let literal)?:
+      guard let orders = Int(literal), orders >= 0 else {
+        throw RequestError(
+          .invalid, parameter: "\(member).orders_per_slot",
+          "\(member).orders_per_slot must be a whole number of orders from 0, not \(literal)")
+      }
+      guard orders <= PickupCapacity.maximumOrdersPerSlot else {
+        throw RequestError(
+          .invalid, parameter: "\(member).orders_per_slot",
+          "\(member).orders_per_slot is \(orders); at most \(PickupCapacity.maximumOrdersPerSlot)")
+      }
+      limits = SlotLimits(orders: orders)
+    case .string(let text)?:
+      do {
+        limits = try SlotLimits(parsing: text)
+      } catch {
+        throw RequestError(
+          .invalid, parameter: "\(member).orders_per_slot", "\(member).orders_per_slot \"\(text)\" \(error.message)")
+      }
+    case let other?:
+      throw RequestError(
+        .invalid, parameter: "\(member).orders_per_slot",
+        "\(member).orders_per_slot must be a number or rules as a string, not \(other.jsonText)")
+    }
+    var minutes = PickupCapacity.defaultSlotMinutes
+    if let value = object["slot_minutes"], value != .null {
+      guard case .number(let literal) = value, let number = Int(literal) else {
+        throw RequestError(
+          .invalid, parameter: "\(member).slot_minutes",
+          "\(member).slot_minutes must be a whole number of minutes, not \(value.jsonText)")
+      }
+      if let problem = PickupCapacity.problem(withSlotMinutes: number) {
+        throw RequestError(.invalid, parameter: "\(member).slot_minutes", "\(member).slot_minutes \(problem)")
+      }
+      minutes = number
+    }
+    return .set(CapacitySetting(service: service, capacity: PickupCapacity(limits: limits, slotMinutes: minutes)))
   }
 
   private static func object(_ value: JSONValue, member: String, accepted: [String]) throws(RequestError)

@@ -18,6 +18,7 @@ extension StoreState {
     }
     object["closures"] = .array(closures.map { .object($0.jsonObject) })
     object["special_days"] = .array(specialDays.map { .object($0.jsonObject) })
+    object["capacity"] = .array(capacities.map { .object($0.jsonObject) })
     object["version"] = .number(String(version))
     object["changed_at"] = changedAt.map { .string($0.description) } ?? .null
     return object
@@ -42,6 +43,9 @@ extension StoreState {
       parts.append(
         "\(day.date)\(day.service.map { " \($0)" } ?? "") \(day.hours)"
           + (day.reason.map { " \"\($0)\"" } ?? ""))
+    }
+    for setting in capacities {
+      parts.append("capacity\(setting.service.map { " \($0)" } ?? "") \(setting.capacity.summary)")
     }
     return parts.joined(separator: "; ")
   }
@@ -70,6 +74,20 @@ extension SpecialDay {
   }
 }
 
+extension CapacitySetting {
+  /// `{"orders_per_slot", "slot_minutes", "service"}`: a number when the limit is one, else the
+  /// rules as text.
+  public var jsonObject: JSONObject {
+    JSONObject([
+      .init(
+        key: "orders_per_slot",
+        value: capacity.limits.constant.map { JSONValue(Int($0)) } ?? .string(capacity.limits.description)),
+      .init(key: "slot_minutes", value: JSONValue(Int(capacity.slotMinutes))),
+      .init(key: "service", value: service.map { .string($0) } ?? .null),
+    ])
+  }
+}
+
 extension StoreState.Ordering {
   /// `open` or `paused`, as answers write it.
   public var name: String {
@@ -91,7 +109,10 @@ extension StoreState {
   /// The state as a storage keeps it: the members of a change (`ordering`, `until`, `reason`,
   /// `closures`, `special_days`) as they were given, a pause kept even after its `until`.
   public var storageJSON: JSONObject {
-    StoreStateChange(ordering: ordering, closures: closures, specialDays: specialDays).jsonObject
+    StoreStateChange(
+      ordering: ordering, closures: closures, specialDays: specialDays,
+      capacity: capacities.isEmpty ? nil : .replace(capacities)
+    ).jsonObject
   }
 
   /// Reads what `storageJSON` wrote, with the version and time of the last change.
@@ -121,6 +142,7 @@ extension StoreState {
     }
     if let closures = document["closures"] { change["closures"] = closures }
     if let days = document["special_days"] { change["special_days"] = days }
+    if let capacity = document["capacity"] { change["capacity"] = capacity }
     let version = document["version"]?.scalarText.flatMap { Int64($0) } ?? 0
     let changedAt = document["changed_at"]?.stringValue.flatMap { text -> Instant? in
       if case .instant(let instant) = try? TimeQuery(parsing: text) { instant } else { nil }

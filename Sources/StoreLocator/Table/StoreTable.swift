@@ -82,6 +82,8 @@ final class StoreTable: @unchecked Sendable {
   /// Each service's schedules, made on the first request that names the service.
   let serviceSchedules = Mutex<[String: ServiceSchedules]>([:])
   private let searchMasks = ComputedOnce<SearchMasks?>()
+  /// The capacity values read so far, and their rules' selections compiled.
+  let capacityTexts = CapacityTexts()
   /// The pickup planner's index of each store's opening-hours notes (`Catalog.pickupHoursNotes`).
   let pickupHoursNotes = ComputedOnce<PickupHoursNotes>()
 

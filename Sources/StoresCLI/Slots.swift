@@ -1,0 +1,148 @@
+import ArgumentParser
+import OpeningHours
+import StoreLocator
+import StoresState
+
+extension StoresCommand {
+  struct Slots: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "List a store's pickup slots on a day, with what each holds.",
+      discussion: """
+        Each slot of the day (its length from the store's capacity, else 15 minutes) with its \
+        limit (orders_per_slot), the orders held and confirmed in it, the places free, and whether \
+        the store is open then (for --service). Counts come from the state's storage (--state, \
+        default the file beside the data), as GET /v1/stores/{id}/slots gives them.
+
+        Examples:
+          stores slots nw-0001
+          stores slots nw-0001 --date 2026-12-24 --service drive_through --format json
+        """)
+
+    @Argument(help: "The store's id.") var id: String
+    @Option(help: ArgumentHelp("The day, in the store's zone (default: today there).", valueName: "date"))
+    var date: String?
+    @OptionGroup var serviceOption: ServiceOption
+    @OptionGroup var clock: ClockOptions
+    @Option(
+      help: ArgumentHelp(
+        "Where the state is kept: sqlite:PATH or memory (default: the SQLite file beside the data).",
+        valueName: "location"))
+    var state: String?
+    @OptionGroup var dataOptions: DataOptions
+    @Option(help: "text or json.") var format: StateFormat = .text
+
+    var parameters: CommandParameters {
+      var parameters = CommandParameters()
+      parameters.add("date", date)
+      serviceOption.add(to: &parameters)
+      clock.add(to: &parameters)
+      return parameters
+    }
+
+    func validate() throws {
+      _ = try parameters.read { parameters throws(RequestError) in try SlotsSubmission(storeID: id, parameters) }
+    }
+
+    func run() throws {
+      let submission = try parameters.read { parameters throws(RequestError) in
+        try SlotsSubmission(storeID: id, parameters)
+      }
+      let target = StateTarget(state: state, server: nil, dataOptions: dataOptions)
+      let data = try dataOptions.loadCatalog()
+      let listing = try StoresCommand.State.reportingValue {
+        try target.withStorage { storage in
+          do {
+            let catalog = data.applying(try await storage.load())
+            let day = try catalog.answering { catalog throws(RequestError) in
+              try catalog.slotDay(submission, now: .now())
+            }
+            let counts = try await storage.slotCounts(
+              storeID: day.storeID, service: day.countedAs, starting: day.range, at: day.now)
+            return catalog.slots(day, counts: counts)
+          } catch let error as StateStorageError {
+            throw StateCommandFailure(storage: error)
+          }
+        }
+      }
+      switch format {
+      case .json: standardOutput(JSONValue.object(listing.jsonObject).jsonText + "\n")
+      case .text: standardOutput(listing.text)
+      }
+    }
+  }
+
+  struct Reservations: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "reservation",
+      abstract: "Show, confirm or release a pickup slot held with `stores pickup --reserve`.",
+      discussion: """
+        A hold counts in its slot until confirmed (kept), released (freed) or until it expires by \
+        itself, unconfirmed. Confirming one that expired or was released fails (exit 69), never \
+        in silence. The state's storage is --state (default the file beside the data).
+
+        Examples:
+          stores reservation show r_0123456789abcdefghjkmnpqrs
+          stores reservation confirm r_0123456789abcdefghjkmnpqrs
+          stores reservation release r_0123456789abcdefghjkmnpqrs
+        """)
+
+    enum Action: String, ExpressibleByArgument, CaseIterable {
+      case show, confirm, release
+    }
+
+    @Argument(help: "show, confirm or release.") var action: Action
+    @Argument(help: "The reservation's id (r_…).") var id: String
+    @Option(
+      help: ArgumentHelp(
+        "Where the state is kept: sqlite:PATH or memory (default: the SQLite file beside the data).",
+        valueName: "location"))
+    var state: String?
+    @OptionGroup var dataOptions: DataOptions
+    @Option(help: "text or json.") var format: StateFormat = .text
+
+    func run() throws {
+      let target = StateTarget(state: state, server: nil, dataOptions: dataOptions)
+      let now = Instant.now()
+      let (id, action) = (id, action)
+      let update = try StoresCommand.State.reportingValue {
+        try target.withStorage { storage in
+          do {
+            switch action {
+            case .show:
+              return try await storage.reservation(id, at: now).map { ReservationUpdate.done($0) } ?? .unknown
+            case .confirm: return try await storage.confirm(reservation: id, at: now)
+            case .release: return try await storage.release(reservation: id, at: now)
+            }
+          } catch let error as StateStorageError {
+            throw StateCommandFailure(storage: error)
+          }
+        }
+      }
+      switch update {
+      case .done(let reservation): write(reservation, at: now)
+      case .refused(let reservation):
+        write(reservation, at: now)
+        standardError(
+          "stores: reservation \(id) "
+            + (reservation.status == .expired
+              ? "expired at \(reservation.expiresAt) unconfirmed; its place was freed"
+              : "was released at \(reservation.changedAt)") + ": plan the pickup again")
+        throw ExitCode(69)
+      case .unknown:
+        standardError("stores: no reservation has the id \"\(id)\"")
+        throw ExitCode.inputMissing
+      }
+    }
+
+    private func write(_ reservation: Reservation, at now: Instant) {
+      switch format {
+      case .json: standardOutput(JSONValue.object(reservation.jsonObject(at: now)).jsonText + "\n")
+      case .text:
+        standardOutput(
+          "\(reservation.id): \(reservation.status(at: now).rawValue), \(reservation.slot.storeID)"
+            + "\(reservation.slot.service.map { " \($0)" } ?? "") slot \(reservation.slot.start)–\(reservation.slotEnd), "
+            + "hold until \(reservation.expiresAt)\n")
+      }
+    }
+  }
+}
