@@ -16,7 +16,7 @@ public struct APIConfiguration: Sendable {
   /// The tokens of the order flow, each with a name (`STORES_ORDER_TOKENS=web:TOKEN,kiosk:TOKEN`):
   /// they may hold, confirm and release pickup slots (`"reserve": true`), and nothing else. An
   /// admin token may too.
-  public var orderTokens: [(name: String, token: String)] = []
+  public var orderTokens: [(name: String, token: String)]
   /// `Cache-Control: max-age` of the answers about stores, in seconds: short, since whether a
   /// store is open changes with the clock.
   public var cacheMaxAge: Int
@@ -32,7 +32,8 @@ public struct APIConfiguration: Sendable {
 
   public init(
     maximumBodyBytes: Int = 1 << 20, requestTimeout: Double = 10, corsOrigins: [String] = [],
-    adminToken: String? = nil, namedAdminTokens: [(name: String, token: String)] = [], cacheMaxAge: Int = 10,
+    adminToken: String? = nil, namedAdminTokens: [(name: String, token: String)] = [],
+    orderTokens: [(name: String, token: String)] = [], cacheMaxAge: Int = 10,
     queryThreads: Int = APIConfiguration.defaultQueryThreads,
     maximumQueuedQueries: Int = 256, maximumStoreLossPercent: Double = 10
   ) {
@@ -43,6 +44,7 @@ public struct APIConfiguration: Sendable {
     self.corsOrigins = corsOrigins
     self.adminToken = adminToken
     self.namedAdminTokens = namedAdminTokens
+    self.orderTokens = orderTokens
     self.cacheMaxAge = cacheMaxAge
     self.maximumStoreLossPercent = maximumStoreLossPercent
   }

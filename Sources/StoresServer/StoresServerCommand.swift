@@ -53,6 +53,12 @@ struct StoresServerCommand: AsyncParsableCommand {
       is answered 503 overloaded with Retry-After. Past --max-connections open, a new connection \
       is closed at once.
 
+      Pickup slots: a store with a capacity takes so many orders per slot; POST /v1/pickup with \
+      "reserve": true holds the assigned slot in the state's storage (atomically, across \
+      replicas on one PostgreSQL) until POST /v1/reservations/ID/confirm, DELETE, or its expiry. \
+      Holding takes a bearer token of STORES_ORDER_TOKENS=name:token,… (or an admin token); \
+      without any, reservations answer 403 (docs/pickup.md).
+
       The store picker page: open http://HOSTNAME:PORT/ in a browser for a map and a list of the \
       nearest stores, their hours and a pickup estimate (docs/page.md). Its map uses Leaflet from \
       --assets (Debian: apt install libjs-leaflet) and tiles from --tiles; without tiles, or when \
@@ -189,7 +195,8 @@ struct StoresServerCommand: AsyncParsableCommand {
 
   @Option(
     help: ArgumentHelp(
-      "Where the stores' state (paused ordering, closures, special days) is kept: sqlite:PATH, "
+      "Where the stores' state (paused ordering, closures, special days, capacity) and the slots' "
+        + "reservations are kept: sqlite:PATH, "
         + "postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE (replicas that share it), or memory.",
       discussion:
         "Default: an SQLite file beside --data, named after it (Data/stores.geojson keeps "
@@ -330,6 +337,7 @@ struct StoresServerCommand: AsyncParsableCommand {
         maximumBodyBytes: maxBodyBytes, requestTimeout: requestTimeout, corsOrigins: corsOrigins,
         adminToken: environment("STORES_ADMIN_TOKEN").flatMap { $0.isEmpty ? nil : $0 },
         namedAdminTokens: Self.namedTokens(environment("STORES_ADMIN_TOKENS") ?? ""),
+        orderTokens: Self.namedTokens(environment("STORES_ORDER_TOKENS") ?? ""),
         queryThreads: queryThreads, maximumQueuedQueries: maxQueuedQueries,
         maximumStoreLossPercent: maxStoreLoss),
       page: page, metrics: metrics, stateStorage: stateStorage,

@@ -101,6 +101,11 @@ public struct PickupSubmission: Sendable {
         .invalid, parameter: name("hold_for"),
         "\(name("hold_for")) must be from 1s to 30m: a hold that waits longer keeps a slot from others")
     }
+    if reserve, now != nil {
+      throw RequestError(
+        .invalid, parameter: name("now"),
+        "\(name("now")) goes without \(name("reserve")): a slot is held, and expires, by the real clock")
+    }
     if parameters.pairs.contains(where: { $0.name == "hold_for" }) && !reserve {
       throw RequestError(
         .invalid, parameter: name("hold_for"), "\(name("hold_for")) goes with \(name("reserve"))")
