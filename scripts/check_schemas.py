@@ -2,8 +2,10 @@
 """Validates what `stores pickup` writes against the JSON Schemas in docs/schemas.
 
 Runs the command on docs/examples/order.json (an order written back with its `pickup` object)
-and on a plain request for which no store is eligible, at fixed instants, and checks both
-documents with jsonschema (draft 2020-12). Usage:
+on a plain request for which no store is eligible, on one assigned, and on one whose store has a
+capacity (its `slot`, and a full slot moved with `--reserve` into a throwaway SQLite state, its
+`reservation`), at fixed instants, and checks the documents with jsonschema (draft 2020-12).
+Usage:
 
     python3 scripts/check_schemas.py --stores .build/debug/stores
 """
@@ -12,6 +14,7 @@ import json
 import pathlib
 import subprocess
 import sys
+import tempfile
 
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
@@ -53,6 +56,17 @@ def main():
          run(stores, ["pickup", "--near", "35.6595,139.7005", "--ready-in", "12m", "--now",
                       "2026-11-22T07:45:00+09:00", "--format", "json"], 0)),
     ]
+    with tempfile.TemporaryDirectory() as folder:
+        data = pathlib.Path(folder) / "capacity.geojson"
+        data.write_text(json.dumps({"type": "FeatureCollection", "features": [{
+            "type": "Feature", "id": "a", "geometry": {"type": "Point", "coordinates": [13.40, 52.521]},
+            "properties": {"opening_hours": "24/7", "timezone": "Europe/Berlin", "pickup:capacity": "1"}}]}))
+        state = f"sqlite:{folder}/state.sqlite"
+        common = ["pickup", "--data", str(data), "--near", "52.52,13.40", "--ready-in", "5m", "--format", "json"]
+        documents.append(("plan with a slot", result_schema, run(stores, [*common, "--now", "2026-12-02T12:00:00Z"], 0)))
+        run(stores, [*common, "--reserve", "--state", state], 0)
+        documents.append(("plan with a reservation, its slot full", result_schema,
+                          run(stores, [*common, "--reserve", "--state", state], 0)))
     failures = 0
     for name, schema, document in documents:
         errors = list(Draft202012Validator(schema, registry=registry).iter_errors(document))
