@@ -9,7 +9,9 @@ import Synchronization
 /// Tables (`stores_state_schema` says which version of them the file holds):
 /// - `stores_state_stores`: one row per changed store, its state as JSON text, the version and time
 ///   of its last change;
-/// - `stores_state_history`: one row per change, keyed by the version it made.
+/// - `stores_state_history`: one row per change, keyed by the version it made;
+/// - `stores_reservations` and `stores_slots`: the slots' reservations and each slot's count of
+///   them (SQLiteReservations.swift).
 ///
 /// A change is one `BEGIN IMMEDIATE … COMMIT` transaction, and the file is in WAL mode with
 /// `synchronous=FULL`, so a change that returned survives a power cut and a process killed in the
@@ -31,7 +33,9 @@ public final class SQLiteStateStorage: StateStorage {
         actor TEXT NOT NULL, at INTEGER NOT NULL)
       """,
       "CREATE INDEX IF NOT EXISTS stores_state_history_store ON stores_state_history (store_id, version)",
-    ]
+    ],
+    // 1 → 2: the slots' reservations (SQLiteReservations.swift).
+    reservationsSchema,
   ]
 
   private let connection: SQLiteConnection
@@ -83,8 +87,12 @@ public final class SQLiteStateStorage: StateStorage {
   /// Sets the connection up and brings the schema to `schemaVersion`.
   private func prepare() async throws(StateStorageError) {
     try await gate.run { () async throws(StateStorageError) in
-      // Wait up to 5 s for another process's transaction instead of SQLiteNIO's endless retry.
-      try await execute("PRAGMA busy_timeout = 5000")
+      // SQLite's busy handler waits for a lock by sleeping on the thread it runs on, one of the
+      // few that every SQLite call in the process shares (NIO's blocking pool, one per core): a
+      // long wait there could hold the very thread the connection holding the lock needs (two
+      // storages on one file in one process). So it waits 50 ms at most, and `transaction` waits
+      // for the write lock in turns, up to `lockWait`, between which the thread is free.
+      try await execute("PRAGMA busy_timeout = 50")
       // WAL: a change is appended and fsynced before COMMIT returns (synchronous=FULL), and a
       // reader never sees half of one. The first statement that reads the file: a file that is
       // not a database fails here.
@@ -207,14 +215,14 @@ public final class SQLiteStateStorage: StateStorage {
   }
 
   /// Runs `body` between `begin` and `COMMIT`, rolling back when it throws, with no other call in between.
-  private func transaction<T: Sendable>(
+  func transaction<T: Sendable>(
     begin: String = "BEGIN IMMEDIATE", _ body: () async throws(StateStorageError) -> T
   ) async throws(StateStorageError) -> T {
     try await gate.run { () async throws(StateStorageError) -> T in
       guard !isClosed.withLock({ $0 }) else {
         throw StateStorageError(.unavailable, "the state file \(path) is closed")
       }
-      try await execute(begin)
+      try await beginWhenFree(begin)
       do throws(StateStorageError) {
         let value = try await body()
         try await execute("COMMIT")
@@ -226,11 +234,31 @@ public final class SQLiteStateStorage: StateStorage {
     }
   }
 
-  private func execute(_ sql: String, _ binds: [SQLiteData] = []) async throws(StateStorageError) {
+  /// How long a transaction waits for another connection's write lock (another process's, or
+  /// another storage's on the same file) before it fails `.unavailable`.
+  static let lockWait = Duration.seconds(5)
+
+  /// Runs `begin`, trying again while another connection holds the lock, until `lockWait`.
+  private func beginWhenFree(_ begin: String) async throws(StateStorageError) {
+    let clock = ContinuousClock()
+    let deadline = clock.now + Self.lockWait
+    while true {
+      do {
+        _ = try await connection.query(begin)
+        return
+      } catch let error as SQLiteError where [.busy, .busyTimeout].contains(error.reason) && clock.now < deadline {
+        try? await Task.sleep(for: .milliseconds(1))
+      } catch {
+        throw Self.failure(error, path: path)
+      }
+    }
+  }
+
+  func execute(_ sql: String, _ binds: [SQLiteData] = []) async throws(StateStorageError) {
     _ = try await rows(sql, binds)
   }
 
-  private func rows(_ sql: String, _ binds: [SQLiteData] = []) async throws(StateStorageError) -> [SQLiteRow]
+  func rows(_ sql: String, _ binds: [SQLiteData] = []) async throws(StateStorageError) -> [SQLiteRow]
   {
     do {
       return try await connection.query(sql, binds)
@@ -239,21 +267,21 @@ public final class SQLiteStateStorage: StateStorage {
     }
   }
 
-  private func integer(_ sql: String) async throws(StateStorageError) -> Int64 {
+  func integer(_ sql: String) async throws(StateStorageError) -> Int64 {
     guard let value = try await rows(sql).first?.columns.first?.data.integer else {
       throw StateStorageError(.unreadable, "the state file \(path) answered no number to \(sql)")
     }
     return Int64(value)
   }
 
-  private func integer(_ row: SQLiteRow, _ column: String) throws(StateStorageError) -> Int64 {
+  func integer(_ row: SQLiteRow, _ column: String) throws(StateStorageError) -> Int64 {
     guard let value = row.column(column)?.integer else {
       throw StateStorageError(.unreadable, "the state file \(path) has a row without a number in \(column)")
     }
     return Int64(value)
   }
 
-  private func text(_ row: SQLiteRow, _ column: String) throws(StateStorageError) -> String {
+  func text(_ row: SQLiteRow, _ column: String) throws(StateStorageError) -> String {
     guard case .text(let value) = row.column(column) else {
       throw StateStorageError(.unreadable, "the state file \(path) has a row without text in \(column)")
     }

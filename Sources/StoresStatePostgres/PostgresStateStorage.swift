@@ -12,7 +12,9 @@ import Synchronization
 /// - `stores_state_stores`: one row per changed store, its state as JSON text, the version and time
 ///   of its last change;
 /// - `stores_state_history`: one row per change, keyed by the version it made;
-/// - `stores_state_counter`: one row, the last version made.
+/// - `stores_state_counter`: one row, the last version made;
+/// - `stores_reservations` and `stores_slots`: the slots' reservations and each slot's count of
+///   them (PostgresReservations.swift).
 ///
 /// A change is one transaction that locks the store's row, takes the next version from the
 /// counter (whose row lock also keeps versions in commit order) and announces it with
@@ -45,7 +47,9 @@ public final class PostgresStateStorage: StateStorage {
         single BOOLEAN PRIMARY KEY DEFAULT TRUE CHECK (single), version BIGINT NOT NULL)
       """,
       "INSERT INTO stores_state_counter (single, version) VALUES (TRUE, 0)",
-    ]
+    ],
+    // 1 → 2: the slots' reservations (PostgresReservations.swift).
+    reservationsSchema,
   ]
 
   /// The LISTEN/NOTIFY channel; a notification's payload is the version committed.
@@ -57,7 +61,7 @@ public final class PostgresStateStorage: StateStorage {
   /// The URL without its password.
   public let location: String
   private let clients: ClientSlot
-  private let logger: Logger
+  let logger: Logger
   private let timeout: Duration
   private let listeners = Mutex(Listeners())
 
@@ -323,7 +327,7 @@ public final class PostgresStateStorage: StateStorage {
   // MARK: - Helpers
 
   /// The first column of the first row, as a number.
-  private static func integer(_ rows: PostgresRowSequence) async throws -> Int64 {
+  static func integer(_ rows: PostgresRowSequence) async throws -> Int64 {
     for try await value in rows.decode(Int64.self) { return value }
     throw StateStorageError(.unavailable, "the state database answered no row where one was expected")
   }
@@ -336,7 +340,7 @@ public final class PostgresStateStorage: StateStorage {
   /// Runs `body` with the current pool, giving up after `timeout`: the pool keeps a request
   /// waiting while it retries a lost database, and a change must fail quickly then (HTTP 503), not
   /// hang. After a failure that is not the server's answer, the pool is replaced (`ClientSlot`).
-  private func withDeadline<T: Sendable>(
+  func withDeadline<T: Sendable>(
     _ doing: String, _ body: @escaping @Sendable (PostgresClient) async throws -> T
   ) async throws(StateStorageError) -> T {
     guard let client = clients.current else {
