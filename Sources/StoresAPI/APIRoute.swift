@@ -53,7 +53,8 @@ public struct APIRoute: Hashable, Sendable, CustomStringConvertible {
   /// Every route, as the router has them.
   public static let all: [APIRoute] = [
     nearest, within, clusters, store, hours, open, places, pickup, info, storeState, changeStoreState,
-    storeStateHistory, changedStates, slots, reservation, confirmReservation, releaseReservation, health, readiness, metrics, openAPI,
+    storeStateHistory, changedStates, slots, reservation, confirmReservation, releaseReservation, health,
+    readiness, metrics, openAPI,
     reload,
     page,
     pageFile, asset,

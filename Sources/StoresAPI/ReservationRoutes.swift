@@ -55,7 +55,8 @@ struct ReservationRoutes: Sendable {
     }
     switch outcome {
     case .unassigned(let answer): return Self.pickupResponse(answer, request: request, status: .ok)
-    case .held(let answer, let text): return Self.pickupResponse(answer, request: request, status: .created, text: text)
+    case .held(let answer, let text):
+      return Self.pickupResponse(answer, request: request, status: .created, text: text)
     case .replayed(let text):
       var response = DocumentResponse.make(
         text, contentType: DocumentResponse.json, cacheControl: "no-store", request: request)
@@ -98,7 +99,8 @@ struct ReservationRoutes: Sendable {
     let id = try Self.reservationID(request, context)
     let now = Instant.now()
     let update: ReservationUpdate
-    do throws(StateStorageError) { update = try await state.storage.confirm(reservation: id, at: now) } catch {
+    do throws(StateStorageError) { update = try await state.storage.confirm(reservation: id, at: now) } catch
+    {
       throw StateRoutes.unavailable(error)
     }
     switch update {
@@ -125,7 +127,8 @@ struct ReservationRoutes: Sendable {
     let id = try Self.reservationID(request, context)
     let now = Instant.now()
     let update: ReservationUpdate
-    do throws(StateStorageError) { update = try await state.storage.release(reservation: id, at: now) } catch {
+    do throws(StateStorageError) { update = try await state.storage.release(reservation: id, at: now) } catch
+    {
       throw StateRoutes.unavailable(error)
     }
     switch update {
@@ -220,7 +223,9 @@ struct ReservationRoutes: Sendable {
       cacheControl: "no-store", request: request)
   }
 
-  static func pickupResponse(_ answer: PickupAnswer, request: Request, status: HTTPResponse.Status, text: String? = nil)
+  static func pickupResponse(
+    _ answer: PickupAnswer, request: Request, status: HTTPResponse.Status, text: String? = nil
+  )
     -> Response
   {
     var response = DocumentResponse.make(

@@ -33,9 +33,8 @@ public final class StateKeeper: Sendable {
     public var bookings = SlotBookings.empty
   }
 
-  /// The most slots a replica's copy of the bookings keeps (the soonest): planning beyond them
-  /// counts nothing, and the storage still refuses a hold in a full slot.
-  public static let bookingsLimit = 100_000
+  /// The most slots a replica's copy of the bookings keeps (`StateStorageLimits.bookingsCopied`).
+  public static let bookingsLimit = StateStorageLimits.bookingsCopied
   /// Expired holds are marked in the storage every this many polls (they stop counting at their
   /// expiry without it).
   static let pollsPerSweep = 30

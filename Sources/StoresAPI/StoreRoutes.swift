@@ -123,7 +123,8 @@ struct StoreRoutes: Sendable {
 
   /// `POST /v1/pickup`: `stores pickup`, the body (`pickupBody`) an order document or a pickup
   /// request.
-  func pickup(_ request: Request, _ context: StoresRequestContext, body: [UInt8]) throws(Problem) -> PickupRouting
+  func pickup(_ request: Request, _ context: StoresRequestContext, body: [UInt8]) throws(Problem)
+    -> PickupRouting
   {
     let loaded = try Self.loaded(context)
     let pairs = try QueryString.pairs(request.uri.query)

@@ -99,10 +99,14 @@ extension StoresCommand {
     @Flag(help: "Hold the assigned store's slot in the state's storage (--state) until confirmed.")
     var reserve = false
 
-    @Option(help: ArgumentHelp("How long the hold waits for its confirmation (default 5m, at most 30m).", valueName: "duration"))
+    @Option(
+      help: ArgumentHelp(
+        "How long the hold waits for its confirmation (default 5m, at most 30m).", valueName: "duration"))
     var holdFor: String?
 
-    @Option(help: ArgumentHelp("With --reserve: the same key gives the same reservation, never a second one.", valueName: "key"))
+    @Option(
+      help: ArgumentHelp(
+        "With --reserve: the same key gives the same reservation, never a second one.", valueName: "key"))
     var idempotencyKey: String?
 
     @OptionGroup var filters: FilterOptions
@@ -149,7 +153,8 @@ extension StoresCommand {
           || !idempotencyKey.utf8.allSatisfy({ (0x21...0x7e).contains($0) })
       {
         throw ValidationError(
-          "--idempotency-key must be 1 to \(Reservation.maximumIdempotencyKeyLength) visible ASCII characters")
+          "--idempotency-key must be 1 to \(Reservation.maximumIdempotencyKeyLength) visible ASCII characters"
+        )
       }
       // Without an order the options are the whole request; with one, checked once it is read.
       if order == nil {
@@ -183,18 +188,21 @@ extension StoresCommand {
     private func reserveAndPrint(_ submission: PickupSubmission, orderText: String) throws {
       let catalog = try dataOptions.loadCatalog()
       let target = StateTarget(
-        state: stateOption.location == "default" ? nil : stateOption.location, server: nil, dataOptions: dataOptions)
+        state: stateOption.location == "default" ? nil : stateOption.location, server: nil,
+        dataOptions: dataOptions)
       let now = Instant.now()
       let key = idempotencyKey
       let digest = PickupReserver.digest(
-        Array(orderText.utf8), query: parameters.pairs.map { "\($0.name)=\($0.value)" }.joined(separator: "&"))
+        Array(orderText.utf8), query: parameters.pairs.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
+      )
       let outcome = try StoresCommand.State.reportingValue {
         try target.withStorage { storage in
           do {
             let planned = catalog.applying(try await storage.load())
             return try await PickupReserver.reserve(
               holdSeconds: submission.holdSeconds, idempotencyKey: key, requestDigest: digest,
-              bookings: try await storage.bookings(endingAfter: now, limit: 100_000),
+              bookings: try await storage.bookings(
+                endingAfter: now, limit: StateStorageLimits.bookingsCopied),
               plan: { bookings in
                 try planned.counting(bookings).answer(submission, now: now)
               },

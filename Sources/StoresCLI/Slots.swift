@@ -40,7 +40,9 @@ extension StoresCommand {
     }
 
     func validate() throws {
-      _ = try parameters.read { parameters throws(RequestError) in try SlotsSubmission(storeID: id, parameters) }
+      _ = try parameters.read { parameters throws(RequestError) in
+        try SlotsSubmission(storeID: id, parameters)
+      }
     }
 
     func run() throws {
@@ -140,8 +142,9 @@ extension StoresCommand {
       case .text:
         standardOutput(
           "\(reservation.id): \(reservation.status(at: now).rawValue), \(reservation.slot.storeID)"
-            + "\(reservation.slot.service.map { " \($0)" } ?? "") slot \(reservation.slot.start)–\(reservation.slotEnd), "
-            + "hold until \(reservation.expiresAt)\n")
+            + "\(reservation.slot.service.map { " \($0)" } ?? "") slot \(reservation.slot.start)–\(reservation.slotEnd)"
+            + (reservation.status(at: now) == .held ? ", held until \(reservation.expiresAt)" : "")
+            + "\n")
       }
     }
   }

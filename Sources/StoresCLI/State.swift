@@ -29,7 +29,9 @@ extension StoresCommand {
           stores state history nw-001
           stores state pause nw-001 --server http://127.0.0.1:8080
         """,
-      subcommands: [Show.self, Pause.self, Resume.self, Close.self, Special.self, Capacity.self, History.self])
+      subcommands: [
+        Show.self, Pause.self, Resume.self, Close.self, Special.self, Capacity.self, History.self,
+      ])
   }
 }
 
@@ -499,7 +501,17 @@ struct StateOption: ParsableArguments {
     guard let location else { return catalog }
     let target = StateTarget(
       state: location == "default" ? nil : location, server: nil, dataOptions: data)
-    let states = try StoresCommand.State.reportingValue { try target.withStorage { try await $0.load() } }
-    return catalog.applying(states)
+    // The slots' counts too: a pickup with --state plans around full slots, as the service does.
+    let (states, bookings) = try StoresCommand.State.reportingValue {
+      try target.withStorage { storage in
+        do {
+          return (
+            try await storage.load(),
+            try await storage.bookings(endingAfter: .now(), limit: StateStorageLimits.bookingsCopied)
+          )
+        } catch { throw StateCommandFailure(storage: error) }
+      }
+    }
+    return catalog.applying(states).counting(bookings)
   }
 }

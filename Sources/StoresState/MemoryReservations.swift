@@ -23,7 +23,8 @@ struct MemoryReservations {
     let taken = reservations.values.count { $0.slot == hold.slot && Self.counts($0, at: now) }
     if let limit = hold.limit, taken >= limit { return .full(taken: taken) }
     let reservation = Reservation(
-      id: hold.reservationID, slot: hold.slot, slotEnd: hold.slotEnd, status: .held, expiresAt: hold.expiresAt,
+      id: hold.reservationID, slot: hold.slot, slotEnd: hold.slotEnd, status: .held,
+      expiresAt: hold.expiresAt,
       createdAt: now, changedAt: now)
     reservations[reservation.id] = reservation
     if let key = hold.idempotencyKey { byKey[key] = (reservation.id, hold.requestDigest, hold.answer) }
@@ -60,7 +61,8 @@ struct MemoryReservations {
 
   func bookings(endingAfter now: Instant, limit: Int) -> SlotBookings {
     var bookings = SlotBookings()
-    for reservation in reservations.values where reservation.slotEnd > now && Self.counts(reservation, at: now) {
+    for reservation in reservations.values
+    where reservation.slotEnd > now && Self.counts(reservation, at: now) {
       bookings.add(
         reservation.slot, confirmed: reservation.status == .confirmed, expiresAt: reservation.expiresAt)
     }

@@ -42,7 +42,9 @@ public enum PickupReserver {
     var bookings = bookings
     for _ in 0..<maximumAttempts {
       let answer = try await plan(bookings)
-      guard let assignment = answer.plan.assignment, let slot = assignment.slot else { return .unassigned(answer) }
+      guard let assignment = answer.plan.assignment, let slot = assignment.slot else {
+        return .unassigned(answer)
+      }
       let orderedAt = answer.plan.orderedAt
       var held = answer
       held.plan.reservation = Reservation(

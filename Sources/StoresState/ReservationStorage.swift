@@ -90,3 +90,10 @@ public protocol ReservationStorage: Sendable {
   /// keeps the counters and the table small.
   func sweepExpiredHolds(at now: Instant) async throws(StateStorageError) -> Int
 }
+
+/// Bounds shared by the callers of a storage.
+public enum StateStorageLimits {
+  /// The most slots a copy of the counts keeps (the soonest): planning beyond them counts
+  /// nothing, and the storage still refuses a hold in a full slot.
+  public static let bookingsCopied = 100_000
+}

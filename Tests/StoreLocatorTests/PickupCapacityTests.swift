@@ -43,7 +43,8 @@ import Testing
   @Test func slotLimitsReadANumberOrRulesAndSayWhatIsWrong() throws {
     #expect(try SlotLimits(parsing: "20").constant == 20)
     let rules = try SlotLimits(parsing: "Mo-Fr 07:00-09:00 20;  10 ;")
-    #expect(rules.rules == [.init(selection: "Mo-Fr 07:00-09:00", orders: 20), .init(selection: nil, orders: 10)])
+    #expect(
+      rules.rules == [.init(selection: "Mo-Fr 07:00-09:00", orders: 20), .init(selection: nil, orders: 10)])
     #expect(rules.description == "Mo-Fr 07:00-09:00 20; 10")
     func message(_ text: String) -> String {
       do {
@@ -103,7 +104,8 @@ import Testing
     #expect(plan.assignment?.slot?.start == Self.instant("2026-12-02T12:15:00+01:00"))
     #expect(plan.assignment?.movedFrom?.taken == 2)
     let notice = try #require(plan.warnings.first { $0.code == .slotFull })
-    #expect(notice.message == "the 12:00–12:15 slot (2 of 2 orders) is full; pickup moved to the slot at 12:15")
+    #expect(
+      notice.message == "the 12:00–12:15 slot (2 of 2 orders) is full; pickup moved to the slot at 12:15")
   }
 
   @Test func aFullSlotGoesToTheNextStoreWhenTheLaterSlotIsTooLate() throws {
@@ -118,7 +120,8 @@ import Testing
         == "the 12:00–12:15 slot (2 of 2 orders) is full; its next free slot, at 12:15, is more than 0 seconds "
         + "after b's pickup at 12:13")
     // The chosen store, full, is named in the warning.
-    let chosen = try catalog.planPickup(Self.request("2026-12-02T12:03:00+01:00", store: "a", maximumDelay: 0))
+    let chosen = try catalog.planPickup(
+      Self.request("2026-12-02T12:03:00+01:00", store: "a", maximumDelay: 0))
     #expect(chosen.assignment?.store.id == "b")
     #expect(chosen.warnings.contains { $0.code == .chosenNotEligible && $0.message.contains("slot") })
   }
@@ -132,7 +135,8 @@ import Testing
     #expect(try limit("2026-12-02T08:03:00+01:00") == 1)
     #expect(try limit("2026-12-02T10:03:00+01:00") == 3)
     #expect(try limit("2026-12-05T08:03:00+01:00") == 3)
-    let slot = try #require(try Self.catalog.planPickup(Self.request("2026-12-02T08:03:00+01:00", store: "b")).assignment?.slot)
+    let slot = try #require(
+      try Self.catalog.planPickup(Self.request("2026-12-02T08:03:00+01:00", store: "b")).assignment?.slot)
     #expect(slot.start == Self.instant("2026-12-02T08:00:00+01:00"))
     #expect(slot.end == Self.instant("2026-12-02T08:30:00+01:00"))
   }
@@ -157,8 +161,10 @@ import Testing
     let change = try StoreStateChange(
       json: try JSONValue(parsing: #"{"capacity":{"orders_per_slot":5,"slot_minutes":20}}"#), zone: nil,
       now: Self.instant("2026-12-01T12:00:00Z"))
-    let catalog = Self.catalog.applying(StoreStates(version: 3, stores: ["a": change.applied(to: .unchanged)]))
-    let slot = try #require(try catalog.planPickup(Self.request("2026-12-02T12:03:00+01:00", store: "a")).assignment?.slot)
+    let catalog = Self.catalog.applying(
+      StoreStates(version: 3, stores: ["a": change.applied(to: .unchanged)]))
+    let slot = try #require(
+      try catalog.planPickup(Self.request("2026-12-02T12:03:00+01:00", store: "a")).assignment?.slot)
     #expect(slot.limit == 5)
     #expect(slot.end == Self.instant("2026-12-02T12:20:00+01:00"))
     // Removing it gives the data's back.
@@ -179,11 +185,17 @@ import Testing
       } catch { return "\(error)" }
     }
     #expect(problem(#"{"capacity":{"orders_per_slot":-1}}"#)?.hasPrefix("capacity.orders_per_slot:") == true)
-    #expect(problem(#"{"capacity":{"orders_per_slot":20,"slot_minutes":7}}"#)?.contains("divide a day") == true)
-    #expect(problem(#"{"capacity":{"orders_per_slot":"Mo-Fr x"}}"#)?.hasPrefix("capacity.orders_per_slot:") == true)
+    #expect(
+      problem(#"{"capacity":{"orders_per_slot":20,"slot_minutes":7}}"#)?.contains("divide a day") == true)
+    #expect(
+      problem(#"{"capacity":{"orders_per_slot":"Mo-Fr x"}}"#)?.hasPrefix("capacity.orders_per_slot:") == true)
     #expect(problem(#"{"capacity":{"slot_minutes":15}}"#)?.contains("is missing") == true)
-    #expect(problem(#"{"capacity":{"orders_per_slot":3,"service":"Drive"}}"#)?.hasPrefix("capacity.service:") == true)
-    #expect(problem(#"{"capacity":[{"orders_per_slot":3},{"orders_per_slot":4}]}"#)?.contains("given twice") == true)
+    #expect(
+      problem(#"{"capacity":{"orders_per_slot":3,"service":"Drive"}}"#)?.hasPrefix("capacity.service:")
+        == true)
+    #expect(
+      problem(#"{"capacity":[{"orders_per_slot":3},{"orders_per_slot":4}]}"#)?.contains("given twice") == true
+    )
     #expect(problem(#"{"capacity":{"orders_per_slot":3,"per":1}}"#)?.hasPrefix("capacity.per:") == true)
   }
 

@@ -32,7 +32,8 @@ import Testing
       fatalError("the test data does not load: \(error)")
     }
   }()
-  static let order = #"{"near": "52.52,13.40", "ready_in": "5m", "reserve": true, "store": "a", "max_delay": "0s"}"#
+  static let order =
+    #"{"near": "52.52,13.40", "ready_in": "5m", "reserve": true, "store": "a", "max_delay": "0s"}"#
 
   func service(_ storage: MemoryStateStorage = MemoryStateStorage()) -> StoresService {
     TestService.service(
@@ -71,7 +72,8 @@ import Testing
 
   @Test func manyConcurrentHoldsFillTheSlotExactly() async throws {
     let storage = MemoryStateStorage()
-    let order = #"{"near": "52.52,13.40", "ready_in": "5m", "reserve": true, "store": "b", "max_delay": "0s"}"#
+    let order =
+      #"{"near": "52.52,13.40", "ready_in": "5m", "reserve": true, "store": "b", "max_delay": "0s"}"#
     try await TestService.application(service(storage)).test(.router) { client in
       let statuses = try await withThrowingTaskGroup(of: (HTTPResponse.Status, String?).self) { group in
         for _ in 0..<100 {
@@ -120,7 +122,8 @@ import Testing
       let answer = try await client.post("/v1/pickup", json: Self.order, headers: Self.headers())
       let id = try #require((try answer.json()["reservation"] as? [String: Any])?["id"] as? String)
       let confirm = "/v1/reservations/\(id)/confirm"
-      let unauthorized = try await client.execute(uri: confirm, method: .post, headers: Self.headers(token: "x"))
+      let unauthorized = try await client.execute(
+        uri: confirm, method: .post, headers: Self.headers(token: "x"))
       #expect(unauthorized.status == .unauthorized)
       let confirmed = try await client.execute(uri: confirm, method: .post, headers: Self.headers())
       #expect(confirmed.status == .ok, "\(confirmed.text)")
@@ -145,7 +148,8 @@ import Testing
 
   @Test func anUnconfirmedHoldExpiresAndCannotBeConfirmed() async throws {
     try await TestService.application(service()).test(.router) { client in
-      let order = Self.order.replacingOccurrences(of: "\"reserve\": true", with: "\"reserve\": true, \"hold_for\": \"1s\"")
+      let order = Self.order.replacingOccurrences(
+        of: "\"reserve\": true", with: "\"reserve\": true, \"hold_for\": \"1s\"")
       let answer = try await client.post("/v1/pickup", json: order, headers: Self.headers())
       let id = try #require((try answer.json()["reservation"] as? [String: Any])?["id"] as? String)
       // The hold's time passes (the clock as an input is tested in the library and the storages).
@@ -158,14 +162,16 @@ import Testing
   }
 
   @Test func withoutTokensReservationsAreDisabledAndNowIsRefused() async throws {
-    let service = TestService.service(Self.data, source: Self.data.catalog.source, stateStorage: MemoryStateStorage())
+    let service = TestService.service(
+      Self.data, source: Self.data.catalog.source, stateStorage: MemoryStateStorage())
     try await TestService.application(service).test(.router) { client in
       let answer = try await client.post("/v1/pickup", json: Self.order, headers: Self.headers())
       #expect(answer.status == .forbidden)
       #expect(try answer.json()["type"] as? String == "urn:stores:problem:reservations-disabled")
     }
     try await TestService.application(self.service()).test(.router) { client in
-      let withNow = Self.order.replacingOccurrences(of: "\"reserve\": true", with: "\"reserve\": true, \"now\": \"2026-12-01T10:00:00Z\"")
+      let withNow = Self.order.replacingOccurrences(
+        of: "\"reserve\": true", with: "\"reserve\": true, \"now\": \"2026-12-01T10:00:00Z\"")
       let answer = try await client.post("/v1/pickup", json: withNow, headers: Self.headers())
       #expect(answer.status == .badRequest)
       #expect(try answer.json()["parameter"] as? String == "now")

@@ -26,13 +26,16 @@ public struct PickupCapacity: Hashable, Sendable {
   /// What is wrong with `minutes` as a slot length, or `nil`.
   public static func problem(withSlotMinutes minutes: Int) -> String? {
     guard (1...1440).contains(minutes), 1440 % minutes == 0 else {
-      return "must divide a day into whole slots (5, 10, 15, 20, 30, 60, … up to 1440 minutes), not \(minutes)"
+      return
+        "must divide a day into whole slots (5, 10, 15, 20, 30, 60, … up to 1440 minutes), not \(minutes)"
     }
     return nil
   }
 
   /// `20 orders per 15 minutes`, `Mo-Fr 07:00-09:00 20; 10 orders per 15 minutes`.
-  public var summary: String { "\(limits) orders per \(slotMinutes) minutes" }
+  public var summary: String {
+    "\(limits) \(limits.constant == 1 ? "order" : "orders") per \(slotMinutes) minutes"
+  }
 }
 
 /// The orders a slot may take, as one number (`20`) or rules by time of day read like

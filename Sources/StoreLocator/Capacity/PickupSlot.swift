@@ -38,7 +38,8 @@ public struct PickupSlot: Hashable, Sendable {
   static func bounds(containing instant: Instant, length: Int, in zone: TimeZoneRules) -> Range<Instant> {
     let local = zone.localDateTime(at: instant)
     let startOfSlot = local.secondsIntoDay - local.secondsIntoDay % length
-    var start = TimeQuery.wallTime(LocalDateTime(date: local.date, secondsIntoDay: startOfSlot)).instant(in: zone)
+    var start = TimeQuery.wallTime(LocalDateTime(date: local.date, secondsIntoDay: startOfSlot)).instant(
+      in: zone)
     // Around a DST change a wall time can name an instant after `instant`; the slot then starts
     // at the instant itself.
     if start > instant { start = instant }

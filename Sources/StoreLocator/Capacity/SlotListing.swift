@@ -74,7 +74,8 @@ public struct SlotListing: Sendable {
       let limit = entry.limit.map { "\($0) per slot" } ?? "no limit"
       let free = entry.free.map { "free \($0)" } ?? "free"
       let open = entry.open.map { $0 ? "open" : "closed" } ?? "hours unknown"
-      lines.append("\(start)-\(end)  \(limit)  held \(entry.held)  confirmed \(entry.confirmed)  \(free)  \(open)")
+      lines.append(
+        "\(start)-\(end)  \(limit)  held \(entry.held)  confirmed \(entry.confirmed)  \(free)  \(open)")
     }
     return lines.joined(separator: "\n") + "\n"
   }
@@ -121,10 +122,12 @@ extension Catalog {
     let date = submission.date ?? zone.localDateTime(at: now).date
     let resolved = catalog.capacity(at: position, service: submission.service)
     let start = TimeQuery.wallTime(LocalDateTime(date: date, secondsIntoDay: 0)).instant(in: zone)
-    let end = TimeQuery.wallTime(LocalDateTime(date: date.adding(days: 1), secondsIntoDay: 0)).instant(in: zone)
+    let end = TimeQuery.wallTime(LocalDateTime(date: date.adding(days: 1), secondsIntoDay: 0)).instant(
+      in: zone)
     return SlotDay(
       storeID: submission.storeID, position: position, service: submission.service,
-      countedAs: resolved?.countedAs, capacity: resolved?.capacity, date: date, zone: zone, range: start..<end,
+      countedAs: resolved?.countedAs, capacity: resolved?.capacity, date: date, zone: zone,
+      range: start..<end,
       now: now)
   }
 
@@ -142,7 +145,9 @@ extension Catalog {
       entries.append(
         SlotListing.Entry(
           start: bounds.lowerBound, end: bounds.upperBound,
-          limit: day.capacity.flatMap { catalog.slotLimit($0.limits, at: day.position, start: bounds.lowerBound) },
+          limit: day.capacity.flatMap {
+            catalog.slotLimit($0.limits, at: day.position, start: bounds.lowerBound)
+          },
           held: count.held(at: day.now), confirmed: count.confirmed,
           open: state.map { $0 == .open } ?? nil))
       start = max(bounds.upperBound, start + 1)

@@ -83,7 +83,9 @@ extension Catalog {
         alternatives.append(option)
         return
       }
-      if let index = deferred.firstIndex(where: { $0.option.pickupAt <= option.pickupAt + request.maximumDelay }) {
+      if let index = deferred.firstIndex(where: {
+        $0.option.pickupAt <= option.pickupAt + request.maximumDelay
+      }) {
         let kept = deferred.remove(at: index)
         assignment = kept.option
         assignmentHoursUnknown = kept.unknownHours
@@ -129,7 +131,8 @@ extension Catalog {
       let position = match.position!
       if let chosen, position == chosen.position { continue }
       if assignment != nil && alternatives.count >= request.alternativeCount { break }
-      consider(evaluator.evaluate(position, distance: match.distance, wantsTimes: firstTimes == nil), at: position)
+      consider(
+        evaluator.evaluate(position, distance: match.distance, wantsTimes: firstTimes == nil), at: position)
     }
     if assignment == nil, !deferred.isEmpty {
       // No store without a full slot came: the nearest store's later slot beats none.

@@ -253,7 +253,8 @@ public struct StoreStateChange: Hashable, Sendable {
   }
 
   private static func capacity(_ value: JSONValue, member: String) throws(RequestError) -> CapacityChange {
-    let object = try self.object(value, member: member, accepted: ["orders_per_slot", "slot_minutes", "service"])
+    let object = try self.object(
+      value, member: member, accepted: ["orders_per_slot", "slot_minutes", "service"])
     var service: String?
     if let value = object["service"], value != .null {
       let name = try text(value, member: "\(member).service")
@@ -294,7 +295,8 @@ public struct StoreStateChange: Hashable, Sendable {
         limits = try SlotLimits(parsing: text)
       } catch {
         throw RequestError(
-          .invalid, parameter: "\(member).orders_per_slot", "\(member).orders_per_slot \"\(text)\" \(error.message)")
+          .invalid, parameter: "\(member).orders_per_slot",
+          "\(member).orders_per_slot \"\(text)\" \(error.message)")
       }
     case let other?:
       throw RequestError(
@@ -313,7 +315,8 @@ public struct StoreStateChange: Hashable, Sendable {
       }
       minutes = number
     }
-    return .set(CapacitySetting(service: service, capacity: PickupCapacity(limits: limits, slotMinutes: minutes)))
+    return .set(
+      CapacitySetting(service: service, capacity: PickupCapacity(limits: limits, slotMinutes: minutes)))
   }
 
   private static func object(_ value: JSONValue, member: String, accepted: [String]) throws(RequestError)
