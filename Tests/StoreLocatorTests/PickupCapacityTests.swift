@@ -59,6 +59,22 @@ import Testing
     #expect(message("-3").contains("not a number of orders"))
   }
 
+  @Test func capacityValuesThatDoNotReadAreReportedAndLimitNothing() throws {
+    let text = """
+      {"type":"FeatureCollection","features":[
+      {"type":"Feature","id":"x","geometry":{"type":"Point","coordinates":[13.40,52.521]},"properties":{"opening_hours":"24/7","timezone":"Europe/Berlin","pickup:capacity":"Mo-Fr 07:00-09:00 x; 10","pickup:slot_minutes:drive_through":"7"}}
+      ]}
+      """
+    let catalog = try Catalog(geoJSON: Array(text.utf8), source: "bad.geojson")
+    let messages = catalog.diagnostics.filter { $0.code.rawValue == "capacity-invalid" }.map(\.message)
+    #expect(messages.count == 2, "\(messages)")
+    #expect(messages.contains { $0.hasPrefix("pickup:capacity \"Mo-Fr 07:00-09:00 x; 10\" rule 1") })
+    #expect(messages.contains { $0.hasPrefix("pickup:slot_minutes:drive_through must divide a day") })
+    let plan = try catalog.planPickup(Self.request("2026-12-02T12:00:00+01:00"))
+    #expect(plan.assignment?.store.id == "x")
+    #expect(plan.assignment?.slot == nil)
+  }
+
   @Test func withoutCapacityAPlanHasNoSlot() throws {
     let plan = try Self.catalog.planPickup(Self.request("2026-12-02T12:00:00+01:00", store: "c"))
     #expect(plan.assignment?.store.id == "c")

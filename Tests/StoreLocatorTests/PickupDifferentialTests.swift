@@ -205,10 +205,13 @@ import Testing
     #expect(coverage.assigned > 300 && coverage.none > 300, "\(coverage)")
     #expect(coverage.earliest > 100 && coverage.boundCut > 100 && coverage.alternatives > 100, "\(coverage)")
     #expect(coverage.hoursNotes > 5 && coverage.errors > 20, "\(coverage)")
-    // Every reason the data alone can give; the state's and the services' (`ordering-paused`,
-    // `temporarily-closed`, `service-not-offered`) need a state or a service, which the reference
-    // does not model: StoreStateTests and ServiceHoursTests check them.
-    let fromState: Set<PassedOverStore.Reason> = [.orderingPaused, .temporarilyClosed, .serviceNotOffered]
+    // Every reason the data alone can give; the state's, the services' and the slots'
+    // (`ordering-paused`, `temporarily-closed`, `service-not-offered`, `slot-full`) need a state, a
+    // service or bookings, which the reference does not model: StoreStateTests, ServiceHoursTests
+    // and PickupCapacityTests (against brute force) check them.
+    let fromState: Set<PassedOverStore.Reason> = [
+      .orderingPaused, .temporarilyClosed, .serviceNotOffered, .slotFull,
+    ]
     #expect(coverage.reasons == Set(PassedOverStore.Reason.allCases).subtracting(fromState), "\(coverage)")
   }
 

@@ -386,6 +386,7 @@ import Testing
         json.map(\.key) == [
           "status", "store", "ready_at", "arrival_at", "pickup_at", "pickup_at_local", "travel",
           "close_buffer_s", "warnings", "alternatives", "passed_over", "earliest", "service", "state_version",
+          "slot", "reservation",
         ])
       #expect(Self.isString(json["ready_at"], matching: "Z"))
       guard case .array(let warnings)? = json["warnings"], case .array(let passed)? = json["passed_over"],
@@ -404,7 +405,9 @@ import Testing
       }
       for case .object(let alternative) in alternatives {
         #expect(
-          alternative.map(\.key) == ["store", "ready_at", "arrival_at", "pickup_at", "pickup_at_local"])
+          alternative.map(\.key) == [
+            "store", "ready_at", "arrival_at", "pickup_at", "pickup_at_local", "slot",
+          ])
       }
       if plan.status == .assigned {
         guard case .object(let store)? = json["store"] else {

@@ -98,6 +98,35 @@ public enum CapacityProperty {
   public static let orders = "pickup:capacity"
   /// `pickup:slot_minutes`: the slot length (default 15); `pickup:slot_minutes:<service>`.
   public static let slotMinutes = "pickup:slot_minutes"
+
+  /// What is wrong with the property `key` = `value` when it is a capacity property that does not
+  /// read (the `capacity-invalid` diagnostic), else `nil`.
+  static func problem(key: String, value: JSONValue) -> String? {
+    let isOrders = key == orders || key.hasPrefix(orders + ":")
+    let isMinutes = key == slotMinutes || key.hasPrefix(slotMinutes + ":")
+    guard isOrders || isMinutes else { return nil }
+    let service = key.split(separator: ":").dropFirst(2).first.map(String.init)
+    if let service, !ServiceName.isValid(service) {
+      return "\(key): \(ServiceName.problem(service)); the capacity is not read"
+    }
+    guard let text = value.scalarText else {
+      return "\(key) is \(value.jsonText), not a number or text; the store's orders are not limited by it"
+    }
+    if isMinutes {
+      guard let minutes = Int(text) else {
+        return "\(key) \"\(text)\" is not a whole number of minutes; the capacity beside it is not read"
+      }
+      return PickupCapacity.problem(withSlotMinutes: minutes).map {
+        "\(key) \($0); the capacity beside it is not read"
+      }
+    }
+    do {
+      _ = try SlotLimits(parsing: text)
+      return nil
+    } catch {
+      return "\(key) \"\(text)\" \(error.message); the store's orders are not limited by it"
+    }
+  }
 }
 
 /// The capacity values of one table, read once each: chains repeat the same few.

@@ -158,6 +158,12 @@ extension Catalog {
         }
       }
 
+      // Capacity values that do not read limit nothing: say so, naming the property.
+      for member in store.properties where member.key.hasPrefix("pickup:") {
+        if let problem = CapacityProperty.problem(key: member.key, value: member.value) {
+          note("capacity-invalid", .warning, store, problem)
+        }
+      }
       // Each service's hours are read by the same engine, and what it says names the property.
       for member in store.properties where member.key.hasPrefix(Self.serviceHoursPrefix) {
         guard let text = member.value.stringValue else { continue }
