@@ -46,10 +46,12 @@ public enum PickupReserver {
         return .unassigned(answer)
       }
       let orderedAt = answer.plan.orderedAt
+      // Instants are whole seconds and `orderedAt` the clock cut down to one: a second more, so a
+      // hold waits at least `holdSeconds` (at most a second longer), never less.
       var held = answer
       held.plan.reservation = Reservation(
         id: Reservation.newID(), slot: slot.key, slotEnd: slot.end, status: .held,
-        expiresAt: orderedAt + holdSeconds, createdAt: orderedAt, changedAt: orderedAt)
+        expiresAt: orderedAt + (holdSeconds + 1), createdAt: orderedAt, changedAt: orderedAt)
       let reservation = held.plan.reservation!
       let text = held.jsonText
       let outcome = try await hold(
