@@ -80,10 +80,13 @@ extension PostgresStateStorage {
         // one, else free the holds that expired by now and try again if any did.
         let rows = try await client.query(Self.freeSlot(hold, at: now), logger: logger).collect()
         guard let row = rows.first else {
-          throw StateStorageError(.unavailable, "the state database \(location) answered no row freeing a slot")
+          throw StateStorageError(
+            .unavailable, "the state database \(location) answered no row freeing a slot")
         }
         let (freed, count, earlier, digest, answer) = try Self.freedSlot(row, at: now, location: location)
-        if let earlier { return StoredReservation.repeated(earlier, digest: digest, answer: answer, for: hold) }
+        if let earlier {
+          return StoredReservation.repeated(earlier, digest: digest, answer: answer, for: hold)
+        }
         taken = count
         if freed == 0 { break }
       }
@@ -188,7 +191,8 @@ extension PostgresStateStorage {
           (String, String, Int64, String, Int64).self)
         bookings.add(
           SlotKey(
-            storeID: storeID, service: service.isEmpty ? nil : service, start: Instant(secondsSinceEpoch: start)),
+            storeID: storeID, service: service.isEmpty ? nil : service,
+            start: Instant(secondsSinceEpoch: start)),
           confirmed: status == "confirmed", expiresAt: Instant(secondsSinceEpoch: expiresAt))
       }
       return bookings
@@ -208,7 +212,8 @@ extension PostgresStateStorage {
           ORDER BY slot_start, expires_at
           """,
           [
-            .text(storeID), .text(StoredReservation.column(service)), .integer(range.lowerBound.secondsSinceEpoch),
+            .text(storeID), .text(StoredReservation.column(service)),
+            .integer(range.lowerBound.secondsSinceEpoch),
             .integer(range.upperBound.secondsSinceEpoch), .integer(now.secondsSinceEpoch),
           ]),
         logger: logger
@@ -285,8 +290,10 @@ extension PostgresStateStorage {
       SELECT taken FROM slot
       """,
       slotBinds(hold.slot) + [
-        .integer(hold.limit.map(Int64.init)), .text(hold.reservationID), .integer(hold.slotEnd.secondsSinceEpoch),
-        .integer(hold.expiresAt.secondsSinceEpoch), .integer(now.secondsSinceEpoch), .text(hold.idempotencyKey),
+        .integer(hold.limit.map(Int64.init)), .text(hold.reservationID),
+        .integer(hold.slotEnd.secondsSinceEpoch),
+        .integer(hold.expiresAt.secondsSinceEpoch), .integer(now.secondsSinceEpoch),
+        .text(hold.idempotencyKey),
         .text(keyed ? hold.requestDigest : nil), .text(keyed ? hold.answer : nil),
       ])
   }
@@ -295,7 +302,8 @@ extension PostgresStateStorage {
   /// its counter, answering one row: how many it freed, the slot's count, and the reservation
   /// with the hold's idempotency key with its digest and answer (NULLs when none).
   private static func freeSlot(_ hold: SlotHold, at now: Instant) -> PostgresQuery {
-    let keyColumns = StoredReservation.columns.split(separator: ", ").map { "k.\($0)" }.joined(separator: ", ")
+    let keyColumns = StoredReservation.columns.split(separator: ", ").map { "k.\($0)" }.joined(
+      separator: ", ")
     return statement(
       """
       WITH expired AS (
@@ -367,13 +375,17 @@ extension PostgresStateStorage {
 
   /// `$1, $2, $3`: the slot's store, service and start.
   private static func slotBinds(_ slot: SlotKey) -> [Bind] {
-    [.text(slot.storeID), .text(StoredReservation.column(slot.service)), .integer(slot.start.secondsSinceEpoch)]
+    [
+      .text(slot.storeID), .text(StoredReservation.column(slot.service)),
+      .integer(slot.start.secondsSinceEpoch),
+    ]
   }
 
   // MARK: - Rows
 
   /// A row of `StoredReservation.columns`, as it is at `now`.
-  private static func reservation(_ row: PostgresRow, at now: Instant, location: String) throws -> Reservation {
+  private static func reservation(_ row: PostgresRow, at now: Instant, location: String) throws -> Reservation
+  {
     let (id, storeID, service, start, end, status, expiresAt, createdAt, changedAt) = try row.decode(
       (String, String, String, Int64, Int64, String, Int64, Int64, Int64).self)
     return try StoredReservation.reservation(
@@ -386,7 +398,8 @@ extension PostgresStateStorage {
     -> (Reservation, String?, String?)
   {
     let (id, storeID, service, start, end, status, expiresAt, createdAt, changedAt, digest, answer) =
-      try row.decode((String, String, String, Int64, Int64, String, Int64, Int64, Int64, String?, String?).self)
+      try row.decode(
+        (String, String, String, Int64, Int64, String, Int64, Int64, Int64, String?, String?).self)
     return (
       try StoredReservation.reservation(
         id: id, storeID: storeID, service: service, slotStart: start, slotEnd: end, status: status,
@@ -399,7 +412,9 @@ extension PostgresStateStorage {
   private static func freedSlot(_ row: PostgresRow, at now: Instant, location: String) throws
     -> (Int64, Int64, Reservation?, String?, String?)
   {
-    let (freed, taken, id, storeID, service, start, end, status, expiresAt, createdAt, changedAt, digest, answer) =
+    let (
+      freed, taken, id, storeID, service, start, end, status, expiresAt, createdAt, changedAt, digest, answer
+    ) =
       try row.decode(
         (
           Int64, Int64, String?, String?, String?, Int64?, Int64?, String?, Int64?, Int64?, Int64?, String?,
