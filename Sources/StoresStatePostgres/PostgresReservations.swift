@@ -55,7 +55,7 @@ extension PostgresStateStorage {
       for _ in 0..<Self.attempts {
         do {
           // The common case: the place and the reservation in one statement.
-          if try await !client.query(Self.takePlace(hold, at: now), logger: logger).collect().isEmpty {
+          if try await !Self.rows(Self.takePlace(hold, at: now), on: client, logger: logger).isEmpty {
             return .held(
               Reservation(
                 id: hold.reservationID, slot: hold.slot, slotEnd: hold.slotEnd, status: .held,
@@ -78,7 +78,7 @@ extension PostgresStateStorage {
         }
         // Full as the counter says (or the slot's limit is 0): the key's reservation if it has
         // one, else free the holds that expired by now and try again if any did.
-        let rows = try await client.query(Self.freeSlot(hold, at: now), logger: logger).collect()
+        let rows = try await Self.rows(Self.freeSlot(hold, at: now), on: client, logger: logger)
         guard let row = rows.first else {
           throw StateStorageError(
             .unavailable, "the state database \(location) answered no row freeing a slot")
@@ -270,10 +270,23 @@ extension PostgresStateStorage {
   /// did, none when the slot is full as its counter says. The reservation's `INSERT` fails on the
   /// idempotency key's unique constraint when the key was given before (the whole statement
   /// with it).
-  private static func takePlace(_ hold: SlotHold, at now: Instant) -> PostgresQuery {
+  private static func takePlace(_ hold: SlotHold, at now: Instant) -> Prepared<TakePlace> {
     let keyed = hold.idempotencyKey != nil
-    return statement(
-      """
+    return Prepared(
+      bindings(
+        slotBinds(hold.slot) + [
+          .integer(hold.limit.map(Int64.init)), .text(hold.reservationID),
+          .integer(hold.slotEnd.secondsSinceEpoch),
+          .integer(hold.expiresAt.secondsSinceEpoch), .integer(now.secondsSinceEpoch),
+          .text(hold.idempotencyKey),
+          .text(keyed ? hold.requestDigest : nil), .text(keyed ? hold.answer : nil),
+        ]))
+  }
+
+  /// `takePlace`'s statement.
+  private enum TakePlace: PreparedSQL {
+    static let name = "stores_take_place"
+    static let sql = """
       WITH slot AS (
         INSERT INTO stores_slots AS s (store_id, service, slot_start, taken)
         SELECT $1::TEXT, $2::TEXT, $3::BIGINT, 1 WHERE $4::BIGINT IS NULL OR $4::BIGINT > 0
@@ -288,24 +301,20 @@ extension PostgresStateStorage {
           $9::TEXT, $10::TEXT, $11::TEXT
         FROM slot)
       SELECT taken FROM slot
-      """,
-      slotBinds(hold.slot) + [
-        .integer(hold.limit.map(Int64.init)), .text(hold.reservationID),
-        .integer(hold.slotEnd.secondsSinceEpoch),
-        .integer(hold.expiresAt.secondsSinceEpoch), .integer(now.secondsSinceEpoch),
-        .text(hold.idempotencyKey),
-        .text(keyed ? hold.requestDigest : nil), .text(keyed ? hold.answer : nil),
-      ])
+      """
   }
 
   /// For a hold its slot refused: marks the slot's holds that expired by `now` and takes them from
   /// its counter, answering one row: how many it freed, the slot's count, and the reservation
   /// with the hold's idempotency key with its digest and answer (NULLs when none).
-  private static func freeSlot(_ hold: SlotHold, at now: Instant) -> PostgresQuery {
-    let keyColumns = StoredReservation.columns.split(separator: ", ").map { "k.\($0)" }.joined(
-      separator: ", ")
-    return statement(
-      """
+  private static func freeSlot(_ hold: SlotHold, at now: Instant) -> Prepared<FreeSlot> {
+    Prepared(bindings(slotBinds(hold.slot) + [.integer(now.secondsSinceEpoch), .text(hold.idempotencyKey)]))
+  }
+
+  /// `freeSlot`'s statement.
+  private enum FreeSlot: PreparedSQL {
+    static let name = "stores_free_slot"
+    static let sql = """
       WITH expired AS (
         UPDATE stores_reservations SET status = 'expired', changed_at = expires_at
         WHERE id IN (
@@ -327,7 +336,10 @@ extension PostgresStateStorage {
           0)::BIGINT AS taken,
         \(keyColumns), k.request_digest, k.answer
       FROM (SELECT 1) AS one LEFT JOIN stores_reservations AS k ON k.idempotency_key = $5::TEXT
-      """, slotBinds(hold.slot) + [.integer(now.secondsSinceEpoch), .text(hold.idempotencyKey)])
+      """
+
+    static let keyColumns = StoredReservation.columns.split(separator: ", ").map { "k.\($0)" }.joined(
+      separator: ", ")
   }
 
   /// Marks reservation `id` expired when it is a hold past its expiry, taking it from its slot's
@@ -363,6 +375,10 @@ extension PostgresStateStorage {
   /// `sql` with `$n` for `binds[n - 1]` (each may appear more than once; a NULL has no type of its
   /// own, so the statements cast every parameter).
   private static func statement(_ sql: String, _ binds: [Bind]) -> PostgresQuery {
+    PostgresQuery(unsafeSQL: sql, binds: bindings(binds))
+  }
+
+  private static func bindings(_ binds: [Bind]) -> PostgresBindings {
     var bindings = PostgresBindings(capacity: binds.count)
     for bind in binds {
       switch bind {
@@ -370,7 +386,40 @@ extension PostgresStateStorage {
       case .integer(let value): bindings.append(value)
       }
     }
-    return PostgresQuery(unsafeSQL: sql, binds: bindings)
+    return bindings
+  }
+
+  /// The SQL of a statement prepared on each connection the first time it runs there, then only
+  /// bound and run: the hot path's statements, parsed and planned once.
+  private protocol PreparedSQL: Sendable {
+    /// Its name on the connection: short, as PostgreSQL tells prepared statements apart by their
+    /// first 63 bytes.
+    static var name: String { get }
+    static var sql: String { get }
+  }
+
+  /// A `PreparedSQL` statement with its parameters, answering its rows as they are.
+  private struct Prepared<Statement: PreparedSQL>: PostgresPreparedStatement {
+    static var name: String { Statement.name }
+    static var sql: String { Statement.sql }
+    typealias Row = PostgresRow
+
+    let bindings: PostgresBindings
+
+    init(_ bindings: PostgresBindings) { self.bindings = bindings }
+
+    func makeBindings() -> PostgresBindings { bindings }
+
+    func decodeRow(_ row: PostgresRow) -> PostgresRow { row }
+  }
+
+  /// Runs a prepared statement, answering all its rows.
+  private static func rows<Statement>(
+    _ statement: Prepared<Statement>, on client: PostgresClient, logger: Logger
+  ) async throws -> [PostgresRow] {
+    var rows: [PostgresRow] = []
+    for try await row in try await client.execute(statement, logger: logger) { rows.append(row) }
+    return rows
   }
 
   /// `$1, $2, $3`: the slot's store, service and start.
