@@ -8,12 +8,14 @@ import StoresState
 /// each call under the storage's deadline and failure mapping.
 ///
 /// Every write is one statement in its own (implicit) transaction, so no row lock outlives its
-/// statement: a hold is one round trip (`takePlace`), two or three when its slot is full or its
-/// key was given before. In READ COMMITTED, an `UPDATE` (or an `ON CONFLICT DO UPDATE`) that waits
-/// for a row another transaction locked evaluates its condition again on the row that
-/// transaction committed, so a slot's conditional counter never overbooks and a reservation
-/// leaves `held` or `confirmed` once, whoever races. Statements that lock several reservations
-/// lock them in `id` order, and always before the slots' rows, so they cannot deadlock.
+/// statement: a hold is one round trip (`takePlace`: the slot's counter and the reservation), two
+/// when its slot is full or its key was given before (`freeSlot`), three for a slot's first hold
+/// (`freeSlot` makes its row). In READ COMMITTED, an `UPDATE` that waits for a row another
+/// transaction locked evaluates its condition again on the row that transaction committed, so a
+/// slot's conditional counter never overbooks and a reservation leaves `held` or `confirmed`
+/// once, whoever races; nothing is decided on rows counted in a snapshot. Statements that lock
+/// several reservations lock them in `id` order, and always before the slots' rows, so they
+/// cannot deadlock (a sweep, which locks several slots' rows, holds an advisory lock).
 extension PostgresStateStorage {
   /// Migration 1 → 2: the reservations and the slots' counters.
   static let reservationsSchema: [String] = [
@@ -76,19 +78,20 @@ extension PostgresStateStorage {
           }
           continue
         }
-        // Full as the counter says (or the slot's limit is 0): the key's reservation if it has
-        // one, else free the holds that expired by now and try again if any did.
+        // Full as the counter says, or the slot has no row yet: the key's reservation if it has
+        // one; else free the holds that expired by now (making the slot's row if it has none),
+        // and try again if that left room.
         let rows = try await Self.rows(Self.freeSlot(hold, at: now), on: client, logger: logger)
         guard let row = rows.first else {
           throw StateStorageError(
             .unavailable, "the state database \(location) answered no row freeing a slot")
         }
-        let (freed, count, earlier, digest, answer) = try Self.freedSlot(row, at: now, location: location)
+        let (count, earlier, digest, answer) = try Self.freedSlot(row, at: now, location: location)
         if let earlier {
           return StoredReservation.repeated(earlier, digest: digest, answer: answer, for: hold)
         }
         taken = count
-        if freed == 0 { break }
+        if let limit = hold.limit, count >= limit { break }
       }
       return .full(taken: Int(taken))
     }
@@ -265,11 +268,15 @@ extension PostgresStateStorage {
 
   // MARK: - Statements
 
-  /// Counts one more reservation in `hold.slot` when it holds fewer than its limit (making the
-  /// slot's row for its first hold), and writes the reservation: one row (the new count) when it
-  /// did, none when the slot is full as its counter says. The reservation's `INSERT` fails on the
-  /// idempotency key's unique constraint when the key was given before (the whole statement
-  /// with it).
+  /// Counts one more reservation in `hold.slot` when it holds fewer than its limit, and writes the
+  /// reservation: one row (the new count) when it did, none when the slot is full as its counter
+  /// says or has no row yet. The reservation's `INSERT` fails on the idempotency key's unique
+  /// constraint when the key was given before (the whole statement with it).
+  ///
+  /// A plain conditional `UPDATE`: a slot full in the statement's snapshot is not even locked, so
+  /// refusals in a full slot write nothing and wait for no commit (`INSERT … ON CONFLICT DO UPDATE
+  /// … WHERE` locks the row whether or not it updates it: each refusal would wait for the WAL
+  /// flush of the hold before).
   private static func takePlace(_ hold: SlotHold, at now: Instant) -> Prepared<TakePlace> {
     let keyed = hold.idempotencyKey != nil
     return Prepared(
@@ -288,11 +295,10 @@ extension PostgresStateStorage {
     static let name = "stores_take_place"
     static let sql = """
       WITH slot AS (
-        INSERT INTO stores_slots AS s (store_id, service, slot_start, taken)
-        SELECT $1::TEXT, $2::TEXT, $3::BIGINT, 1 WHERE $4::BIGINT IS NULL OR $4::BIGINT > 0
-        ON CONFLICT (store_id, service, slot_start) DO UPDATE SET taken = s.taken + 1
-        WHERE $4::BIGINT IS NULL OR s.taken < $4::BIGINT
-        RETURNING s.taken),
+        UPDATE stores_slots SET taken = taken + 1
+        WHERE store_id = $1::TEXT AND service = $2::TEXT AND slot_start = $3::BIGINT
+        AND ($4::BIGINT IS NULL OR taken < $4::BIGINT)
+        RETURNING taken),
       made AS (
         INSERT INTO stores_reservations (
           id, store_id, service, slot_start, slot_end, status, expires_at, created_at, changed_at,
@@ -304,9 +310,10 @@ extension PostgresStateStorage {
       """
   }
 
-  /// For a hold its slot refused: marks the slot's holds that expired by `now` and takes them from
-  /// its counter, answering one row: how many it freed, the slot's count, and the reservation
-  /// with the hold's idempotency key with its digest and answer (NULLs when none).
+  /// For a hold `takePlace` did not take: makes the slot's row if it has none, and marks the
+  /// slot's holds that expired by `now`, taking them from its counter; answers one row: the slot's
+  /// count, and the reservation with the hold's idempotency key with its digest and answer (NULLs
+  /// when none). With no row to make and nothing to free it writes nothing.
   private static func freeSlot(_ hold: SlotHold, at now: Instant) -> Prepared<FreeSlot> {
     Prepared(bindings(slotBinds(hold.slot) + [.integer(now.secondsSinceEpoch), .text(hold.idempotencyKey)]))
   }
@@ -328,8 +335,11 @@ extension PostgresStateStorage {
         UPDATE stores_slots SET taken = taken - (SELECT count(*) FROM expired)
         WHERE store_id = $1::TEXT AND service = $2::TEXT AND slot_start = $3::BIGINT
         AND EXISTS (SELECT 1 FROM expired)
-        RETURNING taken)
-      SELECT (SELECT count(*) FROM expired) AS freed,
+        RETURNING taken),
+      made AS (
+        INSERT INTO stores_slots (store_id, service, slot_start, taken) VALUES ($1::TEXT, $2::TEXT, $3::BIGINT, 0)
+        ON CONFLICT (store_id, service, slot_start) DO NOTHING)
+      SELECT
         coalesce(
           (SELECT taken FROM freed),
           (SELECT taken FROM stores_slots WHERE store_id = $1::TEXT AND service = $2::TEXT AND slot_start = $3::BIGINT),
@@ -457,23 +467,19 @@ extension PostgresStateStorage {
     )
   }
 
-  /// `freeSlot`'s row: freed, taken, and the key's reservation with its digest and answer.
+  /// `freeSlot`'s row: the slot's count, and the key's reservation with its digest and answer.
   private static func freedSlot(_ row: PostgresRow, at now: Instant, location: String) throws
-    -> (Int64, Int64, Reservation?, String?, String?)
+    -> (Int64, Reservation?, String?, String?)
   {
-    let (
-      freed, taken, id, storeID, service, start, end, status, expiresAt, createdAt, changedAt, digest, answer
-    ) =
+    let (taken, id, storeID, service, start, end, status, expiresAt, createdAt, changedAt, digest, answer) =
       try row.decode(
-        (
-          Int64, Int64, String?, String?, String?, Int64?, Int64?, String?, Int64?, Int64?, Int64?, String?,
-          String?
-        ).self)
+        (Int64, String?, String?, String?, Int64?, Int64?, String?, Int64?, Int64?, Int64?, String?, String?)
+          .self)
     guard let id, let storeID, let service, let start, let end, let status, let expiresAt, let createdAt,
       let changedAt
-    else { return (freed, taken, nil, nil, nil) }
+    else { return (taken, nil, nil, nil) }
     return (
-      freed, taken,
+      taken,
       try StoredReservation.reservation(
         id: id, storeID: storeID, service: service, slotStart: start, slotEnd: end, status: status,
         expiresAt: expiresAt, createdAt: createdAt, changedAt: changedAt, at: now, location: location),
