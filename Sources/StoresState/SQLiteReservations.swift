@@ -32,13 +32,16 @@ package enum StoredReservation {
   ) throws(StateStorageError) -> Reservation {
     guard let stored = Reservation.Status(rawValue: status) else {
       throw StateStorageError(
-        .unreadable, "the reservation \(id) in \(location) has the status '\(status)', which this build does not know")
+        .unreadable,
+        "the reservation \(id) in \(location) has the status '\(status)', which this build does not know")
     }
     var reservation = Reservation(
       id: id,
       slot: SlotKey(
-        storeID: storeID, service: service.isEmpty ? nil : service, start: Instant(secondsSinceEpoch: slotStart)),
-      slotEnd: Instant(secondsSinceEpoch: slotEnd), status: stored, expiresAt: Instant(secondsSinceEpoch: expiresAt),
+        storeID: storeID, service: service.isEmpty ? nil : service,
+        start: Instant(secondsSinceEpoch: slotStart)),
+      slotEnd: Instant(secondsSinceEpoch: slotEnd), status: stored,
+      expiresAt: Instant(secondsSinceEpoch: expiresAt),
       createdAt: Instant(secondsSinceEpoch: createdAt), changedAt: Instant(secondsSinceEpoch: changedAt))
     if let now { expire(&reservation, at: now) }
     return reservation
@@ -216,7 +219,8 @@ extension SQLiteStateStorage {
         """,
         [
           .text(storeID), .text(StoredReservation.column(service)),
-          .integer(Int(range.lowerBound.secondsSinceEpoch)), .integer(Int(range.upperBound.secondsSinceEpoch)),
+          .integer(Int(range.lowerBound.secondsSinceEpoch)),
+          .integer(Int(range.upperBound.secondsSinceEpoch)),
           .integer(Int(now.secondsSinceEpoch)),
         ])
       var counts: [Instant: SlotCount] = [:]
@@ -278,7 +282,8 @@ extension SQLiteStateStorage {
   /// Writes the held reservation whose place `takePlace` took.
   private func insert(_ hold: SlotHold, at now: Instant) async throws(StateStorageError) -> Reservation {
     let reservation = Reservation(
-      id: hold.reservationID, slot: hold.slot, slotEnd: hold.slotEnd, status: .held, expiresAt: hold.expiresAt,
+      id: hold.reservationID, slot: hold.slot, slotEnd: hold.slotEnd, status: .held,
+      expiresAt: hold.expiresAt,
       createdAt: now, changedAt: now)
     // The digest and the answer only matter for a key: none kept without one.
     let keyed = hold.idempotencyKey != nil
@@ -330,7 +335,8 @@ extension SQLiteStateStorage {
   /// What `slot`'s counter says (0 for a slot never held).
   private func taken(_ slot: SlotKey) async throws(StateStorageError) -> Int64 {
     let found = try await rows(
-      "SELECT taken FROM stores_slots WHERE store_id = ?1 AND service = ?2 AND slot_start = ?3", slotBinds(slot))
+      "SELECT taken FROM stores_slots WHERE store_id = ?1 AND service = ?2 AND slot_start = ?3",
+      slotBinds(slot))
     guard let row = found.first else { return 0 }
     return try integer(row, "taken")
   }
@@ -368,6 +374,9 @@ extension SQLiteStateStorage {
 
   /// `?1, ?2, ?3`: the slot's store, service and start.
   private func slotBinds(_ slot: SlotKey) -> [SQLiteData] {
-    [.text(slot.storeID), .text(StoredReservation.column(slot.service)), .integer(Int(slot.start.secondsSinceEpoch))]
+    [
+      .text(slot.storeID), .text(StoredReservation.column(slot.service)),
+      .integer(Int(slot.start.secondsSinceEpoch)),
+    ]
   }
 }

@@ -246,7 +246,9 @@ public final class SQLiteStateStorage: StateStorage {
       do {
         _ = try await connection.query(begin)
         return
-      } catch let error as SQLiteError where [.busy, .busyTimeout].contains(error.reason) && clock.now < deadline {
+      } catch let error as SQLiteError
+        where [.busy, .busyTimeout].contains(error.reason) && clock.now < deadline
+      {
         try? await Task.sleep(for: .milliseconds(1))
       } catch {
         throw Self.failure(error, path: path)
@@ -258,8 +260,7 @@ public final class SQLiteStateStorage: StateStorage {
     _ = try await rows(sql, binds)
   }
 
-  func rows(_ sql: String, _ binds: [SQLiteData] = []) async throws(StateStorageError) -> [SQLiteRow]
-  {
+  func rows(_ sql: String, _ binds: [SQLiteData] = []) async throws(StateStorageError) -> [SQLiteRow] {
     do {
       return try await connection.query(sql, binds)
     } catch {

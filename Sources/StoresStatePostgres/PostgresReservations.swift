@@ -8,12 +8,14 @@ import StoresState
 /// each call under the storage's deadline and failure mapping.
 ///
 /// Every write is one statement in its own (implicit) transaction, so no row lock outlives its
-/// statement: a hold is one round trip (`takePlace`), two or three when its slot is full or its
-/// key was given before. In READ COMMITTED, an `UPDATE` (or an `ON CONFLICT DO UPDATE`) that waits
-/// for a row another transaction locked evaluates its condition again on the row that
-/// transaction committed, so a slot's conditional counter never overbooks and a reservation
-/// leaves `held` or `confirmed` once, whoever races. Statements that lock several reservations
-/// lock them in `id` order, and always before the slots' rows, so they cannot deadlock.
+/// statement: a hold is one round trip (`takePlace`: the slot's counter and the reservation), two
+/// when its slot is full or its key was given before (`freeSlot`), three for a slot's first hold
+/// (`freeSlot` makes its row). In READ COMMITTED, an `UPDATE` that waits for a row another
+/// transaction locked evaluates its condition again on the row that transaction committed, so a
+/// slot's conditional counter never overbooks and a reservation leaves `held` or `confirmed`
+/// once, whoever races; nothing is decided on rows counted in a snapshot. Statements that lock
+/// several reservations lock them in `id` order, and always before the slots' rows, so they
+/// cannot deadlock (a sweep, which locks several slots' rows, holds an advisory lock).
 extension PostgresStateStorage {
   /// Migration 1 → 2: the reservations and the slots' counters.
   static let reservationsSchema: [String] = [
@@ -55,7 +57,7 @@ extension PostgresStateStorage {
       for _ in 0..<Self.attempts {
         do {
           // The common case: the place and the reservation in one statement.
-          if try await !client.query(Self.takePlace(hold, at: now), logger: logger).collect().isEmpty {
+          if try await !Self.rows(Self.takePlace(hold, at: now), on: client, logger: logger).isEmpty {
             return .held(
               Reservation(
                 id: hold.reservationID, slot: hold.slot, slotEnd: hold.slotEnd, status: .held,
@@ -76,16 +78,20 @@ extension PostgresStateStorage {
           }
           continue
         }
-        // Full as the counter says (or the slot's limit is 0): the key's reservation if it has
-        // one, else free the holds that expired by now and try again if any did.
-        let rows = try await client.query(Self.freeSlot(hold, at: now), logger: logger).collect()
+        // Full as the counter says, or the slot has no row yet: the key's reservation if it has
+        // one; else free the holds that expired by now (making the slot's row if it has none),
+        // and try again if that left room.
+        let rows = try await Self.rows(Self.freeSlot(hold, at: now), on: client, logger: logger)
         guard let row = rows.first else {
-          throw StateStorageError(.unavailable, "the state database \(location) answered no row freeing a slot")
+          throw StateStorageError(
+            .unavailable, "the state database \(location) answered no row freeing a slot")
         }
-        let (freed, count, earlier, digest, answer) = try Self.freedSlot(row, at: now, location: location)
-        if let earlier { return StoredReservation.repeated(earlier, digest: digest, answer: answer, for: hold) }
+        let (count, earlier, digest, answer) = try Self.freedSlot(row, at: now, location: location)
+        if let earlier {
+          return StoredReservation.repeated(earlier, digest: digest, answer: answer, for: hold)
+        }
         taken = count
-        if freed == 0 { break }
+        if let limit = hold.limit, count >= limit { break }
       }
       return .full(taken: Int(taken))
     }
@@ -188,7 +194,8 @@ extension PostgresStateStorage {
           (String, String, Int64, String, Int64).self)
         bookings.add(
           SlotKey(
-            storeID: storeID, service: service.isEmpty ? nil : service, start: Instant(secondsSinceEpoch: start)),
+            storeID: storeID, service: service.isEmpty ? nil : service,
+            start: Instant(secondsSinceEpoch: start)),
           confirmed: status == "confirmed", expiresAt: Instant(secondsSinceEpoch: expiresAt))
       }
       return bookings
@@ -208,7 +215,8 @@ extension PostgresStateStorage {
           ORDER BY slot_start, expires_at
           """,
           [
-            .text(storeID), .text(StoredReservation.column(service)), .integer(range.lowerBound.secondsSinceEpoch),
+            .text(storeID), .text(StoredReservation.column(service)),
+            .integer(range.lowerBound.secondsSinceEpoch),
             .integer(range.upperBound.secondsSinceEpoch), .integer(now.secondsSinceEpoch),
           ]),
         logger: logger
@@ -260,21 +268,37 @@ extension PostgresStateStorage {
 
   // MARK: - Statements
 
-  /// Counts one more reservation in `hold.slot` when it holds fewer than its limit (making the
-  /// slot's row for its first hold), and writes the reservation: one row (the new count) when it
-  /// did, none when the slot is full as its counter says. The reservation's `INSERT` fails on the
-  /// idempotency key's unique constraint when the key was given before (the whole statement
-  /// with it).
-  private static func takePlace(_ hold: SlotHold, at now: Instant) -> PostgresQuery {
+  /// Counts one more reservation in `hold.slot` when it holds fewer than its limit, and writes the
+  /// reservation: one row (the new count) when it did, none when the slot is full as its counter
+  /// says or has no row yet. The reservation's `INSERT` fails on the idempotency key's unique
+  /// constraint when the key was given before (the whole statement with it).
+  ///
+  /// A plain conditional `UPDATE`: a slot full in the statement's snapshot is not even locked, so
+  /// refusals in a full slot write nothing and wait for no commit (`INSERT … ON CONFLICT DO UPDATE
+  /// … WHERE` locks the row whether or not it updates it: each refusal would wait for the WAL
+  /// flush of the hold before).
+  private static func takePlace(_ hold: SlotHold, at now: Instant) -> Prepared<TakePlace> {
     let keyed = hold.idempotencyKey != nil
-    return statement(
-      """
+    return Prepared(
+      bindings(
+        slotBinds(hold.slot) + [
+          .integer(hold.limit.map(Int64.init)), .text(hold.reservationID),
+          .integer(hold.slotEnd.secondsSinceEpoch),
+          .integer(hold.expiresAt.secondsSinceEpoch), .integer(now.secondsSinceEpoch),
+          .text(hold.idempotencyKey),
+          .text(keyed ? hold.requestDigest : nil), .text(keyed ? hold.answer : nil),
+        ]))
+  }
+
+  /// `takePlace`'s statement.
+  private enum TakePlace: PreparedSQL {
+    static let name = "stores_take_place"
+    static let sql = """
       WITH slot AS (
-        INSERT INTO stores_slots AS s (store_id, service, slot_start, taken)
-        SELECT $1::TEXT, $2::TEXT, $3::BIGINT, 1 WHERE $4::BIGINT IS NULL OR $4::BIGINT > 0
-        ON CONFLICT (store_id, service, slot_start) DO UPDATE SET taken = s.taken + 1
-        WHERE $4::BIGINT IS NULL OR s.taken < $4::BIGINT
-        RETURNING s.taken),
+        UPDATE stores_slots SET taken = taken + 1
+        WHERE store_id = $1::TEXT AND service = $2::TEXT AND slot_start = $3::BIGINT
+        AND ($4::BIGINT IS NULL OR taken < $4::BIGINT)
+        RETURNING taken),
       made AS (
         INSERT INTO stores_reservations (
           id, store_id, service, slot_start, slot_end, status, expires_at, created_at, changed_at,
@@ -283,21 +307,21 @@ extension PostgresStateStorage {
           $9::TEXT, $10::TEXT, $11::TEXT
         FROM slot)
       SELECT taken FROM slot
-      """,
-      slotBinds(hold.slot) + [
-        .integer(hold.limit.map(Int64.init)), .text(hold.reservationID), .integer(hold.slotEnd.secondsSinceEpoch),
-        .integer(hold.expiresAt.secondsSinceEpoch), .integer(now.secondsSinceEpoch), .text(hold.idempotencyKey),
-        .text(keyed ? hold.requestDigest : nil), .text(keyed ? hold.answer : nil),
-      ])
+      """
   }
 
-  /// For a hold its slot refused: marks the slot's holds that expired by `now` and takes them from
-  /// its counter, answering one row: how many it freed, the slot's count, and the reservation
-  /// with the hold's idempotency key with its digest and answer (NULLs when none).
-  private static func freeSlot(_ hold: SlotHold, at now: Instant) -> PostgresQuery {
-    let keyColumns = StoredReservation.columns.split(separator: ", ").map { "k.\($0)" }.joined(separator: ", ")
-    return statement(
-      """
+  /// For a hold `takePlace` did not take: makes the slot's row if it has none, and marks the
+  /// slot's holds that expired by `now`, taking them from its counter; answers one row: the slot's
+  /// count, and the reservation with the hold's idempotency key with its digest and answer (NULLs
+  /// when none). With no row to make and nothing to free it writes nothing.
+  private static func freeSlot(_ hold: SlotHold, at now: Instant) -> Prepared<FreeSlot> {
+    Prepared(bindings(slotBinds(hold.slot) + [.integer(now.secondsSinceEpoch), .text(hold.idempotencyKey)]))
+  }
+
+  /// `freeSlot`'s statement.
+  private enum FreeSlot: PreparedSQL {
+    static let name = "stores_free_slot"
+    static let sql = """
       WITH expired AS (
         UPDATE stores_reservations SET status = 'expired', changed_at = expires_at
         WHERE id IN (
@@ -311,15 +335,21 @@ extension PostgresStateStorage {
         UPDATE stores_slots SET taken = taken - (SELECT count(*) FROM expired)
         WHERE store_id = $1::TEXT AND service = $2::TEXT AND slot_start = $3::BIGINT
         AND EXISTS (SELECT 1 FROM expired)
-        RETURNING taken)
-      SELECT (SELECT count(*) FROM expired) AS freed,
+        RETURNING taken),
+      made AS (
+        INSERT INTO stores_slots (store_id, service, slot_start, taken) VALUES ($1::TEXT, $2::TEXT, $3::BIGINT, 0)
+        ON CONFLICT (store_id, service, slot_start) DO NOTHING)
+      SELECT
         coalesce(
           (SELECT taken FROM freed),
           (SELECT taken FROM stores_slots WHERE store_id = $1::TEXT AND service = $2::TEXT AND slot_start = $3::BIGINT),
           0)::BIGINT AS taken,
         \(keyColumns), k.request_digest, k.answer
       FROM (SELECT 1) AS one LEFT JOIN stores_reservations AS k ON k.idempotency_key = $5::TEXT
-      """, slotBinds(hold.slot) + [.integer(now.secondsSinceEpoch), .text(hold.idempotencyKey)])
+      """
+
+    static let keyColumns = StoredReservation.columns.split(separator: ", ").map { "k.\($0)" }.joined(
+      separator: ", ")
   }
 
   /// Marks reservation `id` expired when it is a hold past its expiry, taking it from its slot's
@@ -355,6 +385,10 @@ extension PostgresStateStorage {
   /// `sql` with `$n` for `binds[n - 1]` (each may appear more than once; a NULL has no type of its
   /// own, so the statements cast every parameter).
   private static func statement(_ sql: String, _ binds: [Bind]) -> PostgresQuery {
+    PostgresQuery(unsafeSQL: sql, binds: bindings(binds))
+  }
+
+  private static func bindings(_ binds: [Bind]) -> PostgresBindings {
     var bindings = PostgresBindings(capacity: binds.count)
     for bind in binds {
       switch bind {
@@ -362,18 +396,55 @@ extension PostgresStateStorage {
       case .integer(let value): bindings.append(value)
       }
     }
-    return PostgresQuery(unsafeSQL: sql, binds: bindings)
+    return bindings
+  }
+
+  /// The SQL of a statement prepared on each connection the first time it runs there, then only
+  /// bound and run: the hot path's statements, parsed and planned once.
+  private protocol PreparedSQL: Sendable {
+    /// Its name on the connection: short, as PostgreSQL tells prepared statements apart by their
+    /// first 63 bytes.
+    static var name: String { get }
+    static var sql: String { get }
+  }
+
+  /// A `PreparedSQL` statement with its parameters, answering its rows as they are.
+  private struct Prepared<Statement: PreparedSQL>: PostgresPreparedStatement {
+    static var name: String { Statement.name }
+    static var sql: String { Statement.sql }
+    typealias Row = PostgresRow
+
+    let bindings: PostgresBindings
+
+    init(_ bindings: PostgresBindings) { self.bindings = bindings }
+
+    func makeBindings() -> PostgresBindings { bindings }
+
+    func decodeRow(_ row: PostgresRow) -> PostgresRow { row }
+  }
+
+  /// Runs a prepared statement, answering all its rows.
+  private static func rows<Statement>(
+    _ statement: Prepared<Statement>, on client: PostgresClient, logger: Logger
+  ) async throws -> [PostgresRow] {
+    var rows: [PostgresRow] = []
+    for try await row in try await client.execute(statement, logger: logger) { rows.append(row) }
+    return rows
   }
 
   /// `$1, $2, $3`: the slot's store, service and start.
   private static func slotBinds(_ slot: SlotKey) -> [Bind] {
-    [.text(slot.storeID), .text(StoredReservation.column(slot.service)), .integer(slot.start.secondsSinceEpoch)]
+    [
+      .text(slot.storeID), .text(StoredReservation.column(slot.service)),
+      .integer(slot.start.secondsSinceEpoch),
+    ]
   }
 
   // MARK: - Rows
 
   /// A row of `StoredReservation.columns`, as it is at `now`.
-  private static func reservation(_ row: PostgresRow, at now: Instant, location: String) throws -> Reservation {
+  private static func reservation(_ row: PostgresRow, at now: Instant, location: String) throws -> Reservation
+  {
     let (id, storeID, service, start, end, status, expiresAt, createdAt, changedAt) = try row.decode(
       (String, String, String, Int64, Int64, String, Int64, Int64, Int64).self)
     return try StoredReservation.reservation(
@@ -386,7 +457,8 @@ extension PostgresStateStorage {
     -> (Reservation, String?, String?)
   {
     let (id, storeID, service, start, end, status, expiresAt, createdAt, changedAt, digest, answer) =
-      try row.decode((String, String, String, Int64, Int64, String, Int64, Int64, Int64, String?, String?).self)
+      try row.decode(
+        (String, String, String, Int64, Int64, String, Int64, Int64, Int64, String?, String?).self)
     return (
       try StoredReservation.reservation(
         id: id, storeID: storeID, service: service, slotStart: start, slotEnd: end, status: status,
@@ -395,21 +467,19 @@ extension PostgresStateStorage {
     )
   }
 
-  /// `freeSlot`'s row: freed, taken, and the key's reservation with its digest and answer.
+  /// `freeSlot`'s row: the slot's count, and the key's reservation with its digest and answer.
   private static func freedSlot(_ row: PostgresRow, at now: Instant, location: String) throws
-    -> (Int64, Int64, Reservation?, String?, String?)
+    -> (Int64, Reservation?, String?, String?)
   {
-    let (freed, taken, id, storeID, service, start, end, status, expiresAt, createdAt, changedAt, digest, answer) =
+    let (taken, id, storeID, service, start, end, status, expiresAt, createdAt, changedAt, digest, answer) =
       try row.decode(
-        (
-          Int64, Int64, String?, String?, String?, Int64?, Int64?, String?, Int64?, Int64?, Int64?, String?,
-          String?
-        ).self)
+        (Int64, String?, String?, String?, Int64?, Int64?, String?, Int64?, Int64?, Int64?, String?, String?)
+          .self)
     guard let id, let storeID, let service, let start, let end, let status, let expiresAt, let createdAt,
       let changedAt
-    else { return (freed, taken, nil, nil, nil) }
+    else { return (taken, nil, nil, nil) }
     return (
-      freed, taken,
+      taken,
       try StoredReservation.reservation(
         id: id, storeID: storeID, service: service, slotStart: start, slotEnd: end, status: status,
         expiresAt: expiresAt, createdAt: createdAt, changedAt: changedAt, at: now, location: location),

@@ -240,15 +240,24 @@ public final class PostgresStateStorage: StateStorage {
         ORDER BY version DESC LIMIT \(limit)
         """, logger: logger
       ).collect()
-      var records: [StateChangeRecord] = []
-      for row in rows {
-        let (version, change, actor, at) = try row.decode((Int64, String, String, Int64).self)
-        records.append(
-          try StoredText.record(
-            version: version, of: id, change: change, actor: actor, at: at, location: location))
-      }
-      return records
+      return try Self.records(rows, of: id, location: location)
     }
+  }
+
+  /// The history rows as records. Apart from the closure above: with the loop inside it, swift
+  /// 6.3.1 crashes building the module for release (signal 11 in LLVM's CoroSplit, splitting that
+  /// closure).
+  private static func records(_ rows: [PostgresRow], of id: String, location: String) throws
+    -> [StateChangeRecord]
+  {
+    var records: [StateChangeRecord] = []
+    for row in rows {
+      let (version, change, actor, at) = try row.decode((Int64, String, String, Int64).self)
+      records.append(
+        try StoredText.record(
+          version: version, of: id, change: change, actor: actor, at: at, location: location))
+    }
+    return records
   }
 
   public func currentVersion() async throws(StateStorageError) -> Int64 {

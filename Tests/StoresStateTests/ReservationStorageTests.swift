@@ -104,9 +104,13 @@ import Testing
       }
       let counts = try await storage.slotCounts(
         storeID: "nw-0001", service: nil, starting: Self.slot.start..<(Self.slot.start + 1), at: noon)
-      #expect(Self.sorted(counts) == [Self.slot.start: SlotCount(holdExpiries: Array(repeating: Self.expiry, count: 3))])
+      #expect(
+        Self.sorted(counts) == [
+          Self.slot.start: SlotCount(holdExpiries: Array(repeating: Self.expiry, count: 3))
+        ])
       let driveThroughCounts = try await storage.slotCounts(
-        storeID: "nw-0001", service: "drive_through", starting: Self.slot.start..<(Self.slot.start + 1), at: noon)
+        storeID: "nw-0001", service: "drive_through", starting: Self.slot.start..<(Self.slot.start + 1),
+        at: noon)
       #expect(driveThroughCounts[Self.slot.start]?.taken(at: noon) == 1)
     }
   }
@@ -119,13 +123,15 @@ import Testing
         #expect(Self.heldReservation(outcome) != nil, "\(outcome)")
       }
       let counts = try await storage.slotCounts(
-        storeID: Self.slot.storeID, service: nil, starting: Self.slot.start..<(Self.slot.start + 1), at: Self.noon)
+        storeID: Self.slot.storeID, service: nil, starting: Self.slot.start..<(Self.slot.start + 1),
+        at: Self.noon)
       #expect(counts[Self.slot.start]?.taken(at: Self.noon) == 30)
 
       let closed = SlotKey(storeID: "nw-0003", service: nil, start: Self.slot.start)
       #expect(try await storage.hold(Self.hold(closed, limit: 0), at: Self.noon) == .full(taken: 0))
       #expect(try await storage.hold(Self.hold(closed, limit: 0), at: Self.noon) == .full(taken: 0))
-      #expect(Self.heldReservation(try await storage.hold(Self.hold(closed, limit: nil), at: Self.noon)) != nil)
+      #expect(
+        Self.heldReservation(try await storage.hold(Self.hold(closed, limit: nil), at: Self.noon)) != nil)
       #expect(try await storage.hold(Self.hold(closed, limit: 0), at: Self.noon) == .full(taken: 1))
     }
   }
@@ -167,7 +173,9 @@ import Testing
       }
       #expect(outcomes.compactMap(Self.heldReservation).count == 20)
       #expect(outcomes.filter { $0 == .full(taken: 20) }.count == 80)
-      #expect(try await one.bookings(endingAfter: Self.noon, limit: 10) == two.bookings(endingAfter: Self.noon, limit: 10))
+      #expect(
+        try await one.bookings(endingAfter: Self.noon, limit: 10)
+          == two.bookings(endingAfter: Self.noon, limit: 10))
       await two.close()
     }
   }
@@ -181,7 +189,8 @@ import Testing
       #expect(reservation.id == first.reservationID)
 
       let again = Self.hold(limit: 1, key: "key-1", digest: "d1", answer: "{\"plan\":2}")
-      #expect(try await storage.hold(again, at: Self.noon + 5) == .replayed(reservation, answer: "{\"plan\":1}"))
+      #expect(
+        try await storage.hold(again, at: Self.noon + 5) == .replayed(reservation, answer: "{\"plan\":1}"))
       let other = Self.hold(limit: 1, key: "key-1", digest: "d2", answer: "{\"plan\":3}")
       #expect(try await storage.hold(other, at: Self.noon + 6) == .keyReused(reservation))
       // The key names its reservation wherever the new request asks.
@@ -201,7 +210,8 @@ import Testing
       _ = try await storage.confirm(reservation: reservation.id, at: Self.noon + 9)
       let confirmed = try #require(try await storage.reservation(reservation.id, at: Self.noon + 10))
       #expect(confirmed.status == .confirmed)
-      #expect(try await storage.hold(again, at: Self.noon + 10) == .replayed(confirmed, answer: "{\"plan\":1}"))
+      #expect(
+        try await storage.hold(again, at: Self.noon + 10) == .replayed(confirmed, answer: "{\"plan\":1}"))
     }
   }
 
@@ -221,7 +231,8 @@ import Testing
       let reservation = try #require(held.first)
       #expect(outcomes.filter { $0 == .replayed(reservation, answer: "a") }.count == 19)
       let counts = try await storage.slotCounts(
-        storeID: Self.slot.storeID, service: nil, starting: Self.slot.start..<(Self.slot.start + 1), at: Self.noon)
+        storeID: Self.slot.storeID, service: nil, starting: Self.slot.start..<(Self.slot.start + 1),
+        at: Self.noon)
       #expect(counts[Self.slot.start]?.taken(at: Self.noon) == 1)
       // The counter agrees: 4 more places, not fewer.
       for _ in 0..<4 {
@@ -236,34 +247,47 @@ import Testing
   @Test(arguments: kinds) func expiryByTheClock(_ kind: Kind) async throws {
     try await Self.with(kind) { _, storage in
       let t = Self.expiry
-      let first = try #require(Self.heldReservation(try await storage.hold(Self.hold(limit: 2), at: Self.noon)))
-      _ = try #require(Self.heldReservation(try await storage.hold(Self.hold(limit: 2, expiresAt: t + 300), at: Self.noon)))
+      let first = try #require(
+        Self.heldReservation(try await storage.hold(Self.hold(limit: 2), at: Self.noon)))
+      _ = try #require(
+        Self.heldReservation(try await storage.hold(Self.hold(limit: 2, expiresAt: t + 300), at: Self.noon)))
 
       #expect(try await storage.hold(Self.hold(limit: 2, expiresAt: t + 299), at: t - 1) == .full(taken: 2))
       let range = Self.slot.start..<(Self.slot.start + 1)
       #expect(
-        Self.sorted(try await storage.slotCounts(storeID: Self.slot.storeID, service: nil, starting: range, at: t - 1))
+        Self.sorted(
+          try await storage.slotCounts(storeID: Self.slot.storeID, service: nil, starting: range, at: t - 1))
           == [Self.slot.start: SlotCount(holdExpiries: [t, t + 300])])
       #expect(try await storage.reservation(first.id, at: t - 1)?.status == .held)
       #expect(try await storage.reservation(first.id, at: t)?.status == .expired)
       #expect(
-        Self.sorted(try await storage.slotCounts(storeID: Self.slot.storeID, service: nil, starting: range, at: t))
+        Self.sorted(
+          try await storage.slotCounts(storeID: Self.slot.storeID, service: nil, starting: range, at: t))
           == [Self.slot.start: SlotCount(holdExpiries: [t + 300])])
-      #expect(Self.sorted(try await storage.bookings(endingAfter: t, limit: 10)) == [Self.slot: SlotCount(holdExpiries: [t + 300])])
+      #expect(
+        Self.sorted(try await storage.bookings(endingAfter: t, limit: 10)) == [
+          Self.slot: SlotCount(holdExpiries: [t + 300])
+        ])
 
       // From T the first hold's place is free: one new hold, then full again.
-      let third = try #require(Self.heldReservation(try await storage.hold(Self.hold(limit: 2, expiresAt: t + 600), at: t)))
+      let third = try #require(
+        Self.heldReservation(try await storage.hold(Self.hold(limit: 2, expiresAt: t + 600), at: t)))
       #expect(try await storage.hold(Self.hold(limit: 2, expiresAt: t + 300), at: t) == .full(taken: 2))
       #expect(try await storage.hold(Self.hold(limit: 2, expiresAt: t + 599), at: t + 299) == .full(taken: 2))
       #expect(try await storage.reservation(first.id, at: t + 1)?.status == .expired)
       // The second expires at T + 300: one place again, exactly one.
-      #expect(Self.heldReservation(try await storage.hold(Self.hold(limit: 2, expiresAt: t + 900), at: t + 300)) != nil)
+      #expect(
+        Self.heldReservation(try await storage.hold(Self.hold(limit: 2, expiresAt: t + 900), at: t + 300))
+          != nil)
       #expect(try await storage.hold(Self.hold(limit: 2, expiresAt: t + 600), at: t + 300) == .full(taken: 2))
       // Confirmed, the third outlives its expiry.
       #expect(try await storage.confirm(reservation: third.id, at: t + 599).map(\.status) == .confirmed)
       #expect(try await storage.hold(Self.hold(limit: 2, expiresAt: t + 900), at: t + 600) == .full(taken: 2))
-      #expect(Self.heldReservation(try await storage.hold(Self.hold(limit: 2, expiresAt: t + 1200), at: t + 900)) != nil)
-      #expect(try await storage.hold(Self.hold(limit: 2, expiresAt: t + 1200), at: t + 900) == .full(taken: 2))
+      #expect(
+        Self.heldReservation(try await storage.hold(Self.hold(limit: 2, expiresAt: t + 1200), at: t + 900))
+          != nil)
+      #expect(
+        try await storage.hold(Self.hold(limit: 2, expiresAt: t + 1200), at: t + 900) == .full(taken: 2))
     }
   }
 
@@ -274,7 +298,8 @@ import Testing
       let t = Self.expiry
       var held: [Reservation] = []
       for _ in 0..<4 {
-        held.append(try #require(Self.heldReservation(try await storage.hold(Self.hold(limit: 4), at: Self.noon))))
+        held.append(
+          try #require(Self.heldReservation(try await storage.hold(Self.hold(limit: 4), at: Self.noon))))
       }
 
       // Held → confirmed → (confirmed again: unchanged) → released → (released again: unchanged).
@@ -320,7 +345,9 @@ import Testing
 
       // Every place is free again, each freed once: exactly the limit again.
       for _ in 0..<4 {
-        #expect(Self.heldReservation(try await storage.hold(Self.hold(limit: 4, expiresAt: t + 1000), at: t + 400)) != nil)
+        #expect(
+          Self.heldReservation(try await storage.hold(Self.hold(limit: 4, expiresAt: t + 1000), at: t + 400))
+            != nil)
       }
       #expect(try await storage.hold(Self.hold(limit: 4, expiresAt: t + 700), at: t + 400) == .full(taken: 4))
     }
@@ -334,11 +361,13 @@ import Testing
       let other = SlotKey(storeID: "nw-0002", service: "drive_through", start: Self.slot.start)
       var held: [Reservation] = []
       for _ in 0..<3 {
-        held.append(try #require(Self.heldReservation(try await storage.hold(Self.hold(limit: 3), at: Self.noon))))
+        held.append(
+          try #require(Self.heldReservation(try await storage.hold(Self.hold(limit: 3), at: Self.noon))))
       }
       _ = try await storage.confirm(reservation: held[2].id, at: Self.noon + 1)
       let later = try #require(
-        Self.heldReservation(try await storage.hold(Self.hold(other, limit: 3, expiresAt: t + 100), at: Self.noon)))
+        Self.heldReservation(
+          try await storage.hold(Self.hold(other, limit: 3, expiresAt: t + 100), at: Self.noon)))
 
       #expect(try await storage.sweepExpiredHolds(at: t - 1) == 0)
       #expect(try await storage.sweepExpiredHolds(at: t) == 2)
@@ -353,23 +382,37 @@ import Testing
 
       // Two places free in the slot (the confirmed one keeps its own), one in the other.
       for _ in 0..<2 {
-        #expect(Self.heldReservation(try await storage.hold(Self.hold(limit: 3, expiresAt: t + 1000), at: t + 100)) != nil)
+        #expect(
+          Self.heldReservation(try await storage.hold(Self.hold(limit: 3, expiresAt: t + 1000), at: t + 100))
+            != nil)
       }
       #expect(try await storage.hold(Self.hold(limit: 3, expiresAt: t + 400), at: t + 100) == .full(taken: 3))
-      #expect(Self.heldReservation(try await storage.hold(Self.hold(other, limit: 1, expiresAt: t + 400), at: t + 100)) != nil)
-      #expect(try await storage.hold(Self.hold(other, limit: 1, expiresAt: t + 400), at: t + 100) == .full(taken: 1))
+      #expect(
+        Self.heldReservation(
+          try await storage.hold(Self.hold(other, limit: 1, expiresAt: t + 400), at: t + 100)) != nil)
+      #expect(
+        try await storage.hold(Self.hold(other, limit: 1, expiresAt: t + 400), at: t + 100) == .full(taken: 1)
+      )
 
       // A hold a full slot already freed (SQL storages write it expired then) and a sweep after:
       // freed once.
       let third = SlotKey(storeID: "nw-0003", service: nil, start: Self.slot.start)
       _ = try #require(
-        Self.heldReservation(try await storage.hold(Self.hold(third, limit: 1, expiresAt: t + 200), at: t + 100)))
+        Self.heldReservation(
+          try await storage.hold(Self.hold(third, limit: 1, expiresAt: t + 200), at: t + 100)))
       _ = try #require(
-        Self.heldReservation(try await storage.hold(Self.hold(third, limit: 1, expiresAt: t + 1000), at: t + 200)))
+        Self.heldReservation(
+          try await storage.hold(Self.hold(third, limit: 1, expiresAt: t + 1000), at: t + 200)))
       _ = try await storage.sweepExpiredHolds(at: t + 500)
-      #expect(try await storage.hold(Self.hold(third, limit: 1, expiresAt: t + 800), at: t + 500) == .full(taken: 1))
-      #expect(Self.heldReservation(try await storage.hold(Self.hold(third, limit: 2, expiresAt: t + 800), at: t + 500)) != nil)
-      #expect(try await storage.hold(Self.hold(third, limit: 2, expiresAt: t + 800), at: t + 500) == .full(taken: 2))
+      #expect(
+        try await storage.hold(Self.hold(third, limit: 1, expiresAt: t + 800), at: t + 500) == .full(taken: 1)
+      )
+      #expect(
+        Self.heldReservation(
+          try await storage.hold(Self.hold(third, limit: 2, expiresAt: t + 800), at: t + 500)) != nil)
+      #expect(
+        try await storage.hold(Self.hold(third, limit: 2, expiresAt: t + 800), at: t + 500) == .full(taken: 2)
+      )
     }
   }
 
@@ -382,10 +425,14 @@ import Testing
       let past = SlotKey(storeID: "nw-0001", service: nil, start: Self.noon - 900)
       for slot in slots.reversed() + [past] {
         _ = try #require(
-          Self.heldReservation(try await storage.hold(Self.hold(slot, limit: 5, expiresAt: Self.noon + 300), at: Self.noon - 100)))
+          Self.heldReservation(
+            try await storage.hold(Self.hold(slot, limit: 5, expiresAt: Self.noon + 300), at: Self.noon - 100)
+          ))
       }
       let confirmed = try #require(
-        Self.heldReservation(try await storage.hold(Self.hold(slots[1], limit: 5, expiresAt: Self.noon + 60), at: Self.noon - 100)))
+        Self.heldReservation(
+          try await storage.hold(
+            Self.hold(slots[1], limit: 5, expiresAt: Self.noon + 60), at: Self.noon - 100)))
       _ = try await storage.confirm(reservation: confirmed.id, at: Self.noon - 50)
 
       let all = try await storage.bookings(endingAfter: Self.noon, limit: 10)
@@ -395,7 +442,8 @@ import Testing
           slots[1]: SlotCount(confirmed: 1, holdExpiries: [Self.noon + 300]),
           slots[2]: SlotCount(holdExpiries: [Self.noon + 300]),
         ])
-      #expect(Set(try await storage.bookings(endingAfter: Self.noon, limit: 2).slots.keys) == Set(slots.prefix(2)))
+      #expect(
+        Set(try await storage.bookings(endingAfter: Self.noon, limit: 2).slots.keys) == Set(slots.prefix(2)))
       #expect(try await storage.bookings(endingAfter: Self.noon, limit: 0).slots.isEmpty)
       // After the holds expired, the confirmed one alone.
       #expect(
@@ -427,7 +475,8 @@ import Testing
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
       let path = folder.appendingPathComponent("state.sqlite").path
       backend = Backend(
-        name: "sqlite", open: { () async throws(StateStorageError) in try await SQLiteStateStorage.open(path: path) },
+        name: "sqlite",
+        open: { () async throws(StateStorageError) in try await SQLiteStateStorage.open(path: path) },
         setSchemaVersion: { _ in }, remove: { try? FileManager.default.removeItem(at: folder) })
       downgrade = { sql in
         let connection = try await SQLiteConnection.open(storage: .file(path: path))
@@ -445,7 +494,8 @@ import Testing
       try await Backend.administer(base, "CREATE DATABASE \(database)")
       let url = Backend.replacingDatabase(of: base, with: database)
       backend = Backend(
-        name: "postgres", open: { () async throws(StateStorageError) in try await PostgresStateStorage.open(url: url) },
+        name: "postgres",
+        open: { () async throws(StateStorageError) in try await PostgresStateStorage.open(url: url) },
         setSchemaVersion: { _ in },
         remove: { try? await Backend.administer(base, "DROP DATABASE IF EXISTS \(database) WITH (FORCE)") })
       downgrade = { sql in try await Backend.administer(url, sql) }
