@@ -39,13 +39,18 @@ struct ReservationRoutes: Sendable {
         requestDigest: PickupReserver.digest(body, query: request.uri.query ?? ""),
         bookings: state.current.bookings,
         plan: { bookings in
-          try await queries.run {
+          // The state as this replica has it now: after a refusal as stale, the state read anew.
+          let states = state.current.states
+          let answer = try await queries.run {
             try StoreRoutes.reading { () throws(RequestError) in
-              try StoreRoutes.catalog(loaded, context).counting(bookings).answer(submission, now: now)
+              try loaded.catalog(applying: states, from: context.stateSource).counting(bookings)
+                .answer(submission, now: now)
             }
           }
+          return (answer, states)
         },
-        hold: { hold in try await state.hold(hold, at: now) })
+        hold: { hold in try await state.hold(hold, at: now) },
+        readStateAgain: { await state.refresh() })
     } catch let problem as Problem {
       throw problem
     } catch let error as StateStorageError {

@@ -27,7 +27,7 @@ public final class ServiceMetrics: Sendable {
   private let cutResponses: Prometheus.Counter
   /// State changes by what they change: ordering, closures, special_days.
   private let stateChanges: [String: Prometheus.Counter]
-  /// Holds asked of the storage, by outcome (`held`, `full`, `replayed`, `key-reused`).
+  /// Holds asked of the storage, by outcome (`held`, `full`, `replayed`, `key-reused`, `stale`).
   private let holds: [String: Prometheus.Counter]
   /// Reservations confirmed and released through this replica, by what happened.
   private let reservationUpdates: [String: Prometheus.Counter]
@@ -51,7 +51,7 @@ public final class ServiceMetrics: Sendable {
       namespace: "stores", subsystem: "reservations", metricName: "holds_total",
       helpText: "Slot holds asked of the state storage through this replica, by outcome")
     holds = Dictionary(
-      uniqueKeysWithValues: ["held", "full", "replayed", "key-reused"].map {
+      uniqueKeysWithValues: ["held", "full", "replayed", "key-reused", "stale"].map {
         ($0, registry.makeCounter(descriptor: holdsDescriptor, labels: [("outcome", $0)]))
       })
     let updatesDescriptor = MetricNameDescriptor(
@@ -203,6 +203,7 @@ public final class ServiceMetrics: Sendable {
     case .full: holds["full"]?.increment()
     case .replayed: holds["replayed"]?.increment()
     case .keyReused: holds["key-reused"]?.increment()
+    case .stale: holds["stale"]?.increment()
     }
   }
 

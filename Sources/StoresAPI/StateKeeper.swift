@@ -140,7 +140,7 @@ public final class StateKeeper: Sendable {
       case .held(let reservation):
         copy.bookings.add(reservation.slot, confirmed: false, expiresAt: reservation.expiresAt)
       case .full(let taken): copy.bookings.refused(hold.slot, taken: taken)
-      case .replayed, .keyReused: break
+      case .replayed, .keyReused, .stale: break
       }
     }
     metrics?.recordHold(outcome)

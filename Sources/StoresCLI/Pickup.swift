@@ -198,15 +198,17 @@ extension StoresCommand {
       let outcome = try StoresCommand.State.reportingValue {
         try target.withStorage { storage in
           do {
-            let planned = catalog.applying(try await storage.load())
             return try await PickupReserver.reserve(
               holdSeconds: submission.holdSeconds, idempotencyKey: key, requestDigest: digest,
               bookings: try await storage.bookings(
                 endingAfter: now, limit: StateStorageLimits.bookingsCopied),
               plan: { bookings in
-                try planned.counting(bookings).answer(submission, now: now)
+                // The state read for each plan: a refusal as stale plans again with the newer one.
+                let states = try await storage.load()
+                return (try catalog.applying(states).counting(bookings).answer(submission, now: now), states)
               },
-              hold: { try await storage.hold($0, at: now) })
+              hold: { try await storage.hold($0, at: now) },
+              readStateAgain: {})
           } catch let error as StateStorageError {
             throw StateCommandFailure(storage: error)
           }

@@ -7,6 +7,17 @@ struct MemoryReservations {
   var reservations: [String: Reservation] = [:]
   var byKey: [String: (id: String, digest: String, answer: String)] = [:]
 
+  /// `reservation` as it reads at `now`: a hold past its expiry is expired, changed at its expiry
+  /// (what the SQL storages answer, whether or not a sweep wrote it).
+  static func asAt(_ reservation: Reservation, _ now: Instant) -> Reservation {
+    var reservation = reservation
+    if reservation.status == .held, reservation.expiresAt <= now {
+      reservation.status = .expired
+      reservation.changedAt = reservation.expiresAt
+    }
+    return reservation
+  }
+
   /// Whether `reservation` takes a place at `now`.
   static func counts(_ reservation: Reservation, at now: Instant) -> Bool {
     switch reservation.status(at: now) {
@@ -15,11 +26,13 @@ struct MemoryReservations {
     }
   }
 
-  mutating func hold(_ hold: SlotHold, at now: Instant) -> SlotHoldOutcome {
+  mutating func hold(_ hold: SlotHold, storeVersion: Int64, at now: Instant) -> SlotHoldOutcome {
     if let key = hold.idempotencyKey, let earlier = byKey[key], let reservation = reservations[earlier.id] {
+      let asNow = Self.asAt(reservation, now)
       return earlier.digest == hold.requestDigest
-        ? .replayed(reservation, answer: earlier.answer) : .keyReused(reservation)
+        ? .replayed(asNow, answer: earlier.answer) : .keyReused(asNow)
     }
+    if storeVersion > hold.stateVersion { return .stale(version: storeVersion) }
     let taken = reservations.values.count { $0.slot == hold.slot && Self.counts($0, at: now) }
     if let limit = hold.limit, taken >= limit { return .full(taken: taken) }
     let reservation = Reservation(
@@ -41,8 +54,7 @@ struct MemoryReservations {
       reservations[id] = reservation
       return .done(reservation)
     case .expired, .released:
-      reservation.status = reservation.status(at: now)
-      return .refused(reservation)
+      return .refused(Self.asAt(reservation, now))
     }
   }
 
@@ -54,7 +66,7 @@ struct MemoryReservations {
       reservation.changedAt = now
       reservations[id] = reservation
     case .expired, .released:
-      reservation.status = reservation.status(at: now)
+      reservation = Self.asAt(reservation, now)
     }
     return .done(reservation)
   }
@@ -104,7 +116,10 @@ struct MemoryReservations {
 extension MemoryStateStorage {
   public func hold(_ hold: SlotHold, at now: Instant) async throws(StateStorageError) -> SlotHoldOutcome {
     try reachable()
-    return withReservations { $0.hold(hold, at: now) }
+    // One lock: the state's version and the place are read and taken together.
+    return contents.withLock { contents in
+      contents.reservations.hold(hold, storeVersion: contents.states[hold.slot.storeID].version, at: now)
+    }
   }
 
   public func confirm(reservation id: String, at now: Instant) async throws(StateStorageError)
@@ -124,11 +139,7 @@ extension MemoryStateStorage {
   public func reservation(_ id: String, at now: Instant) async throws(StateStorageError) -> Reservation? {
     try reachable()
     return withReservations { reservations in
-      reservations.reservations[id].map { found in
-        var reservation = found
-        reservation.status = found.status(at: now)
-        return reservation
-      }
+      reservations.reservations[id].map { MemoryReservations.asAt($0, now) }
     }
   }
 

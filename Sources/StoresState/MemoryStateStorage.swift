@@ -5,7 +5,7 @@ import Synchronization
 /// State kept in memory only, for tests and for a service started with `--state memory`: gone
 /// when the process ends.
 public final class MemoryStateStorage: StateStorage {
-  private struct Contents {
+  struct Contents {
     var states = StoreStates()
     var history: [StateChangeRecord] = []
     /// While set, every call fails as a database that cannot be reached would (tests).
@@ -13,7 +13,7 @@ public final class MemoryStateStorage: StateStorage {
     var reservations = MemoryReservations()
   }
 
-  private let contents = Mutex(Contents())
+  let contents = Mutex(Contents())
 
   public init() {}
 

@@ -31,17 +31,21 @@ public enum PickupReserver {
   ///   - idempotencyKey: The client's key: a repeated request answers the first one's reservation.
   ///   - requestDigest: What tells two requests with the same key apart.
   ///   - bookings: The slots' counts as the caller knows them.
-  ///   - plan: Plans the order with the given counts (the catalog, state and clock are the caller's).
+  ///   - plan: Plans the order with the given counts (the catalog, state and clock are the
+  ///     caller's), answering the plan and the state it read.
   ///   - hold: Asks the storage for the hold.
+  ///   - readStateAgain: Reads the state from the storage, after a hold refused as `.stale` (the
+  ///     store's state changed since the plan's copy), before planning again.
   /// - Throws: What `plan` or `hold` throw: `RequestError`, `StateStorageError`.
   public static func reserve(
     holdSeconds: Int64, idempotencyKey: String?, requestDigest: String, bookings: SlotBookings,
-    plan: (SlotBookings) async throws -> PickupAnswer,
-    hold: (SlotHold) async throws -> SlotHoldOutcome
+    plan: (SlotBookings) async throws -> (answer: PickupAnswer, states: StoreStates),
+    hold: (SlotHold) async throws -> SlotHoldOutcome,
+    readStateAgain: () async throws -> Void
   ) async throws -> Outcome {
     var bookings = bookings
     for _ in 0..<maximumAttempts {
-      let answer = try await plan(bookings)
+      let (answer, states) = try await plan(bookings)
       guard let assignment = answer.plan.assignment, let slot = assignment.slot else {
         return .unassigned(answer)
       }
@@ -54,16 +58,18 @@ public enum PickupReserver {
         expiresAt: orderedAt + (holdSeconds + 1), createdAt: orderedAt, changedAt: orderedAt)
       let reservation = held.plan.reservation!
       let text = held.jsonText
-      let outcome = try await hold(
-        SlotHold(
-          reservationID: reservation.id, slot: slot.key, slotEnd: slot.end, limit: slot.limit,
-          expiresAt: reservation.expiresAt, idempotencyKey: idempotencyKey, requestDigest: requestDigest,
-          answer: text))
+      var request = SlotHold(
+        reservationID: reservation.id, slot: slot.key, slotEnd: slot.end, limit: slot.limit,
+        expiresAt: reservation.expiresAt, idempotencyKey: idempotencyKey, requestDigest: requestDigest,
+        answer: text)
+      request.stateVersion = states[slot.key.storeID].version
+      let outcome = try await hold(request)
       switch outcome {
       case .held: return .held(held, text: text)
       case .full(let taken): bookings.refused(slot.key, taken: taken)
       case .replayed(_, let text): return .replayed(text: text)
       case .keyReused(let earlier): return .keyReused(earlier)
+      case .stale: try await readStateAgain()
       }
     }
     return .keptFilling

@@ -22,6 +22,10 @@ public struct SlotHold: Sendable, Equatable {
   public let requestDigest: String
   /// The answer to replay for the same key: the JSON text of the plan with its reservation.
   public let answer: String
+  /// The version of the store's state the plan read (`StoreState.version`, 0 for a store never
+  /// changed): when the storage holds a newer one (a capacity set meanwhile that this replica has
+  /// not read yet), the hold is refused as `.stale`, so no slot is held against an old limit.
+  public var stateVersion: Int64 = 0
 
   public init(
     reservationID: String, slot: SlotKey, slotEnd: Instant, limit: Int?, expiresAt: Instant,
@@ -48,6 +52,9 @@ public enum SlotHoldOutcome: Sendable, Equatable {
   case replayed(Reservation, answer: String)
   /// The key was given before with another request: nothing held.
   case keyReused(Reservation)
+  /// Nothing held: the store's state changed after the version the plan read (`version` is the
+  /// stored one); plan again with the state read anew.
+  case stale(version: Int64)
 }
 
 /// What the storage did with a confirmation or a release.

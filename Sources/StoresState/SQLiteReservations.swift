@@ -108,6 +108,14 @@ extension SQLiteStateStorage {
 extension SQLiteStateStorage {
   public func hold(_ hold: SlotHold, at now: Instant) async throws(StateStorageError) -> SlotHoldOutcome {
     try await transaction { () async throws(StateStorageError) -> SlotHoldOutcome in
+      // Not against an older state of the store than the stored one (a capacity set meanwhile
+      // that the planner's copy has not read): the write lock is held, so none comes in after.
+      let stored = try await rows(
+        "SELECT coalesce(max(version), 0) AS version FROM stores_state_stores WHERE store_id = ?",
+        [.text(hold.slot.storeID)])
+      if let version = stored.first?.column("version")?.integer, Int64(version) > hold.stateVersion {
+        return .stale(version: Int64(version))
+      }
       // The common case, two statements: a place in the slot (its counter, when below the limit
       // and the key is new), then the reservation.
       if try await takePlace(hold) {

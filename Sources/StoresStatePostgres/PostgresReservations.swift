@@ -90,6 +90,16 @@ extension PostgresStateStorage {
         if let earlier {
           return StoredReservation.repeated(earlier, digest: digest, answer: answer, for: hold)
         }
+        // Refused with room left: the plan read an older state of the store than the stored one.
+        if hold.limit.map({ count < $0 }) ?? true {
+          let version = try await Self.integer(
+            client.query(
+              Self.statement(
+                "SELECT coalesce(max(version), 0) FROM stores_state_stores WHERE store_id = $1::TEXT",
+                [.text(hold.slot.storeID)]),
+              logger: logger))
+          if version > hold.stateVersion { return .stale(version: version) }
+        }
         taken = count
         if let limit = hold.limit, count >= limit { break }
       }
@@ -287,6 +297,7 @@ extension PostgresStateStorage {
           .integer(hold.expiresAt.secondsSinceEpoch), .integer(now.secondsSinceEpoch),
           .text(hold.idempotencyKey),
           .text(keyed ? hold.requestDigest : nil), .text(keyed ? hold.answer : nil),
+          .integer(hold.stateVersion),
         ]))
   }
 
@@ -298,6 +309,8 @@ extension PostgresStateStorage {
         UPDATE stores_slots SET taken = taken + 1
         WHERE store_id = $1::TEXT AND service = $2::TEXT AND slot_start = $3::BIGINT
         AND ($4::BIGINT IS NULL OR taken < $4::BIGINT)
+        -- Not against an older state than the stored one (a capacity set meanwhile).
+        AND coalesce((SELECT version FROM stores_state_stores WHERE store_id = $1::TEXT), 0) <= $12::BIGINT
         RETURNING taken),
       made AS (
         INSERT INTO stores_reservations (

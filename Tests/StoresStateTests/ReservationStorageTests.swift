@@ -72,6 +72,30 @@ import Testing
     return nil
   }
 
+  /// A hold planned on an older state of its store than the stored one (a capacity set meanwhile,
+  /// not yet read by the replica that planned) is refused as stale, whatever the limit it brings:
+  /// else a replica behind the state would hold against no limit at all.
+  @Test(arguments: kinds) func aHoldPlannedOnAnOlderStateIsRefused(_ kind: Kind) async throws {
+    try await Self.with(kind) { _, storage in
+      let change = StoreStateChange(
+        capacity: .set(CapacitySetting(service: nil, capacity: PickupCapacity(limits: SlotLimits(orders: 1))))
+      )
+      let state = try await storage.apply(change, to: Self.slot.storeID, by: "test", at: Self.noon)
+      var old = Self.hold(limit: nil)
+      old.stateVersion = state.version - 1
+      #expect(try await storage.hold(old, at: Self.noon) == .stale(version: state.version))
+      // Nothing was held, and a hold on the stored state is taken.
+      #expect(try await storage.bookings(endingAfter: Self.noon, limit: 10).slots.isEmpty)
+      var current = Self.hold(limit: 1)
+      current.stateVersion = state.version
+      #expect(Self.heldReservation(try await storage.hold(current, at: Self.noon)) != nil)
+      // Another store's state does not make this one's holds stale.
+      var other = Self.hold(SlotKey(storeID: "nw-0002", service: nil, start: Self.slot.start), limit: 1)
+      other.stateVersion = 0
+      #expect(Self.heldReservation(try await storage.hold(other, at: Self.noon)) != nil)
+    }
+  }
+
   /// Holds are taken until the slot's limit, then refused with the count; another service's slot
   /// at the same time, and another store's, count apart.
   @Test(arguments: kinds) func holdUntilFull(_ kind: Kind) async throws {
