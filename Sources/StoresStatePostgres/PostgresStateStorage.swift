@@ -341,6 +341,68 @@ public final class PostgresStateStorage: StateStorage {
     throw StateStorageError(.unavailable, "the state database answered no row where one was expected")
   }
 
+  /// `work`'s outcome, or `.timedOut` once `timeout` has passed, whichever comes first, without
+  /// waiting for `work` to end: a query whose connection hangs (PostgreSQL stopping) may not notice
+  /// its cancellation for seconds, and a task group would wait for it, past the deadline (seen:
+  /// reserves answered at the 10 s request deadline instead of 503 state-unavailable at 5 s).
+  /// `work` is cancelled and left to end by itself.
+  private static func race<T: Sendable>(
+    _ timeout: Duration, _ work: @escaping @Sendable () async throws -> Outcome<T>
+  ) async throws -> Outcome<T> {
+    let race = Race<Outcome<T>>()
+    return try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { continuation in
+        race.begin(
+          continuation,
+          Task {
+            do { race.settle(.success(try await work())) } catch { race.settle(.failure(error)) }
+          },
+          Task {
+            try? await Task.sleep(for: timeout)
+            race.settle(.success(.timedOut))
+          })
+      }
+    } onCancel: {
+      race.settle(.failure(CancellationError()))
+    }
+  }
+
+  /// The first of several tasks to settle resumes the waiter; the others are cancelled.
+  private final class Race<Value: Sendable>: Sendable {
+    private struct State {
+      var waiter: CheckedContinuation<Value, any Error>?
+      var tasks: [Task<Void, Never>] = []
+      var early: Result<Value, any Error>?
+    }
+    private let state = Mutex(State())
+
+    func begin(_ waiter: CheckedContinuation<Value, any Error>, _ tasks: Task<Void, Never>...) {
+      let early = state.withLock { state -> Result<Value, any Error>? in
+        if let early = state.early { return early }
+        state.waiter = waiter
+        state.tasks = tasks
+        return nil
+      }
+      if let early {
+        for task in tasks { task.cancel() }
+        waiter.resume(with: early)
+      }
+    }
+
+    func settle(_ result: Result<Value, any Error>) {
+      let (waiter, tasks) = state.withLock { state in
+        if state.waiter == nil, state.early == nil { state.early = result }
+        defer {
+          state.waiter = nil
+          state.tasks = []
+        }
+        return (state.waiter, state.tasks)
+      }
+      for task in tasks { task.cancel() }
+      waiter?.resume(with: result)
+    }
+  }
+
   private enum Outcome<T: Sendable>: Sendable {
     case done(T)
     case timedOut
@@ -358,15 +420,7 @@ public final class PostgresStateStorage: StateStorage {
     let timeout = timeout
     let outcome: Outcome<T>
     do {
-      outcome = try await withThrowingTaskGroup(of: Outcome<T>.self) { group in
-        group.addTask { .done(try await body(client)) }
-        group.addTask {
-          try await Task.sleep(for: timeout)
-          return .timedOut
-        }
-        defer { group.cancelAll() }
-        return try await group.next() ?? .timedOut
-      }
+      outcome = try await Self.race(timeout) { .done(try await body(client)) }
     } catch {
       if Self.isConnectionFailure(error) { clients.replace(client) }
       throw failure(error, doing)
