@@ -21,9 +21,9 @@ What one run does, everything on 127.0.0.1 (free ports found by binding port 0):
    set with the admin token (STORES_ADMIN_TOKEN).
 1. One replica, `--state sqlite:TMP/state.sqlite` (`--single-state memory` tries the script on
    a build whose SQL storages hold no slots yet). The target's capacity is PATCHed, then every
-   replica is asked directly until its copy of the state shows it (here and in checks 2 and 3: a
-   replica plans, and tells the storage the slot's limit, with its own copy, so one that has not
-   seen the capacity yet holds beyond it; the seconds it took are reported). Then `--requests`
+   replica is asked directly until its copy of the state shows it (here and in checks 2 and 3, so
+   that the burst measures holds, not the storage refusing holds planned on the older state as
+   `stale`, which it does; the seconds it took are reported). Then `--requests`
    (2000) reserves for the target on `--threads` (64) keep-alive connections started together,
    each `max_delay` 0s or 15m in turn. Checks: every hold at the target was planned with the
    capacity (its `slot.orders_per_slot`); exactly `--capacity` answers hold the target's slot,
