@@ -5980,8 +5980,10 @@ extension Components {
         public struct CapacitySetting: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/CapacitySetting/orders_per_slot`.
             public var ordersPerSlot: Components.Schemas.OrdersPerSlot
+            /// The slot length in minutes, a divisor of a day (`SlotMinutes`); absent or null: 15.
+            ///
             /// - Remark: Generated from `#/components/schemas/CapacitySetting/slot_minutes`.
-            public var slotMinutes: Components.Schemas.SlotMinutes?
+            public var slotMinutes: Swift.Int?
             /// The service it is for; absent or null for the store's.
             ///
             /// - Remark: Generated from `#/components/schemas/CapacitySetting/service`.
@@ -5990,11 +5992,11 @@ extension Components {
             ///
             /// - Parameters:
             ///   - ordersPerSlot:
-            ///   - slotMinutes:
+            ///   - slotMinutes: The slot length in minutes, a divisor of a day (`SlotMinutes`); absent or null: 15.
             ///   - service: The service it is for; absent or null for the store's.
             public init(
                 ordersPerSlot: Components.Schemas.OrdersPerSlot,
-                slotMinutes: Components.Schemas.SlotMinutes? = nil,
+                slotMinutes: Swift.Int? = nil,
                 service: Swift.String? = nil
             ) {
                 self.ordersPerSlot = ordersPerSlot
@@ -6013,7 +6015,7 @@ extension Components {
                     forKey: .ordersPerSlot
                 )
                 self.slotMinutes = try container.decodeIfPresent(
-                    Components.Schemas.SlotMinutes.self,
+                    Swift.Int.self,
                     forKey: .slotMinutes
                 )
                 self.service = try container.decodeIfPresent(
@@ -6072,10 +6074,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/CapacityChange/orders_per_slot`.
             public var ordersPerSlot: Components.Schemas.CapacityChange.OrdersPerSlotPayload?
-            /// The slot length (default 15); not with a null `orders_per_slot`.
+            /// The slot length in minutes, a divisor of a day (`SlotMinutes`); absent or null: 15. Not with a null `orders_per_slot` (not even null).
             ///
             /// - Remark: Generated from `#/components/schemas/CapacityChange/slot_minutes`.
-            public var slotMinutes: Components.Schemas.SlotMinutes?
+            public var slotMinutes: Swift.Int?
             /// The service it is for; absent or null for the store's.
             ///
             /// - Remark: Generated from `#/components/schemas/CapacityChange/service`.
@@ -6084,11 +6086,11 @@ extension Components {
             ///
             /// - Parameters:
             ///   - ordersPerSlot: A whole number of orders (0 to 10000), rules by time of day as a string (`OrdersPerSlot`), or null to remove the capacity set before.
-            ///   - slotMinutes: The slot length (default 15); not with a null `orders_per_slot`.
+            ///   - slotMinutes: The slot length in minutes, a divisor of a day (`SlotMinutes`); absent or null: 15. Not with a null `orders_per_slot` (not even null).
             ///   - service: The service it is for; absent or null for the store's.
             public init(
                 ordersPerSlot: Components.Schemas.CapacityChange.OrdersPerSlotPayload? = nil,
-                slotMinutes: Components.Schemas.SlotMinutes? = nil,
+                slotMinutes: Swift.Int? = nil,
                 service: Swift.String? = nil
             ) {
                 self.ordersPerSlot = ordersPerSlot
@@ -6107,7 +6109,7 @@ extension Components {
                     forKey: .ordersPerSlot
                 )
                 self.slotMinutes = try container.decodeIfPresent(
-                    Components.Schemas.SlotMinutes.self,
+                    Swift.Int.self,
                     forKey: .slotMinutes
                 )
                 self.service = try container.decodeIfPresent(
