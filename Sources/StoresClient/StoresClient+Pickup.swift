@@ -35,10 +35,14 @@ extension StoresClient {
   ///   - travel: how the customer travels (default walking).
   ///   - withinMeters: how far to look for stores (default 10 km).
   ///   - service: the service the order is for (`drive_through`): its hours decide (docs/state.md).
+  ///   - maxDelay: how much later than the next store a store whose slot is full may still take
+  ///     the order in its next free slot (0 to 2 hours; the service's default is 15 minutes).
   ///   - now: the clock to plan at (default the service's), for reproducible answers.
+  ///
+  /// To hold the slot as well, `pickup(near:readyIn:…reserve:holdFor:idempotencyKey:)`.
   public func pickup(
     near: Coordinate, readyIn: Duration, store: String? = nil, travel: Travel? = nil,
-    withinMeters: Double? = nil, service: String? = nil, now: Date? = nil
+    withinMeters: Double? = nil, service: String? = nil, maxDelay: Duration? = nil, now: Date? = nil
   ) async throws -> PickupResult {
     let request = Components.Schemas.PickupRequestReadyIn(
       near: .case2(.init(latitude: near.latitude, longitude: near.longitude)),
@@ -47,7 +51,8 @@ extension StoresClient {
       within: withinMeters.map { .case2($0) },
       travel: travel?.wireValue,
       now: now,
-      service: service
+      service: service,
+      maxDelay: maxDelay.map(WireFormat.duration)
     )
     return try await plan(.PickupRequestReadyIn(request))
   }
@@ -56,7 +61,7 @@ extension StoresClient {
   /// the other parameters as in `pickup(near:readyIn:…)`.
   public func pickup(
     near: Coordinate, readyAt: Date, store: String? = nil, travel: Travel? = nil,
-    withinMeters: Double? = nil, service: String? = nil, now: Date? = nil
+    withinMeters: Double? = nil, service: String? = nil, maxDelay: Duration? = nil, now: Date? = nil
   ) async throws -> PickupResult {
     let request = Components.Schemas.PickupRequestReadyAt(
       near: .case2(.init(latitude: near.latitude, longitude: near.longitude)),
@@ -65,19 +70,28 @@ extension StoresClient {
       within: withinMeters.map { .case2($0) },
       travel: travel?.wireValue,
       now: now,
-      service: service
+      service: service,
+      maxDelay: maxDelay.map(WireFormat.duration)
     )
     return try await plan(.PickupRequestReadyAt(request))
   }
 
-  /// Sends a plain pickup request and returns its plan.
-  private func plan(_ request: Operations.PlanPickup.Input.Body.JsonPayload) async throws -> PickupResult {
-    let output = try await StoresClientError.unwrapping { try await client.planPickup(body: .json(request)) }
+  /// Sends a plain pickup request and returns its plan: 200, or 201 when it held a slot
+  /// (`reserve`), the plan with its `reservation`.
+  func plan(
+    _ request: Operations.PlanPickup.Input.Body.JsonPayload, idempotencyKey: String? = nil
+  ) async throws -> PickupResult {
+    let output = try await StoresClientError.unwrapping {
+      try await client.planPickup(headers: .init(idempotencyKey: idempotencyKey), body: .json(request))
+    }
     switch output {
     case .ok(let ok):
       // A plain request is answered with the plan alone; an order document would come back whole.
       if case .PickupResult(let plan) = try ok.body.json { return plan }
       throw StoresClientError.unexpectedResponse(status: 200, body: "an order where a plan was expected")
+    case .created(let created):
+      if case .PickupResult(let plan) = try created.body.json { return plan }
+      throw StoresClientError.unexpectedResponse(status: 201, body: "an order where a plan was expected")
     case .undocumented(let status, _): throw StoresClientError.unexpectedResponse(status: status, body: "")
     default: throw StoresClientError.unexpected(output)
     }

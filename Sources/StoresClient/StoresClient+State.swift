@@ -13,6 +13,8 @@ public typealias SpecialDay = Components.Schemas.SpecialDay
 public typealias ChangedStates = Components.Schemas.ChangedStates
 /// A store's state changes, newest first.
 public typealias StateHistory = Components.Schemas.StateHistory
+/// A capacity set in a store's state: orders per pickup slot, for the store or one service.
+public typealias Capacity = Components.Schemas.Capacity
 
 /// Sends the service's admin token (`STORES_ADMIN_TOKEN`) as `Authorization: Bearer` with every
 /// request: for a back-office tool that changes stores' state. An app never holds it.
@@ -71,6 +73,41 @@ extension StoresClient {
   @discardableResult
   public func setSpecialDays(_ days: [SpecialDay], of id: String) async throws -> StoreOperationalState {
     try await change(id, .init(specialDays: days))
+  }
+
+  /// Sets how many orders store `id` takes per pickup slot, for one `service` or (nil) the store
+  /// (docs/pickup.md, "Capacity"); it wins over the data's `pickup:capacity` at the same level.
+  /// - Parameter slotMinutes: the slot length, a divisor of a day (the service's default is 15).
+  @discardableResult
+  public func setCapacity(
+    ordersPerSlot: Int, slotMinutes: Int? = nil, service: String? = nil, of id: String
+  ) async throws -> StoreOperationalState {
+    try await change(
+      id,
+      .init(
+        capacity: .CapacityChange(
+          .init(ordersPerSlot: .case1(ordersPerSlot), slotMinutes: slotMinutes, service: service))))
+  }
+
+  /// Sets limits by time of day (`Mo-Fr 07:00-09:00 20; 10`: the first rule whose selection holds
+  /// a slot's start gives its limit) as the capacity of store `id`, for one `service` or the store.
+  @discardableResult
+  public func setCapacity(
+    rules: String, slotMinutes: Int? = nil, service: String? = nil, of id: String
+  ) async throws -> StoreOperationalState {
+    try await change(
+      id,
+      .init(
+        capacity: .CapacityChange(
+          .init(ordersPerSlot: .case2(rules), slotMinutes: slotMinutes, service: service))))
+  }
+
+  /// Removes the capacity the state sets for `service` (nil: the store's) of store `id`, so the
+  /// data's applies again.
+  @discardableResult
+  public func removeCapacity(service: String? = nil, of id: String) async throws -> StoreOperationalState {
+    try await change(
+      id, .init(capacity: .CapacityChange(.init(ordersPerSlot: .case1(nil), service: service))))
   }
 
   /// Applies `change` to store `id` (`PATCH /v1/stores/{id}/state`) and returns its new state.

@@ -18,18 +18,19 @@ import OpenAPIURLSession
 ///
 /// Both paths share the middleware installed here: answers of 400 and over are thrown as
 /// `StoresClientError` (through `client`, wrapped in OpenAPIRuntime's `ClientError`), and
-/// `If-None-Match` goes out as written, so a held `ETag` gets its 304 (`IfNoneMatchMiddleware`).
+/// `If-None-Match` goes out as written, so a held `ETag` gets its 304 (`IfNoneMatchMiddleware`), as
+/// does `Idempotency-Key`, so a retried hold is known as the same order (`IdempotencyKeyMiddleware`).
 public struct StoresClient: Sendable {
   /// The generated client, for every operation and parameter of the document.
   public let client: Client
 
   /// A client of the service at `serverURL` (e.g. `https://stores.example.com`) over `transport`.
-  /// - Parameter middlewares: yours, run before the two this client always installs.
+  /// - Parameter middlewares: yours, run before the three this client always installs.
   public init(serverURL: URL, transport: any ClientTransport, middlewares: [any ClientMiddleware] = []) {
     client = Client(
       serverURL: serverURL,
       transport: transport,
-      middlewares: middlewares + [ProblemMiddleware(), IfNoneMatchMiddleware()]
+      middlewares: middlewares + [ProblemMiddleware(), IfNoneMatchMiddleware(), IdempotencyKeyMiddleware()]
     )
   }
 

@@ -287,6 +287,20 @@ import Testing
     } throws: { error in
       (error as? StoresClientError)?.problem?.parameter == "closures[0].until"
     }
+    // Capacities: the store's as a number, the drive-through's as rules; each removed again (a
+    // null `orders_per_slot`), the list then empty.
+    let capped = try await admin.setCapacity(ordersPerSlot: 20, of: id)
+    #expect(capped.capacity == [Capacity(ordersPerSlot: .case1(20), slotMinutes: 15, service: nil)])
+    let ruled = try await admin.setCapacity(
+      rules: "Mo-Fr 07:00-09:00 6; 10", slotMinutes: 10, service: "drive_through", of: id)
+    #expect(ruled.capacity.count == 2)
+    #expect(
+      ruled.capacity.contains(
+        Capacity(ordersPerSlot: .case2("Mo-Fr 07:00-09:00 6; 10"), slotMinutes: 10, service: "drive_through"))
+    )
+    #expect(try await reader.slots(store: id, service: "drive_through").capacity?.slotMinutes == 10)
+    #expect(try await admin.removeCapacity(of: id).capacity.count == 1)
+    #expect(try await admin.removeCapacity(service: "drive_through", of: id).capacity.isEmpty)
   }
 
   @Test func problemsAreTypedErrors() async throws {

@@ -77,7 +77,10 @@ final class LiveServer: @unchecked Sendable {
 
   /// Starts the server with `STORES_ADMIN_TOKEN` set and a Leaflet directory of its own (two small
   /// files the test wrote), so `/assets/{name}` answers whatever is installed. Blocks: `onThread`.
-  init() throws {
+  /// - Parameters:
+  ///   - data: the store data (default the bundled data).
+  ///   - environment: more variables for the server (`STORES_ORDER_TOKENS`).
+  init(data: String = Binaries.bundledData, environment extra: [String: String] = [:]) throws {
     assets = FileManager.default.temporaryDirectory.appendingPathComponent("stores-client-assets-\(UUID())")
     try FileManager.default.createDirectory(at: assets, withIntermediateDirectories: true)
     try Data("/* leaflet for the client tests */\n".utf8).write(
@@ -85,7 +88,7 @@ final class LiveServer: @unchecked Sendable {
     try Data("/* leaflet.css */\n".utf8).write(to: assets.appendingPathComponent("leaflet.css"))
     process.executableURL = URL(fileURLWithPath: Binaries.server)
     process.arguments = [
-      "--data", Binaries.bundledData, "--hostname", "127.0.0.1", "--port", "0", "--log-level", "warning",
+      "--data", data, "--hostname", "127.0.0.1", "--port", "0", "--log-level", "warning",
       "--assets", assets.path,
       // The place index is built by the first place query: a quarter of a second in a release
       // build, but seconds in a debug build while every suite runs, past the default 10 s.
@@ -96,6 +99,7 @@ final class LiveServer: @unchecked Sendable {
     var environment = ProcessInfo.processInfo.environment
     environment["STORES_ADMIN_TOKEN"] = Self.adminToken
     environment["STORES_DATA"] = nil
+    environment.merge(extra) { $1 }
     process.environment = environment
     let output = Pipe()
     process.standardOutput = output

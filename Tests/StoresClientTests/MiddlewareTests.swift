@@ -50,6 +50,18 @@ final class RecordingTransport: ClientTransport, @unchecked Sendable {
     #expect(transport.requests.map { $0.headerFields[.ifNoneMatch] } == [etag])
   }
 
+  /// OpenAPIRuntime would send `order%3A1042%2F2`; the middleware sends the key as written, so a
+  /// retry through another client is known as the same order.
+  @Test(arguments: ["order:1042/2", "5f0c7a1e-3b9d-4c2a-9e61-0d2b8f7a4c13", "100%done"])
+  func idempotencyKeyGoesOutAsWritten(key: String) async throws {
+    let transport = RecordingTransport(status: .badRequest)
+    let stores = StoresClient(serverURL: Self.server, transport: transport)
+    _ = try? await stores.pickup(
+      near: Coordinate(latitude: 52.52, longitude: 13.4), readyIn: .seconds(300), reserve: true,
+      idempotencyKey: key)
+    #expect(transport.requests.map { $0.headerFields[HTTPField.Name("Idempotency-Key")!] } == [key])
+  }
+
   @Test func anAnswerWithoutAProblemDocumentIsAnUnexpectedResponse() async throws {
     let transport = RecordingTransport(
       status: .badGateway, contentType: "text/html", body: "<h1>Bad gateway</h1>")

@@ -24,9 +24,19 @@ answer compared with what the `stores` command prints for the same question (sam
   admin token (the same file again: the same version), each parsed as the document says;
 - planPickup with a plain request (near + ready_in) and with docs/examples/order.json against
   `stores pickup … --format json` (status, store, ready_at, pickup_at);
+- the stores' state: getStoreState, changeStoreState (a pause, closures and special days; 401
+  without the token, 400 naming the member), getChangedStates, getStoreStateHistory;
 - errors: an unknown store id (404, `urn:stores:problem:unknown-store`) and a bad parameter
   (400, `urn:stores:problem:invalid-request` naming `k` in `parameter`), and reload without the
-  token (401), each parsed as a generated Problem model.
+  token (401), each parsed as a generated Problem model;
+- capacities and pickup slots: changeStoreState with a capacity (a number, then rules by time of
+  day for a service, then the list emptied), getStoreSlots (96 slots of 20 places); planPickup
+  with `reserve` at nw-0003 (open day and night, so a slot is held whatever the time of the run)
+  with the order token (STORES_ORDER_TOKENS; 401 without it), again with the same
+  `Idempotency-Key` (201, `Idempotent-Replayed: true`, the same bytes), getReservation,
+  confirmReservation (401 without the token), the slots counting it, releaseReservation, a
+  confirmation after the release (409 `reservation-released`) and an unknown id (404). Holds go by
+  the real clock, so these answers are read whole but not compared with the CLI.
 
 Every answer must parse as the generated model class it names (not None, not a dict), and the
 model written back (`to_dict()`) must equal the JSON the server sent: what the client reads is the
@@ -88,6 +98,10 @@ CLUSTERS_BOX = "-180,-85,180,85"
 # A prefix with accents and an alternate name among its answers (Zürich, Giurgiu as Zurz, ...).
 PLACES_QUERY = "Zür"
 ADMIN_TOKEN = "check-python-client"
+ORDER_TOKEN = "check-python-client-orders"
+# A store open day and night (New York), so a slot can be held at whatever time the check runs.
+ALWAYS_OPEN = "nw-0003"
+ALWAYS_OPEN_NEAR = "40.7184,-74.0071"
 LEAFLET = pathlib.Path("/usr/share/javascript/leaflet")
 
 
@@ -109,7 +123,7 @@ def start_server(server, log_file):
     process = subprocess.Popen(
         [server, "--port", "0", "--hostname", "127.0.0.1", "--data", str(DATA), "--state", "memory"],
         stdout=subprocess.PIPE, stderr=log_file, stdin=subprocess.DEVNULL, text=True,
-        env={**os.environ, "STORES_ADMIN_TOKEN": ADMIN_TOKEN})
+        env={**os.environ, "STORES_ADMIN_TOKEN": ADMIN_TOKEN, "STORES_ORDER_TOKENS": f"check:{ORDER_TOKEN}"})
     try:
         ready, _, _ = select.select([process.stdout], [], [], STARTUP_SECONDS)
         line = process.stdout.readline() if ready else ""
@@ -587,6 +601,86 @@ def call_through_client(base, document, cli, store_id, checks):
     problem(change_state.sync_detailed(state_id, client=admin, body=change.from_dict(
         {"closures": [{"from": "2027-01-19", "until": "2027-01-05", "reason": None}]})), 400,
         "urn:stores:problem:invalid-request", "changeStoreState with until before from", parameter="closures[0].until")
+
+    # Capacities through the state (a number, rules by time of day, the list replaced), the slots
+    # listing, and the order flow with the order token: a slot held, held again with the same
+    # Idempotency-Key (the same answer, `Idempotent-Replayed`), read, confirmed, released; each
+    # answer read whole as the document says (holds go by the real clock, so no CLI to compare).
+    capped = parsed(checks, change_state.sync_detailed(state_id, client=admin, body=change.from_dict(
+        {"capacity": {"orders_per_slot": 20, "slot_minutes": 15}})), 200, model("StoreOperationalState"),
+        "changeStoreState capacity")
+    if capped is not None:
+        checks.equal([item.to_dict() for item in capped.capacity],
+                     [{"orders_per_slot": 20, "slot_minutes": 15, "service": None}], "capacity stored")
+    ruled = parsed(checks, change_state.sync_detailed(state_id, client=admin, body=change.from_dict(
+        {"capacity": {"orders_per_slot": "Mo-Fr 07:00-09:00 6; 10", "slot_minutes": 10, "service": "drive_through"}})),
+        200, model("StoreOperationalState"), "changeStoreState capacity rules")
+    if ruled is not None:
+        checks.equal(sorted(str(item.orders_per_slot) for item in ruled.capacity), ["20", "Mo-Fr 07:00-09:00 6; 10"],
+                     "capacities stored")
+    get_slots = operation("pickup", "get_store_slots")
+    listing = parsed(checks, call(get_slots.sync_detailed, state_id, client=client, date=datetime.date(2026, 12, 24),
+                                  now=NOW), 200, model("SlotListing"), "getStoreSlots")
+    if listing is not None:
+        checks.equal(listing.capacity.orders_per_slot if listing.capacity else None, 20, "getStoreSlots capacity")
+        checks.equal(len(listing.slots), 96, "getStoreSlots slots of a day")
+        checks.equal({slot.free for slot in listing.slots}, {20}, "getStoreSlots free places")
+    cleared = parsed(checks, change_state.sync_detailed(state_id, client=admin, body=change.from_dict(
+        {"capacity": []})), 200, model("StoreOperationalState"), "changeStoreState capacity removed")
+    if cleared is not None:
+        checks.equal(cleared.capacity, [], "capacities removed")
+    log("changeStoreState capacity and getStoreSlots: each answer read as the document says")
+
+    orders = package.AuthenticatedClient(base_url=base, token=ORDER_TOKEN, timeout=httpx.Timeout(REQUEST_SECONDS),
+                                         raise_on_unexpected_status=False)
+    hold_json = {"near": ALWAYS_OPEN_NEAR, "ready_in": "10m", "store": ALWAYS_OPEN, "reserve": True,
+                 "hold_for": "2m"}
+    hold_body = next((value for kind in body_types if kind is not model("Order")
+                      for value in [declared(kind, hold_json, hold_json)] if value is not None), None)
+    if checks.expect(hold_body is not None, "planPickup: no request model declares reserve and hold_for"):
+        problem(plan_pickup.sync_detailed(client=client, body=hold_body), 401, "urn:stores:problem:unauthorized",
+                "planPickup reserve without the order token")
+        response = plan_pickup.sync_detailed(client=orders, body=hold_body, idempotency_key="check-order-1")
+        plan = parsed(checks, response, 201, model("PickupResult"), "planPickup reserve")
+        again = plan_pickup.sync_detailed(client=orders, body=hold_body, idempotency_key="check-order-1")
+        checks.expect(int(again.status_code) == 201 and again.headers.get("Idempotent-Replayed") == "true"
+                      and again.content == response.content,
+                      f"planPickup reserve again: HTTP {int(again.status_code)}, Idempotent-Replayed "
+                      f"{again.headers.get('Idempotent-Replayed')!r}, not the first answer again")
+        if plan is not None and checks.expect(plan.reservation is not None, "planPickup reserve: no reservation"):
+            held = plan.reservation
+            checks.equal(plan.store.id if plan.store else None, ALWAYS_OPEN, "planPickup reserve store")
+            checks.equal(str(held.status), "held", "planPickup reserve status")
+            checks.equal(held.slot_start, plan.slot.start if plan.slot else None, "planPickup reserve slot")
+            reservations = "reservations"
+            read = parsed(checks, operation(reservations, "get_reservation").sync_detailed(held.id, client=client),
+                          200, model("Reservation"), "getReservation")
+            if read is not None:
+                checks.equal(read.to_dict(), held.to_dict(), "getReservation (the hold)")
+            confirm = operation(reservations, "confirm_reservation")
+            problem(confirm.sync_detailed(held.id, client=client), 401, "urn:stores:problem:unauthorized",
+                    "confirmReservation without the order token")
+            confirmed = parsed(checks, confirm.sync_detailed(held.id, client=orders), 200, model("Reservation"),
+                               "confirmReservation")
+            if confirmed is not None:
+                checks.equal(str(confirmed.status), "confirmed", "confirmReservation status")
+            slots = parsed(checks, call(get_slots.sync_detailed, ALWAYS_OPEN, client=client,
+                                        date=datetime.date.fromisoformat(plan.pickup_at_local[:10])),
+                           200, model("SlotListing"), "getStoreSlots with a confirmed reservation")
+            if slots is not None:
+                counted = [slot for slot in slots.slots if slot.start == held.slot_start]
+                checks.equal([(slot.held, slot.confirmed) for slot in counted], [(0, 1)],
+                             "getStoreSlots counts the confirmed reservation")
+            released = parsed(checks, operation(reservations, "release_reservation").sync_detailed(
+                held.id, client=orders), 200, model("Reservation"), "releaseReservation")
+            if released is not None:
+                checks.equal(str(released.status), "released", "releaseReservation status")
+            problem(confirm.sync_detailed(held.id, client=orders), 409, "urn:stores:problem:reservation-released",
+                    "confirmReservation after the release")
+            problem(operation(reservations, "get_reservation").sync_detailed("r_" + "0" * 26, client=client), 404,
+                    "urn:stores:problem:unknown-reservation", "getReservation of an unknown id")
+            log(f"planPickup reserve at {ALWAYS_OPEN}: held {held.id} in the slot from {held.slot_start}; "
+                f"getReservation, confirmReservation, releaseReservation: each answer read as the document says")
 
 
 def main():

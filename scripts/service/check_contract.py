@@ -2,7 +2,9 @@
 """Checks that stores-server answers as its OpenAPI document (GET /openapi.json) says.
 
 Starts `stores-server --port 0 --hostname 127.0.0.1` on the bundled data with a random
-STORES_ADMIN_TOKEN (so POST /admin/reload is checked too), reads the port from its startup line,
+STORES_ADMIN_TOKEN (so POST /admin/reload and the state changes are checked too) and a random order
+token in STORES_ORDER_TOKENS (so pickup slots are held, confirmed and released with the token the
+order flow uses, not only with the admin token), reads the port from its startup line,
 validates the document the server serves (openapi-spec-validator), runs schemathesis with it
 against that loopback server only, then stops the server with SIGTERM and expects a graceful
 exit 0. Needs the packages of scripts/requirements-ci.txt. Usage:
@@ -19,26 +21,48 @@ schemathesis run (schemathesis keeps fuzzing until the budget is spent), 15 s pe
 service's own deadline is 10 s), 5 examples for POST /admin/reload (each reads the data again).
 The default run takes about 2 minutes 15 seconds on this 2-core machine with a debug build.
 
-Checks: `all` of schemathesis's, none excluded: server errors, status codes, content types,
-response headers and bodies against the document, schema-violating requests refused (400),
-schema-valid ones accepted, missing auth refused (401), undocumented methods answered 405 with
-`Allow`. Three settings say what the document says and schemathesis cannot read from it:
+Checks: `all` of schemathesis's, none excluded: server errors, status codes, content types, response headers and bodies against the document, schema-violating requests
+refused (400), schema-valid ones accepted, missing auth refused (401), undocumented methods
+answered 405 with `Allow`, and, in the stateful phase (links schemathesis infers from the answers,
+such as a plan's `reservation.id` to `/v1/reservations/{id}`), sequences of calls. Every request
+carries the admin token (`--header`), except those of the routes that hold, confirm, release and
+read pickup slots (`POST /v1/pickup`, `/v1/reservations/{id}…`), which carry the order token (a
+per-operation header in the configuration): the admin token would pass there too, and the order
+token is what those routes are for. Settings say what the document says and schemathesis cannot
+read from it:
 
 - a 503 is not a server error here (documented on every route: no data yet, shutting down, past
   the deadline); any other 5xx still fails the run;
 - a well-formed pickup may be refused with 422 `pickup-refused` (an order ready beyond 30 days
-  of the order time is a business rule, not a shape);
+  of the order time is a business rule, not a shape) or, holding a slot, `idempotency-key-reused`
+  (schemathesis sends one `Idempotency-Key` with different bodies), and with 409 `slots-full`;
+- the reservation routes answer 404 `unknown-reservation` for an id nobody was given (ids are
+  130 random bits), and confirm a released one with 409: both are schemathesis's defaults for
+  well-formed requests, so they need no setting. So that their answers are checked too, not
+  only their 404s, the check holds a few slots before the run (`POST /v1/pickup` with `reserve`
+  at nw-0003, open day and night, with the order token; 30 minutes each) and positive cases name
+  one of them (below): read, confirmed, released, confirmed after a release, in whatever order
+  schemathesis calls them;
 - positive test cases are made to honour the cross-parameter rules the document states in words
   and OpenAPI cannot express (`map_case` below): `open_now` or `open_at`, not both; `near` with
   `radius` or `bbox` for `within`, south not above north (`within`, `clusters`); `at` or `from`
   for hours; a page file that exists (the page's own names); a pickup
   request's parameters in its body only; a cursor is one the service wrote (this data version);
-  a `near` that is not `LAT,LON` is a name of exactly one place (`Seattle`).
+  a `near` that is not `LAT,LON` is a name of exactly one place (`Seattle`); a reservation id is
+  one the service gave (one of those held before the run); a pickup that holds a
+  slot (`reserve` true, in the body of a plain request or the query of an order document) gives no
+  `now` (holds go by the real clock), and `hold_for` goes only with `reserve`.
 
 And one filter: a "schema-violating request accepted" failure is dropped when the request as it
 went over the wire matches the document after all (schemathesis mutates a value's JSON type, and a
 query string has none: the integer 50355 arrives as the valid condition text `50355`). The request
-is validated again, parameter by parameter and body, before the failure is dropped.
+is validated again, parameter by parameter (query, path and header) and body, before the failure is
+dropped. `Idempotency-Key` is validated only on a pickup that holds a slot: the document says the
+service reads it only then, so a malformed key on a plain pickup is not part of the request. And a
+"deleted resource still available" failure (`use_after_free`) is dropped for a reservation whose
+answer after the DELETE says `released` (or `expired`): `DELETE /v1/reservations/{id}` releases the
+reservation's place, and the reservation stays readable with that status, which is what the order
+flow reads back (docs/pickup.md); any other answer after a DELETE still fails.
 
 This file is also the schemathesis hooks module (SCHEMATHESIS_HOOKS=check_contract), so the rules
 above live beside the run that needs them.
@@ -55,6 +79,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
@@ -62,6 +87,11 @@ STARTUP_TIMEOUT_SECONDS = 120
 # The files of GET /page/{name} (Leaflet's, under /assets/, exist only where libjs-leaflet is installed).
 PAGE_FILES = ["picker.js", "picker.css", "basemap.json"]
 SHUTDOWN_TIMEOUT_SECONDS = 20
+# Slots held before the run, so the reservation routes answer with reservations (not only 404s):
+# a store open day and night, so a slot is free whatever the time of the run.
+HELD_RESERVATIONS = 3
+ALWAYS_OPEN_HOLD = {"near": "40.7184,-74.0071", "ready_in": "10m", "store": "nw-0003", "reserve": True,
+                    "hold_for": "30m"}
 # The `LAT,LON` form of a `near` (the pattern the document had before `near` took place names).
 LAT_LON = re.compile(r"-?(90(\.0+)?|[1-8]?[0-9](\.[0-9]+)?),-?(180(\.0+)?|(1[0-7][0-9]|[1-9]?[0-9])(\.[0-9]+)?)")
 
@@ -82,6 +112,11 @@ include-operation-id = "changeStoreState"
 checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "404"]
 
 [[operations]]
+# The routes of the order flow carry the order token (STORES_ORDER_TOKENS), not the admin token.
+include-path-regex = "^/v1/(pickup|reservations/)"
+headers = { Authorization = "Bearer ORDER_TOKEN" }
+
+[[operations]]
 # A reload reads the whole data file again (about 1 s in a debug build): a few are enough to see
 # that it answers as documented, with and without the token.
 include-path = "/admin/reload"
@@ -89,9 +124,9 @@ generation.max-examples = 5
 """
 
 
-def start_server(server, token, log):
+def start_server(server, token, order_token, log):
     """The server process, its port, data version and store count, from its startup line."""
-    environment = dict(os.environ, STORES_ADMIN_TOKEN=token)
+    environment = dict(os.environ, STORES_ADMIN_TOKEN=token, STORES_ORDER_TOKENS=f"contract:{order_token}")
     process = subprocess.Popen(
         [server, "--port", "0", "--hostname", "127.0.0.1", "--data", str(ROOT / "Data" / "stores.geojson"),
          "--state", "memory"],
@@ -118,6 +153,27 @@ def stop_server(process):
         process.kill()
         process.wait()
         return None
+
+
+def hold_slots(base, order_token, count):
+    """Holds `count` slots with the order token; their reservation ids."""
+    ids = []
+    for index in range(count):
+        request = urllib.request.Request(
+            f"{base}/v1/pickup", data=json.dumps(ALWAYS_OPEN_HOLD).encode(), method="POST",
+            headers={"Content-Type": "application/json", "Authorization": f"Bearer {order_token}",
+                     "Idempotency-Key": f"check-contract-{index}"})
+        try:
+            with urllib.request.urlopen(request, timeout=15) as response:
+                status, answer = response.status, json.loads(response.read())
+        except urllib.error.HTTPError as error:
+            status, answer = error.code, error.read().decode(errors="replace")
+        reservation = answer.get("reservation") if isinstance(answer, dict) else None
+        if status != 201 or not reservation:
+            sys.exit(f"check_contract: holding a slot at nw-0003 answered {status}, not 201 with a reservation: "
+                     f"{str(answer)[:500]}")
+        ids.append(reservation["id"])
+    return ids
 
 
 def statuses_in(har_path):
@@ -148,8 +204,9 @@ def main():
     with tempfile.TemporaryDirectory(prefix="check-contract-") as directory:
         work = pathlib.Path(directory)
         token = secrets.token_hex(16)
+        order_token = secrets.token_hex(16)
         with open(work / "server.log", "w") as log:
-            process, port, version, stores = start_server(server, token, log)
+            process, port, version, stores = start_server(server, token, order_token, log)
             base = f"http://127.0.0.1:{port}"
             print(f"check_contract: stores-server on {base} ({stores} stores, version {version}), "
                   f"started in {time.monotonic() - started:.1f} s", flush=True)
@@ -163,7 +220,10 @@ def main():
 
                 validate(json.loads((work / "openapi.json").read_text()))
                 print("check_contract: the served /openapi.json is valid OpenAPI 3.1", flush=True)
-                (work / "schemathesis.toml").write_text(CONFIG)
+                reservations = hold_slots(base, order_token, HELD_RESERVATIONS)
+                print(f"check_contract: held {len(reservations)} slots at nw-0003 for the reservation routes",
+                      flush=True)
+                (work / "schemathesis.toml").write_text(CONFIG.replace("ORDER_TOKEN", order_token))
                 har = work / "run.har"
                 command = [
                     str(pathlib.Path(sys.executable).parent / "schemathesis"), "--config-file",
@@ -179,7 +239,7 @@ def main():
                     os.environ, SCHEMATHESIS_HOOKS="check_contract",
                     PYTHONPATH=os.pathsep.join([str(pathlib.Path(__file__).parent), os.environ.get("PYTHONPATH", "")]),
                     CHECK_CONTRACT_DOCUMENT=str(work / "openapi.json"), CHECK_CONTRACT_DATA_VERSION=version,
-                    CHECK_CONTRACT_STORES=str(stores))
+                    CHECK_CONTRACT_STORES=str(stores), CHECK_CONTRACT_RESERVATIONS=",".join(reservations))
                 run_started = time.monotonic()
                 # Bounded by --max-time; the extra minute covers schemathesis's own start and report.
                 result = subprocess.run(command, cwd=work, env=environment, timeout=arguments.seconds + 120)
@@ -219,6 +279,7 @@ def _register_hooks():
     document = json.loads(pathlib.Path(os.environ["CHECK_CONTRACT_DOCUMENT"]).read_text())
     version = os.environ["CHECK_CONTRACT_DATA_VERSION"]
     stores = int(os.environ["CHECK_CONTRACT_STORES"])
+    reservations = [value for value in os.environ.get("CHECK_CONTRACT_RESERVATIONS", "").split(",") if value]
 
     def is_positive(case):
         return case.meta is not None and case.meta.generation.mode.is_positive
@@ -251,6 +312,12 @@ def _register_hooks():
             # A file the page has (any other name is a documented 404, which the negative cases try).
             name = str(case.path_parameters.get("name", ""))
             case.path_parameters["name"] = PAGE_FILES[sum(map(ord, name)) % len(PAGE_FILES)]
+        if case.operation.path.startswith("/v1/reservations/") and isinstance(case.path_parameters, dict) \
+                and reservations:
+            # A reservation the service gave (a made-up id is a documented 404, which the negative
+            # cases try).
+            name = str(case.path_parameters.get("id", ""))
+            case.path_parameters["id"] = reservations[sum(map(ord, name)) % len(reservations)]
         if route == ("GET", "/assets/{name}") and isinstance(case.path_parameters, dict):
             # Served where Leaflet is installed; a 404 problem elsewhere, which the document allows.
             case.path_parameters["name"] = "leaflet.css"
@@ -275,6 +342,15 @@ def _register_hooks():
                 del query["at"]
         if route == ("POST", "/v1/pickup") and isinstance(case.body, dict) and "items" not in case.body:
             case.query = {}
+        if route == ("POST", "/v1/pickup"):
+            # A plain request's parameters are its body's members, an order document's the query's.
+            plain = isinstance(case.body, dict) and "items" not in case.body
+            holder = case.body if plain else query
+            if holder is not None:
+                if reserves(holder):
+                    holder.pop("now", None)
+                else:
+                    holder.pop("hold_for", None)
         # `near` is LAT,LON or the name of one place (`Location`): any other text is a well-formed
         # name of no place, or of several, which the service refuses (400) by the rule the
         # document states in words. Such a text becomes a name that is one place.
@@ -282,6 +358,14 @@ def _register_hooks():
             if holder is not None and isinstance(holder.get("near"), str) and not LAT_LON.fullmatch(holder["near"]):
                 holder["near"] = "Seattle"
         return case
+
+    def reserves(parameters):
+        """Whether a pickup's parameters (a plain request's body or an order's query) hold a slot."""
+        value = parameters.get("reserve")
+        if isinstance(value, bool):
+            return value
+        # The query's Flag: the name alone and `true`, `1`, `yes` (any case) are yes.
+        return isinstance(value, str) and value.lower() in ("", "true", "1", "yes")
 
     def resolved(node):
         while isinstance(node, dict) and "$ref" in node:
@@ -329,6 +413,18 @@ def _register_hooks():
                 return False
             if values is None or (isinstance(values, list) and None in values) or not valid(schema, values):
                 return False
+        for parameter in parameters:
+            if parameter["in"] != "header":
+                continue
+            value = request.headers.get(parameter["name"])
+            if value is None:
+                if parameter.get("required"):
+                    return False
+                continue
+            if parameter["name"].lower() == "idempotency-key" and not pickup_reserves(case, request):
+                continue  # read only by a pickup that holds a slot
+            if not valid(resolved(parameter["schema"]), value):
+                return False
         template = case.operation.path.strip("/").split("/")
         segments = url.path.strip("/").split("/")
         if len(template) != len(segments):
@@ -350,8 +446,31 @@ def _register_hooks():
             return False
         return valid(body["content"]["application/json"]["schema"], value)
 
+    def pickup_reserves(case, request):
+        """Whether a pickup request, as sent, holds a slot (`reserve` in a plain request's body, or
+        in the query with an order document)."""
+        try:
+            body = json.loads(request.body) if request.body else None
+        except ValueError:
+            return False
+        if isinstance(body, dict) and "items" not in body:
+            return reserves(body)
+        sent = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(request.url).query, keep_blank_values=True))
+        return "reserve" in sent and reserves(sent)
+
+    def released_reservation(case, response):
+        """Whether the answer is a reservation read after its release (the module docstring)."""
+        if case.operation.path != "/v1/reservations/{id}" or response.status_code != 200:
+            return False
+        try:
+            return json.loads(response.content).get("status") in ("released", "expired")
+        except (ValueError, AttributeError):
+            return False
+
     @schemathesis.hook
     def filter_failure(context, failure, case, response):
+        if failure.code == "ST301":
+            return not released_reservation(case, response)
         if failure.code != "ST201":
             return True
         return not sent_request_matches_document(case, response.request)

@@ -45,13 +45,13 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/headers/X-Stores-Data-Version-If-Loaded`.
         public typealias XStoresDataVersionIfLoaded = Components.Schemas.DataVersion
-        /// The scheme the admin route takes.
+        /// The scheme the admin routes take.
         ///
         /// - Remark: Generated from `#/components/headers/WWW-Authenticate`.
         @frozen public enum WWWAuthenticate: String, Codable, Hashable, Sendable, CaseIterable {
             case bearerRealm_equals__quot_storesAdmin_quot_ = #"Bearer realm="stores-admin""#
         }
-        /// Seconds to wait before retrying, on a request that ran past the deadline.
+        /// Seconds to wait before retrying: after a request that ran past the deadline, an overloaded service, a state storage that did not answer (2), or slots that kept filling while a hold was placed (1).
         ///
         /// - Remark: Generated from `#/components/headers/Retry-After`.
         public typealias RetryAfter = Swift.String
@@ -71,5 +71,17 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/headers/X-Stores-State-Age`.
         public typealias XStoresStateAge = Swift.String
+        /// The scheme the routes that hold, confirm and release pickup slots take.
+        ///
+        /// - Remark: Generated from `#/components/headers/WWW-Authenticate-Orders`.
+        @frozen public enum WWWAuthenticateOrders: String, Codable, Hashable, Sendable, CaseIterable {
+            case bearerRealm_equals__quot_storesOrders_quot_ = #"Bearer realm="stores-orders""#
+        }
+        /// `true` on the answer to a repeated `Idempotency-Key`: the first request's answer again, byte for byte; no second place was held. Absent on a first answer.
+        ///
+        /// - Remark: Generated from `#/components/headers/Idempotent-Replayed`.
+        @frozen public enum IdempotentReplayed: String, Codable, Hashable, Sendable, CaseIterable {
+            case _true = "true"
+        }
     }
 }

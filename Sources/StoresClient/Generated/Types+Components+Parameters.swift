@@ -80,5 +80,17 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/Service`.
         public typealias Service = Components.Schemas.ServiceName
+        /// With `reserve`: a key of the order (1 to 255 visible ASCII characters, such as a UUID) that makes a repeated request answer the first one's answer with `Idempotent-Replayed: true`, and never hold a second place; the same key with another request (another body or query) is 422 `idempotency-key-reused`. Give it once. Read only when the request holds a slot.
+        ///
+        /// - Remark: Generated from `#/components/parameters/IdempotencyKey`.
+        public typealias IdempotencyKey = Swift.String
+        /// The reservation's id, as the pickup plan's `reservation.id` gives it: `r_` and 26 letters and digits.
+        ///
+        /// - Remark: Generated from `#/components/parameters/ReservationId`.
+        public typealias ReservationId = Components.Schemas.ReservationId
+        /// The day whose slots to list, in the store's time zone (default: today there).
+        ///
+        /// - Remark: Generated from `#/components/parameters/SlotDate`.
+        public typealias SlotDate = Swift.String
     }
 }

@@ -345,7 +345,7 @@ extension Components {
                 ///
                 /// - Remark: Generated from `#/components/responses/Unavailable/headers/Cache-Control`.
                 public var cacheControl: Components.Headers.CacheControlNoStore?
-                /// Seconds to wait before retrying, on a request that ran past the deadline.
+                /// Seconds to wait before retrying: after a request that ran past the deadline, an overloaded service, a state storage that did not answer (2), or slots that kept filling while a hold was placed (1).
                 ///
                 /// - Remark: Generated from `#/components/responses/Unavailable/headers/Retry-After`.
                 public var retryAfter: Components.Headers.RetryAfter?
@@ -366,7 +366,7 @@ extension Components {
                 /// - Parameters:
                 ///   - xRequestId: The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
                 ///   - cacheControl: `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
-                ///   - retryAfter: Seconds to wait before retrying, on a request that ran past the deadline.
+                ///   - retryAfter: Seconds to wait before retrying: after a request that ran past the deadline, an overloaded service, a state storage that did not answer (2), or slots that kept filling while a hold was placed (1).
                 ///   - xStoresDataVersion: The version of the data being served, when there is data (not before the first load).
                 ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
                 ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
@@ -560,6 +560,356 @@ extension Components {
             public init(
                 headers: Components.Responses.NoSuchFile.Headers = .init(),
                 body: Components.Responses.NoSuchFile.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        public struct OrderUnauthorized: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/OrderUnauthorized/headers`.
+            public struct Headers: Sendable, Hashable {
+                /// The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
+                ///
+                /// - Remark: Generated from `#/components/responses/OrderUnauthorized/headers/X-Request-Id`.
+                public var xRequestId: Components.Headers.XRequestId?
+                /// The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                ///
+                /// - Remark: Generated from `#/components/responses/OrderUnauthorized/headers/X-Stores-Data-Version`.
+                public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
+                /// The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                ///
+                /// - Remark: Generated from `#/components/responses/OrderUnauthorized/headers/X-Stores-State-Version`.
+                public var xStoresStateVersion: Components.Headers.XStoresStateVersion?
+                /// Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                ///
+                /// - Remark: Generated from `#/components/responses/OrderUnauthorized/headers/X-Stores-State-Age`.
+                public var xStoresStateAge: Components.Headers.XStoresStateAge?
+                /// - Remark: Generated from `#/components/headers/Cache-Control-No-Store`.
+                @frozen public enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
+                    case noStore = "no-store"
+                }
+                /// `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
+                ///
+                /// - Remark: Generated from `#/components/responses/OrderUnauthorized/headers/Cache-Control`.
+                public var cacheControl: Components.Headers.CacheControlNoStore?
+                /// - Remark: Generated from `#/components/headers/WWW-Authenticate-Orders`.
+                @frozen public enum WWWAuthenticateOrders: String, Codable, Hashable, Sendable, CaseIterable {
+                    case bearerRealm_equals__quot_storesOrders_quot_ = #"Bearer realm="stores-orders""#
+                }
+                /// The scheme the routes that hold, confirm and release pickup slots take.
+                ///
+                /// - Remark: Generated from `#/components/responses/OrderUnauthorized/headers/WWW-Authenticate`.
+                public var wwwAuthenticate: Components.Headers.WWWAuthenticateOrders?
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xRequestId: The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
+                ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                ///   - cacheControl: `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
+                ///   - wwwAuthenticate: The scheme the routes that hold, confirm and release pickup slots take.
+                public init(
+                    xRequestId: Components.Headers.XRequestId? = nil,
+                    xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                    xStoresStateVersion: Components.Headers.XStoresStateVersion? = nil,
+                    xStoresStateAge: Components.Headers.XStoresStateAge? = nil,
+                    cacheControl: Components.Headers.CacheControlNoStore? = nil,
+                    wwwAuthenticate: Components.Headers.WWWAuthenticateOrders? = nil
+                ) {
+                    self.xRequestId = xRequestId
+                    self.xStoresDataVersion = xStoresDataVersion
+                    self.xStoresStateVersion = xStoresStateVersion
+                    self.xStoresStateAge = xStoresStateAge
+                    self.cacheControl = cacheControl
+                    self.wwwAuthenticate = wwwAuthenticate
+                }
+            }
+            /// Received HTTP response headers
+            public var headers: Components.Responses.OrderUnauthorized.Headers
+            /// - Remark: Generated from `#/components/responses/OrderUnauthorized/content`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/OrderUnauthorized/content/application\/problem+json`.
+                case applicationProblemJson(Components.Schemas.Problem)
+                /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                ///
+                /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                /// - SeeAlso: `.applicationProblemJson`.
+                public var applicationProblemJson: Components.Schemas.Problem {
+                    get throws {
+                        switch self {
+                        case let .applicationProblemJson(body):
+                            return body
+                        }
+                    }
+                }
+            }
+            /// Received HTTP response body
+            public var body: Components.Responses.OrderUnauthorized.Body
+            /// Creates a new `OrderUnauthorized`.
+            ///
+            /// - Parameters:
+            ///   - headers: Received HTTP response headers
+            ///   - body: Received HTTP response body
+            public init(
+                headers: Components.Responses.OrderUnauthorized.Headers = .init(),
+                body: Components.Responses.OrderUnauthorized.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        public struct ReservationsDisabled: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/ReservationsDisabled/headers`.
+            public struct Headers: Sendable, Hashable {
+                /// The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
+                ///
+                /// - Remark: Generated from `#/components/responses/ReservationsDisabled/headers/X-Request-Id`.
+                public var xRequestId: Components.Headers.XRequestId?
+                /// The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                ///
+                /// - Remark: Generated from `#/components/responses/ReservationsDisabled/headers/X-Stores-Data-Version`.
+                public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
+                /// The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                ///
+                /// - Remark: Generated from `#/components/responses/ReservationsDisabled/headers/X-Stores-State-Version`.
+                public var xStoresStateVersion: Components.Headers.XStoresStateVersion?
+                /// Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                ///
+                /// - Remark: Generated from `#/components/responses/ReservationsDisabled/headers/X-Stores-State-Age`.
+                public var xStoresStateAge: Components.Headers.XStoresStateAge?
+                /// - Remark: Generated from `#/components/headers/Cache-Control-No-Store`.
+                @frozen public enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
+                    case noStore = "no-store"
+                }
+                /// `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
+                ///
+                /// - Remark: Generated from `#/components/responses/ReservationsDisabled/headers/Cache-Control`.
+                public var cacheControl: Components.Headers.CacheControlNoStore?
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xRequestId: The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
+                ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                ///   - cacheControl: `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
+                public init(
+                    xRequestId: Components.Headers.XRequestId? = nil,
+                    xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                    xStoresStateVersion: Components.Headers.XStoresStateVersion? = nil,
+                    xStoresStateAge: Components.Headers.XStoresStateAge? = nil,
+                    cacheControl: Components.Headers.CacheControlNoStore? = nil
+                ) {
+                    self.xRequestId = xRequestId
+                    self.xStoresDataVersion = xStoresDataVersion
+                    self.xStoresStateVersion = xStoresStateVersion
+                    self.xStoresStateAge = xStoresStateAge
+                    self.cacheControl = cacheControl
+                }
+            }
+            /// Received HTTP response headers
+            public var headers: Components.Responses.ReservationsDisabled.Headers
+            /// - Remark: Generated from `#/components/responses/ReservationsDisabled/content`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/ReservationsDisabled/content/application\/problem+json`.
+                case applicationProblemJson(Components.Schemas.Problem)
+                /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                ///
+                /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                /// - SeeAlso: `.applicationProblemJson`.
+                public var applicationProblemJson: Components.Schemas.Problem {
+                    get throws {
+                        switch self {
+                        case let .applicationProblemJson(body):
+                            return body
+                        }
+                    }
+                }
+            }
+            /// Received HTTP response body
+            public var body: Components.Responses.ReservationsDisabled.Body
+            /// Creates a new `ReservationsDisabled`.
+            ///
+            /// - Parameters:
+            ///   - headers: Received HTTP response headers
+            ///   - body: Received HTTP response body
+            public init(
+                headers: Components.Responses.ReservationsDisabled.Headers = .init(),
+                body: Components.Responses.ReservationsDisabled.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        public struct UnknownReservation: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/UnknownReservation/headers`.
+            public struct Headers: Sendable, Hashable {
+                /// The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
+                ///
+                /// - Remark: Generated from `#/components/responses/UnknownReservation/headers/X-Request-Id`.
+                public var xRequestId: Components.Headers.XRequestId?
+                /// The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                ///
+                /// - Remark: Generated from `#/components/responses/UnknownReservation/headers/X-Stores-Data-Version`.
+                public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
+                /// The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                ///
+                /// - Remark: Generated from `#/components/responses/UnknownReservation/headers/X-Stores-State-Version`.
+                public var xStoresStateVersion: Components.Headers.XStoresStateVersion?
+                /// Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                ///
+                /// - Remark: Generated from `#/components/responses/UnknownReservation/headers/X-Stores-State-Age`.
+                public var xStoresStateAge: Components.Headers.XStoresStateAge?
+                /// - Remark: Generated from `#/components/headers/Cache-Control-No-Store`.
+                @frozen public enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
+                    case noStore = "no-store"
+                }
+                /// `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
+                ///
+                /// - Remark: Generated from `#/components/responses/UnknownReservation/headers/Cache-Control`.
+                public var cacheControl: Components.Headers.CacheControlNoStore?
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xRequestId: The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
+                ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                ///   - cacheControl: `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
+                public init(
+                    xRequestId: Components.Headers.XRequestId? = nil,
+                    xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                    xStoresStateVersion: Components.Headers.XStoresStateVersion? = nil,
+                    xStoresStateAge: Components.Headers.XStoresStateAge? = nil,
+                    cacheControl: Components.Headers.CacheControlNoStore? = nil
+                ) {
+                    self.xRequestId = xRequestId
+                    self.xStoresDataVersion = xStoresDataVersion
+                    self.xStoresStateVersion = xStoresStateVersion
+                    self.xStoresStateAge = xStoresStateAge
+                    self.cacheControl = cacheControl
+                }
+            }
+            /// Received HTTP response headers
+            public var headers: Components.Responses.UnknownReservation.Headers
+            /// - Remark: Generated from `#/components/responses/UnknownReservation/content`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/UnknownReservation/content/application\/problem+json`.
+                case applicationProblemJson(Components.Schemas.Problem)
+                /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                ///
+                /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                /// - SeeAlso: `.applicationProblemJson`.
+                public var applicationProblemJson: Components.Schemas.Problem {
+                    get throws {
+                        switch self {
+                        case let .applicationProblemJson(body):
+                            return body
+                        }
+                    }
+                }
+            }
+            /// Received HTTP response body
+            public var body: Components.Responses.UnknownReservation.Body
+            /// Creates a new `UnknownReservation`.
+            ///
+            /// - Parameters:
+            ///   - headers: Received HTTP response headers
+            ///   - body: Received HTTP response body
+            public init(
+                headers: Components.Responses.UnknownReservation.Headers = .init(),
+                body: Components.Responses.UnknownReservation.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        public struct StateUnavailable: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/StateUnavailable/headers`.
+            public struct Headers: Sendable, Hashable {
+                /// The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
+                ///
+                /// - Remark: Generated from `#/components/responses/StateUnavailable/headers/X-Request-Id`.
+                public var xRequestId: Components.Headers.XRequestId?
+                /// - Remark: Generated from `#/components/headers/Cache-Control-No-Store`.
+                @frozen public enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
+                    case noStore = "no-store"
+                }
+                /// `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
+                ///
+                /// - Remark: Generated from `#/components/responses/StateUnavailable/headers/Cache-Control`.
+                public var cacheControl: Components.Headers.CacheControlNoStore?
+                /// Seconds to wait before retrying: after a request that ran past the deadline, an overloaded service, a state storage that did not answer (2), or slots that kept filling while a hold was placed (1).
+                ///
+                /// - Remark: Generated from `#/components/responses/StateUnavailable/headers/Retry-After`.
+                public var retryAfter: Components.Headers.RetryAfter?
+                /// The version of the data being served, when there is data (not before the first load).
+                ///
+                /// - Remark: Generated from `#/components/responses/StateUnavailable/headers/X-Stores-Data-Version`.
+                public var xStoresDataVersion: Components.Headers.XStoresDataVersionIfLoaded?
+                /// The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                ///
+                /// - Remark: Generated from `#/components/responses/StateUnavailable/headers/X-Stores-State-Version`.
+                public var xStoresStateVersion: Components.Headers.XStoresStateVersion?
+                /// Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                ///
+                /// - Remark: Generated from `#/components/responses/StateUnavailable/headers/X-Stores-State-Age`.
+                public var xStoresStateAge: Components.Headers.XStoresStateAge?
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xRequestId: The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
+                ///   - cacheControl: `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
+                ///   - retryAfter: Seconds to wait before retrying: after a request that ran past the deadline, an overloaded service, a state storage that did not answer (2), or slots that kept filling while a hold was placed (1).
+                ///   - xStoresDataVersion: The version of the data being served, when there is data (not before the first load).
+                ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                public init(
+                    xRequestId: Components.Headers.XRequestId? = nil,
+                    cacheControl: Components.Headers.CacheControlNoStore? = nil,
+                    retryAfter: Components.Headers.RetryAfter? = nil,
+                    xStoresDataVersion: Components.Headers.XStoresDataVersionIfLoaded? = nil,
+                    xStoresStateVersion: Components.Headers.XStoresStateVersion? = nil,
+                    xStoresStateAge: Components.Headers.XStoresStateAge? = nil
+                ) {
+                    self.xRequestId = xRequestId
+                    self.cacheControl = cacheControl
+                    self.retryAfter = retryAfter
+                    self.xStoresDataVersion = xStoresDataVersion
+                    self.xStoresStateVersion = xStoresStateVersion
+                    self.xStoresStateAge = xStoresStateAge
+                }
+            }
+            /// Received HTTP response headers
+            public var headers: Components.Responses.StateUnavailable.Headers
+            /// - Remark: Generated from `#/components/responses/StateUnavailable/content`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/StateUnavailable/content/application\/problem+json`.
+                case applicationProblemJson(Components.Schemas.Problem)
+                /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                ///
+                /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                /// - SeeAlso: `.applicationProblemJson`.
+                public var applicationProblemJson: Components.Schemas.Problem {
+                    get throws {
+                        switch self {
+                        case let .applicationProblemJson(body):
+                            return body
+                        }
+                    }
+                }
+            }
+            /// Received HTTP response body
+            public var body: Components.Responses.StateUnavailable.Body
+            /// Creates a new `StateUnavailable`.
+            ///
+            /// - Parameters:
+            ///   - headers: Received HTTP response headers
+            ///   - body: Received HTTP response body
+            public init(
+                headers: Components.Responses.StateUnavailable.Headers = .init(),
+                body: Components.Responses.StateUnavailable.Body
             ) {
                 self.headers = headers
                 self.body = body

@@ -24,17 +24,25 @@ extension Components {
         /// - `urn:stores:problem:invalid-request` (400): A parameter or the body is malformed, out of range, unknown, repeated, or contradicts another; `parameter` names it; a `near` place name that names several places, or none, lists them, or close names, in `places`.
         /// - `urn:stores:problem:unknown-store` (404): No store has the id; `suggestions` lists up to three similar ids.
         /// - `urn:stores:problem:not-found` (404): No route has the path (or /admin/reload without STORES_ADMIN_TOKEN).
+        /// - `urn:stores:problem:unknown-reservation` (404): No reservation has the id.
         /// - `urn:stores:problem:method-not-allowed` (405): The path exists, the method does not; `Allow` lists the methods that do.
         /// - `urn:stores:problem:ambiguous-store` (409): Several stores in the data share the id; `candidates` says where each is in the file.
+        /// - `urn:stores:problem:reservation-expired` (409): The hold was not confirmed in time and its place was freed; plan the pickup again.
+        /// - `urn:stores:problem:reservation-released` (409): The reservation was released, so it cannot be confirmed; plan the pickup again.
+        /// - `urn:stores:problem:slots-full` (409): The slots planned filled up 8 times in a row while the hold was placed (many orders at once); retry after `Retry-After`.
         /// - `urn:stores:problem:body-too-large` (413): The body is over the limit (`--max-body-bytes`, 1 MiB by default).
         /// - `urn:stores:problem:unsupported-media-type` (415): The body is not declared JSON.
-        /// - `urn:stores:problem:unauthorized` (401): The admin token is missing or wrong.
+        /// - `urn:stores:problem:unauthorized` (401): The admin token is missing or wrong, or, to hold, confirm or release a pickup slot, the order token; `WWW-Authenticate` names the realm.
+        /// - `urn:stores:problem:changes-disabled` (403): The service takes no state changes: it was started without an admin token.
+        /// - `urn:stores:problem:reservations-disabled` (403): The service holds no pickup slots: it was started without `STORES_ORDER_TOKENS` and without an admin token.
         /// - `urn:stores:problem:pickup-refused` (422): The planner refuses the request as a whole (an order ready beyond 30 days).
+        /// - `urn:stores:problem:idempotency-key-reused` (422): The `Idempotency-Key` was given before with another request; a new order takes a new key.
         /// - `urn:stores:problem:reload-failed` (422): The data could not be loaded again; the old data is still served.
         /// - `urn:stores:problem:reload-refused` (422): The new data lacks more of the served stores than `--max-store-loss` allows; the old data is still served, and `force=true` accepts it.
         /// - `urn:stores:problem:not-ready` (503): No data is loaded yet, or the service is shutting down.
         /// - `urn:stores:problem:timeout` (503): The request ran past the deadline (`--request-timeout`, 10 s by default).
         /// - `urn:stores:problem:overloaded` (503): Every query thread is busy and `--max-queued-queries` wait; refused at once, with `Retry-After`.
+        /// - `urn:stores:problem:state-unavailable` (503): The state storage did not answer: nothing was changed, held, confirmed or released (retry after `Retry-After`); answers go on from the last state read.
         /// - `urn:stores:problem:expectation-failed` (417): An `Expect` other than `100-continue`.
         /// - `urn:stores:problem:internal` (500): A fault of the service, never of the request; the log says why under the request id.
         ///
@@ -2392,7 +2400,7 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/schemas/TravelMode`.
         public typealias TravelMode = Swift.String
-        /// The pickup plan (`stores pickup --format json`, docs/pickup.md; docs/schemas/pickup-result.schema.json). Members are always present, in this order; those that do not apply are null. When `status` is `assigned`: `store`, `pickup_at` and `pickup_at_local` are set and `earliest` is null. When it is `none`: `store` and `pickup_at` are null, `alternatives` is empty, and `earliest` says when one of the nearest stores could serve, if one can within 14 days.
+        /// The pickup plan (`stores pickup --format json`, docs/pickup.md; docs/schemas/pickup-result.schema.json). Members are always present, in this order; those that do not apply are null. When `status` is `assigned`: `store`, `pickup_at` and `pickup_at_local` are set and `earliest` is null. When it is `none`: `store` and `pickup_at` are null, `alternatives` is empty, and `earliest` says when one of the nearest stores could serve, if one can within 14 days. `slot` is the assigned store's slot when it has a capacity (or a hold was asked for), each alternative carries its own, and `reservation` the slot held with `reserve`.
         ///
         /// - Remark: Generated from `#/components/schemas/PickupResult`.
         public struct PickupResult: Codable, Hashable, Sendable {
@@ -2516,6 +2524,7 @@ extension Components {
                     case opensLater = "opens-later"
                     case noOpeningFound = "no-opening-found"
                     case noStoresNearby = "no-stores-nearby"
+                    case slotFull = "slot-full"
                 }
                 /// - Remark: Generated from `#/components/schemas/PickupResult/WarningsPayload/code`.
                 public var code: Components.Schemas.PickupResult.WarningsPayloadPayload.CodePayload
@@ -2580,6 +2589,8 @@ extension Components {
                 public var pickupAt: Components.Schemas.UtcTime
                 /// - Remark: Generated from `#/components/schemas/PickupResult/AlternativesPayload/pickup_at_local`.
                 public var pickupAtLocal: Components.Schemas.LocalTime
+                /// - Remark: Generated from `#/components/schemas/PickupResult/AlternativesPayload/slot`.
+                public var slot: Components.Schemas.PickupSlotOrNull?
                 /// Creates a new `AlternativesPayloadPayload`.
                 ///
                 /// - Parameters:
@@ -2588,18 +2599,21 @@ extension Components {
                 ///   - arrivalAt:
                 ///   - pickupAt:
                 ///   - pickupAtLocal:
+                ///   - slot:
                 public init(
                     store: Components.Schemas.PickupStore,
                     readyAt: Components.Schemas.UtcTime,
                     arrivalAt: Components.Schemas.UtcTime,
                     pickupAt: Components.Schemas.UtcTime,
-                    pickupAtLocal: Components.Schemas.LocalTime
+                    pickupAtLocal: Components.Schemas.LocalTime,
+                    slot: Components.Schemas.PickupSlotOrNull? = nil
                 ) {
                     self.store = store
                     self.readyAt = readyAt
                     self.arrivalAt = arrivalAt
                     self.pickupAt = pickupAt
                     self.pickupAtLocal = pickupAtLocal
+                    self.slot = slot
                 }
                 public enum CodingKeys: String, CodingKey {
                     case store
@@ -2607,6 +2621,7 @@ extension Components {
                     case arrivalAt = "arrival_at"
                     case pickupAt = "pickup_at"
                     case pickupAtLocal = "pickup_at_local"
+                    case slot
                 }
                 public init(from decoder: any Swift.Decoder) throws {
                     let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -2630,12 +2645,17 @@ extension Components {
                         Components.Schemas.LocalTime.self,
                         forKey: .pickupAtLocal
                     )
+                    self.slot = try container.decodeIfPresent(
+                        Components.Schemas.PickupSlotOrNull.self,
+                        forKey: .slot
+                    )
                     try decoder.ensureNoAdditionalProperties(knownKeys: [
                         "store",
                         "ready_at",
                         "arrival_at",
                         "pickup_at",
-                        "pickup_at_local"
+                        "pickup_at_local",
+                        "slot"
                     ])
                 }
             }
@@ -2660,6 +2680,7 @@ extension Components {
                     case orderingPaused = "ordering-paused"
                     case temporarilyClosed = "temporarily-closed"
                     case serviceNotOffered = "service-not-offered"
+                    case slotFull = "slot-full"
                 }
                 /// - Remark: Generated from `#/components/schemas/PickupResult/PassedOverPayload/code`.
                 public var code: Components.Schemas.PickupResult.PassedOverPayloadPayload.CodePayload
@@ -2795,6 +2816,14 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/PickupResult/state_version`.
             public var stateVersion: Swift.Int
+            /// The assigned store's slot (with the limit and count it was planned against); null when it has no capacity and no hold was asked for, or when none is assigned.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PickupResult/slot`.
+            public var slot: Components.Schemas.PickupSlotOrNull?
+            /// The slot held for the order (`reserve`); null without one.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PickupResult/reservation`.
+            public var reservation: Components.Schemas.ReservationOrNull?
             /// Creates a new `PickupResult`.
             ///
             /// - Parameters:
@@ -2812,6 +2841,8 @@ extension Components {
             ///   - earliest: When nothing is assigned: the earliest time one of the nearest stores could serve; null otherwise, or when none opens within 14 days.
             ///   - service: The service whose hours the plan went by; null for the stores' own.
             ///   - stateVersion: The version of the stores' state the plan read (0: none).
+            ///   - slot: The assigned store's slot (with the limit and count it was planned against); null when it has no capacity and no hold was asked for, or when none is assigned.
+            ///   - reservation: The slot held for the order (`reserve`); null without one.
             public init(
                 status: Components.Schemas.PickupResult.StatusPayload,
                 store: Components.Schemas.PickupStoreOrNull? = nil,
@@ -2826,7 +2857,9 @@ extension Components {
                 passedOver: Components.Schemas.PickupResult.PassedOverPayload,
                 earliest: Components.Schemas.PickupResult.EarliestPayload? = nil,
                 service: Swift.String? = nil,
-                stateVersion: Swift.Int
+                stateVersion: Swift.Int,
+                slot: Components.Schemas.PickupSlotOrNull? = nil,
+                reservation: Components.Schemas.ReservationOrNull? = nil
             ) {
                 self.status = status
                 self.store = store
@@ -2842,6 +2875,8 @@ extension Components {
                 self.earliest = earliest
                 self.service = service
                 self.stateVersion = stateVersion
+                self.slot = slot
+                self.reservation = reservation
             }
             public enum CodingKeys: String, CodingKey {
                 case status
@@ -2858,6 +2893,8 @@ extension Components {
                 case earliest
                 case service
                 case stateVersion = "state_version"
+                case slot
+                case reservation
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -2917,6 +2954,14 @@ extension Components {
                     Swift.Int.self,
                     forKey: .stateVersion
                 )
+                self.slot = try container.decodeIfPresent(
+                    Components.Schemas.PickupSlotOrNull.self,
+                    forKey: .slot
+                )
+                self.reservation = try container.decodeIfPresent(
+                    Components.Schemas.ReservationOrNull.self,
+                    forKey: .reservation
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "status",
                     "store",
@@ -2931,7 +2976,9 @@ extension Components {
                     "passed_over",
                     "earliest",
                     "service",
-                    "state_version"
+                    "state_version",
+                    "slot",
+                    "reservation"
                 ])
             }
         }
@@ -4059,7 +4106,7 @@ extension Components {
                 ])
             }
         }
-        /// A plain pickup request: the query-string parameters of `stores pickup` as members, in the body only. The service also accepts a member that is null as absent. The order is ready after `ready_in`.
+        /// A plain pickup request: the query-string parameters of `stores pickup` as members, in the body only. The service also accepts a member that is null as absent. The order is ready after `ready_in`. With `reserve`, the assigned slot is held (needs an order token; `now` is not given, and `hold_for` goes only with `reserve`).
         ///
         /// - Remark: Generated from `#/components/schemas/PickupRequestReadyIn`.
         public struct PickupRequestReadyIn: Codable, Hashable, Sendable {
@@ -4208,6 +4255,18 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/PickupRequestReadyIn/service`.
             public var service: Components.Schemas.ServiceName?
+            /// How much later than the next store's pickup a store whose slot is full may still take the order in its next free slot, 0 to 2h (default 15m; docs/pickup.md, "Capacity").
+            ///
+            /// - Remark: Generated from `#/components/schemas/PickupRequestReadyIn/max_delay`.
+            public var maxDelay: Components.Schemas.MaxDelay?
+            /// Hold one place in the assigned store's slot for this order (docs/pickup.md, "Holding a slot"): answered 201 with the plan's `reservation`, or 200 with `reservation` null when no store can take the order. Needs an order token (`Authorization: Bearer`); not with `now` (holds go by the real clock). The service also reads the query-string spellings (`"yes"`, `"1"`, …).
+            ///
+            /// - Remark: Generated from `#/components/schemas/PickupRequestReadyIn/reserve`.
+            public var reserve: Swift.Bool?
+            /// With `reserve`: how long the hold waits for its confirmation before it frees its place by itself, 1s to 30m (default 5m).
+            ///
+            /// - Remark: Generated from `#/components/schemas/PickupRequestReadyIn/hold_for`.
+            public var holdFor: Components.Schemas.HoldDuration?
             /// Creates a new `PickupRequestReadyIn`.
             ///
             /// - Parameters:
@@ -4223,6 +4282,9 @@ extension Components {
             ///   - _where: Required attributes. A condition on the store's properties: `KEY=VALUE` (the property, or one of its values in an array or an OSM `;` list, equals VALUE; `yes`/`true` and `no`/`false` match each other), `KEY!=VALUE` (no value equals VALUE, or the key is absent) or `KEY` alone (present, not null, not `no`/`false`). Repeat the parameter for several conditions; a store must meet all. (The service also reads a single condition as a string.)
             ///   - now: The order time, for a reproducible answer (default: the clock). An instant, with `Z` or an offset.
             ///   - service: The service the order is for (`drive_through`): pickup goes by its hours.
+            ///   - maxDelay: How much later than the next store's pickup a store whose slot is full may still take the order in its next free slot, 0 to 2h (default 15m; docs/pickup.md, "Capacity").
+            ///   - reserve: Hold one place in the assigned store's slot for this order (docs/pickup.md, "Holding a slot"): answered 201 with the plan's `reservation`, or 200 with `reservation` null when no store can take the order. Needs an order token (`Authorization: Bearer`); not with `now` (holds go by the real clock). The service also reads the query-string spellings (`"yes"`, `"1"`, …).
+            ///   - holdFor: With `reserve`: how long the hold waits for its confirmation before it frees its place by itself, 1s to 30m (default 5m).
             public init(
                 near: Components.Schemas.PickupRequestReadyIn.NearPayload,
                 readyIn: Components.Schemas.Duration,
@@ -4235,7 +4297,10 @@ extension Components {
                 alternatives: Swift.Int? = nil,
                 _where: [Components.Schemas.Condition]? = nil,
                 now: Components.Schemas.Instant? = nil,
-                service: Components.Schemas.ServiceName? = nil
+                service: Components.Schemas.ServiceName? = nil,
+                maxDelay: Components.Schemas.MaxDelay? = nil,
+                reserve: Swift.Bool? = nil,
+                holdFor: Components.Schemas.HoldDuration? = nil
             ) {
                 self.near = near
                 self.readyIn = readyIn
@@ -4249,6 +4314,9 @@ extension Components {
                 self._where = _where
                 self.now = now
                 self.service = service
+                self.maxDelay = maxDelay
+                self.reserve = reserve
+                self.holdFor = holdFor
             }
             public enum CodingKeys: String, CodingKey {
                 case near
@@ -4263,6 +4331,9 @@ extension Components {
                 case _where = "where"
                 case now
                 case service
+                case maxDelay = "max_delay"
+                case reserve
+                case holdFor = "hold_for"
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -4314,6 +4385,18 @@ extension Components {
                     Components.Schemas.ServiceName.self,
                     forKey: .service
                 )
+                self.maxDelay = try container.decodeIfPresent(
+                    Components.Schemas.MaxDelay.self,
+                    forKey: .maxDelay
+                )
+                self.reserve = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .reserve
+                )
+                self.holdFor = try container.decodeIfPresent(
+                    Components.Schemas.HoldDuration.self,
+                    forKey: .holdFor
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "near",
                     "ready_in",
@@ -4326,11 +4409,14 @@ extension Components {
                     "alternatives",
                     "where",
                     "now",
-                    "service"
+                    "service",
+                    "max_delay",
+                    "reserve",
+                    "hold_for"
                 ])
             }
         }
-        /// A plain pickup request: the query-string parameters of `stores pickup` as members, in the body only. The service also accepts a member that is null as absent. The order is ready at `ready_at`.
+        /// A plain pickup request: the query-string parameters of `stores pickup` as members, in the body only. The service also accepts a member that is null as absent. The order is ready at `ready_at`. With `reserve`, the assigned slot is held (needs an order token; `now` is not given, and `hold_for` goes only with `reserve`).
         ///
         /// - Remark: Generated from `#/components/schemas/PickupRequestReadyAt`.
         public struct PickupRequestReadyAt: Codable, Hashable, Sendable {
@@ -4479,6 +4565,18 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/PickupRequestReadyAt/service`.
             public var service: Components.Schemas.ServiceName?
+            /// How much later than the next store's pickup a store whose slot is full may still take the order in its next free slot, 0 to 2h (default 15m; docs/pickup.md, "Capacity").
+            ///
+            /// - Remark: Generated from `#/components/schemas/PickupRequestReadyAt/max_delay`.
+            public var maxDelay: Components.Schemas.MaxDelay?
+            /// Hold one place in the assigned store's slot for this order (docs/pickup.md, "Holding a slot"): answered 201 with the plan's `reservation`, or 200 with `reservation` null when no store can take the order. Needs an order token (`Authorization: Bearer`); not with `now` (holds go by the real clock). The service also reads the query-string spellings (`"yes"`, `"1"`, …).
+            ///
+            /// - Remark: Generated from `#/components/schemas/PickupRequestReadyAt/reserve`.
+            public var reserve: Swift.Bool?
+            /// With `reserve`: how long the hold waits for its confirmation before it frees its place by itself, 1s to 30m (default 5m).
+            ///
+            /// - Remark: Generated from `#/components/schemas/PickupRequestReadyAt/hold_for`.
+            public var holdFor: Components.Schemas.HoldDuration?
             /// Creates a new `PickupRequestReadyAt`.
             ///
             /// - Parameters:
@@ -4494,6 +4592,9 @@ extension Components {
             ///   - _where: Required attributes. A condition on the store's properties: `KEY=VALUE` (the property, or one of its values in an array or an OSM `;` list, equals VALUE; `yes`/`true` and `no`/`false` match each other), `KEY!=VALUE` (no value equals VALUE, or the key is absent) or `KEY` alone (present, not null, not `no`/`false`). Repeat the parameter for several conditions; a store must meet all. (The service also reads a single condition as a string.)
             ///   - now: The order time, for a reproducible answer (default: the clock). An instant, with `Z` or an offset.
             ///   - service: The service the order is for (`drive_through`): pickup goes by its hours.
+            ///   - maxDelay: How much later than the next store's pickup a store whose slot is full may still take the order in its next free slot, 0 to 2h (default 15m; docs/pickup.md, "Capacity").
+            ///   - reserve: Hold one place in the assigned store's slot for this order (docs/pickup.md, "Holding a slot"): answered 201 with the plan's `reservation`, or 200 with `reservation` null when no store can take the order. Needs an order token (`Authorization: Bearer`); not with `now` (holds go by the real clock). The service also reads the query-string spellings (`"yes"`, `"1"`, …).
+            ///   - holdFor: With `reserve`: how long the hold waits for its confirmation before it frees its place by itself, 1s to 30m (default 5m).
             public init(
                 near: Components.Schemas.PickupRequestReadyAt.NearPayload,
                 readyAt: Components.Schemas.Time,
@@ -4506,7 +4607,10 @@ extension Components {
                 alternatives: Swift.Int? = nil,
                 _where: [Components.Schemas.Condition]? = nil,
                 now: Components.Schemas.Instant? = nil,
-                service: Components.Schemas.ServiceName? = nil
+                service: Components.Schemas.ServiceName? = nil,
+                maxDelay: Components.Schemas.MaxDelay? = nil,
+                reserve: Swift.Bool? = nil,
+                holdFor: Components.Schemas.HoldDuration? = nil
             ) {
                 self.near = near
                 self.readyAt = readyAt
@@ -4520,6 +4624,9 @@ extension Components {
                 self._where = _where
                 self.now = now
                 self.service = service
+                self.maxDelay = maxDelay
+                self.reserve = reserve
+                self.holdFor = holdFor
             }
             public enum CodingKeys: String, CodingKey {
                 case near
@@ -4534,6 +4641,9 @@ extension Components {
                 case _where = "where"
                 case now
                 case service
+                case maxDelay = "max_delay"
+                case reserve
+                case holdFor = "hold_for"
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -4585,6 +4695,18 @@ extension Components {
                     Components.Schemas.ServiceName.self,
                     forKey: .service
                 )
+                self.maxDelay = try container.decodeIfPresent(
+                    Components.Schemas.MaxDelay.self,
+                    forKey: .maxDelay
+                )
+                self.reserve = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .reserve
+                )
+                self.holdFor = try container.decodeIfPresent(
+                    Components.Schemas.HoldDuration.self,
+                    forKey: .holdFor
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "near",
                     "ready_at",
@@ -4597,7 +4719,10 @@ extension Components {
                     "alternatives",
                     "where",
                     "now",
-                    "service"
+                    "service",
+                    "max_delay",
+                    "reserve",
+                    "hold_for"
                 ])
             }
         }
@@ -5272,7 +5397,7 @@ extension Components {
                 ])
             }
         }
-        /// A store's state (docs/state.md): whether it takes orders, its temporary closures and its special days, with the version of its last change.
+        /// A store's state (docs/state.md): whether it takes orders, its temporary closures, its special days and its capacities, with the version of its last change.
         ///
         /// - Remark: Generated from `#/components/schemas/StoreOperationalState`.
         public struct StoreOperationalState: Codable, Hashable, Sendable {
@@ -5292,6 +5417,10 @@ extension Components {
             public var closures: [Components.Schemas.Closure]
             /// - Remark: Generated from `#/components/schemas/StoreOperationalState/special_days`.
             public var specialDays: [Components.Schemas.SpecialDay]
+            /// The capacities set in the state, the store's and per service (the data's `pickup:capacity` are not listed here: `GET /v1/stores/{id}/slots` says which applies).
+            ///
+            /// - Remark: Generated from `#/components/schemas/StoreOperationalState/capacity`.
+            public var capacity: [Components.Schemas.Capacity]
             /// The state version of this store's last change (0: never changed).
             ///
             /// - Remark: Generated from `#/components/schemas/StoreOperationalState/version`.
@@ -5309,6 +5438,7 @@ extension Components {
             ///   - reason: Why ordering is paused; null while open.
             ///   - closures:
             ///   - specialDays:
+            ///   - capacity: The capacities set in the state, the store's and per service (the data's `pickup:capacity` are not listed here: `GET /v1/stores/{id}/slots` says which applies).
             ///   - version: The state version of this store's last change (0: never changed).
             ///   - changedAt: When it last changed (UTC).
             public init(
@@ -5318,6 +5448,7 @@ extension Components {
                 reason: Swift.String? = nil,
                 closures: [Components.Schemas.Closure],
                 specialDays: [Components.Schemas.SpecialDay],
+                capacity: [Components.Schemas.Capacity],
                 version: Swift.Int,
                 changedAt: Swift.String? = nil
             ) {
@@ -5327,6 +5458,7 @@ extension Components {
                 self.reason = reason
                 self.closures = closures
                 self.specialDays = specialDays
+                self.capacity = capacity
                 self.version = version
                 self.changedAt = changedAt
             }
@@ -5337,6 +5469,7 @@ extension Components {
                 case reason
                 case closures
                 case specialDays = "special_days"
+                case capacity
                 case version
                 case changedAt = "changed_at"
             }
@@ -5366,6 +5499,10 @@ extension Components {
                     [Components.Schemas.SpecialDay].self,
                     forKey: .specialDays
                 )
+                self.capacity = try container.decode(
+                    [Components.Schemas.Capacity].self,
+                    forKey: .capacity
+                )
                 self.version = try container.decode(
                     Swift.Int.self,
                     forKey: .version
@@ -5381,12 +5518,13 @@ extension Components {
                     "reason",
                     "closures",
                     "special_days",
+                    "capacity",
                     "version",
                     "changed_at"
                 ])
             }
         }
-        /// A change to a store's state: any of these members; the lists replace the stored ones.
+        /// A change to a store's state: any of these members; the lists replace the stored ones, and `capacity` as an object sets (or removes) one service's capacity, as a list replaces them all.
         ///
         /// - Remark: Generated from `#/components/schemas/StateChange`.
         public struct StateChange: Codable, Hashable, Sendable {
@@ -5404,6 +5542,47 @@ extension Components {
             public var closures: [Components.Schemas.Closure]?
             /// - Remark: Generated from `#/components/schemas/StateChange/special_days`.
             public var specialDays: [Components.Schemas.SpecialDay]?
+            /// Orders per pickup slot (docs/pickup.md, "Capacity"): an object sets or removes one capacity, a list (at most 20, each service once) replaces them all (`[]` removes every one).
+            ///
+            /// - Remark: Generated from `#/components/schemas/StateChange/capacity`.
+            @frozen public enum CapacityPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/StateChange/capacity/case1`.
+                case CapacityChange(Components.Schemas.CapacityChange)
+                /// - Remark: Generated from `#/components/schemas/StateChange/capacity/case2`.
+                case case2([Components.Schemas.CapacitySetting])
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self = .CapacityChange(try .init(from: decoder))
+                        return
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self = .case2(try decoder.decodeFromSingleValueContainer())
+                        return
+                    } catch {
+                        errors.append(error)
+                    }
+                    throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    switch self {
+                    case let .CapacityChange(value):
+                        try value.encode(to: encoder)
+                    case let .case2(value):
+                        try encoder.encodeToSingleValueContainer(value)
+                    }
+                }
+            }
+            /// Orders per pickup slot (docs/pickup.md, "Capacity"): an object sets or removes one capacity, a list (at most 20, each service once) replaces them all (`[]` removes every one).
+            ///
+            /// - Remark: Generated from `#/components/schemas/StateChange/capacity`.
+            public var capacity: Components.Schemas.StateChange.CapacityPayload?
             /// Creates a new `StateChange`.
             ///
             /// - Parameters:
@@ -5412,18 +5591,21 @@ extension Components {
             ///   - reason: With `paused`: why.
             ///   - closures:
             ///   - specialDays:
+            ///   - capacity: Orders per pickup slot (docs/pickup.md, "Capacity"): an object sets or removes one capacity, a list (at most 20, each service once) replaces them all (`[]` removes every one).
             public init(
                 ordering: Components.Schemas.Ordering? = nil,
                 until: Swift.String? = nil,
                 reason: Swift.String? = nil,
                 closures: [Components.Schemas.Closure]? = nil,
-                specialDays: [Components.Schemas.SpecialDay]? = nil
+                specialDays: [Components.Schemas.SpecialDay]? = nil,
+                capacity: Components.Schemas.StateChange.CapacityPayload? = nil
             ) {
                 self.ordering = ordering
                 self.until = until
                 self.reason = reason
                 self.closures = closures
                 self.specialDays = specialDays
+                self.capacity = capacity
             }
             public enum CodingKeys: String, CodingKey {
                 case ordering
@@ -5431,6 +5613,7 @@ extension Components {
                 case reason
                 case closures
                 case specialDays = "special_days"
+                case capacity
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -5454,12 +5637,17 @@ extension Components {
                     [Components.Schemas.SpecialDay].self,
                     forKey: .specialDays
                 )
+                self.capacity = try container.decodeIfPresent(
+                    Components.Schemas.StateChange.CapacityPayload.self,
+                    forKey: .capacity
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "ordering",
                     "until",
                     "reason",
                     "closures",
-                    "special_days"
+                    "special_days",
+                    "capacity"
                 ])
             }
         }
@@ -5628,6 +5816,876 @@ extension Components {
                     "version",
                     "changed_since",
                     "stores"
+                ])
+            }
+        }
+        /// A duration from 0 to 2 hours (`15m`, `0s`, `PT30M`); the service also reads the other spellings of `Duration` within that bound.
+        ///
+        /// - Remark: Generated from `#/components/schemas/MaxDelay`.
+        public typealias MaxDelay = Swift.String
+        /// A duration from 1 second to 30 minutes (`5m`, `90s`, `PT10M`); the service also reads the other spellings of `Duration` within that bound.
+        ///
+        /// - Remark: Generated from `#/components/schemas/HoldDuration`.
+        public typealias HoldDuration = Swift.String
+        /// The orders a slot takes: a whole number (0 takes none), or rules by time of day read like opening hours, the first whose selection holds the slot's start giving the limit (`Mo-Fr 07:00-09:00 20; Sa,Su 08:00-12:00 30; 10`; a slot no rule holds has no limit).
+        ///
+        /// - Remark: Generated from `#/components/schemas/OrdersPerSlot`.
+        @frozen public enum OrdersPerSlot: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/OrdersPerSlot/case1`.
+            case case1(Swift.Int)
+            /// - Remark: Generated from `#/components/schemas/OrdersPerSlot/case2`.
+            case case2(Swift.String)
+            public init(from decoder: any Swift.Decoder) throws {
+                var errors: [any Swift.Error] = []
+                do {
+                    self = .case1(try decoder.decodeFromSingleValueContainer())
+                    return
+                } catch {
+                    errors.append(error)
+                }
+                do {
+                    self = .case2(try decoder.decodeFromSingleValueContainer())
+                    return
+                } catch {
+                    errors.append(error)
+                }
+                throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                    type: Self.self,
+                    codingPath: decoder.codingPath,
+                    errors: errors
+                )
+            }
+            public func encode(to encoder: any Swift.Encoder) throws {
+                switch self {
+                case let .case1(value):
+                    try encoder.encodeToSingleValueContainer(value)
+                case let .case2(value):
+                    try encoder.encodeToSingleValueContainer(value)
+                }
+            }
+        }
+        /// The length of a slot in minutes: a divisor of a day (5, 10, 15, 20, 30, 60, … 1440), so that every day's slots start at the same wall times from local midnight. Default 15.
+        ///
+        /// - Remark: Generated from `#/components/schemas/SlotMinutes`.
+        public typealias SlotMinutes = Swift.Int
+        /// A capacity set in a store's state (docs/pickup.md, "Capacity"): so many orders per slot, for the store or for one service. It wins over the data's `pickup:capacity` at the same level.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Capacity`.
+        public struct Capacity: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Capacity/orders_per_slot`.
+            public var ordersPerSlot: Components.Schemas.OrdersPerSlot
+            /// - Remark: Generated from `#/components/schemas/Capacity/slot_minutes`.
+            public var slotMinutes: Components.Schemas.SlotMinutes
+            /// The service whose orders it counts (`drive_through`); null for the store's, which also counts the orders of a service without a capacity of its own.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Capacity/service`.
+            public var service: Swift.String?
+            /// Creates a new `Capacity`.
+            ///
+            /// - Parameters:
+            ///   - ordersPerSlot:
+            ///   - slotMinutes:
+            ///   - service: The service whose orders it counts (`drive_through`); null for the store's, which also counts the orders of a service without a capacity of its own.
+            public init(
+                ordersPerSlot: Components.Schemas.OrdersPerSlot,
+                slotMinutes: Components.Schemas.SlotMinutes,
+                service: Swift.String? = nil
+            ) {
+                self.ordersPerSlot = ordersPerSlot
+                self.slotMinutes = slotMinutes
+                self.service = service
+            }
+            public enum CodingKeys: String, CodingKey {
+                case ordersPerSlot = "orders_per_slot"
+                case slotMinutes = "slot_minutes"
+                case service
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.ordersPerSlot = try container.decode(
+                    Components.Schemas.OrdersPerSlot.self,
+                    forKey: .ordersPerSlot
+                )
+                self.slotMinutes = try container.decode(
+                    Components.Schemas.SlotMinutes.self,
+                    forKey: .slotMinutes
+                )
+                self.service = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .service
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "orders_per_slot",
+                    "slot_minutes",
+                    "service"
+                ])
+            }
+        }
+        /// The capacity that applies (the members of `Capacity`: the state's or the data's, for the service or the store), or null: the store takes any number of orders.
+        ///
+        /// - Remark: Generated from `#/components/schemas/CapacityOrNull`.
+        public struct CapacityOrNull: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/CapacityOrNull/orders_per_slot`.
+            public var ordersPerSlot: Components.Schemas.OrdersPerSlot
+            /// - Remark: Generated from `#/components/schemas/CapacityOrNull/slot_minutes`.
+            public var slotMinutes: Components.Schemas.SlotMinutes
+            /// The service whose orders it counts (`drive_through`); null for the store's, which also counts the orders of a service without a capacity of its own.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CapacityOrNull/service`.
+            public var service: Swift.String?
+            /// Creates a new `CapacityOrNull`.
+            ///
+            /// - Parameters:
+            ///   - ordersPerSlot:
+            ///   - slotMinutes:
+            ///   - service: The service whose orders it counts (`drive_through`); null for the store's, which also counts the orders of a service without a capacity of its own.
+            public init(
+                ordersPerSlot: Components.Schemas.OrdersPerSlot,
+                slotMinutes: Components.Schemas.SlotMinutes,
+                service: Swift.String? = nil
+            ) {
+                self.ordersPerSlot = ordersPerSlot
+                self.slotMinutes = slotMinutes
+                self.service = service
+            }
+            public enum CodingKeys: String, CodingKey {
+                case ordersPerSlot = "orders_per_slot"
+                case slotMinutes = "slot_minutes"
+                case service
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.ordersPerSlot = try container.decode(
+                    Components.Schemas.OrdersPerSlot.self,
+                    forKey: .ordersPerSlot
+                )
+                self.slotMinutes = try container.decode(
+                    Components.Schemas.SlotMinutes.self,
+                    forKey: .slotMinutes
+                )
+                self.service = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .service
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "orders_per_slot",
+                    "slot_minutes",
+                    "service"
+                ])
+            }
+        }
+        /// One capacity of a list that replaces all of the store's state's capacities.
+        ///
+        /// - Remark: Generated from `#/components/schemas/CapacitySetting`.
+        public struct CapacitySetting: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/CapacitySetting/orders_per_slot`.
+            public var ordersPerSlot: Components.Schemas.OrdersPerSlot
+            /// The slot length in minutes, a divisor of a day (`SlotMinutes`); absent or null: 15.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CapacitySetting/slot_minutes`.
+            public var slotMinutes: Swift.Int?
+            /// The service it is for; absent or null for the store's.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CapacitySetting/service`.
+            public var service: Swift.String?
+            /// Creates a new `CapacitySetting`.
+            ///
+            /// - Parameters:
+            ///   - ordersPerSlot:
+            ///   - slotMinutes: The slot length in minutes, a divisor of a day (`SlotMinutes`); absent or null: 15.
+            ///   - service: The service it is for; absent or null for the store's.
+            public init(
+                ordersPerSlot: Components.Schemas.OrdersPerSlot,
+                slotMinutes: Swift.Int? = nil,
+                service: Swift.String? = nil
+            ) {
+                self.ordersPerSlot = ordersPerSlot
+                self.slotMinutes = slotMinutes
+                self.service = service
+            }
+            public enum CodingKeys: String, CodingKey {
+                case ordersPerSlot = "orders_per_slot"
+                case slotMinutes = "slot_minutes"
+                case service
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.ordersPerSlot = try container.decode(
+                    Components.Schemas.OrdersPerSlot.self,
+                    forKey: .ordersPerSlot
+                )
+                self.slotMinutes = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .slotMinutes
+                )
+                self.service = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .service
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "orders_per_slot",
+                    "slot_minutes",
+                    "service"
+                ])
+            }
+        }
+        /// Sets the capacity of one service (or the store's), keeping the others; `orders_per_slot` null removes it, so the data's applies again.
+        ///
+        /// - Remark: Generated from `#/components/schemas/CapacityChange`.
+        public struct CapacityChange: Codable, Hashable, Sendable {
+            /// A whole number of orders (0 to 10000), rules by time of day as a string (`OrdersPerSlot`), or null to remove the capacity set before.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CapacityChange/orders_per_slot`.
+            @frozen public enum OrdersPerSlotPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/CapacityChange/orders_per_slot/case1`.
+                case case1(Swift.Int?)
+                /// - Remark: Generated from `#/components/schemas/CapacityChange/orders_per_slot/case2`.
+                case case2(Swift.String)
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self = .case1(try decoder.decodeFromSingleValueContainer())
+                        return
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self = .case2(try decoder.decodeFromSingleValueContainer())
+                        return
+                    } catch {
+                        errors.append(error)
+                    }
+                    throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    switch self {
+                    case let .case1(value):
+                        try encoder.encodeToSingleValueContainer(value)
+                    case let .case2(value):
+                        try encoder.encodeToSingleValueContainer(value)
+                    }
+                }
+            }
+            /// A whole number of orders (0 to 10000), rules by time of day as a string (`OrdersPerSlot`), or null to remove the capacity set before.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CapacityChange/orders_per_slot`.
+            public var ordersPerSlot: Components.Schemas.CapacityChange.OrdersPerSlotPayload?
+            /// The slot length in minutes, a divisor of a day (`SlotMinutes`); absent or null: 15. Not with a null `orders_per_slot` (not even null).
+            ///
+            /// - Remark: Generated from `#/components/schemas/CapacityChange/slot_minutes`.
+            public var slotMinutes: Swift.Int?
+            /// The service it is for; absent or null for the store's.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CapacityChange/service`.
+            public var service: Swift.String?
+            /// Creates a new `CapacityChange`.
+            ///
+            /// - Parameters:
+            ///   - ordersPerSlot: A whole number of orders (0 to 10000), rules by time of day as a string (`OrdersPerSlot`), or null to remove the capacity set before.
+            ///   - slotMinutes: The slot length in minutes, a divisor of a day (`SlotMinutes`); absent or null: 15. Not with a null `orders_per_slot` (not even null).
+            ///   - service: The service it is for; absent or null for the store's.
+            public init(
+                ordersPerSlot: Components.Schemas.CapacityChange.OrdersPerSlotPayload? = nil,
+                slotMinutes: Swift.Int? = nil,
+                service: Swift.String? = nil
+            ) {
+                self.ordersPerSlot = ordersPerSlot
+                self.slotMinutes = slotMinutes
+                self.service = service
+            }
+            public enum CodingKeys: String, CodingKey {
+                case ordersPerSlot = "orders_per_slot"
+                case slotMinutes = "slot_minutes"
+                case service
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.ordersPerSlot = try container.decodeIfPresent(
+                    Components.Schemas.CapacityChange.OrdersPerSlotPayload.self,
+                    forKey: .ordersPerSlot
+                )
+                self.slotMinutes = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .slotMinutes
+                )
+                self.service = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .service
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "orders_per_slot",
+                    "slot_minutes",
+                    "service"
+                ])
+            }
+        }
+        /// The slot the pickup falls in at its store, when the store has a capacity or a hold was asked for (docs/pickup.md); null otherwise.
+        ///
+        /// - Remark: Generated from `#/components/schemas/PickupSlotOrNull`.
+        public struct PickupSlotOrNull: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PickupSlotOrNull/start`.
+            public var start: Components.Schemas.UtcTime
+            /// - Remark: Generated from `#/components/schemas/PickupSlotOrNull/end`.
+            public var end: Components.Schemas.UtcTime
+            /// The service whose slots count the order; null: the store's.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PickupSlotOrNull/service`.
+            public var service: Swift.String?
+            /// The slot's limit; null: none.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PickupSlotOrNull/orders_per_slot`.
+            public var ordersPerSlot: Swift.Int?
+            /// The orders the slot held when planned (confirmed, and held and not expired).
+            ///
+            /// - Remark: Generated from `#/components/schemas/PickupSlotOrNull/taken`.
+            public var taken: Swift.Int
+            /// Creates a new `PickupSlotOrNull`.
+            ///
+            /// - Parameters:
+            ///   - start:
+            ///   - end:
+            ///   - service: The service whose slots count the order; null: the store's.
+            ///   - ordersPerSlot: The slot's limit; null: none.
+            ///   - taken: The orders the slot held when planned (confirmed, and held and not expired).
+            public init(
+                start: Components.Schemas.UtcTime,
+                end: Components.Schemas.UtcTime,
+                service: Swift.String? = nil,
+                ordersPerSlot: Swift.Int? = nil,
+                taken: Swift.Int
+            ) {
+                self.start = start
+                self.end = end
+                self.service = service
+                self.ordersPerSlot = ordersPerSlot
+                self.taken = taken
+            }
+            public enum CodingKeys: String, CodingKey {
+                case start
+                case end
+                case service
+                case ordersPerSlot = "orders_per_slot"
+                case taken
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.start = try container.decode(
+                    Components.Schemas.UtcTime.self,
+                    forKey: .start
+                )
+                self.end = try container.decode(
+                    Components.Schemas.UtcTime.self,
+                    forKey: .end
+                )
+                self.service = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .service
+                )
+                self.ordersPerSlot = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .ordersPerSlot
+                )
+                self.taken = try container.decode(
+                    Swift.Int.self,
+                    forKey: .taken
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "start",
+                    "end",
+                    "service",
+                    "orders_per_slot",
+                    "taken"
+                ])
+            }
+        }
+        /// `r_` and 26 characters of Crockford's base 32 in lower case (130 random bits).
+        ///
+        /// - Remark: Generated from `#/components/schemas/ReservationId`.
+        public typealias ReservationId = Swift.String
+        /// `held`: counted, waiting for its confirmation until `expires_at`; `confirmed`: kept until its slot is over; `released`: freed by `DELETE /v1/reservations/{id}`; `expired`: not confirmed in time, freed at `expires_at`.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ReservationStatus`.
+        @frozen public enum ReservationStatus: String, Codable, Hashable, Sendable, CaseIterable {
+            case held = "held"
+            case confirmed = "confirmed"
+            case released = "released"
+            case expired = "expired"
+        }
+        /// A pickup slot held for an order (docs/pickup.md, "Holding a slot"), with its status at the time of the answer.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Reservation`.
+        public struct Reservation: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Reservation/id`.
+            public var id: Components.Schemas.ReservationId
+            /// - Remark: Generated from `#/components/schemas/Reservation/store`.
+            public var store: Components.Schemas.StoreId
+            /// The service whose slot it holds; null: the store's.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Reservation/service`.
+            public var service: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Reservation/slot_start`.
+            public var slotStart: Components.Schemas.UtcTime
+            /// - Remark: Generated from `#/components/schemas/Reservation/slot_end`.
+            public var slotEnd: Components.Schemas.UtcTime
+            /// - Remark: Generated from `#/components/schemas/Reservation/status`.
+            public var status: Components.Schemas.ReservationStatus
+            /// When a hold frees its place unless confirmed (for a confirmed one, when it was to).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Reservation/expires_at`.
+            public var expiresAt: Components.Schemas.UtcTime
+            /// - Remark: Generated from `#/components/schemas/Reservation/created_at`.
+            public var createdAt: Components.Schemas.UtcTime
+            /// - Remark: Generated from `#/components/schemas/Reservation/changed_at`.
+            public var changedAt: Components.Schemas.UtcTime
+            /// Creates a new `Reservation`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - store:
+            ///   - service: The service whose slot it holds; null: the store's.
+            ///   - slotStart:
+            ///   - slotEnd:
+            ///   - status:
+            ///   - expiresAt: When a hold frees its place unless confirmed (for a confirmed one, when it was to).
+            ///   - createdAt:
+            ///   - changedAt:
+            public init(
+                id: Components.Schemas.ReservationId,
+                store: Components.Schemas.StoreId,
+                service: Swift.String? = nil,
+                slotStart: Components.Schemas.UtcTime,
+                slotEnd: Components.Schemas.UtcTime,
+                status: Components.Schemas.ReservationStatus,
+                expiresAt: Components.Schemas.UtcTime,
+                createdAt: Components.Schemas.UtcTime,
+                changedAt: Components.Schemas.UtcTime
+            ) {
+                self.id = id
+                self.store = store
+                self.service = service
+                self.slotStart = slotStart
+                self.slotEnd = slotEnd
+                self.status = status
+                self.expiresAt = expiresAt
+                self.createdAt = createdAt
+                self.changedAt = changedAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case store
+                case service
+                case slotStart = "slot_start"
+                case slotEnd = "slot_end"
+                case status
+                case expiresAt = "expires_at"
+                case createdAt = "created_at"
+                case changedAt = "changed_at"
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.id = try container.decode(
+                    Components.Schemas.ReservationId.self,
+                    forKey: .id
+                )
+                self.store = try container.decode(
+                    Components.Schemas.StoreId.self,
+                    forKey: .store
+                )
+                self.service = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .service
+                )
+                self.slotStart = try container.decode(
+                    Components.Schemas.UtcTime.self,
+                    forKey: .slotStart
+                )
+                self.slotEnd = try container.decode(
+                    Components.Schemas.UtcTime.self,
+                    forKey: .slotEnd
+                )
+                self.status = try container.decode(
+                    Components.Schemas.ReservationStatus.self,
+                    forKey: .status
+                )
+                self.expiresAt = try container.decode(
+                    Components.Schemas.UtcTime.self,
+                    forKey: .expiresAt
+                )
+                self.createdAt = try container.decode(
+                    Components.Schemas.UtcTime.self,
+                    forKey: .createdAt
+                )
+                self.changedAt = try container.decode(
+                    Components.Schemas.UtcTime.self,
+                    forKey: .changedAt
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "id",
+                    "store",
+                    "service",
+                    "slot_start",
+                    "slot_end",
+                    "status",
+                    "expires_at",
+                    "created_at",
+                    "changed_at"
+                ])
+            }
+        }
+        /// The slot held for the order (`reserve`), as the storage took it (the members of `Reservation`); null without one.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ReservationOrNull`.
+        public struct ReservationOrNull: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ReservationOrNull/id`.
+            public var id: Components.Schemas.ReservationId
+            /// - Remark: Generated from `#/components/schemas/ReservationOrNull/store`.
+            public var store: Components.Schemas.StoreId
+            /// The service whose slot it holds; null: the store's.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ReservationOrNull/service`.
+            public var service: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/ReservationOrNull/slot_start`.
+            public var slotStart: Components.Schemas.UtcTime
+            /// - Remark: Generated from `#/components/schemas/ReservationOrNull/slot_end`.
+            public var slotEnd: Components.Schemas.UtcTime
+            /// - Remark: Generated from `#/components/schemas/ReservationOrNull/status`.
+            public var status: Components.Schemas.ReservationStatus
+            /// When a hold frees its place unless confirmed (for a confirmed one, when it was to).
+            ///
+            /// - Remark: Generated from `#/components/schemas/ReservationOrNull/expires_at`.
+            public var expiresAt: Components.Schemas.UtcTime
+            /// - Remark: Generated from `#/components/schemas/ReservationOrNull/created_at`.
+            public var createdAt: Components.Schemas.UtcTime
+            /// - Remark: Generated from `#/components/schemas/ReservationOrNull/changed_at`.
+            public var changedAt: Components.Schemas.UtcTime
+            /// Creates a new `ReservationOrNull`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - store:
+            ///   - service: The service whose slot it holds; null: the store's.
+            ///   - slotStart:
+            ///   - slotEnd:
+            ///   - status:
+            ///   - expiresAt: When a hold frees its place unless confirmed (for a confirmed one, when it was to).
+            ///   - createdAt:
+            ///   - changedAt:
+            public init(
+                id: Components.Schemas.ReservationId,
+                store: Components.Schemas.StoreId,
+                service: Swift.String? = nil,
+                slotStart: Components.Schemas.UtcTime,
+                slotEnd: Components.Schemas.UtcTime,
+                status: Components.Schemas.ReservationStatus,
+                expiresAt: Components.Schemas.UtcTime,
+                createdAt: Components.Schemas.UtcTime,
+                changedAt: Components.Schemas.UtcTime
+            ) {
+                self.id = id
+                self.store = store
+                self.service = service
+                self.slotStart = slotStart
+                self.slotEnd = slotEnd
+                self.status = status
+                self.expiresAt = expiresAt
+                self.createdAt = createdAt
+                self.changedAt = changedAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case store
+                case service
+                case slotStart = "slot_start"
+                case slotEnd = "slot_end"
+                case status
+                case expiresAt = "expires_at"
+                case createdAt = "created_at"
+                case changedAt = "changed_at"
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.id = try container.decode(
+                    Components.Schemas.ReservationId.self,
+                    forKey: .id
+                )
+                self.store = try container.decode(
+                    Components.Schemas.StoreId.self,
+                    forKey: .store
+                )
+                self.service = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .service
+                )
+                self.slotStart = try container.decode(
+                    Components.Schemas.UtcTime.self,
+                    forKey: .slotStart
+                )
+                self.slotEnd = try container.decode(
+                    Components.Schemas.UtcTime.self,
+                    forKey: .slotEnd
+                )
+                self.status = try container.decode(
+                    Components.Schemas.ReservationStatus.self,
+                    forKey: .status
+                )
+                self.expiresAt = try container.decode(
+                    Components.Schemas.UtcTime.self,
+                    forKey: .expiresAt
+                )
+                self.createdAt = try container.decode(
+                    Components.Schemas.UtcTime.self,
+                    forKey: .createdAt
+                )
+                self.changedAt = try container.decode(
+                    Components.Schemas.UtcTime.self,
+                    forKey: .changedAt
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "id",
+                    "store",
+                    "service",
+                    "slot_start",
+                    "slot_end",
+                    "status",
+                    "expires_at",
+                    "created_at",
+                    "changed_at"
+                ])
+            }
+        }
+        /// One slot of the day with what it holds.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Slot`.
+        public struct Slot: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Slot/start`.
+            public var start: Components.Schemas.UtcTime
+            /// - Remark: Generated from `#/components/schemas/Slot/start_local`.
+            public var startLocal: Components.Schemas.LocalTime
+            /// - Remark: Generated from `#/components/schemas/Slot/end`.
+            public var end: Components.Schemas.UtcTime
+            /// The slot's limit; null: none.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Slot/orders_per_slot`.
+            public var ordersPerSlot: Swift.Int?
+            /// Holds not yet confirmed nor expired.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Slot/held`.
+            public var held: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/Slot/confirmed`.
+            public var confirmed: Swift.Int
+            /// Places left; null without a limit.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Slot/free`.
+            public var free: Swift.Int?
+            /// Whether the store is open (for the service) at the slot's start; null when its hours are unknown then.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Slot/open`.
+            public var open: Swift.Bool?
+            /// Creates a new `Slot`.
+            ///
+            /// - Parameters:
+            ///   - start:
+            ///   - startLocal:
+            ///   - end:
+            ///   - ordersPerSlot: The slot's limit; null: none.
+            ///   - held: Holds not yet confirmed nor expired.
+            ///   - confirmed:
+            ///   - free: Places left; null without a limit.
+            ///   - open: Whether the store is open (for the service) at the slot's start; null when its hours are unknown then.
+            public init(
+                start: Components.Schemas.UtcTime,
+                startLocal: Components.Schemas.LocalTime,
+                end: Components.Schemas.UtcTime,
+                ordersPerSlot: Swift.Int? = nil,
+                held: Swift.Int,
+                confirmed: Swift.Int,
+                free: Swift.Int? = nil,
+                open: Swift.Bool? = nil
+            ) {
+                self.start = start
+                self.startLocal = startLocal
+                self.end = end
+                self.ordersPerSlot = ordersPerSlot
+                self.held = held
+                self.confirmed = confirmed
+                self.free = free
+                self.open = open
+            }
+            public enum CodingKeys: String, CodingKey {
+                case start
+                case startLocal = "start_local"
+                case end
+                case ordersPerSlot = "orders_per_slot"
+                case held
+                case confirmed
+                case free
+                case open
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.start = try container.decode(
+                    Components.Schemas.UtcTime.self,
+                    forKey: .start
+                )
+                self.startLocal = try container.decode(
+                    Components.Schemas.LocalTime.self,
+                    forKey: .startLocal
+                )
+                self.end = try container.decode(
+                    Components.Schemas.UtcTime.self,
+                    forKey: .end
+                )
+                self.ordersPerSlot = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .ordersPerSlot
+                )
+                self.held = try container.decode(
+                    Swift.Int.self,
+                    forKey: .held
+                )
+                self.confirmed = try container.decode(
+                    Swift.Int.self,
+                    forKey: .confirmed
+                )
+                self.free = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .free
+                )
+                self.open = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .open
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "start",
+                    "start_local",
+                    "end",
+                    "orders_per_slot",
+                    "held",
+                    "confirmed",
+                    "free",
+                    "open"
+                ])
+            }
+        }
+        /// One store's pickup slots on one day, counted by the state storage (`stores slots ID --date D --format json`): an app's "choose a time" screen offers those that are `open` with `free` above 0 (or no limit).
+        ///
+        /// - Remark: Generated from `#/components/schemas/SlotListing`.
+        public struct SlotListing: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SlotListing/id`.
+            public var id: Components.Schemas.StoreId
+            /// The day, in the store's zone.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SlotListing/date`.
+            public var date: Swift.String
+            /// The service asked for; null: none.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SlotListing/service`.
+            public var service: Swift.String?
+            /// The service whose slots count its orders (reservations name it); null: the store's.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SlotListing/counted_as`.
+            public var countedAs: Swift.String?
+            /// The store's time zone (`UTC` when the data gives none and none could be inferred).
+            ///
+            /// - Remark: Generated from `#/components/schemas/SlotListing/time_zone`.
+            public var timeZone: Swift.String
+            /// - Remark: Generated from `#/components/schemas/SlotListing/capacity`.
+            public var capacity: Components.Schemas.CapacityOrNull?
+            /// Whether the store takes orders now (its state).
+            ///
+            /// - Remark: Generated from `#/components/schemas/SlotListing/ordering`.
+            public var ordering: Components.Schemas.Ordering
+            /// Every slot of the day, from local midnight, in order.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SlotListing/slots`.
+            public var slots: [Components.Schemas.Slot]
+            /// Creates a new `SlotListing`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - date: The day, in the store's zone.
+            ///   - service: The service asked for; null: none.
+            ///   - countedAs: The service whose slots count its orders (reservations name it); null: the store's.
+            ///   - timeZone: The store's time zone (`UTC` when the data gives none and none could be inferred).
+            ///   - capacity:
+            ///   - ordering: Whether the store takes orders now (its state).
+            ///   - slots: Every slot of the day, from local midnight, in order.
+            public init(
+                id: Components.Schemas.StoreId,
+                date: Swift.String,
+                service: Swift.String? = nil,
+                countedAs: Swift.String? = nil,
+                timeZone: Swift.String,
+                capacity: Components.Schemas.CapacityOrNull? = nil,
+                ordering: Components.Schemas.Ordering,
+                slots: [Components.Schemas.Slot]
+            ) {
+                self.id = id
+                self.date = date
+                self.service = service
+                self.countedAs = countedAs
+                self.timeZone = timeZone
+                self.capacity = capacity
+                self.ordering = ordering
+                self.slots = slots
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case date
+                case service
+                case countedAs = "counted_as"
+                case timeZone = "time_zone"
+                case capacity
+                case ordering
+                case slots
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.id = try container.decode(
+                    Components.Schemas.StoreId.self,
+                    forKey: .id
+                )
+                self.date = try container.decode(
+                    Swift.String.self,
+                    forKey: .date
+                )
+                self.service = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .service
+                )
+                self.countedAs = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .countedAs
+                )
+                self.timeZone = try container.decode(
+                    Swift.String.self,
+                    forKey: .timeZone
+                )
+                self.capacity = try container.decodeIfPresent(
+                    Components.Schemas.CapacityOrNull.self,
+                    forKey: .capacity
+                )
+                self.ordering = try container.decode(
+                    Components.Schemas.Ordering.self,
+                    forKey: .ordering
+                )
+                self.slots = try container.decode(
+                    [Components.Schemas.Slot].self,
+                    forKey: .slots
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "id",
+                    "date",
+                    "service",
+                    "counted_as",
+                    "time_zone",
+                    "capacity",
+                    "ordering",
+                    "slots"
                 ])
             }
         }

@@ -2648,7 +2648,7 @@ public enum Operations {
     }
     /// A store's state
     ///
-    /// Whether the store takes orders (`ordering`, a pause past its `until` reads open), its temporary closures and special days, as this replica answers with them (docs/state.md). Public.
+    /// Whether the store takes orders (`ordering`, a pause past its `until` reads open), its temporary closures, special days and capacities, as this replica answers with them (docs/state.md). Public.
     ///
     /// - Remark: HTTP `GET /v1/stores/{id}/state`.
     /// - Remark: Generated from `#/paths//v1/stores/{id}/state/get(getStoreState)`.
@@ -2885,7 +2885,7 @@ public enum Operations {
     }
     /// Change a store's state
     ///
-    /// Any of `ordering` (with `until` and `reason`), `closures` and `special_days`; lists replace the stored ones. The change is written to the state storage in one transaction before it is answered, and every replica applies it within a second. Takes the admin bearer token (`STORES_ADMIN_TOKEN`, or one of `STORES_ADMIN_TOKENS`, whose name the history keeps).
+    /// Any of `ordering` (with `until` and `reason`), `closures`, `special_days` and `capacity`; lists replace the stored ones, and a `capacity` object sets or removes one service's capacity. The change is written to the state storage in one transaction before it is answered, and every replica applies it within a second. Takes the admin bearer token (`STORES_ADMIN_TOKEN`, or one of `STORES_ADMIN_TOKENS`, whose name the history keeps).
     ///
     /// - Remark: HTTP `PATCH /v1/stores/{id}/state`.
     /// - Remark: Generated from `#/paths//v1/stores/{id}/state/patch(changeStoreState)`.
@@ -3092,7 +3092,7 @@ public enum Operations {
                     @frozen public enum WWWAuthenticate: String, Codable, Hashable, Sendable, CaseIterable {
                         case bearerRealm_equals__quot_storesAdmin_quot_ = #"Bearer realm="stores-admin""#
                     }
-                    /// The scheme the admin route takes.
+                    /// The scheme the admin routes take.
                     ///
                     /// - Remark: Generated from `#/paths/v1/stores/{id}/state/PATCH/responses/401/headers/WWW-Authenticate`.
                     public var wwwAuthenticate: Components.Headers.WWWAuthenticate?
@@ -3103,7 +3103,7 @@ public enum Operations {
                     ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
                     ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
                     ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
-                    ///   - wwwAuthenticate: The scheme the admin route takes.
+                    ///   - wwwAuthenticate: The scheme the admin routes take.
                     public init(
                         xRequestId: Components.Headers.XRequestId? = nil,
                         xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
@@ -3965,6 +3965,431 @@ public enum Operations {
             }
         }
     }
+    /// A store's pickup slots on a day
+    ///
+    /// `stores slots ID --date D`: every slot of the day from local midnight with its limit, the holds and confirmed reservations the state storage counts in it, the places left and whether the store is open for the service then; with the capacity that applies and the store's `ordering`. A store without a capacity lists 15-minute slots without a limit. Never cached.
+    ///
+    /// - Remark: HTTP `GET /v1/stores/{id}/slots`.
+    /// - Remark: Generated from `#/paths//v1/stores/{id}/slots/get(getStoreSlots)`.
+    public enum GetStoreSlots {
+        public static let id: Swift.String = "getStoreSlots"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/stores/{id}/slots/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// The store's id, percent-encoded (an id may hold `/` or spaces). Ids are compared byte for byte.
+                ///
+                /// - Remark: Generated from `#/paths/v1/stores/{id}/slots/GET/path/id`.
+                public var id: Components.Parameters.Id
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: The store's id, percent-encoded (an id may hold `/` or spaces). Ids are compared byte for byte.
+                public init(id: Components.Parameters.Id) {
+                    self.id = id
+                }
+            }
+            public var path: Operations.GetStoreSlots.Input.Path
+            /// - Remark: Generated from `#/paths/v1/stores/{id}/slots/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// The day whose slots to list, in the store's time zone (default: today there).
+                ///
+                /// - Remark: Generated from `#/paths/v1/stores/{id}/slots/GET/query/date`.
+                public var date: Components.Parameters.SlotDate?
+                /// Go by the hours of this service (`drive_through`, `kitchen`, `delivery`, `takeaway`: the data's `opening_hours:<service>`). A store without them uses its own hours when it has `<service>=yes`, does not offer it with `<service>=no` (closed at every hour), else its hours for it are unknown (docs/state.md).
+                ///
+                /// - Remark: Generated from `#/paths/v1/stores/{id}/slots/GET/query/service`.
+                public var service: Components.Parameters.Service?
+                /// The clock to answer at, for reproducible answers (default: the service's clock). An instant: `Z` or an offset.
+                ///
+                /// - Remark: Generated from `#/paths/v1/stores/{id}/slots/GET/query/now`.
+                public var now: Components.Parameters.Now?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - date: The day whose slots to list, in the store's time zone (default: today there).
+                ///   - service: Go by the hours of this service (`drive_through`, `kitchen`, `delivery`, `takeaway`: the data's `opening_hours:<service>`). A store without them uses its own hours when it has `<service>=yes`, does not offer it with `<service>=no` (closed at every hour), else its hours for it are unknown (docs/state.md).
+                ///   - now: The clock to answer at, for reproducible answers (default: the service's clock). An instant: `Z` or an offset.
+                public init(
+                    date: Components.Parameters.SlotDate? = nil,
+                    service: Components.Parameters.Service? = nil,
+                    now: Components.Parameters.Now? = nil
+                ) {
+                    self.date = date
+                    self.service = service
+                    self.now = now
+                }
+            }
+            public var query: Operations.GetStoreSlots.Input.Query
+            /// - Remark: Generated from `#/paths/v1/stores/{id}/slots/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                /// An id to log this request under and echo back (1 to 128 printable ASCII characters; anything else is replaced by a random id).
+                ///
+                /// - Remark: Generated from `#/paths/v1/stores/{id}/slots/GET/header/X-Request-Id`.
+                public var xRequestId: Components.Parameters.RequestId?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetStoreSlots.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xRequestId: An id to log this request under and echo back (1 to 128 printable ASCII characters; anything else is replaced by a random id).
+                ///   - accept:
+                public init(
+                    xRequestId: Components.Parameters.RequestId? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetStoreSlots.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.xRequestId = xRequestId
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.GetStoreSlots.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - query:
+            ///   - headers:
+            public init(
+                path: Operations.GetStoreSlots.Input.Path,
+                query: Operations.GetStoreSlots.Input.Query = .init(),
+                headers: Operations.GetStoreSlots.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/stores/{id}/slots/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/slots/GET/responses/200/headers/X-Request-Id`.
+                    public var xRequestId: Components.Headers.XRequestId?
+                    /// The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/slots/GET/responses/200/headers/X-Stores-Data-Version`.
+                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
+                    /// The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/slots/GET/responses/200/headers/X-Stores-State-Version`.
+                    public var xStoresStateVersion: Components.Headers.XStoresStateVersion?
+                    /// Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/slots/GET/responses/200/headers/X-Stores-State-Age`.
+                    public var xStoresStateAge: Components.Headers.XStoresStateAge?
+                    /// - Remark: Generated from `#/components/headers/Cache-Control-No-Store`.
+                    @frozen public enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noStore = "no-store"
+                    }
+                    /// `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/slots/GET/responses/200/headers/Cache-Control`.
+                    public var cacheControl: Components.Headers.CacheControlNoStore?
+                    /// A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/slots/GET/responses/200/headers/ETag`.
+                    public var eTag: Components.Headers.ETag?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestId: The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
+                    ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    ///   - cacheControl: `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
+                    ///   - eTag: A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
+                    public init(
+                        xRequestId: Components.Headers.XRequestId? = nil,
+                        xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        xStoresStateVersion: Components.Headers.XStoresStateVersion? = nil,
+                        xStoresStateAge: Components.Headers.XStoresStateAge? = nil,
+                        cacheControl: Components.Headers.CacheControlNoStore? = nil,
+                        eTag: Components.Headers.ETag? = nil
+                    ) {
+                        self.xRequestId = xRequestId
+                        self.xStoresDataVersion = xStoresDataVersion
+                        self.xStoresStateVersion = xStoresStateVersion
+                        self.xStoresStateAge = xStoresStateAge
+                        self.cacheControl = cacheControl
+                        self.eTag = eTag
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.GetStoreSlots.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/v1/stores/{id}/slots/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/slots/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.SlotListing)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.SlotListing {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GetStoreSlots.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.GetStoreSlots.Output.Ok.Headers = .init(),
+                    body: Operations.GetStoreSlots.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The day's slots.
+            ///
+            /// - Remark: Generated from `#/paths//v1/stores/{id}/slots/get(getStoreSlots)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetStoreSlots.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.GetStoreSlots.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request is malformed: a parameter is missing, unknown, repeated, out of range or contradicts another (the CLI's sentence; `parameter` names it). Problem type: `urn:stores:problem:invalid-request`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/stores/{id}/slots/get(getStoreSlots)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No store has the id; `suggestions` holds the most similar ids (the CLI's "did you mean"). Problem type: `urn:stores:problem:unknown-store`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/stores/{id}/slots/get(getStoreSlots)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.UnknownStore)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.UnknownStore {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The data gives several stores this id, so it names none; `candidates` says where each is (`stores validate` lists the repeats). Problem type: `urn:stores:problem:ambiguous-store`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/stores/{id}/slots/get(getStoreSlots)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.AmbiguousStore)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.AmbiguousStore {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct ServiceUnavailable: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/stores/{id}/slots/GET/responses/503/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/slots/GET/responses/503/headers/X-Request-Id`.
+                    public var xRequestId: Components.Headers.XRequestId?
+                    /// - Remark: Generated from `#/components/headers/Cache-Control-No-Store`.
+                    @frozen public enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noStore = "no-store"
+                    }
+                    /// `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/slots/GET/responses/503/headers/Cache-Control`.
+                    public var cacheControl: Components.Headers.CacheControlNoStore?
+                    /// Seconds to wait before retrying: after a request that ran past the deadline, an overloaded service, a state storage that did not answer (2), or slots that kept filling while a hold was placed (1).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/slots/GET/responses/503/headers/Retry-After`.
+                    public var retryAfter: Components.Headers.RetryAfter?
+                    /// The version of the data being served, when there is data (not before the first load).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/slots/GET/responses/503/headers/X-Stores-Data-Version`.
+                    public var xStoresDataVersion: Components.Headers.XStoresDataVersionIfLoaded?
+                    /// The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/slots/GET/responses/503/headers/X-Stores-State-Version`.
+                    public var xStoresStateVersion: Components.Headers.XStoresStateVersion?
+                    /// Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/slots/GET/responses/503/headers/X-Stores-State-Age`.
+                    public var xStoresStateAge: Components.Headers.XStoresStateAge?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestId: The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
+                    ///   - cacheControl: `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
+                    ///   - retryAfter: Seconds to wait before retrying: after a request that ran past the deadline, an overloaded service, a state storage that did not answer (2), or slots that kept filling while a hold was placed (1).
+                    ///   - xStoresDataVersion: The version of the data being served, when there is data (not before the first load).
+                    ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    public init(
+                        xRequestId: Components.Headers.XRequestId? = nil,
+                        cacheControl: Components.Headers.CacheControlNoStore? = nil,
+                        retryAfter: Components.Headers.RetryAfter? = nil,
+                        xStoresDataVersion: Components.Headers.XStoresDataVersionIfLoaded? = nil,
+                        xStoresStateVersion: Components.Headers.XStoresStateVersion? = nil,
+                        xStoresStateAge: Components.Headers.XStoresStateAge? = nil
+                    ) {
+                        self.xRequestId = xRequestId
+                        self.cacheControl = cacheControl
+                        self.retryAfter = retryAfter
+                        self.xStoresDataVersion = xStoresDataVersion
+                        self.xStoresStateVersion = xStoresStateVersion
+                        self.xStoresStateAge = xStoresStateAge
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.GetStoreSlots.Output.ServiceUnavailable.Headers
+                /// - Remark: Generated from `#/paths/v1/stores/{id}/slots/GET/responses/503/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/stores/{id}/slots/GET/responses/503/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    public var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GetStoreSlots.Output.ServiceUnavailable.Body
+                /// Creates a new `ServiceUnavailable`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.GetStoreSlots.Output.ServiceUnavailable.Headers = .init(),
+                    body: Operations.GetStoreSlots.Output.ServiceUnavailable.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// No data is loaded yet, the service is shutting down (`not-ready`), the request ran past the deadline (`timeout`, with `Retry-After`), or every query thread is busy and the queue of waiting queries is full (`overloaded`, with `Retry-After`). Or the state storage did not answer (`state-unavailable`, with `Retry-After`). Retry, on another replica if there is one. Problem type: `urn:stores:problem:not-ready`, `urn:stores:problem:timeout`, `urn:stores:problem:overloaded`, `urn:stores:problem:state-unavailable`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/stores/{id}/slots/get(getStoreSlots)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Operations.GetStoreSlots.Output.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Operations.GetStoreSlots.Output.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
     /// Places whose name starts with the text typed
     ///
     /// `stores places`: autocomplete over GeoNames' populated places of 5,000 people or more (Data/timezones/places.tsv) by their names and alternate names (several languages), by prefix, ignoring case, accents and punctuation (`zur` finds Zürich, `münch` Munich by its other name München). Ranked by score = log10(population) + 1 for a whole-name match − 2·log10(1 + km from `near` / 100); each place once. The body is byte for byte what `stores places … --format json` prints. A text that folds to nothing (only punctuation) finds nothing.
@@ -4264,7 +4689,7 @@ public enum Operations {
     }
     /// Which store can take this order, and when
     ///
-    /// `stores pickup`: the body is an order document (an object with `items`; the answer is the order with its plan added as `pickup`) or a plain pickup request (the answer is the plan). The query string may add pickup parameters to an order document, overriding its own; a plain request gives them in the body only. A plan with no eligible store is a 200 with `status` `none`, `passed_over` and `earliest`, not an error. Never cached.
+    /// `stores pickup`: the body is an order document (an object with `items`; the answer is the order with its plan added as `pickup`) or a plain pickup request (the answer is the plan). The query string may add pickup parameters to an order document, overriding its own; a plain request gives them in the body only. A plan with no eligible store is a 200 with `status` `none`, `passed_over` and `earliest`, not an error. Never cached. With `reserve` (a body member of a plain request, a query parameter with an order document) the plan's slot is held for the order (docs/pickup.md, "Holding a slot"): the state storage takes the place in one transaction that checks the slot's count against its limit, so a slot never holds more than its limit however many replicas ask at once; a slot found full is planned around again. That takes an order token (`Authorization: Bearer`, the `orderToken` scheme; not declared as the operation's security, since a plain pickup needs none and a generated client would then ask for a token for every plan), goes by the real clock (no `now`) and may carry an `Idempotency-Key`. Plain pickups stay public.
     ///
     /// - Remark: HTTP `POST /v1/pickup`.
     /// - Remark: Generated from `#/paths//v1/pickup/post(planPickup)`.
@@ -4313,10 +4738,22 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/pickup/POST/query/service`.
                 public var service: Components.Parameters.Service?
-                /// The order time, for a reproducible answer (default: the service's clock).
+                /// The order time, for a reproducible answer (default: the service's clock); not with `reserve`.
                 ///
                 /// - Remark: Generated from `#/paths/v1/pickup/POST/query/now`.
                 public var now: Components.Schemas.Instant?
+                /// How much later than the next store's pickup a store whose slot is full may still take the order in its next free slot, 0 to 2h (default 15m).
+                ///
+                /// - Remark: Generated from `#/paths/v1/pickup/POST/query/max_delay`.
+                public var maxDelay: Components.Schemas.MaxDelay?
+                /// Hold the assigned slot for the order (201 with the plan's `reservation`); needs an order token, not with `now`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/pickup/POST/query/reserve`.
+                public var reserve: Components.Schemas.Flag?
+                /// With `reserve`: how long the hold waits for its confirmation, 1s to 30m (default 5m).
+                ///
+                /// - Remark: Generated from `#/paths/v1/pickup/POST/query/hold_for`.
+                public var holdFor: Components.Schemas.HoldDuration?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
@@ -4330,7 +4767,10 @@ public enum Operations {
                 ///   - alternatives: How many other eligible stores to list, 0 to 100 (default 3).
                 ///   - _where: Conditions on the stores' properties (`where=KEY=VALUE`, `KEY!=VALUE` or `KEY`); repeat it for several, a store must meet all.
                 ///   - service: Go by the hours of this service (`drive_through`, `kitchen`, `delivery`, `takeaway`: the data's `opening_hours:<service>`). A store without them uses its own hours when it has `<service>=yes`, does not offer it with `<service>=no` (closed at every hour), else its hours for it are unknown (docs/state.md).
-                ///   - now: The order time, for a reproducible answer (default: the service's clock).
+                ///   - now: The order time, for a reproducible answer (default: the service's clock); not with `reserve`.
+                ///   - maxDelay: How much later than the next store's pickup a store whose slot is full may still take the order in its next free slot, 0 to 2h (default 15m).
+                ///   - reserve: Hold the assigned slot for the order (201 with the plan's `reservation`); needs an order token, not with `now`.
+                ///   - holdFor: With `reserve`: how long the hold waits for its confirmation, 1s to 30m (default 5m).
                 public init(
                     near: Components.Schemas.Location? = nil,
                     store: Swift.String? = nil,
@@ -4342,7 +4782,10 @@ public enum Operations {
                     alternatives: Swift.Int? = nil,
                     _where: Components.Parameters.Where? = nil,
                     service: Components.Parameters.Service? = nil,
-                    now: Components.Schemas.Instant? = nil
+                    now: Components.Schemas.Instant? = nil,
+                    maxDelay: Components.Schemas.MaxDelay? = nil,
+                    reserve: Components.Schemas.Flag? = nil,
+                    holdFor: Components.Schemas.HoldDuration? = nil
                 ) {
                     self.near = near
                     self.store = store
@@ -4355,11 +4798,18 @@ public enum Operations {
                     self._where = _where
                     self.service = service
                     self.now = now
+                    self.maxDelay = maxDelay
+                    self.reserve = reserve
+                    self.holdFor = holdFor
                 }
             }
             public var query: Operations.PlanPickup.Input.Query
             /// - Remark: Generated from `#/paths/v1/pickup/POST/header`.
             public struct Headers: Sendable, Hashable {
+                /// With `reserve`: a key of the order (1 to 255 visible ASCII characters, such as a UUID) that makes a repeated request answer the first one's answer with `Idempotent-Replayed: true`, and never hold a second place; the same key with another request (another body or query) is 422 `idempotency-key-reused`. Give it once. Read only when the request holds a slot.
+                ///
+                /// - Remark: Generated from `#/paths/v1/pickup/POST/header/Idempotency-Key`.
+                public var idempotencyKey: Components.Parameters.IdempotencyKey?
                 /// An id to log this request under and echo back (1 to 128 printable ASCII characters; anything else is replaced by a random id).
                 ///
                 /// - Remark: Generated from `#/paths/v1/pickup/POST/header/X-Request-Id`.
@@ -4368,12 +4818,15 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - idempotencyKey: With `reserve`: a key of the order (1 to 255 visible ASCII characters, such as a UUID) that makes a repeated request answer the first one's answer with `Idempotent-Replayed: true`, and never hold a second place; the same key with another request (another body or query) is 422 `idempotency-key-reused`. Give it once. Read only when the request holds a slot.
                 ///   - xRequestId: An id to log this request under and echo back (1 to 128 printable ASCII characters; anything else is replaced by a random id).
                 ///   - accept:
                 public init(
+                    idempotencyKey: Components.Parameters.IdempotencyKey? = nil,
                     xRequestId: Components.Parameters.RequestId? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PlanPickup.AcceptableContentType>] = .defaultValues()
                 ) {
+                    self.idempotencyKey = idempotencyKey
                     self.xRequestId = xRequestId
                     self.accept = accept
                 }
@@ -4572,7 +5025,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// The plan: the order written back with `pickup` for an order document, the plan alone for a plain request.
+            /// The plan: the order written back with `pickup` for an order document, the plan alone for a plain request. With `reserve`: no store can take the order, so nothing is held (`reservation` null).
             ///
             /// - Remark: Generated from `#/paths//v1/pickup/post(planPickup)/responses/200`.
             ///
@@ -4590,6 +5043,165 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct Created: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/201/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/201/headers/X-Request-Id`.
+                    public var xRequestId: Components.Headers.XRequestId?
+                    /// The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/201/headers/X-Stores-Data-Version`.
+                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
+                    /// The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/201/headers/X-Stores-State-Version`.
+                    public var xStoresStateVersion: Components.Headers.XStoresStateVersion?
+                    /// Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/201/headers/X-Stores-State-Age`.
+                    public var xStoresStateAge: Components.Headers.XStoresStateAge?
+                    /// - Remark: Generated from `#/components/headers/Cache-Control-No-Store`.
+                    @frozen public enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noStore = "no-store"
+                    }
+                    /// `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/201/headers/Cache-Control`.
+                    public var cacheControl: Components.Headers.CacheControlNoStore?
+                    /// What `stores` writes on standard error beside the same answer, one header per sentence: why an answer is empty (a `where` key no store has, the stores in reach have no hours, …) or that `near` looks like LON,LAT. Printable ASCII as it is; any other byte of the UTF-8 sentence percent-encoded (`%C3%A9`). Absent when there is nothing to say.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/201/headers/X-Stores-Note`.
+                    public var xStoresNote: Components.Headers.XStoresNote?
+                    /// - Remark: Generated from `#/components/headers/Idempotent-Replayed`.
+                    @frozen public enum IdempotentReplayed: String, Codable, Hashable, Sendable, CaseIterable {
+                        case _true = "true"
+                    }
+                    /// `true` on the answer to a repeated `Idempotency-Key`: the first request's answer again, byte for byte; no second place was held. Absent on a first answer.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/201/headers/Idempotent-Replayed`.
+                    public var idempotentReplayed: Components.Headers.IdempotentReplayed?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestId: The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
+                    ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    ///   - cacheControl: `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
+                    ///   - xStoresNote: What `stores` writes on standard error beside the same answer, one header per sentence: why an answer is empty (a `where` key no store has, the stores in reach have no hours, …) or that `near` looks like LON,LAT. Printable ASCII as it is; any other byte of the UTF-8 sentence percent-encoded (`%C3%A9`). Absent when there is nothing to say.
+                    ///   - idempotentReplayed: `true` on the answer to a repeated `Idempotency-Key`: the first request's answer again, byte for byte; no second place was held. Absent on a first answer.
+                    public init(
+                        xRequestId: Components.Headers.XRequestId? = nil,
+                        xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        xStoresStateVersion: Components.Headers.XStoresStateVersion? = nil,
+                        xStoresStateAge: Components.Headers.XStoresStateAge? = nil,
+                        cacheControl: Components.Headers.CacheControlNoStore? = nil,
+                        xStoresNote: Components.Headers.XStoresNote? = nil,
+                        idempotentReplayed: Components.Headers.IdempotentReplayed? = nil
+                    ) {
+                        self.xRequestId = xRequestId
+                        self.xStoresDataVersion = xStoresDataVersion
+                        self.xStoresStateVersion = xStoresStateVersion
+                        self.xStoresStateAge = xStoresStateAge
+                        self.cacheControl = cacheControl
+                        self.xStoresNote = xStoresNote
+                        self.idempotentReplayed = idempotentReplayed
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.PlanPickup.Output.Created.Headers
+                /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/201/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/201/content/json`.
+                    @frozen public enum JsonPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/201/content/json/case1`.
+                        case OrderWithPickup(Components.Schemas.OrderWithPickup)
+                        /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/201/content/json/case2`.
+                        case PickupResult(Components.Schemas.PickupResult)
+                        public init(from decoder: any Swift.Decoder) throws {
+                            var errors: [any Swift.Error] = []
+                            do {
+                                self = .OrderWithPickup(try .init(from: decoder))
+                                return
+                            } catch {
+                                errors.append(error)
+                            }
+                            do {
+                                self = .PickupResult(try .init(from: decoder))
+                                return
+                            } catch {
+                                errors.append(error)
+                            }
+                            throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                                type: Self.self,
+                                codingPath: decoder.codingPath,
+                                errors: errors
+                            )
+                        }
+                        public func encode(to encoder: any Swift.Encoder) throws {
+                            switch self {
+                            case let .OrderWithPickup(value):
+                                try value.encode(to: encoder)
+                            case let .PickupResult(value):
+                                try value.encode(to: encoder)
+                            }
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/201/content/application\/json`.
+                    case json(Operations.PlanPickup.Output.Created.Body.JsonPayload)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Operations.PlanPickup.Output.Created.Body.JsonPayload {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.PlanPickup.Output.Created.Body
+                /// Creates a new `Created`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.PlanPickup.Output.Created.Headers = .init(),
+                    body: Operations.PlanPickup.Output.Created.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// With `reserve`: the plan with the slot held for the order (`reservation`, status `held` until confirmed or `expires_at`). The pickup may be in a later slot than first planned, or at another store: `warnings` and `passed_over` say why (`slot-full`).
+            ///
+            /// - Remark: Generated from `#/paths//v1/pickup/post(planPickup)/responses/201`.
+            ///
+            /// HTTP response code: `201 created`.
+            case created(Operations.PlanPickup.Output.Created)
+            /// The associated value of the enum case if `self` is `.created`.
+            ///
+            /// - Throws: An error if `self` is not `.created`.
+            /// - SeeAlso: `.created`.
+            public var created: Operations.PlanPickup.Output.Created {
+                get throws {
+                    switch self {
+                    case let .created(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "created",
                             response: self
                         )
                     }
@@ -4618,6 +5230,52 @@ public enum Operations {
                     }
                 }
             }
+            /// The `Authorization: Bearer` token is neither an order token (`STORES_ORDER_TOKENS`) nor an admin token. Problem type: `urn:stores:problem:unauthorized`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/pickup/post(planPickup)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.OrderUnauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.OrderUnauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The service holds no pickup slots: it was started without `STORES_ORDER_TOKENS` and without an admin token. Problem type: `urn:stores:problem:reservations-disabled`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/pickup/post(planPickup)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.ReservationsDisabled)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.ReservationsDisabled {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// No store has the id; `suggestions` holds the most similar ids (the CLI's "did you mean"). Problem type: `urn:stores:problem:unknown-store`.
             ///
             /// - Remark: Generated from `#/paths//v1/pickup/post(planPickup)/responses/404`.
@@ -4641,17 +5299,107 @@ public enum Operations {
                     }
                 }
             }
-            /// The data gives several stores this id, so it names none; `candidates` says where each is (`stores validate` lists the repeats). Problem type: `urn:stores:problem:ambiguous-store`.
+            public struct Conflict: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/409/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/409/headers/X-Request-Id`.
+                    public var xRequestId: Components.Headers.XRequestId?
+                    /// The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/409/headers/X-Stores-Data-Version`.
+                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
+                    /// The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/409/headers/X-Stores-State-Version`.
+                    public var xStoresStateVersion: Components.Headers.XStoresStateVersion?
+                    /// Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/409/headers/X-Stores-State-Age`.
+                    public var xStoresStateAge: Components.Headers.XStoresStateAge?
+                    /// - Remark: Generated from `#/components/headers/Cache-Control-No-Store`.
+                    @frozen public enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noStore = "no-store"
+                    }
+                    /// `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/409/headers/Cache-Control`.
+                    public var cacheControl: Components.Headers.CacheControlNoStore?
+                    /// Seconds to wait before retrying: after a request that ran past the deadline, an overloaded service, a state storage that did not answer (2), or slots that kept filling while a hold was placed (1).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/409/headers/Retry-After`.
+                    public var retryAfter: Components.Headers.RetryAfter?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestId: The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
+                    ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    ///   - cacheControl: `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
+                    ///   - retryAfter: Seconds to wait before retrying: after a request that ran past the deadline, an overloaded service, a state storage that did not answer (2), or slots that kept filling while a hold was placed (1).
+                    public init(
+                        xRequestId: Components.Headers.XRequestId? = nil,
+                        xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        xStoresStateVersion: Components.Headers.XStoresStateVersion? = nil,
+                        xStoresStateAge: Components.Headers.XStoresStateAge? = nil,
+                        cacheControl: Components.Headers.CacheControlNoStore? = nil,
+                        retryAfter: Components.Headers.RetryAfter? = nil
+                    ) {
+                        self.xRequestId = xRequestId
+                        self.xStoresDataVersion = xStoresDataVersion
+                        self.xStoresStateVersion = xStoresStateVersion
+                        self.xStoresStateAge = xStoresStateAge
+                        self.cacheControl = cacheControl
+                        self.retryAfter = retryAfter
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.PlanPickup.Output.Conflict.Headers
+                /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/409/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/409/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    public var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.PlanPickup.Output.Conflict.Body
+                /// Creates a new `Conflict`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.PlanPickup.Output.Conflict.Headers = .init(),
+                    body: Operations.PlanPickup.Output.Conflict.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The data gives several stores the chosen id (`ambiguous-store`, with `candidates`), or, with `reserve`, the slots planned kept filling while the hold was placed (`slots-full`, with `Retry-After`: try again). Problem type: `urn:stores:problem:ambiguous-store`, `urn:stores:problem:slots-full`.
             ///
             /// - Remark: Generated from `#/paths//v1/pickup/post(planPickup)/responses/409`.
             ///
             /// HTTP response code: `409 conflict`.
-            case conflict(Components.Responses.AmbiguousStore)
+            case conflict(Operations.PlanPickup.Output.Conflict)
             /// The associated value of the enum case if `self` is `.conflict`.
             ///
             /// - Throws: An error if `self` is not `.conflict`.
             /// - SeeAlso: `.conflict`.
-            public var conflict: Components.Responses.AmbiguousStore {
+            public var conflict: Operations.PlanPickup.Output.Conflict {
                 get throws {
                     switch self {
                     case let .conflict(response):
@@ -4959,7 +5707,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// The planner refuses the request as a whole: the order would be ready more than 30 days after the order time. Problem type: `urn:stores:problem:pickup-refused`.
+            /// The planner refuses the request as a whole (`pickup-refused`: the order would be ready more than 30 days after the order time), or, with `reserve`, the `Idempotency-Key` was given before with another request (`idempotency-key-reused`). Problem type: `urn:stores:problem:pickup-refused`, `urn:stores:problem:idempotency-key-reused`.
             ///
             /// - Remark: Generated from `#/paths//v1/pickup/post(planPickup)/responses/422`.
             ///
@@ -4982,17 +5730,1125 @@ public enum Operations {
                     }
                 }
             }
-            /// No data is loaded yet, the service is shutting down (`not-ready`), the request ran past the deadline (`timeout`, with `Retry-After`), or every query thread is busy and the queue of waiting queries is full (`overloaded`, with `Retry-After`). Retry, on another replica if there is one. Problem type: `urn:stores:problem:not-ready`, `urn:stores:problem:timeout`, `urn:stores:problem:overloaded`.
+            public struct ServiceUnavailable: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/503/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/503/headers/X-Request-Id`.
+                    public var xRequestId: Components.Headers.XRequestId?
+                    /// - Remark: Generated from `#/components/headers/Cache-Control-No-Store`.
+                    @frozen public enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noStore = "no-store"
+                    }
+                    /// `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/503/headers/Cache-Control`.
+                    public var cacheControl: Components.Headers.CacheControlNoStore?
+                    /// Seconds to wait before retrying: after a request that ran past the deadline, an overloaded service, a state storage that did not answer (2), or slots that kept filling while a hold was placed (1).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/503/headers/Retry-After`.
+                    public var retryAfter: Components.Headers.RetryAfter?
+                    /// The version of the data being served, when there is data (not before the first load).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/503/headers/X-Stores-Data-Version`.
+                    public var xStoresDataVersion: Components.Headers.XStoresDataVersionIfLoaded?
+                    /// The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/503/headers/X-Stores-State-Version`.
+                    public var xStoresStateVersion: Components.Headers.XStoresStateVersion?
+                    /// Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/503/headers/X-Stores-State-Age`.
+                    public var xStoresStateAge: Components.Headers.XStoresStateAge?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestId: The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
+                    ///   - cacheControl: `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
+                    ///   - retryAfter: Seconds to wait before retrying: after a request that ran past the deadline, an overloaded service, a state storage that did not answer (2), or slots that kept filling while a hold was placed (1).
+                    ///   - xStoresDataVersion: The version of the data being served, when there is data (not before the first load).
+                    ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    public init(
+                        xRequestId: Components.Headers.XRequestId? = nil,
+                        cacheControl: Components.Headers.CacheControlNoStore? = nil,
+                        retryAfter: Components.Headers.RetryAfter? = nil,
+                        xStoresDataVersion: Components.Headers.XStoresDataVersionIfLoaded? = nil,
+                        xStoresStateVersion: Components.Headers.XStoresStateVersion? = nil,
+                        xStoresStateAge: Components.Headers.XStoresStateAge? = nil
+                    ) {
+                        self.xRequestId = xRequestId
+                        self.cacheControl = cacheControl
+                        self.retryAfter = retryAfter
+                        self.xStoresDataVersion = xStoresDataVersion
+                        self.xStoresStateVersion = xStoresStateVersion
+                        self.xStoresStateAge = xStoresStateAge
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.PlanPickup.Output.ServiceUnavailable.Headers
+                /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/503/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/pickup/POST/responses/503/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    public var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.PlanPickup.Output.ServiceUnavailable.Body
+                /// Creates a new `ServiceUnavailable`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.PlanPickup.Output.ServiceUnavailable.Headers = .init(),
+                    body: Operations.PlanPickup.Output.ServiceUnavailable.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// No data is loaded yet, the service is shutting down (`not-ready`), the request ran past the deadline (`timeout`, with `Retry-After`), or every query thread is busy and the queue of waiting queries is full (`overloaded`, with `Retry-After`). With `reserve`, also the state storage not answering (`state-unavailable`, with `Retry-After`: nothing was held; plain pickups go on). Retry, on another replica if there is one. Problem type: `urn:stores:problem:not-ready`, `urn:stores:problem:timeout`, `urn:stores:problem:overloaded`, `urn:stores:problem:state-unavailable`.
             ///
             /// - Remark: Generated from `#/paths//v1/pickup/post(planPickup)/responses/503`.
             ///
             /// HTTP response code: `503 serviceUnavailable`.
-            case serviceUnavailable(Components.Responses.Unavailable)
+            case serviceUnavailable(Operations.PlanPickup.Output.ServiceUnavailable)
             /// The associated value of the enum case if `self` is `.serviceUnavailable`.
             ///
             /// - Throws: An error if `self` is not `.serviceUnavailable`.
             /// - SeeAlso: `.serviceUnavailable`.
-            public var serviceUnavailable: Components.Responses.Unavailable {
+            public var serviceUnavailable: Operations.PlanPickup.Output.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// A reservation
+    ///
+    /// The held slot and its status now (`stores reservation show ID`): a hold past its `expires_at` reads `expired` whether or not the storage has marked it yet. Read from the state storage. Public: the id, 130 random bits, is what names it.
+    ///
+    /// - Remark: HTTP `GET /v1/reservations/{id}`.
+    /// - Remark: Generated from `#/paths//v1/reservations/{id}/get(getReservation)`.
+    public enum GetReservation {
+        public static let id: Swift.String = "getReservation"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/reservations/{id}/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// The reservation's id, as the pickup plan's `reservation.id` gives it: `r_` and 26 letters and digits.
+                ///
+                /// - Remark: Generated from `#/paths/v1/reservations/{id}/GET/path/id`.
+                public var id: Components.Parameters.ReservationId
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: The reservation's id, as the pickup plan's `reservation.id` gives it: `r_` and 26 letters and digits.
+                public init(id: Components.Parameters.ReservationId) {
+                    self.id = id
+                }
+            }
+            public var path: Operations.GetReservation.Input.Path
+            /// - Remark: Generated from `#/paths/v1/reservations/{id}/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                /// An id to log this request under and echo back (1 to 128 printable ASCII characters; anything else is replaced by a random id).
+                ///
+                /// - Remark: Generated from `#/paths/v1/reservations/{id}/GET/header/X-Request-Id`.
+                public var xRequestId: Components.Parameters.RequestId?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetReservation.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xRequestId: An id to log this request under and echo back (1 to 128 printable ASCII characters; anything else is replaced by a random id).
+                ///   - accept:
+                public init(
+                    xRequestId: Components.Parameters.RequestId? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetReservation.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.xRequestId = xRequestId
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.GetReservation.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.GetReservation.Input.Path,
+                headers: Operations.GetReservation.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/reservations/{id}/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/reservations/{id}/GET/responses/200/headers/X-Request-Id`.
+                    public var xRequestId: Components.Headers.XRequestId?
+                    /// The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/reservations/{id}/GET/responses/200/headers/X-Stores-Data-Version`.
+                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
+                    /// The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/reservations/{id}/GET/responses/200/headers/X-Stores-State-Version`.
+                    public var xStoresStateVersion: Components.Headers.XStoresStateVersion?
+                    /// Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/reservations/{id}/GET/responses/200/headers/X-Stores-State-Age`.
+                    public var xStoresStateAge: Components.Headers.XStoresStateAge?
+                    /// - Remark: Generated from `#/components/headers/Cache-Control-No-Store`.
+                    @frozen public enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noStore = "no-store"
+                    }
+                    /// `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/reservations/{id}/GET/responses/200/headers/Cache-Control`.
+                    public var cacheControl: Components.Headers.CacheControlNoStore?
+                    /// A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/reservations/{id}/GET/responses/200/headers/ETag`.
+                    public var eTag: Components.Headers.ETag?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestId: The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
+                    ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    ///   - cacheControl: `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
+                    ///   - eTag: A strong tag of the body's bytes (64-bit FNV-1a, hex). Send it back as `If-None-Match` to get 304 while the answer is unchanged.
+                    public init(
+                        xRequestId: Components.Headers.XRequestId? = nil,
+                        xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        xStoresStateVersion: Components.Headers.XStoresStateVersion? = nil,
+                        xStoresStateAge: Components.Headers.XStoresStateAge? = nil,
+                        cacheControl: Components.Headers.CacheControlNoStore? = nil,
+                        eTag: Components.Headers.ETag? = nil
+                    ) {
+                        self.xRequestId = xRequestId
+                        self.xStoresDataVersion = xStoresDataVersion
+                        self.xStoresStateVersion = xStoresStateVersion
+                        self.xStoresStateAge = xStoresStateAge
+                        self.cacheControl = cacheControl
+                        self.eTag = eTag
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.GetReservation.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/v1/reservations/{id}/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/reservations/{id}/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.Reservation)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.Reservation {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GetReservation.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.GetReservation.Output.Ok.Headers = .init(),
+                    body: Operations.GetReservation.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The reservation, with its status now.
+            ///
+            /// - Remark: Generated from `#/paths//v1/reservations/{id}/get(getReservation)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetReservation.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.GetReservation.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request is malformed: a parameter is missing, unknown, repeated, out of range or contradicts another (the CLI's sentence; `parameter` names it). Problem type: `urn:stores:problem:invalid-request`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/reservations/{id}/get(getReservation)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No reservation has the id (a malformed one included). Problem type: `urn:stores:problem:unknown-reservation`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/reservations/{id}/get(getReservation)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.UnknownReservation)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.UnknownReservation {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The state storage did not answer (`state-unavailable`, with `Retry-After`): nothing was held, confirmed or released; or the request ran past the deadline (`timeout`). Retry, on another replica if there is one. Problem type: `urn:stores:problem:state-unavailable`, `urn:stores:problem:timeout`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/reservations/{id}/get(getReservation)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.StateUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.StateUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Release a reservation
+    ///
+    /// Frees the place of a held or confirmed reservation (`stores reservation release ID`), for an order that was cancelled. Releasing again answers the same; a hold that expired first is answered as it is (`expired`). Takes an order token.
+    ///
+    /// - Remark: HTTP `DELETE /v1/reservations/{id}`.
+    /// - Remark: Generated from `#/paths//v1/reservations/{id}/delete(releaseReservation)`.
+    public enum ReleaseReservation {
+        public static let id: Swift.String = "releaseReservation"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/reservations/{id}/DELETE/path`.
+            public struct Path: Sendable, Hashable {
+                /// The reservation's id, as the pickup plan's `reservation.id` gives it: `r_` and 26 letters and digits.
+                ///
+                /// - Remark: Generated from `#/paths/v1/reservations/{id}/DELETE/path/id`.
+                public var id: Components.Parameters.ReservationId
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: The reservation's id, as the pickup plan's `reservation.id` gives it: `r_` and 26 letters and digits.
+                public init(id: Components.Parameters.ReservationId) {
+                    self.id = id
+                }
+            }
+            public var path: Operations.ReleaseReservation.Input.Path
+            /// - Remark: Generated from `#/paths/v1/reservations/{id}/DELETE/header`.
+            public struct Headers: Sendable, Hashable {
+                /// An id to log this request under and echo back (1 to 128 printable ASCII characters; anything else is replaced by a random id).
+                ///
+                /// - Remark: Generated from `#/paths/v1/reservations/{id}/DELETE/header/X-Request-Id`.
+                public var xRequestId: Components.Parameters.RequestId?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ReleaseReservation.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xRequestId: An id to log this request under and echo back (1 to 128 printable ASCII characters; anything else is replaced by a random id).
+                ///   - accept:
+                public init(
+                    xRequestId: Components.Parameters.RequestId? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ReleaseReservation.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.xRequestId = xRequestId
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.ReleaseReservation.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.ReleaseReservation.Input.Path,
+                headers: Operations.ReleaseReservation.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/reservations/{id}/DELETE/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/reservations/{id}/DELETE/responses/200/headers/X-Request-Id`.
+                    public var xRequestId: Components.Headers.XRequestId?
+                    /// The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/reservations/{id}/DELETE/responses/200/headers/X-Stores-Data-Version`.
+                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
+                    /// The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/reservations/{id}/DELETE/responses/200/headers/X-Stores-State-Version`.
+                    public var xStoresStateVersion: Components.Headers.XStoresStateVersion?
+                    /// Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/reservations/{id}/DELETE/responses/200/headers/X-Stores-State-Age`.
+                    public var xStoresStateAge: Components.Headers.XStoresStateAge?
+                    /// - Remark: Generated from `#/components/headers/Cache-Control-No-Store`.
+                    @frozen public enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noStore = "no-store"
+                    }
+                    /// `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/reservations/{id}/DELETE/responses/200/headers/Cache-Control`.
+                    public var cacheControl: Components.Headers.CacheControlNoStore?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestId: The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
+                    ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    ///   - cacheControl: `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
+                    public init(
+                        xRequestId: Components.Headers.XRequestId? = nil,
+                        xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        xStoresStateVersion: Components.Headers.XStoresStateVersion? = nil,
+                        xStoresStateAge: Components.Headers.XStoresStateAge? = nil,
+                        cacheControl: Components.Headers.CacheControlNoStore? = nil
+                    ) {
+                        self.xRequestId = xRequestId
+                        self.xStoresDataVersion = xStoresDataVersion
+                        self.xStoresStateVersion = xStoresStateVersion
+                        self.xStoresStateAge = xStoresStateAge
+                        self.cacheControl = cacheControl
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.ReleaseReservation.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/v1/reservations/{id}/DELETE/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/reservations/{id}/DELETE/responses/200/content/application\/json`.
+                    case json(Components.Schemas.Reservation)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.Reservation {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ReleaseReservation.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.ReleaseReservation.Output.Ok.Headers = .init(),
+                    body: Operations.ReleaseReservation.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The reservation as it now is: `released` (or `expired`, for a hold that expired before).
+            ///
+            /// - Remark: Generated from `#/paths//v1/reservations/{id}/delete(releaseReservation)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.ReleaseReservation.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.ReleaseReservation.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request is malformed: a parameter is missing, unknown, repeated, out of range or contradicts another (the CLI's sentence; `parameter` names it). Problem type: `urn:stores:problem:invalid-request`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/reservations/{id}/delete(releaseReservation)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The `Authorization: Bearer` token is neither an order token (`STORES_ORDER_TOKENS`) nor an admin token. Problem type: `urn:stores:problem:unauthorized`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/reservations/{id}/delete(releaseReservation)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.OrderUnauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.OrderUnauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The service holds no pickup slots: it was started without `STORES_ORDER_TOKENS` and without an admin token. Problem type: `urn:stores:problem:reservations-disabled`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/reservations/{id}/delete(releaseReservation)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.ReservationsDisabled)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.ReservationsDisabled {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No reservation has the id (a malformed one included). Problem type: `urn:stores:problem:unknown-reservation`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/reservations/{id}/delete(releaseReservation)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.UnknownReservation)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.UnknownReservation {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The state storage did not answer (`state-unavailable`, with `Retry-After`): nothing was held, confirmed or released; or the request ran past the deadline (`timeout`). Retry, on another replica if there is one. Problem type: `urn:stores:problem:state-unavailable`, `urn:stores:problem:timeout`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/reservations/{id}/delete(releaseReservation)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.StateUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.StateUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Confirm a reservation
+    ///
+    /// Keeps a held slot for the order once it is placed (`stores reservation confirm ID`): counted until its slot is over. Confirming again answers the same; a hold that expired or was released is a 409, so the order flow plans again. Takes an order token. No body.
+    ///
+    /// - Remark: HTTP `POST /v1/reservations/{id}/confirm`.
+    /// - Remark: Generated from `#/paths//v1/reservations/{id}/confirm/post(confirmReservation)`.
+    public enum ConfirmReservation {
+        public static let id: Swift.String = "confirmReservation"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/reservations/{id}/confirm/POST/path`.
+            public struct Path: Sendable, Hashable {
+                /// The reservation's id, as the pickup plan's `reservation.id` gives it: `r_` and 26 letters and digits.
+                ///
+                /// - Remark: Generated from `#/paths/v1/reservations/{id}/confirm/POST/path/id`.
+                public var id: Components.Parameters.ReservationId
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: The reservation's id, as the pickup plan's `reservation.id` gives it: `r_` and 26 letters and digits.
+                public init(id: Components.Parameters.ReservationId) {
+                    self.id = id
+                }
+            }
+            public var path: Operations.ConfirmReservation.Input.Path
+            /// - Remark: Generated from `#/paths/v1/reservations/{id}/confirm/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                /// An id to log this request under and echo back (1 to 128 printable ASCII characters; anything else is replaced by a random id).
+                ///
+                /// - Remark: Generated from `#/paths/v1/reservations/{id}/confirm/POST/header/X-Request-Id`.
+                public var xRequestId: Components.Parameters.RequestId?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ConfirmReservation.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xRequestId: An id to log this request under and echo back (1 to 128 printable ASCII characters; anything else is replaced by a random id).
+                ///   - accept:
+                public init(
+                    xRequestId: Components.Parameters.RequestId? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ConfirmReservation.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.xRequestId = xRequestId
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.ConfirmReservation.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.ConfirmReservation.Input.Path,
+                headers: Operations.ConfirmReservation.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/reservations/{id}/confirm/POST/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/reservations/{id}/confirm/POST/responses/200/headers/X-Request-Id`.
+                    public var xRequestId: Components.Headers.XRequestId?
+                    /// The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/reservations/{id}/confirm/POST/responses/200/headers/X-Stores-Data-Version`.
+                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
+                    /// The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/reservations/{id}/confirm/POST/responses/200/headers/X-Stores-State-Version`.
+                    public var xStoresStateVersion: Components.Headers.XStoresStateVersion?
+                    /// Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/reservations/{id}/confirm/POST/responses/200/headers/X-Stores-State-Age`.
+                    public var xStoresStateAge: Components.Headers.XStoresStateAge?
+                    /// - Remark: Generated from `#/components/headers/Cache-Control-No-Store`.
+                    @frozen public enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noStore = "no-store"
+                    }
+                    /// `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/reservations/{id}/confirm/POST/responses/200/headers/Cache-Control`.
+                    public var cacheControl: Components.Headers.CacheControlNoStore?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestId: The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
+                    ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    ///   - cacheControl: `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
+                    public init(
+                        xRequestId: Components.Headers.XRequestId? = nil,
+                        xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        xStoresStateVersion: Components.Headers.XStoresStateVersion? = nil,
+                        xStoresStateAge: Components.Headers.XStoresStateAge? = nil,
+                        cacheControl: Components.Headers.CacheControlNoStore? = nil
+                    ) {
+                        self.xRequestId = xRequestId
+                        self.xStoresDataVersion = xStoresDataVersion
+                        self.xStoresStateVersion = xStoresStateVersion
+                        self.xStoresStateAge = xStoresStateAge
+                        self.cacheControl = cacheControl
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.ConfirmReservation.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/v1/reservations/{id}/confirm/POST/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/reservations/{id}/confirm/POST/responses/200/content/application\/json`.
+                    case json(Components.Schemas.Reservation)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.Reservation {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ConfirmReservation.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.ConfirmReservation.Output.Ok.Headers = .init(),
+                    body: Operations.ConfirmReservation.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The reservation, `confirmed`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/reservations/{id}/confirm/post(confirmReservation)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.ConfirmReservation.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.ConfirmReservation.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request is malformed: a parameter is missing, unknown, repeated, out of range or contradicts another (the CLI's sentence; `parameter` names it). Problem type: `urn:stores:problem:invalid-request`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/reservations/{id}/confirm/post(confirmReservation)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The `Authorization: Bearer` token is neither an order token (`STORES_ORDER_TOKENS`) nor an admin token. Problem type: `urn:stores:problem:unauthorized`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/reservations/{id}/confirm/post(confirmReservation)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.OrderUnauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.OrderUnauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The service holds no pickup slots: it was started without `STORES_ORDER_TOKENS` and without an admin token. Problem type: `urn:stores:problem:reservations-disabled`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/reservations/{id}/confirm/post(confirmReservation)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.ReservationsDisabled)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.ReservationsDisabled {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No reservation has the id (a malformed one included). Problem type: `urn:stores:problem:unknown-reservation`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/reservations/{id}/confirm/post(confirmReservation)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.UnknownReservation)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.UnknownReservation {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct Conflict: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/reservations/{id}/confirm/POST/responses/409/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/reservations/{id}/confirm/POST/responses/409/headers/X-Request-Id`.
+                    public var xRequestId: Components.Headers.XRequestId?
+                    /// The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/reservations/{id}/confirm/POST/responses/409/headers/X-Stores-Data-Version`.
+                    public var xStoresDataVersion: Components.Headers.XStoresDataVersion?
+                    /// The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/reservations/{id}/confirm/POST/responses/409/headers/X-Stores-State-Version`.
+                    public var xStoresStateVersion: Components.Headers.XStoresStateVersion?
+                    /// Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/reservations/{id}/confirm/POST/responses/409/headers/X-Stores-State-Age`.
+                    public var xStoresStateAge: Components.Headers.XStoresStateAge?
+                    /// - Remark: Generated from `#/components/headers/Cache-Control-No-Store`.
+                    @frozen public enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noStore = "no-store"
+                    }
+                    /// `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/reservations/{id}/confirm/POST/responses/409/headers/Cache-Control`.
+                    public var cacheControl: Components.Headers.CacheControlNoStore?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestId: The id this request is logged under: the caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters, else 16 random hex digits. Quote it when reporting a problem.
+                    ///   - xStoresDataVersion: The version of the data the answer was computed from (the snapshot's content checksum, or a checksum of the GeoJSON file): every request reads the catalog once, so the whole answer is from this version even while a reload swaps in another. A `within` cursor belongs to it.
+                    ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
+                    ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
+                    ///   - cacheControl: `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
+                    public init(
+                        xRequestId: Components.Headers.XRequestId? = nil,
+                        xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,
+                        xStoresStateVersion: Components.Headers.XStoresStateVersion? = nil,
+                        xStoresStateAge: Components.Headers.XStoresStateAge? = nil,
+                        cacheControl: Components.Headers.CacheControlNoStore? = nil
+                    ) {
+                        self.xRequestId = xRequestId
+                        self.xStoresDataVersion = xStoresDataVersion
+                        self.xStoresStateVersion = xStoresStateVersion
+                        self.xStoresStateAge = xStoresStateAge
+                        self.cacheControl = cacheControl
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.ConfirmReservation.Output.Conflict.Headers
+                /// - Remark: Generated from `#/paths/v1/reservations/{id}/confirm/POST/responses/409/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/reservations/{id}/confirm/POST/responses/409/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    public var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ConfirmReservation.Output.Conflict.Body
+                /// Creates a new `Conflict`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.ConfirmReservation.Output.Conflict.Headers = .init(),
+                    body: Operations.ConfirmReservation.Output.Conflict.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The hold expired unconfirmed (`reservation-expired`) or was released (`reservation-released`): its place is free again and the order needs a new plan. Never a silent success. Problem type: `urn:stores:problem:reservation-expired`, `urn:stores:problem:reservation-released`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/reservations/{id}/confirm/post(confirmReservation)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Operations.ConfirmReservation.Output.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Operations.ConfirmReservation.Output.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The state storage did not answer (`state-unavailable`, with `Retry-After`): nothing was held, confirmed or released; or the request ran past the deadline (`timeout`). Retry, on another replica if there is one. Problem type: `urn:stores:problem:state-unavailable`, `urn:stores:problem:timeout`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/reservations/{id}/confirm/post(confirmReservation)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.StateUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.StateUnavailable {
                 get throws {
                     switch self {
                     case let .serviceUnavailable(response):
@@ -6415,7 +8271,7 @@ public enum Operations {
                     @frozen public enum WWWAuthenticate: String, Codable, Hashable, Sendable, CaseIterable {
                         case bearerRealm_equals__quot_storesAdmin_quot_ = #"Bearer realm="stores-admin""#
                     }
-                    /// The scheme the admin route takes.
+                    /// The scheme the admin routes take.
                     ///
                     /// - Remark: Generated from `#/paths/admin/reload/POST/responses/401/headers/WWW-Authenticate`.
                     public var wwwAuthenticate: Components.Headers.WWWAuthenticate?
@@ -6427,7 +8283,7 @@ public enum Operations {
                     ///   - xStoresStateVersion: The version of the stores' state (paused ordering, closures, special days) the answer was computed with.
                     ///   - xStoresStateAge: Seconds since the state storage last confirmed the state answered with; sent only while it has stopped answering (answers go on from the last copy).
                     ///   - cacheControl: `no-store`: errors, health, metrics, pickup plans and admin answers must never be reused.
-                    ///   - wwwAuthenticate: The scheme the admin route takes.
+                    ///   - wwwAuthenticate: The scheme the admin routes take.
                     public init(
                         xRequestId: Components.Headers.XRequestId? = nil,
                         xStoresDataVersion: Components.Headers.XStoresDataVersion? = nil,

@@ -69,14 +69,14 @@ public protocol APIProtocol: Sendable {
     func getStoreOpen(_ input: Operations.GetStoreOpen.Input) async throws -> Operations.GetStoreOpen.Output
     /// A store's state
     ///
-    /// Whether the store takes orders (`ordering`, a pause past its `until` reads open), its temporary closures and special days, as this replica answers with them (docs/state.md). Public.
+    /// Whether the store takes orders (`ordering`, a pause past its `until` reads open), its temporary closures, special days and capacities, as this replica answers with them (docs/state.md). Public.
     ///
     /// - Remark: HTTP `GET /v1/stores/{id}/state`.
     /// - Remark: Generated from `#/paths//v1/stores/{id}/state/get(getStoreState)`.
     func getStoreState(_ input: Operations.GetStoreState.Input) async throws -> Operations.GetStoreState.Output
     /// Change a store's state
     ///
-    /// Any of `ordering` (with `until` and `reason`), `closures` and `special_days`; lists replace the stored ones. The change is written to the state storage in one transaction before it is answered, and every replica applies it within a second. Takes the admin bearer token (`STORES_ADMIN_TOKEN`, or one of `STORES_ADMIN_TOKENS`, whose name the history keeps).
+    /// Any of `ordering` (with `until` and `reason`), `closures`, `special_days` and `capacity`; lists replace the stored ones, and a `capacity` object sets or removes one service's capacity. The change is written to the state storage in one transaction before it is answered, and every replica applies it within a second. Takes the admin bearer token (`STORES_ADMIN_TOKEN`, or one of `STORES_ADMIN_TOKENS`, whose name the history keeps).
     ///
     /// - Remark: HTTP `PATCH /v1/stores/{id}/state`.
     /// - Remark: Generated from `#/paths//v1/stores/{id}/state/patch(changeStoreState)`.
@@ -88,6 +88,13 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/stores/{id}/state/history`.
     /// - Remark: Generated from `#/paths//v1/stores/{id}/state/history/get(getStoreStateHistory)`.
     func getStoreStateHistory(_ input: Operations.GetStoreStateHistory.Input) async throws -> Operations.GetStoreStateHistory.Output
+    /// A store's pickup slots on a day
+    ///
+    /// `stores slots ID --date D`: every slot of the day from local midnight with its limit, the holds and confirmed reservations the state storage counts in it, the places left and whether the store is open for the service then; with the capacity that applies and the store's `ordering`. A store without a capacity lists 15-minute slots without a limit. Never cached.
+    ///
+    /// - Remark: HTTP `GET /v1/stores/{id}/slots`.
+    /// - Remark: Generated from `#/paths//v1/stores/{id}/slots/get(getStoreSlots)`.
+    func getStoreSlots(_ input: Operations.GetStoreSlots.Input) async throws -> Operations.GetStoreSlots.Output
     /// Places whose name starts with the text typed
     ///
     /// `stores places`: autocomplete over GeoNames' populated places of 5,000 people or more (Data/timezones/places.tsv) by their names and alternate names (several languages), by prefix, ignoring case, accents and punctuation (`zur` finds Zürich, `münch` Munich by its other name München). Ranked by score = log10(population) + 1 for a whole-name match − 2·log10(1 + km from `near` / 100); each place once. The body is byte for byte what `stores places … --format json` prints. A text that folds to nothing (only punctuation) finds nothing.
@@ -97,11 +104,32 @@ public protocol APIProtocol: Sendable {
     func searchPlaces(_ input: Operations.SearchPlaces.Input) async throws -> Operations.SearchPlaces.Output
     /// Which store can take this order, and when
     ///
-    /// `stores pickup`: the body is an order document (an object with `items`; the answer is the order with its plan added as `pickup`) or a plain pickup request (the answer is the plan). The query string may add pickup parameters to an order document, overriding its own; a plain request gives them in the body only. A plan with no eligible store is a 200 with `status` `none`, `passed_over` and `earliest`, not an error. Never cached.
+    /// `stores pickup`: the body is an order document (an object with `items`; the answer is the order with its plan added as `pickup`) or a plain pickup request (the answer is the plan). The query string may add pickup parameters to an order document, overriding its own; a plain request gives them in the body only. A plan with no eligible store is a 200 with `status` `none`, `passed_over` and `earliest`, not an error. Never cached. With `reserve` (a body member of a plain request, a query parameter with an order document) the plan's slot is held for the order (docs/pickup.md, "Holding a slot"): the state storage takes the place in one transaction that checks the slot's count against its limit, so a slot never holds more than its limit however many replicas ask at once; a slot found full is planned around again. That takes an order token (`Authorization: Bearer`, the `orderToken` scheme; not declared as the operation's security, since a plain pickup needs none and a generated client would then ask for a token for every plan), goes by the real clock (no `now`) and may carry an `Idempotency-Key`. Plain pickups stay public.
     ///
     /// - Remark: HTTP `POST /v1/pickup`.
     /// - Remark: Generated from `#/paths//v1/pickup/post(planPickup)`.
     func planPickup(_ input: Operations.PlanPickup.Input) async throws -> Operations.PlanPickup.Output
+    /// A reservation
+    ///
+    /// The held slot and its status now (`stores reservation show ID`): a hold past its `expires_at` reads `expired` whether or not the storage has marked it yet. Read from the state storage. Public: the id, 130 random bits, is what names it.
+    ///
+    /// - Remark: HTTP `GET /v1/reservations/{id}`.
+    /// - Remark: Generated from `#/paths//v1/reservations/{id}/get(getReservation)`.
+    func getReservation(_ input: Operations.GetReservation.Input) async throws -> Operations.GetReservation.Output
+    /// Release a reservation
+    ///
+    /// Frees the place of a held or confirmed reservation (`stores reservation release ID`), for an order that was cancelled. Releasing again answers the same; a hold that expired first is answered as it is (`expired`). Takes an order token.
+    ///
+    /// - Remark: HTTP `DELETE /v1/reservations/{id}`.
+    /// - Remark: Generated from `#/paths//v1/reservations/{id}/delete(releaseReservation)`.
+    func releaseReservation(_ input: Operations.ReleaseReservation.Input) async throws -> Operations.ReleaseReservation.Output
+    /// Confirm a reservation
+    ///
+    /// Keeps a held slot for the order once it is placed (`stores reservation confirm ID`): counted until its slot is over. Confirming again answers the same; a hold that expired or was released is a 409, so the order flow plans again. Takes an order token. No body.
+    ///
+    /// - Remark: HTTP `POST /v1/reservations/{id}/confirm`.
+    /// - Remark: Generated from `#/paths//v1/reservations/{id}/confirm/post(confirmReservation)`.
+    func confirmReservation(_ input: Operations.ConfirmReservation.Input) async throws -> Operations.ConfirmReservation.Output
     /// A summary of the data being served
     ///
     /// `stores info --format json`: counts by time zone and brand, the data's problems by code. Takes no parameters.
@@ -282,7 +310,7 @@ extension APIProtocol {
     }
     /// A store's state
     ///
-    /// Whether the store takes orders (`ordering`, a pause past its `until` reads open), its temporary closures and special days, as this replica answers with them (docs/state.md). Public.
+    /// Whether the store takes orders (`ordering`, a pause past its `until` reads open), its temporary closures, special days and capacities, as this replica answers with them (docs/state.md). Public.
     ///
     /// - Remark: HTTP `GET /v1/stores/{id}/state`.
     /// - Remark: Generated from `#/paths//v1/stores/{id}/state/get(getStoreState)`.
@@ -297,7 +325,7 @@ extension APIProtocol {
     }
     /// Change a store's state
     ///
-    /// Any of `ordering` (with `until` and `reason`), `closures` and `special_days`; lists replace the stored ones. The change is written to the state storage in one transaction before it is answered, and every replica applies it within a second. Takes the admin bearer token (`STORES_ADMIN_TOKEN`, or one of `STORES_ADMIN_TOKENS`, whose name the history keeps).
+    /// Any of `ordering` (with `until` and `reason`), `closures`, `special_days` and `capacity`; lists replace the stored ones, and a `capacity` object sets or removes one service's capacity. The change is written to the state storage in one transaction before it is answered, and every replica applies it within a second. Takes the admin bearer token (`STORES_ADMIN_TOKEN`, or one of `STORES_ADMIN_TOKENS`, whose name the history keeps).
     ///
     /// - Remark: HTTP `PATCH /v1/stores/{id}/state`.
     /// - Remark: Generated from `#/paths//v1/stores/{id}/state/patch(changeStoreState)`.
@@ -329,6 +357,23 @@ extension APIProtocol {
             headers: headers
         ))
     }
+    /// A store's pickup slots on a day
+    ///
+    /// `stores slots ID --date D`: every slot of the day from local midnight with its limit, the holds and confirmed reservations the state storage counts in it, the places left and whether the store is open for the service then; with the capacity that applies and the store's `ordering`. A store without a capacity lists 15-minute slots without a limit. Never cached.
+    ///
+    /// - Remark: HTTP `GET /v1/stores/{id}/slots`.
+    /// - Remark: Generated from `#/paths//v1/stores/{id}/slots/get(getStoreSlots)`.
+    public func getStoreSlots(
+        path: Operations.GetStoreSlots.Input.Path,
+        query: Operations.GetStoreSlots.Input.Query = .init(),
+        headers: Operations.GetStoreSlots.Input.Headers = .init()
+    ) async throws -> Operations.GetStoreSlots.Output {
+        try await getStoreSlots(Operations.GetStoreSlots.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
     /// Places whose name starts with the text typed
     ///
     /// `stores places`: autocomplete over GeoNames' populated places of 5,000 people or more (Data/timezones/places.tsv) by their names and alternate names (several languages), by prefix, ignoring case, accents and punctuation (`zur` finds Zürich, `münch` Munich by its other name München). Ranked by score = log10(population) + 1 for a whole-name match − 2·log10(1 + km from `near` / 100); each place once. The body is byte for byte what `stores places … --format json` prints. A text that folds to nothing (only punctuation) finds nothing.
@@ -346,7 +391,7 @@ extension APIProtocol {
     }
     /// Which store can take this order, and when
     ///
-    /// `stores pickup`: the body is an order document (an object with `items`; the answer is the order with its plan added as `pickup`) or a plain pickup request (the answer is the plan). The query string may add pickup parameters to an order document, overriding its own; a plain request gives them in the body only. A plan with no eligible store is a 200 with `status` `none`, `passed_over` and `earliest`, not an error. Never cached.
+    /// `stores pickup`: the body is an order document (an object with `items`; the answer is the order with its plan added as `pickup`) or a plain pickup request (the answer is the plan). The query string may add pickup parameters to an order document, overriding its own; a plain request gives them in the body only. A plan with no eligible store is a 200 with `status` `none`, `passed_over` and `earliest`, not an error. Never cached. With `reserve` (a body member of a plain request, a query parameter with an order document) the plan's slot is held for the order (docs/pickup.md, "Holding a slot"): the state storage takes the place in one transaction that checks the slot's count against its limit, so a slot never holds more than its limit however many replicas ask at once; a slot found full is planned around again. That takes an order token (`Authorization: Bearer`, the `orderToken` scheme; not declared as the operation's security, since a plain pickup needs none and a generated client would then ask for a token for every plan), goes by the real clock (no `now`) and may carry an `Idempotency-Key`. Plain pickups stay public.
     ///
     /// - Remark: HTTP `POST /v1/pickup`.
     /// - Remark: Generated from `#/paths//v1/pickup/post(planPickup)`.
@@ -359,6 +404,51 @@ extension APIProtocol {
             query: query,
             headers: headers,
             body: body
+        ))
+    }
+    /// A reservation
+    ///
+    /// The held slot and its status now (`stores reservation show ID`): a hold past its `expires_at` reads `expired` whether or not the storage has marked it yet. Read from the state storage. Public: the id, 130 random bits, is what names it.
+    ///
+    /// - Remark: HTTP `GET /v1/reservations/{id}`.
+    /// - Remark: Generated from `#/paths//v1/reservations/{id}/get(getReservation)`.
+    public func getReservation(
+        path: Operations.GetReservation.Input.Path,
+        headers: Operations.GetReservation.Input.Headers = .init()
+    ) async throws -> Operations.GetReservation.Output {
+        try await getReservation(Operations.GetReservation.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Release a reservation
+    ///
+    /// Frees the place of a held or confirmed reservation (`stores reservation release ID`), for an order that was cancelled. Releasing again answers the same; a hold that expired first is answered as it is (`expired`). Takes an order token.
+    ///
+    /// - Remark: HTTP `DELETE /v1/reservations/{id}`.
+    /// - Remark: Generated from `#/paths//v1/reservations/{id}/delete(releaseReservation)`.
+    public func releaseReservation(
+        path: Operations.ReleaseReservation.Input.Path,
+        headers: Operations.ReleaseReservation.Input.Headers = .init()
+    ) async throws -> Operations.ReleaseReservation.Output {
+        try await releaseReservation(Operations.ReleaseReservation.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Confirm a reservation
+    ///
+    /// Keeps a held slot for the order once it is placed (`stores reservation confirm ID`): counted until its slot is over. Confirming again answers the same; a hold that expired or was released is a 409, so the order flow plans again. Takes an order token. No body.
+    ///
+    /// - Remark: HTTP `POST /v1/reservations/{id}/confirm`.
+    /// - Remark: Generated from `#/paths//v1/reservations/{id}/confirm/post(confirmReservation)`.
+    public func confirmReservation(
+        path: Operations.ConfirmReservation.Input.Path,
+        headers: Operations.ConfirmReservation.Input.Headers = .init()
+    ) async throws -> Operations.ConfirmReservation.Output {
+        try await confirmReservation(Operations.ConfirmReservation.Input(
+            path: path,
+            headers: headers
         ))
     }
     /// A summary of the data being served
