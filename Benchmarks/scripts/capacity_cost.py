@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""What capacity costs the service (issue 33 §4): plain pickups with capacity data and bookings
-beside the same stores without, and how fast the state storages hold slots.
+"""What capacity costs the service (issue 33 §4), side by side on the 1M snapshot.
+
+Plain pickups with capacity data and bookings beside the same stores without, and how fast the
+state storages hold slots.
 
 From the repository root (standard library only; reuses service_benchmark.py's data files and
 helpers and state_cost.py's measuring):
@@ -20,7 +22,8 @@ stopped on exit, also on an error or Ctrl-C):
    stores with `"pickup:capacity": "20"` (--capacity) added to every feature's properties
    (streamed line by line, the generated file has one feature a line), and its snapshot:
    `stores-benchmarks-N-42-capacity-20.geojson` / `.snap`, made unless present and newer than A's
-   GeoJSON.
+   GeoJSON. Both snapshots are built again when the `stores` binary is newer than them, so that A
+   and B always come from the same build (--keep-snapshots: not).
 3. The points of the reservations: --reserve-stores stores picked at random (--reserve-seed), their
    positions read from a server (`GET /v1/stores/{id}`), kept when a plain pickup there is
    assigned to that store (open, not passed over). Uniform points on the sphere would mostly find
@@ -30,25 +33,29 @@ stopped on exit, also on an error or Ctrl-C):
    STORES_ORDER_TOKENS: A on A's snapshot, B on B's. B first gets --reservations K bookings
    (default 5,000) through `POST /v1/pickup` with `"reserve": true` at the points of 3 (ready in
    12 minutes like the measured pickups, held for 30 minutes), so its planner counts slots that
-   hold orders. Checks: B's plan names a slot with the capacity and A's none; B's plan at a booked
-   store and time counts the bookings. Then, as state_cost.py does: a warm-up, and --rounds rounds
+   hold orders (--reservations 0: none, a control of the capacity data alone). Checks: B's plan
+   names a slot with the capacity and A's none; B's plan at a booked store and time counts the
+   bookings. Every server is left to finish checking its snapshot's records (a background task of
+   about 5 s of a core at 1M stores, after it is ready) before anything is measured. Then, as
+   state_cost.py does: a warm-up, and --rounds rounds
    of wrk (1 thread, 64 connections, --duration s, service_wrk.lua's pickup points and body)
    against A then B, B then A in the next round; req/s, p50/p99, the server's CPU time per
    request from /proc, B ÷ A per round and the median. Target: B ÷ A ≥ 0.90. Bookings whose slots
    are about to end are renewed before a round (--rebook-after).
 5. Reserve throughput (--only sqlite, --only postgres): one server on B's snapshot per storage,
-   `--state sqlite:WORK/capacity-bench.sqlite` (a fresh file) and a throwaway PostgreSQL
-   (scripts/state/postgres.sh in a temporary directory), both up side by side. Each round, for each
-   storage (the order alternates), for each of --reserve-connections (64 and 16): the tables are
-   emptied, then wrk with Benchmarks/scripts/reserve_wrk.lua sends `POST /v1/pickup` with
-   {"near", "ready_in": "10m", "reserve": true, "hold_for": "30m"} and the token for --duration
-   seconds. Reported: holds per second (201 answers, counted by the script's response()), checked
-   against the rows the storage holds after the run; p50/p99; the answers that are not 201 by
-   status; the server's CPU time per hold, and PostgreSQL's (all its processes). After each run:
-   no slot holds more than the capacity (`stores_slots.taken` and a count of the held/confirmed
-   rows per slot), and every slot's counter equals its rows. Targets: PostgreSQL ≥ 1,000 holds/s
-   with p99 ≤ 20 ms; SQLite ≥ 2,000 holds/s. Beside them, how many fsyncs a second the work
-   dir's disk does (SQLite commits with synchronous=FULL; postgres.sh runs with fsync=off).
+   `--state sqlite:WORK/capacity-bench.sqlite` (removed at the start, left after the run for a
+   look) and a throwaway PostgreSQL (scripts/state/postgres.sh in a temporary directory), both up
+   side by side. Each round, for each storage (the order alternates), for each of
+   --reserve-connections (64 and 16): the tables are emptied (--keep-reservations: not), then wrk
+   with Benchmarks/scripts/reserve_wrk.lua sends `POST /v1/pickup` with {"near", "ready_in":
+   "10m", "reserve": true, "hold_for": "30m"} and the token for --duration seconds. Reported:
+   holds per second (201 answers, counted by the script's response()), checked against the rows
+   the storage holds after the run; p50/p99; the answers that are not 201 by status; the server's
+   CPU time per hold, and PostgreSQL's (all its processes). After each run: no slot holds more
+   than the capacity (`stores_slots.taken` and a count of the held/confirmed rows per slot), and
+   every slot's counter equals its rows. Targets: PostgreSQL ≥ 1,000 holds/s with p99 ≤ 20 ms;
+   SQLite ≥ 2,000 holds/s. Beside them, how many fsyncs a second the work dir's disk does (SQLite
+   commits with synchronous=FULL; postgres.sh runs with fsync=off).
 6. One table with every figure beside its target (reported, not enforced), in text and Markdown,
    and the command line to paste beside it; --json FILE keeps every figure, the load average
    before and after each wrk run included.
