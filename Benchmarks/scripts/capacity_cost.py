@@ -1029,6 +1029,9 @@ def main():
     except KeyboardInterrupt as error:
         log(f"interrupted ({error}): stopping what was started")
         status = 130
+    except Exception as error:   # a server gone, a file unreadable: still stop everything, still report
+        log(f"error: {error!r}")
+        status = 1
     finally:
         cleanup()
     figures["run.load_at_end"] = os.getloadavg()
