@@ -272,14 +272,14 @@ public struct StoreStateChange: Hashable, Sendable {
         "\(member).orders_per_slot is missing: a number such as 20, rules such as \"Mo-Fr 07:00-09:00 20; 10\", "
           + "or null to remove the capacity set before")
     case .null?:
-      if object["slot_minutes"] != nil {
+      if let minutes = object["slot_minutes"], minutes != .null {
         throw RequestError(
           .invalid, parameter: "\(member).slot_minutes",
           "\(member).slot_minutes goes with orders_per_slot; null orders_per_slot removes the capacity")
       }
       return .remove(service: service)
     case .number(let literal)?:
-      guard let orders = Int(literal), orders >= 0 else {
+      guard let orders = Self.wholeNumber(literal), orders >= 0 else {
         throw RequestError(
           .invalid, parameter: "\(member).orders_per_slot",
           "\(member).orders_per_slot must be a whole number of orders from 0, not \(literal)")
@@ -305,7 +305,7 @@ public struct StoreStateChange: Hashable, Sendable {
     }
     var minutes = PickupCapacity.defaultSlotMinutes
     if let value = object["slot_minutes"], value != .null {
-      guard case .number(let literal) = value, let number = Int(literal) else {
+      guard case .number(let literal) = value, let number = Self.wholeNumber(literal) else {
         throw RequestError(
           .invalid, parameter: "\(member).slot_minutes",
           "\(member).slot_minutes must be a whole number of minutes, not \(value.jsonText)")
@@ -317,6 +317,13 @@ public struct StoreStateChange: Hashable, Sendable {
     }
     return .set(
       CapacitySetting(service: service, capacity: PickupCapacity(limits: limits, slotMinutes: minutes)))
+  }
+
+  /// `20` for `20`, `20.0` or `2e1`: JSON Schema's integers include whole numbers written so.
+  private static func wholeNumber(_ literal: String) -> Int? {
+    if let number = Int(literal) { return number }
+    guard let value = Double(literal), value == value.rounded(), abs(value) < 1e9 else { return nil }
+    return Int(value)
   }
 
   private static func object(_ value: JSONValue, member: String, accepted: [String]) throws(RequestError)
