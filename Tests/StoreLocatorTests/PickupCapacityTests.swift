@@ -201,6 +201,10 @@ import Testing
       } catch { return "\(error)" }
     }
     #expect(problem(#"{"capacity":{"orders_per_slot":-1}}"#)?.hasPrefix("capacity.orders_per_slot:") == true)
+    // Whole numbers as JSON may write them, and a null slot length with a removal, are fine.
+    #expect(problem(#"{"capacity":{"orders_per_slot":20.0,"slot_minutes":1.5e1}}"#) == nil)
+    #expect(problem(#"{"capacity":{"orders_per_slot":null,"slot_minutes":null}}"#) == nil)
+    #expect(problem(#"{"capacity":{"orders_per_slot":20.5}}"#) != nil)
     #expect(
       problem(#"{"capacity":{"orders_per_slot":20,"slot_minutes":7}}"#)?.contains("divide a day") == true)
     #expect(
