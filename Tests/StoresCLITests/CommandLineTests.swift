@@ -6,7 +6,7 @@ import Testing
 
 /// The `stores` executable end to end: every command and format on the bundled data, and the
 /// mistakes people make.
-@Suite(.serialized) struct CommandLineTests {
+@Suite struct CommandLineTests {
   let data = StoresProcess.bundledData
 
   // MARK: nearest

@@ -4,7 +4,7 @@ import Testing
 /// What a newcomer sees on the files they load: a truncated file, the summaries of `validate` and
 /// `info`, their help, loader errors, and files not in the All The Places schema (issue 9, items
 /// 8, 15, 16 and 17).
-@Suite(.serialized) struct DataFileReportTests {
+@Suite struct DataFileReportTests {
   static let features = (0..<3).map { index in
     #"{"type":"Feature","id":"s\#(index)","properties":{"name":"S\#(index)"},"#
       + #""geometry":{"type":"Point","coordinates":[\#(10 + index),50]}}"#

@@ -3,7 +3,7 @@ import Testing
 
 /// An empty answer says what was asked and why it is empty: no stores in the data, a property or
 /// value no store has, no opening hours in reach.
-@Suite(.serialized) struct EmptyAnswerCommandTests {
+@Suite struct EmptyAnswerCommandTests {
   let seattle = "47.6062,-122.3321"
 
   /// Writes a FeatureCollection of `features` and returns its path.

@@ -4,7 +4,7 @@ import Testing
 /// Inputs that used to be guessed: a date without a time (read as midnight at each store), a
 /// duration without a unit (read as minutes), and a location typed LON,LAT. The first two are
 /// refused with what to write instead; the third is answered with a warning naming the swap.
-@Suite(.serialized) struct GuessedInputCommandTests {
+@Suite struct GuessedInputCommandTests {
   let dateAlone = "2026-12-24"
   let fullTimes =
     "2026-12-24 is a date; give a time too, such as 2026-12-24T09:00 (wall time at each store) or 2026-12-24T09:00:00Z"

@@ -3,7 +3,7 @@ import Testing
 
 /// What `--help` offers is what each command does; mistakes get the sentence that fixes them
 /// (issue 9, item 15).
-@Suite(.serialized) struct HelpContractTests {
+@Suite struct HelpContractTests {
   @Test(arguments: [
     ("info", ["text", "json"]),
     ("hours", ["text", "json"]),

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Inputs that never end, outputs that cannot be written: the commands stop with a clear error.
-@Suite(.serialized) struct HostileInputCommandTests {
+@Suite struct HostileInputCommandTests {
   @Test(arguments: [
     (["pickup", "--order", "/dev/zero"], "/dev/zero: a device, not a file: no order to read"),
     (
@@ -86,7 +86,7 @@ extension StoresProcess {
   }
 }
 
-@Suite(.serialized) struct ManyErrorsCommandTests {
+@Suite struct ManyErrorsCommandTests {
   @Test func aStrictLoadSaysHowManyErrorsItDidNotPrint() throws {
     var features: [String] = []
     for index in 0..<45 {
@@ -104,7 +104,7 @@ extension StoresProcess {
   }
 }
 
-@Suite(.serialized) struct TimeBoundCommandTests {
+@Suite struct TimeBoundCommandTests {
   @Test func anOrderOfAMillionYearsIsRefused() throws {
     let order = try StoresProcess.temporaryFile(
       #"{"id": "o1", "customer": {"latitude": 51.5074, "longitude": -0.1278}, "#
@@ -124,7 +124,7 @@ extension StoresProcess {
   }
 }
 
-@Suite(.serialized) struct ControlCharacterCommandTests {
+@Suite struct ControlCharacterCommandTests {
   @Test func controlCharactersInTheDataAreShownNotSentToTheTerminal() throws {
     let path = try StoresProcess.temporaryFile(
       #"{"type":"Feature","id":"a\u0000b\u001b[31m","geometry":{"type":"Point","coordinates":[13.4,52.5]},"#
@@ -145,7 +145,7 @@ extension StoresProcess {
   }
 }
 
-@Suite(.serialized) struct EndlessBatchCommandTests {
+@Suite struct EndlessBatchCommandTests {
   @Test func aDeviceAsBatchInputIsRefused() throws {
     let outcome = try StoresProcess.runShell(
       #""$0" hours --batch < /dev/zero"#, arguments: [StoresProcess.executable.path])

@@ -6,7 +6,7 @@ import Testing
 
 /// Opening hours through the `stores` executable: filters inside the search, `hours`, `open`,
 /// `--batch`, all at fixed instants so the answers do not depend on the clock.
-@Suite(.serialized) struct HoursCommandTests {
+@Suite struct HoursCommandTests {
   let data = StoresProcess.bundledData
 
   /// `--open-at` keeps exactly the stores a brute-force check of every store's schedule keeps, in

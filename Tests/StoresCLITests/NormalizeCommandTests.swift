@@ -4,7 +4,7 @@ import Testing
 
 /// The canonical form through the command line: `stores hours --expression X --normalize`, and the
 /// fix-it that `stores validate` adds to every tolerated or doubtful opening_hours value.
-@Suite(.serialized) struct NormalizeCommandTests {
+@Suite struct NormalizeCommandTests {
   @Test func normalizePrintsTheCanonicalFormAndNotesTheDeviations() throws {
     let outcome = try StoresProcess.run([
       "hours", "--expression", "mo-fr 9am-5pm; PH closed", "--normalize",

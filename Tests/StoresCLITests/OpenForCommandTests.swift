@@ -3,7 +3,7 @@ import Testing
 
 /// `stores open ID --for DUR`: `state` is the state at the time asked; the answer to "open for
 /// that long?" is `open_for`, and the exit code.
-@Suite(.serialized) struct OpenForCommandTests {
+@Suite struct OpenForCommandTests {
   // nw-0881 (London) is open Mo-Su 07:30-20:30.
   @Test func closingInsideTheDurationKeepsTheStateAtTheTime() throws {
     let arguments = ["open", "nw-0881", "--at", "2026-12-24T20:20:00Z", "--for", "15m"]

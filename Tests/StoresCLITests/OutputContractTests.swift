@@ -4,7 +4,7 @@ import Testing
 
 /// Every output format carries the same store members (issue 9, item 12), the ones the README's
 /// JSON example lists, for every command that writes stores.
-@Suite(.serialized) struct OutputContractTests {
+@Suite struct OutputContractTests {
   /// A fixed "now", so the open states are the same in every run.
   let now = "2026-11-23T09:00:00+11:00"
 

@@ -3,7 +3,7 @@ import Testing
 
 /// `stores pickup`: the travel bound, dates on times that are not on the order's day, and the
 /// alternatives in columns.
-@Suite(.serialized) struct PickupBoundsCommandTests {
+@Suite struct PickupBoundsCommandTests {
   let london = "51.5074,-0.1278"
 
   @Test func aChosenStoreOnAnotherContinentIsPassedOverAsTooFar() throws {

@@ -3,7 +3,7 @@ import Testing
 
 /// `stores pickup` end to end at fixed instants: the exit codes the order flow branches on, the
 /// JSON members it stores, and the order write-back.
-@Suite(.serialized) struct PickupCommandTests {
+@Suite struct PickupCommandTests {
   let london = "51.5074,-0.1278"
 
   @Test func assignsTheNearestOpenStoreAndExitsZero() throws {

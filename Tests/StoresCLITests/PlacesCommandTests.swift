@@ -4,7 +4,7 @@ import StoreLocator
 import Testing
 
 /// `stores places` and a place name given to `--near`, end to end.
-@Suite(.serialized) struct PlacesCommandTests {
+@Suite struct PlacesCommandTests {
   @Test func placesListsTheLibrarysAnswer() throws {
     let outcome = try StoresProcess.run(["places", "zur", "--limit", "3", "--format", "json"])
     #expect(outcome.status == 0, "\(outcome.standardError)")

@@ -3,7 +3,7 @@ import Testing
 
 /// Stores that share an id, end to end: results follow each record, and the commands that take
 /// an id refuse one that names several stores, listing them.
-@Suite(.serialized) struct RepeatedIDCommandTests {
+@Suite struct RepeatedIDCommandTests {
   static let features = """
     {"type": "FeatureCollection", "features": [
     {"type": "Feature", "id": "x", "geometry": {"type": "Point", "coordinates": [13.405, 52.52]},

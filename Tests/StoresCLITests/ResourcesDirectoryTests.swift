@@ -4,7 +4,7 @@ import Testing
 /// `STORES_RESOURCES`: a binary installed away from its checkout reads the reference data (and
 /// the default stores) from a copy of `Data/`, and refuses to evaluate `PH` rules without the
 /// holiday data rather than answering "unknown" in silence.
-@Suite(.serialized) struct ResourcesDirectoryTests {
+@Suite struct ResourcesDirectoryTests {
   let data = StoresProcess.repositoryRoot.appendingPathComponent("Data")
 
   /// A new directory holding the named parts of `Data/`, and `stores` as a store file.

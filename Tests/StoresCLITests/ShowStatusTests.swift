@@ -4,7 +4,7 @@ import Testing
 
 /// `stores show` says whether the store is open, like every other command that writes stores, and
 /// lists its week as `stores hours` does (issue 9, item 11).
-@Suite(.serialized) struct ShowStatusTests {
+@Suite struct ShowStatusTests {
   @Test func jsonHasTheOpenStateAtNow() throws {
     let outcome = try StoresProcess.run([
       "show", "nw-1486", "--format", "json", "--now", "2026-11-24T02:00:00Z",

@@ -4,7 +4,7 @@ import Testing
 @testable import StoreLocator
 
 /// `stores snapshot build` and `verify`, and every command reading a snapshot through `--data`.
-@Suite(.serialized) struct SnapshotCommandTests {
+@Suite struct SnapshotCommandTests {
   static func temporaryPath(_ suffix: String) -> String {
     FileManager.default.temporaryDirectory.appendingPathComponent("stores-\(UUID().uuidString)\(suffix)").path
   }
@@ -200,7 +200,7 @@ import Testing
 
 /// Without a terminal on standard error (a file here, as in a pipe or CI), long work draws no
 /// progress line: nothing but the command's own messages (issue 26 §5).
-@Suite(.serialized) struct NoProgressWithoutATerminalTests {
+@Suite struct NoProgressWithoutATerminalTests {
   @Test func buildValidateAndLoadWriteNoProgress() throws {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
       "progress-\(UUID().uuidString)")

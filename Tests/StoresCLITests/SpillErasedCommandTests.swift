@@ -3,7 +3,7 @@ import Testing
 
 /// `spill-erased` through the `stores` executable (issue 26, item 3): `validate`, `show` and
 /// `hours --expression` name the nights a later rule erases and give the value that keeps them.
-@Suite(.serialized) struct SpillErasedCommandTests {
+@Suite struct SpillErasedCommandTests {
   static let value = "Mo-Th 05:30-02:30; Fr 05:30-03:30; Sa 05:30-02:30; Su 06:00-01:30"
   static let fixIt =
     "Mo-Th 05:30-02:30; Fr 00:00-02:30,05:30-03:30; Sa 00:00-03:30,05:30-02:30; Su 00:00-02:30,06:00-01:30"

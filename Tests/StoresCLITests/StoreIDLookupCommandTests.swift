@@ -3,7 +3,7 @@ import Testing
 
 /// Every command that takes a store id answers an unknown one the same way: exit 66 and the most
 /// similar ids, most similar first.
-@Suite(.serialized) struct StoreIDLookupCommandTests {
+@Suite struct StoreIDLookupCommandTests {
   @Test(arguments: [
     ["show", "nw-1O01"], ["hours", "nw-1O01"], ["open", "nw-1O01"],
     ["pickup", "--near", "51.5074,-0.1278", "--ready-in", "5m", "--store", "nw-1O01"],

@@ -1,13 +1,6 @@
 import Foundation
 
 /// Runs the built `stores` executable as a user would, capturing what it prints.
-///
-/// `run` waits for the process on the test's own thread, one of Swift's cooperative pool (two on
-/// a two-core machine). So every suite that runs it is `.serialized`: Swift Testing enqueues the
-/// test cases of parallel suites all at once, and a task made later by another suite (an
-/// in-process server's request, a reload) waits behind every case enqueued before it. With
-/// hundreds of command cases queued on a loaded machine that wait passed ten minutes (CI, a
-/// reload test and a live-server test timed out); serialized, each suite queues one case at a time.
 struct StoresProcess {
   struct Outcome {
     let status: Int32

@@ -3,7 +3,7 @@ import Testing
 
 /// The README's test command is the one `.ci/run` runs, and it skips the XCTest runner, which has
 /// no test here and printed "Executed 0 tests" before the real run (issue 26 §5).
-@Suite(.serialized) struct TestCommandTests {
+@Suite struct TestCommandTests {
   static func text(_ path: String) throws -> String {
     try String(contentsOf: StoresProcess.repositoryRoot.appendingPathComponent(path), encoding: .utf8)
   }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Text tables never cut an id, and fit the line width when one is known (issue 9, item 13).
-@Suite(.serialized) struct TextWidthTests {
+@Suite struct TextWidthTests {
   static let longID = "bvFuKm_HGd0hrrdnoRnFh_l63-w=-and-then-some-more"
   static let longName = "Northwind Coffee at the Far End of a Very Long Shopping Arcade"
   static let longAddress =

@@ -3,7 +3,7 @@ import Testing
 
 /// `stores within --limit N` in text says which stores of how many a page shows and how to get
 /// the next page (issue 26 §5); the JSON answer's `next_cursor` is the same cursor.
-@Suite(.serialized) struct WithinPagingCommandTests {
+@Suite struct WithinPagingCommandTests {
   static let question = [
     "within", "--near", "47.6062,-122.3321", "--radius", "5km", "--now", "2026-11-26T12:00:00Z",
   ]
