@@ -88,8 +88,21 @@ struct Backend: Sendable {
     return String(withoutQuery[..<pathStart]) + "/" + database + query
   }
 
-  /// Runs one statement (no binds) on the database at `url`, on a connection of its own.
+  /// Runs one statement (no binds) on the database at `url`, on a connection of its own; a
+  /// failure says PostgreSQL's own words (`PSQLError`'s description hides them).
   static func administer(_ url: String, _ sql: String) async throws {
+    do {
+      try await administerQuietly(url, sql)
+    } catch {
+      throw AdministrationFailed(description: "\(sql): \(String(reflecting: error))")
+    }
+  }
+
+  struct AdministrationFailed: Error, CustomStringConvertible {
+    let description: String
+  }
+
+  private static func administerQuietly(_ url: String, _ sql: String) async throws {
     let parsed = try PostgresURL(parsing: url)
     let connection = try await PostgresConnection.connect(
       configuration: .init(

@@ -35,9 +35,11 @@ if [ "$(id -u)" -eq 0 ]; then
 fi
 
 # Starts the cluster in $dir/data on 127.0.0.1:$1, its socket in $dir; fails if the port is taken.
+# max_connections 400 rather than 100: each storage pools up to 20 connections, and the tests run
+# side by side open several storages each (100 was seen refusing with "too many clients already").
 start_cluster() {
   "${as_owner[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/postgres.log" -w -t 30 \
-    -o "-c listen_addresses=127.0.0.1 -p $1 -k $dir -c fsync=off -c full_page_writes=off" \
+    -o "-c listen_addresses=127.0.0.1 -p $1 -k $dir -c fsync=off -c full_page_writes=off -c max_connections=400" \
     start >/dev/null
 }
 
