@@ -104,35 +104,44 @@ extension SQLiteStateStorage {
 
 /// The reservations in the SQLite file: every call one transaction on the one connection
 /// (`BEGIN IMMEDIATE` for a write, so another process's writes wait for it), in the same order as
-/// the state's changes.
+/// the state's changes; holds that arrive together share one.
 extension SQLiteStateStorage {
+  /// Holds arriving while another transaction runs wait and are written together in the next
+  /// (`GroupedWrites`): one commit for the group, each hold still decided on its own, in the
+  /// order they came, on the rows the holds before it wrote.
   public func hold(_ hold: SlotHold, at now: Instant) async throws(StateStorageError) -> SlotHoldOutcome {
-    try await transaction { () async throws(StateStorageError) -> SlotHoldOutcome in
-      // Not against an older state of the store than the stored one (a capacity set meanwhile
-      // that the planner's copy has not read): the write lock is held, so none comes in after.
-      let stored = try await rows(
-        "SELECT coalesce(max(version), 0) AS version FROM stores_state_stores WHERE store_id = ?",
-        [.text(hold.slot.storeID)])
-      if let version = stored.first?.column("version")?.integer, Int64(version) > hold.stateVersion {
-        return .stale(version: Int64(version))
+    try await holdGroups.submit((hold, now)) { [self] (holds) async throws(StateStorageError) in
+      try await transaction { () async throws(StateStorageError) -> [SlotHoldOutcome] in
+        var outcomes: [SlotHoldOutcome] = []
+        outcomes.reserveCapacity(holds.count)
+        for (hold, now) in holds { outcomes.append(try await decide(hold, at: now)) }
+        return outcomes
       }
-      // The common case, two statements: a place in the slot (its counter, when below the limit
-      // and the key is new), then the reservation.
-      if try await takePlace(hold) {
-        return .held(try await insert(hold, at: now))
-      }
-      // No place, or the key was given before. The key first: a repeated request answers its
-      // reservation even in a full slot.
-      if let key = hold.idempotencyKey, let earlier = try await reservation(byKey: key, at: now) {
-        return StoredReservation.repeated(earlier.0, digest: earlier.1, answer: earlier.2, for: hold)
-      }
-      // Full, as the counter says: free the holds that expired by now and try once more. The
-      // write lock is held since BEGIN IMMEDIATE, so nothing came in between.
-      if try await expireHolds(in: hold.slot, at: now) > 0, try await takePlace(hold) {
-        return .held(try await insert(hold, at: now))
-      }
-      return .full(taken: Int(try await taken(hold.slot)))
     }
+  }
+
+  /// One hold, inside the transaction (the write lock is held since `BEGIN IMMEDIATE`, so
+  /// nothing comes in between its statements).
+  private func decide(_ hold: SlotHold, at now: Instant) async throws(StateStorageError) -> SlotHoldOutcome {
+    // The common case, two statements: a place in the slot (its counter, when below the limit,
+    // the key is new and the store's state is not newer than the plan's), then the reservation.
+    if try await takePlace(hold) {
+      return .held(try await insert(hold, at: now))
+    }
+    // No place, the key was given before, or the plan read an older state. The key first: a
+    // repeated request answers its reservation even in a full slot.
+    if let key = hold.idempotencyKey, let earlier = try await reservation(byKey: key, at: now) {
+      return StoredReservation.repeated(earlier.0, digest: earlier.1, answer: earlier.2, for: hold)
+    }
+    // Not against an older state of the store than the stored one (a capacity set meanwhile
+    // that the planner's copy has not read).
+    let stored = try await storedVersion(of: hold.slot.storeID)
+    if stored > hold.stateVersion { return .stale(version: stored) }
+    // Full, as the counter says: free the holds that expired by now and try once more.
+    if try await expireHolds(in: hold.slot, at: now) > 0, try await takePlace(hold) {
+      return .held(try await insert(hold, at: now))
+    }
+    return .full(taken: Int(try await taken(hold.slot)))
   }
 
   public func confirm(reservation id: String, at now: Instant) async throws(StateStorageError)
@@ -269,9 +278,10 @@ extension SQLiteStateStorage {
 
   // MARK: - Statements (inside a transaction)
 
-  /// Counts one more reservation in `hold.slot` when it holds fewer than its limit and no
-  /// reservation has the hold's idempotency key; whether it did. One statement: the slot's row is
-  /// made with the place (the first hold in a slot), or its counter goes up under its condition.
+  /// Counts one more reservation in `hold.slot` when it holds fewer than its limit, no
+  /// reservation has the hold's idempotency key and the store's stored state is not newer than
+  /// the plan's; whether it did. One statement: the slot's row is made with the place (the first
+  /// hold in a slot), or its counter goes up under its condition.
   private func takePlace(_ hold: SlotHold) async throws(StateStorageError) -> Bool {
     let limit: SQLiteData = hold.limit.map { .integer($0) } ?? .null
     let key: SQLiteData = hold.idempotencyKey.map { .text($0) } ?? .null
@@ -280,11 +290,21 @@ extension SQLiteStateStorage {
       INSERT INTO stores_slots (store_id, service, slot_start, taken)
       SELECT ?1, ?2, ?3, 1
       WHERE (?4 IS NULL OR ?4 > 0) AND NOT EXISTS (SELECT 1 FROM stores_reservations WHERE idempotency_key = ?5)
+      AND coalesce((SELECT max(version) FROM stores_state_stores WHERE store_id = ?1), 0) <= ?6
       ON CONFLICT (store_id, service, slot_start) DO UPDATE SET taken = taken + 1
       WHERE (?4 IS NULL OR taken < ?4) AND NOT EXISTS (SELECT 1 FROM stores_reservations WHERE idempotency_key = ?5)
+      AND coalesce((SELECT max(version) FROM stores_state_stores WHERE store_id = ?1), 0) <= ?6
       RETURNING taken
-      """, slotBinds(hold.slot) + [limit, key])
+      """, slotBinds(hold.slot) + [limit, key, .integer(Int(hold.stateVersion))])
     return !taken.isEmpty
+  }
+
+  /// The version of `storeID`'s stored state (0 when it has none).
+  private func storedVersion(of storeID: String) async throws(StateStorageError) -> Int64 {
+    let found = try await rows(
+      "SELECT coalesce(max(version), 0) AS version FROM stores_state_stores WHERE store_id = ?",
+      [.text(storeID)])
+    return Int64(found.first?.column("version")?.integer ?? 0)
   }
 
   /// Writes the held reservation whose place `takePlace` took.

@@ -45,6 +45,8 @@ public final class SQLiteStateStorage: StateStorage {
   private let gate = SerialGate()
   /// Set by `close()`; later calls fail instead of touching a closed handle.
   private let isClosed = Mutex(false)
+  /// Holds that arrive together, written in one transaction (SQLiteReservations.swift).
+  let holdGroups = GroupedWrites<(hold: SlotHold, now: Instant), SlotHoldOutcome>(largestGroup: 128)
 
   private init(connection: SQLiteConnection, path: String) {
     self.connection = connection

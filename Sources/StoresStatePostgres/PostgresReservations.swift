@@ -8,11 +8,11 @@ import StoresState
 /// each call under the storage's deadline and failure mapping.
 ///
 /// Every write is one statement in its own (implicit) transaction, so no row lock outlives its
-/// statement: a hold is one round trip (`takePlace`: the slot's counter and the reservation), two
-/// when its slot is full or its key was given before (`freeSlot`), three for a slot's first hold
-/// (`freeSlot` makes its row). In READ COMMITTED, an `UPDATE` that waits for a row another
-/// transaction locked evaluates its condition again on the row that transaction committed, so a
-/// slot's conditional counter never overbooks and a reservation leaves `held` or `confirmed`
+/// statement: a hold is one round trip (`takePlace`: the slot's counter, made with the slot's
+/// first hold, and the reservation), two when its slot is full or its key was given before
+/// (`freeSlot`). In READ COMMITTED, an `UPDATE` that waits for a row another transaction locked
+/// evaluates its condition again on the row that transaction committed, so a slot's conditional
+/// counter never overbooks and a reservation leaves `held` or `confirmed`
 /// once, whoever races; nothing is decided on rows counted in a snapshot. Statements that lock
 /// several reservations lock them in `id` order, and always before the slots' rows, so they
 /// cannot deadlock (a sweep, which locks several slots' rows, holds an advisory lock).
@@ -280,13 +280,15 @@ extension PostgresStateStorage {
 
   /// Counts one more reservation in `hold.slot` when it holds fewer than its limit, and writes the
   /// reservation: one row (the new count) when it did, none when the slot is full as its counter
-  /// says or has no row yet. The reservation's `INSERT` fails on the idempotency key's unique
-  /// constraint when the key was given before (the whole statement with it).
+  /// says (or another transaction made its row since the statement's snapshot). The reservation's
+  /// `INSERT` fails on the idempotency key's unique constraint when the key was given before (the
+  /// whole statement with it).
   ///
-  /// A plain conditional `UPDATE`: a slot full in the statement's snapshot is not even locked, so
-  /// refusals in a full slot write nothing and wait for no commit (`INSERT … ON CONFLICT DO UPDATE
-  /// … WHERE` locks the row whether or not it updates it: each refusal would wait for the WAL
-  /// flush of the hold before).
+  /// A plain conditional `UPDATE` of a slot's row, and an `INSERT … DO NOTHING` of it only when the
+  /// snapshot has none (a slot's first hold, one round trip too): a slot full in the snapshot is
+  /// not even locked, so refusals in a full slot write nothing and wait for no commit (`INSERT …
+  /// ON CONFLICT DO UPDATE … WHERE` locks the row whether or not it updates it: each refusal would
+  /// wait for the WAL flush of the hold before).
   private static func takePlace(_ hold: SlotHold, at now: Instant) -> Prepared<TakePlace> {
     let keyed = hold.idempotencyKey != nil
     return Prepared(
@@ -305,13 +307,23 @@ extension PostgresStateStorage {
   private enum TakePlace: PreparedSQL {
     static let name = "stores_take_place"
     static let sql = """
-      WITH slot AS (
+      WITH allowed AS (
+        -- Not against an older state than the stored one (a capacity set meanwhile).
+        SELECT ($4::BIGINT IS NULL OR $4::BIGINT > 0)
+        AND coalesce((SELECT version FROM stores_state_stores WHERE store_id = $1::TEXT), 0) <= $12::BIGINT AS yes),
+      counted AS (
         UPDATE stores_slots SET taken = taken + 1
         WHERE store_id = $1::TEXT AND service = $2::TEXT AND slot_start = $3::BIGINT
-        AND ($4::BIGINT IS NULL OR taken < $4::BIGINT)
-        -- Not against an older state than the stored one (a capacity set meanwhile).
-        AND coalesce((SELECT version FROM stores_state_stores WHERE store_id = $1::TEXT), 0) <= $12::BIGINT
+        AND ($4::BIGINT IS NULL OR taken < $4::BIGINT) AND (SELECT yes FROM allowed)
         RETURNING taken),
+      first AS (
+        INSERT INTO stores_slots (store_id, service, slot_start, taken)
+        SELECT $1::TEXT, $2::TEXT, $3::BIGINT, 1
+        WHERE (SELECT yes FROM allowed) AND NOT EXISTS (
+          SELECT 1 FROM stores_slots WHERE store_id = $1::TEXT AND service = $2::TEXT AND slot_start = $3::BIGINT)
+        ON CONFLICT (store_id, service, slot_start) DO NOTHING
+        RETURNING taken),
+      slot AS (SELECT taken FROM counted UNION ALL SELECT taken FROM first),
       made AS (
         INSERT INTO stores_reservations (
           id, store_id, service, slot_start, slot_end, status, expires_at, created_at, changed_at,

@@ -1,13 +1,7 @@
 import Foundation
-import HTTPTypes
-import Hummingbird
-import HummingbirdTesting
-import NIOCore
 import Testing
 
-@testable import StoresAPI
-
-/// The same questions through `stores … --format json` and through the service, over a real
+/// The same questions through `stores … --format json` and through `stores-server`, over a real
 /// socket, give the same bytes.
 @Suite struct CommandParityTests {
   static let data = TestService.bundledData
@@ -83,51 +77,80 @@ import Testing
     ("/v1/info", ["info", "--format", "json"]),
   ]
 
+  /// Runs `body` with the port of a `stores-server` on the bundled data: a process of its own,
+  /// so its answers never wait for the threads of Swift's cooperative pool that this process's
+  /// other tests hold (an in-process server did, past its client's 15 s read timeout, when CI
+  /// ran every suite at once on two cores).
+  static func withServer(_ body: (Int) async throws -> Void) async throws {
+    let server = try await ServerProcess.onThread {
+      try RunningServer(["--data", Self.data, "--state", "memory"])
+    }
+    try #require(server.port > 0, "startup line: \(server.startupLine)\n\(server.log)")
+    try await body(server.port)
+    server.signal(SIGTERM)
+    #expect(try await ServerProcess.onThread { server.exitStatus() } == 0)
+  }
+
+  /// What the command prints with `arguments` (off the cooperative pool: a run blocks its thread
+  /// until the process exits).
+  static func command(_ arguments: [String]) async throws -> (output: String, status: Int32) {
+    try await ServerProcess.onThread { try BuiltBinaries.runStores(arguments) }
+  }
+
   @Test func everyGetRouteAnswersAsTheCommandPrints() async throws {
-    try await TestService.application(TestService.service()).test(.live) { client in
+    try await Self.withServer { port in
       for question in Self.questions {
-        // Off the cooperative pool: a run of the command blocks its thread until it exits.
-        let arguments = question.command + ["--data", Self.data]
-        let command = try await ServerProcess.onThread { try BuiltBinaries.runStores(arguments) }
+        let command = try await Self.command(question.command + ["--data", Self.data])
         #expect(!command.output.isEmpty, "\(question.command)")
-        let response = try await client.get(question.uri)
-        #expect(response.status == .ok, "\(question.uri): \(response.text)")
-        #expect(response.text == command.output, "\(question.uri)")
+        let response = try await ServerProcess.onThread {
+          try RawHTTPConnection.get(port: port, question.uri)
+        }
+        #expect(response.status == 200, "\(question.uri): \(response.body)")
+        #expect(response.body == command.output, "\(question.uri)")
       }
     }
   }
 
   @Test func pickupAnswersAsTheCommandPrints() async throws {
-    try await TestService.application(TestService.service()).test(.live) { client in
-      let plain = try await ServerProcess.onThread {
-        try BuiltBinaries.runStores([
-          "pickup", "--near", "47.6062,-122.3321", "--ready-in", "12m", "--travel", "bike", "--now", Self.now,
-          "--format", "json", "--data", Self.data,
-        ])
+    try await Self.withServer { port in
+      let plain = try await Self.command([
+        "pickup", "--near", "47.6062,-122.3321", "--ready-in", "12m", "--travel", "bike", "--now", Self.now,
+        "--format", "json", "--data", Self.data,
+      ])
+      let plainResponse = try await ServerProcess.onThread {
+        try RawHTTPConnection.post(
+          port: port, "/v1/pickup",
+          json: #"{"near": "47.6062,-122.3321", "ready_in": "12m", "travel": "bike", "now": "\#(Self.now)"}"#)
       }
-      let plainResponse = try await client.post(
-        "/v1/pickup",
-        json: #"{"near": "47.6062,-122.3321", "ready_in": "12m", "travel": "bike", "now": "\#(Self.now)"}"#)
-      #expect(plainResponse.status == .ok)
-      #expect(plainResponse.text == plain.output)
+      #expect(plainResponse.status == 200)
+      #expect(plainResponse.body == plain.output)
 
-      let placed = try await ServerProcess.onThread {
-        try BuiltBinaries.runStores(["pickup", "--order", Self.order, "--now", Self.now, "--data", Self.data])
+      let placed = try await Self.command([
+        "pickup", "--order", Self.order, "--now", Self.now, "--data", Self.data,
+      ])
+      let order = try String(contentsOfFile: Self.order, encoding: .utf8)
+      let orderResponse = try await ServerProcess.onThread {
+        try RawHTTPConnection.post(port: port, "/v1/pickup?now=\(Self.now)", json: order)
       }
-      let orderResponse = try await client.post(
-        "/v1/pickup?now=\(Self.now)", json: try String(contentsOfFile: Self.order, encoding: .utf8))
-      #expect(orderResponse.status == .ok)
-      #expect(orderResponse.text == placed.output)
+      #expect(orderResponse.status == 200)
+      #expect(orderResponse.body == placed.output)
     }
   }
 
   @Test func theCommandAndTheServiceRefuseWithTheSameSentence() async throws {
-    try await TestService.application(TestService.service()).test(.live) { client in
-      let response = try await client.get("/v1/stores/nearest?near=47.6062,-122.3321&k=0")
-      #expect(response.status == .badRequest)
-      let detail = try #require(try response.json()["detail"] as? String)
+    try await Self.withServer { port in
+      let response = try await ServerProcess.onThread {
+        try RawHTTPConnection.get(port: port, "/v1/stores/nearest?near=47.6062,-122.3321&k=0")
+      }
+      #expect(response.status == 400)
+      let problem = try JSONSerialization.jsonObject(with: Data(response.body.utf8)) as? [String: Any]
+      let detail = try #require(problem?["detail"] as? String)
       // `-k` on the command line, `k` in the query string: the same sentence otherwise.
       #expect(detail == "k must be 1...1000 (got 0)")
+      let command = try await Self.command([
+        "nearest", "--near", "47.6062,-122.3321", "-k", "0", "--data", Self.data,
+      ])
+      #expect(command.status != 0)
     }
   }
 }

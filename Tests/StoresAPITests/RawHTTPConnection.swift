@@ -210,6 +210,15 @@ final class RawHTTPConnection: @unchecked Sendable {
     return try readResponse()
   }
 
+  /// POST `json` to `path` on a connection of its own.
+  static func post(port: Int, _ path: String, json: String) throws -> Response {
+    let connection = try RawHTTPConnection(port: port)
+    try connection.send(
+      "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: application/json\r\n"
+        + "Content-Length: \(json.utf8.count)\r\n\r\n\(json)")
+    return try connection.readResponse()
+  }
+
   /// GET `path` on a connection of its own.
   static func get(port: Int, _ path: String) throws -> Response {
     let connection = try RawHTTPConnection(port: port)
