@@ -87,6 +87,7 @@ import state_cost as sc
 HOST = sb.HOST
 HERE = sb.HERE
 RESERVE_LUA = os.path.join(HERE, "reserve_wrk.lua")
+RESERVE_PACED_LUA = os.path.join(HERE, "reserve_paced_wrk.lua")
 POSTGRES_SH = os.path.join(sb.ROOT, "scripts", "state", "postgres.sh")
 
 # Targets of issue 33 §4 (reported, not enforced).
@@ -625,10 +626,12 @@ def check_capacity(args, a, b, points, held):
 # --- measuring ---------------------------------------------------------------------------------
 
 def reserve_wrk(args, port, connections, points_arg):
+    paced = args.reserve_pace is not None
     command = ["wrk", "-t", str(args.threads), "-c", str(connections), "-d", f"{args.duration}s",
-               "--timeout", "5s", "--latency", "-s", RESERVE_LUA, f"http://{HOST}:{port}/", "--",
+               "--timeout", "5s", "--latency", "-s", RESERVE_PACED_LUA if paced else RESERVE_LUA,
+               f"http://{HOST}:{port}/", "--",
                args.token, points_arg, str(args.reserve_seed), str(args.query_count), args.ready_in,
-               args.hold_for]
+               args.hold_for] + ([str(args.reserve_pace)] if paced else [])
     shown = [c if c != args.token else "TOKEN" for c in command]
     log("$ " + " ".join(shown))
     result = subprocess.run(command, capture_output=True, text=True, timeout=args.duration + 120)
@@ -661,7 +664,7 @@ def measure_reserve(args, storage, server, connections, points_arg, round_number
     held = statuses.get(201, 0)
     errors = sum(n for s, n in statuses.items() if s not in RESERVE_OK) + r["socket_errors"]
     figure = {
-        "storage": storage, "connections": connections, "round": round_number,
+        "storage": storage, "connections": connections, "round": round_number, "pace_ms": args.reserve_pace,
         "requests": r["requests"], "seconds": r["seconds"], "rps": r["requests"] / r["seconds"],
         "holds": held, "holds_per_s": held / r["seconds"],
         "stored_rows": sum(rows.values()) - rows_before, "stored_before": rows_before, "stored_by_status": rows,
@@ -851,6 +854,10 @@ def main():
                         "(their slots, 12 minutes ahead, end after 12 to 27 minutes; default 600)")
     p.add_argument("--booking-timeout", type=int, default=600, help="seconds the bookings may take (default 600)")
     p.add_argument("--connections", type=int, default=64, help="wrk connections for plain pickup (default 64)")
+    p.add_argument("--reserve-pace", type=int, default=None, metavar="MS",
+                   help="each connection pauses MS milliseconds after an answer before its next "
+                        "reserve (reserve_paced_wrk.lua): p99 at an offered rate, e.g. 16 connections "
+                        "and 12 ms offer about 1,000 a second; the rate reached is reported (default: no pause)")
     p.add_argument("--reserve-connections", type=connections_list, default=[64, 16],
                    help="wrk connections for reserve, comma-separated (default 64,16)")
     p.add_argument("--threads", type=int, default=1, help="wrk threads (default 1)")
