@@ -16,6 +16,9 @@ let package = Package(
     // The generated client with a thin layer for apps and servers; it depends on no other target
     // here, so an app that links it pulls neither the catalog nor the web stack.
     .library(name: "StoresClient", targets: ["StoresClient"]),
+    // `StoresClient(serverURL:httpClient:)` over AsyncHTTPClient, for a server that calls the
+    // service: a product of its own, so an app over URLSession builds no SwiftNIO and no BoringSSL.
+    .library(name: "StoresClientNIO", targets: ["StoresClientNIO"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -28,7 +31,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
     .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
     .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.0"),
-    // StoresClient: the runtime its generated code calls, and a transport for apps and one for servers.
+    // StoresClient: the runtime its generated code calls and URLSession's transport, for apps;
+    // StoresClientNIO: AsyncHTTPClient's, for servers.
     .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.8.0"),
     .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.1.0"),
     .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.1.0"),
@@ -123,12 +127,18 @@ let package = Package(
       dependencies: [
         .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
         .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
-        .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
-        .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
       ],
       // Read by scripts/client/generate_swift_client.sh, not by a build plugin (docs/clients.md).
       exclude: ["openapi-generator-config.yaml"]
+    ),
+    .target(
+      name: "StoresClientNIO",
+      dependencies: [
+        "StoresClient",
+        .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+      ]
     ),
     .testTarget(name: "GeoIndexTests", dependencies: ["GeoIndex"]),
     .testTarget(name: "OpeningHoursTests", dependencies: ["OpeningHours"]),
@@ -174,6 +184,7 @@ let package = Package(
       name: "StoresClientTests",
       dependencies: [
         "StoresClient",
+        "StoresClientNIO",
         // Built for the tests that run the binaries: the service to call, the CLI to compare with.
         "StoresCLI",
         "StoresServer",

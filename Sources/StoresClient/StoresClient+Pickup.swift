@@ -44,8 +44,30 @@ extension StoresClient {
     near: Coordinate, readyIn: Duration, store: String? = nil, travel: Travel? = nil,
     withinMeters: Double? = nil, service: String? = nil, maxDelay: Duration? = nil, now: Date? = nil
   ) async throws -> PickupResult {
+    try await pickup(
+      near: .case2(.init(latitude: near.latitude, longitude: near.longitude)), readyIn: readyIn, store: store,
+      travel: travel, withinMeters: withinMeters, service: service, maxDelay: maxDelay, now: now)
+  }
+
+  /// Plans the pickup of an order ready `readyIn` from now for a customer at the place named
+  /// `place` (`"Seattle"`, `"Springfield, IL"`), resolved by the service as `stores pickup --near`
+  /// resolves it; the other parameters as in `pickup(near:readyIn:…)` with a coordinate. A name
+  /// with no place clearly meant throws the 400 whose `places` lists the candidates.
+  public func pickup(
+    near place: String, readyIn: Duration, store: String? = nil, travel: Travel? = nil,
+    withinMeters: Double? = nil, service: String? = nil, maxDelay: Duration? = nil, now: Date? = nil
+  ) async throws -> PickupResult {
+    try await pickup(
+      near: .Location(place), readyIn: readyIn, store: store, travel: travel, withinMeters: withinMeters,
+      service: service, maxDelay: maxDelay, now: now)
+  }
+
+  private func pickup(
+    near: Components.Schemas.PickupRequestReadyIn.NearPayload, readyIn: Duration, store: String?,
+    travel: Travel?, withinMeters: Double?, service: String?, maxDelay: Duration?, now: Date?
+  ) async throws -> PickupResult {
     let request = Components.Schemas.PickupRequestReadyIn(
-      near: .case2(.init(latitude: near.latitude, longitude: near.longitude)),
+      near: near,
       readyIn: WireFormat.duration(readyIn),
       store: store,
       within: withinMeters.map { .case2($0) },
@@ -63,8 +85,28 @@ extension StoresClient {
     near: Coordinate, readyAt: Date, store: String? = nil, travel: Travel? = nil,
     withinMeters: Double? = nil, service: String? = nil, maxDelay: Duration? = nil, now: Date? = nil
   ) async throws -> PickupResult {
+    try await pickup(
+      near: .case2(.init(latitude: near.latitude, longitude: near.longitude)), readyAt: readyAt, store: store,
+      travel: travel, withinMeters: withinMeters, service: service, maxDelay: maxDelay, now: now)
+  }
+
+  /// Plans the pickup of an order ready at `readyAt` for a customer at the place named `place`;
+  /// as `pickup(near:readyIn:…)` with a place name.
+  public func pickup(
+    near place: String, readyAt: Date, store: String? = nil, travel: Travel? = nil,
+    withinMeters: Double? = nil, service: String? = nil, maxDelay: Duration? = nil, now: Date? = nil
+  ) async throws -> PickupResult {
+    try await pickup(
+      near: .Location(place), readyAt: readyAt, store: store, travel: travel, withinMeters: withinMeters,
+      service: service, maxDelay: maxDelay, now: now)
+  }
+
+  private func pickup(
+    near: Components.Schemas.PickupRequestReadyAt.NearPayload, readyAt: Date, store: String?,
+    travel: Travel?, withinMeters: Double?, service: String?, maxDelay: Duration?, now: Date?
+  ) async throws -> PickupResult {
     let request = Components.Schemas.PickupRequestReadyAt(
-      near: .case2(.init(latitude: near.latitude, longitude: near.longitude)),
+      near: near,
       readyAt: WireFormat.instant(readyAt),
       store: store,
       within: withinMeters.map { .case2($0) },

@@ -32,8 +32,35 @@ extension StoresClient {
     openNow: Bool = false, openFor: Duration? = nil, where conditions: [String] = [],
     allowUnknown: Bool = false, service: String? = nil, now: Date? = nil
   ) async throws -> NearestAnswer {
+    try await nearest(
+      near: WireFormat.latLon(coordinate), count: count, withinMeters: withinMeters, openAt: openAt,
+      openNow: openNow, openFor: openFor, where: conditions, allowUnknown: allowUnknown, service: service,
+      now: now)
+  }
+
+  /// The stores nearest to the place named `place` (`"Seattle"`, `"Springfield, IL"`, `"Paris, FR"`),
+  /// which the service resolves as `stores nearest --near` does; `query.nearPlace` in the answer
+  /// says which place it took. The other parameters as in `nearest(to:count:…)` with a coordinate.
+  /// - Throws: `StoresClientError.problem` 400 `invalid-request` when the name names several
+  ///   places with none clearly meant, or none: the problem's `places` lists them (typed
+  ///   `Place`s, to offer the customer), or close names in `suggestions`.
+  public func nearest(
+    to place: String, count: Int? = nil, withinMeters: Double? = nil, openAt: Date? = nil,
+    openNow: Bool = false, openFor: Duration? = nil, where conditions: [String] = [],
+    allowUnknown: Bool = false, service: String? = nil, now: Date? = nil
+  ) async throws -> NearestAnswer {
+    try await nearest(
+      near: place, count: count, withinMeters: withinMeters, openAt: openAt, openNow: openNow,
+      openFor: openFor, where: conditions, allowUnknown: allowUnknown, service: service, now: now)
+  }
+
+  /// `nearest(to:…)` with `near` as the wire writes it: `LAT,LON` or a place name.
+  private func nearest(
+    near: String, count: Int?, withinMeters: Double?, openAt: Date?, openNow: Bool, openFor: Duration?,
+    where conditions: [String], allowUnknown: Bool, service: String?, now: Date?
+  ) async throws -> NearestAnswer {
     let query = Operations.NearestStores.Input.Query(
-      near: WireFormat.latLon(coordinate),
+      near: near,
       k: count,
       within: withinMeters.map { "\($0)m" },
       _where: conditions.isEmpty ? nil : conditions,

@@ -1,6 +1,4 @@
-import AsyncHTTPClient
 import Foundation
-import OpenAPIAsyncHTTPClient
 import OpenAPIRuntime
 import OpenAPIURLSession
 
@@ -34,15 +32,9 @@ public struct StoresClient: Sendable {
     )
   }
 
-  /// A client over `URLSession`, as an iPhone or Mac app calls the service.
+  /// A client over `URLSession`, as an iPhone or Mac app calls the service. (A server calling it
+  /// over AsyncHTTPClient links `StoresClientNIO`: `StoresClient(serverURL:httpClient:)`.)
   public init(serverURL: URL, session: URLSession = .shared) {
     self.init(serverURL: serverURL, transport: URLSessionTransport(configuration: .init(session: session)))
-  }
-
-  /// A client over AsyncHTTPClient (SwiftNIO), as a server calls the service: pass `HTTPClient.shared`
-  /// or one of yours (which you shut down); each request times out after a minute.
-  public init(serverURL: URL, httpClient: HTTPClient) {
-    self.init(
-      serverURL: serverURL, transport: AsyncHTTPClientTransport(configuration: .init(client: httpClient)))
   }
 }

@@ -4,6 +4,7 @@ import HTTPTypes
 import OpenAPIRuntime
 import OpenAPIURLSession
 import StoresClient
+import StoresClientNIO
 import Testing
 
 /// Every operation of the document, called through `StoresClient` against a real `stores-server`
@@ -186,6 +187,39 @@ import Testing
       ])
     #expect(atTime == expectedAtTime)
     #expect(atTime.readyAt >= readyAt)
+  }
+
+  /// A place name where a coordinate would go: the service resolves it as the command does, and
+  /// a name with no one place meant is thrown with its places typed.
+  @Test func placeNamesAnswerAsTheCommand() async throws {
+    let server = try await Self.startServer()
+    let stores = StoresClient(serverURL: server.url)
+
+    let nearest = try await stores.nearest(to: "Seattle", count: 3, now: Self.nowDate)
+    let expected = try await Self.command(
+      NearestAnswer.self, ["nearest", "--near", "Seattle", "-k", "3", "--now", Self.now, "--format", "json"])
+    #expect(nearest == expected)
+    #expect(nearest.query.nearPlace?.name == "Seattle")
+    #expect(nearest.stores.count == 3)
+
+    let plan = try await stores.pickup(near: "Seattle", readyIn: .seconds(12 * 60), now: Self.nowDate)
+    let expectedPlan = try await Self.command(
+      PickupResult.self,
+      ["pickup", "--near", "Seattle", "--ready-in", "12m", "--now", Self.now, "--format", "json"])
+    #expect(plan == expectedPlan)
+    let readyAt = try Date("2026-11-26T17:30:00Z", strategy: .iso8601)
+    let atTime = try await stores.pickup(near: "Seattle", readyAt: readyAt, now: Self.nowDate)
+    #expect(atTime.readyAt >= readyAt)
+
+    // No place of the name at all: 400 naming `near`, with close names.
+    do {
+      _ = try await stores.nearest(to: "Seatle Zzz", now: Self.nowDate)
+      Issue.record("a name no place has was resolved")
+    } catch let error as StoresClientError {
+      let problem = try #require(error.problem)
+      #expect(problem.status == 400)
+      #expect(problem.parameter == "near")
+    }
   }
 
   @Test func theServiceOperationsAnswer() async throws {
