@@ -272,8 +272,8 @@ struct PickupText {
       text += "\n  \(distance)\(option.travelSeconds / 60) min \(travelPhrase)\n"
       text +=
         "  at \(clockTime(option.pickupAt, option)) store time (\(option.localTime(option.pickupAt)), "
-        + "\(option.pickupAt)); ready \(clockTime(plan.readyAt, option)), "
-        + "you arrive \(clockTime(option.arrivalAt, option))\n"
+        + "\(option.pickupAt)); ready \(clockTime(plan.readyAt, option, day: option.pickupAt)), "
+        + "you arrive \(clockTime(option.arrivalAt, option, day: option.pickupAt))\n"
       if let status = option.store.status { text += "  \(status.summary)\n" }
       if let slot = option.slot {
         let limit = slot.limit.map { "\(slot.taken) of \($0) orders taken" } ?? "no limit"
@@ -343,12 +343,13 @@ struct PickupText {
     }
   }
 
-  /// `16:45` in store time on the day of the order (in store time), `Tue 2026-11-24 16:45` on
-  /// another day, so a pickup tomorrow never reads as today.
-  func clockTime(_ instant: Instant, _ option: PickupOption) -> String {
+  /// `16:45` in store time on the day of `day` (default the day of the order, in store time),
+  /// `Tue 2026-11-24 16:45` on another day, so a pickup tomorrow never reads as today, nor an
+  /// arrival today as the pickup's day.
+  func clockTime(_ instant: Instant, _ option: PickupOption, day: Instant? = nil) -> String {
     guard let zone = option.timeZone else { return instant.description }
     let local = zone.localDateTime(at: instant)
-    guard local.date != zone.localDateTime(at: plan.orderedAt).date else { return local.hourAndMinute }
+    guard local.date != zone.localDateTime(at: day ?? plan.orderedAt).date else { return local.hourAndMinute }
     return "\(StoreStatus.weekdayName(local.date)) \(local.date) \(local.hourAndMinute)"
   }
 }

@@ -46,6 +46,8 @@ extension StoresCommand {
   ///   looks for options the command does not take, so `stores nearest --nera 47.6,-122.3` heard
   ///   only that `--near` is missing; when parsing fails, an unknown option is named first, with
   ///   the option meant.
+  /// - A number and its unit apart (`--within 2 km`): said so, with the value as it is written
+  ///   (`DetachedUnit`), rather than "Unexpected argument 'km'".
   /// - An error found while running (a `ValidationError` from `run()`, such as an unknown
   ///   `--timezone`): ArgumentParser would print the usage of `stores` itself; this prints the
   ///   usage of the command that was run.
@@ -63,6 +65,10 @@ extension StoresCommand {
         let unknown = UnknownOption.first(in: arguments[...], of: Self.self)
       {
         exitWithUsageError(unknown.message, of: unknown.command)
+      }
+      if exitCode(for: error) != .success, let detached = DetachedUnit.first(in: arguments[...]) {
+        exitWithUsageError(
+          detached.message, of: UnknownOption.subcommand(in: arguments[...], of: Self.self).0)
       }
       exit(withError: error)
     }

@@ -24,17 +24,7 @@ struct UnknownOption {
   /// The first option in `arguments` (the command line after the program's name) that the
   /// subcommand they name does not take; `nil` when there is none.
   static func first(in arguments: ArraySlice<String>, of root: ParsableCommand.Type) -> UnknownOption? {
-    var command = root
-    var rest = arguments
-    // The leading words that name subcommands, as ArgumentParser reads them.
-    while let word = rest.first,
-      let subcommand = command.configuration.subcommands.first(where: {
-        $0._commandName == word || $0.configuration.aliases.contains(word)
-      })
-    {
-      command = subcommand
-      rest = rest.dropFirst()
-    }
+    let (command, rest) = subcommand(in: arguments, of: root)
     guard let options = OptionNames(of: command) else { return nil }
     var index = rest.startIndex
     while index < rest.endIndex {
@@ -62,6 +52,24 @@ struct UnknownOption {
       }
     }
     return nil
+  }
+
+  /// The subcommand of `root` that the leading words of `arguments` name, as ArgumentParser reads
+  /// them, and the words after them.
+  static func subcommand(in arguments: ArraySlice<String>, of root: ParsableCommand.Type)
+    -> (ParsableCommand.Type, ArraySlice<String>)
+  {
+    var command = root
+    var rest = arguments
+    while let word = rest.first,
+      let subcommand = command.configuration.subcommands.first(where: {
+        $0._commandName == word || $0.configuration.aliases.contains(word)
+      })
+    {
+      command = subcommand
+      rest = rest.dropFirst()
+    }
+    return (command, rest)
   }
 
   /// The names of `root` and the subcommands down to `command`: `["stores", "snapshot", "build"]`;

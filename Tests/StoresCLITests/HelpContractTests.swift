@@ -118,6 +118,23 @@ import Testing
     #expect(!outcome.standardError.contains("Missing expected argument"))
   }
 
+  /// A number and its unit written apart say how to write them, not "Unexpected argument 'km'"
+  /// (issue 34 §4).
+  @Test(arguments: [
+    (["within", "--near", "47.6,-122.3", "--radius", "2", "km"], "'--radius 2km'"),
+    (["nearest", "--near", "47.6,-122.3", "--within", "2", "km"], "'--within 2km'"),
+    (["pickup", "--near", "47.6,-122.3", "--ready-in", "15", "min"], "'--ready-in 15min'"),
+    (["nearest", "--near", "47.6,-122.3", "--open-for", "1.5", "h"], "'--open-for 1.5h'"),
+  ])
+  func aNumberAndItsUnitApartAreJoined(_ arguments: [String], _ written: String) throws {
+    let outcome = try StoresProcess.run(arguments)
+    #expect(outcome.status == 64)
+    #expect(
+      outcome.standardError.contains("write the number and its unit together, \(written)"),
+      "\(outcome.standardError)")
+    #expect(!outcome.standardError.contains("Unexpected argument"), "\(outcome.standardError)")
+  }
+
   /// Values that look like options are values, and a command line without unknown options keeps
   /// the error it had.
   @Test(arguments: [

@@ -45,9 +45,10 @@ import Testing
     #expect(outcome.status == 0, "\(outcome.standardError)")
     #expect(
       outcome.standardOutput.contains("at Fri 2026-12-25 10:00 store time"), "\(outcome.standardOutput)")
-    // Ready tomorrow; the customer, leaving now, arrives today.
+    // Ready tomorrow, on the pickup's day (its time alone); the customer, leaving now, arrives
+    // today, which says its date, so it never reads as the pickup's day (issue 34 §4).
     #expect(
-      outcome.standardOutput.contains("ready Fri 2026-12-25 10:00, you arrive 15:58\n"),
+      outcome.standardOutput.contains("ready 10:00, you arrive Thu 2026-12-24 15:58\n"),
       "\(outcome.standardOutput)")
   }
 
