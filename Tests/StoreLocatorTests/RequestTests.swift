@@ -287,6 +287,10 @@ import Testing
       ),
       (#"{"near": "51.5,-0.12", "redy_in": "5m"}"#, "unknown parameter 'redy_in'; did you mean ready_in?"),
       (#"{"items": [], "id": "o"}"#, "order:"),
+      // An empty string is no boolean in a body (a bare `reserve` in a query string is true).
+      (#"{"near": "51.5,-0.12", "ready_in": "5m", "reserve": ""}"#, #"reserve is true or false (got "")"#),
+      (#"{"near": "51.5,-0.12", "ready_in": "5m", "allow_unknown": ""}"#, "allow_unknown is true or false"),
+      (#"{"near": "51.5,-0.12", "ready_in": "5m", "reserve": "maybe"}"#, "reserve is true or false"),
     ]
     for (body, expected) in cases {
       let refused = try #require(

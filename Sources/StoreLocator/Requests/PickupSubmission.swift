@@ -177,12 +177,20 @@ public struct PickupSubmission: Sendable {
   }
 
   /// The members of a request object as parameters.
+  /// The members that are booleans.
+  static let booleanMembers: Set<String> = ["reserve", "allow_unknown"]
+
   private static func pairs(of object: JSONObject) throws(RequestError) -> [(name: String, value: String)] {
     var pairs: [(name: String, value: String)] = []
     for member in object {
       let (name, value) = (member.key, member.value)
       switch value {
       case .null: continue
+      // A query string's bare `reserve` is true; in a body, an empty string is no boolean (it
+      // would have held a slot nobody asked for).
+      case .string(let text) where text.isEmpty && Self.booleanMembers.contains(name):
+        throw RequestError(
+          .invalid, parameter: name, "\(name) is true or false (got \"\"); write \"\(name)\": true")
       case .string(let text): pairs.append((name, text))
       case .number(let literal): pairs.append((name, Self.wholeNumberText(literal) ?? literal))
       case .bool(let flag): pairs.append((name, flag ? "true" : "false"))
