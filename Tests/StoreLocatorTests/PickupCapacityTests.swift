@@ -142,6 +142,31 @@ import Testing
     #expect(chosen.warnings.contains { $0.code == .chosenNotEligible && $0.message.contains("slot") })
   }
 
+  /// With every store closed, the earliest time counts slots too: a store whose opening slot is
+  /// full offers its next free one, so another store's free opening slot comes first.
+  @Test func theEarliestTimeSkipsFullSlots() throws {
+    let order = Self.request("2026-12-02T23:00:00+01:00")
+    let opening = Self.instant("2026-12-03T07:00:00+01:00")
+    // a's 07:00 slot full: b (1 order before 09:00, in 30-minute slots) opens with room.
+    let aFull = Self.catalog.counting(Self.booked("a", "2026-12-03T07:00:00+01:00", 2))
+    let first = try aFull.planPickup(order)
+    #expect(first.assignment == nil)
+    #expect(first.earliest?.store.id == "b")
+    #expect(first.earliest?.pickupAt == opening)
+    #expect(first.earliest?.slot?.start == opening)
+    // a's and b's opening slots full: c, with no capacity, at 07:00; a's next slot is 07:15.
+    var bookings = Self.booked("a", "2026-12-03T07:00:00+01:00", 2)
+    bookings.slots[SlotKey(storeID: "b", service: nil, start: opening)] = SlotCount(confirmed: 1)
+    let second = try Self.catalog.counting(bookings).planPickup(order)
+    #expect(second.earliest?.store.id == "c")
+    #expect(second.earliest?.pickupAt == opening)
+    #expect(second.earliest?.slot == nil)
+    // Free, a (nearest) opens first, in its 07:00 slot.
+    let free = try Self.catalog.planPickup(order)
+    #expect(free.earliest?.store.id == "a")
+    #expect(free.earliest?.slot?.start == opening)
+  }
+
   @Test func limitsByTimeOfDayFollowTheStoresWeek() throws {
     // b before 09:00 on a weekday: 1 per 30 minutes; at 10:00: 3; on Saturday at 08:00: 3.
     func limit(_ time: String) throws -> Int? {

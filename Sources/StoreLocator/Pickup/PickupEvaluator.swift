@@ -333,11 +333,18 @@ struct PickupEvaluator {
         openings[moment] = start
       }
       guard let start else { return true }
-      if best == nil || start < best!.pickupAt {
-        best = option(
-          StoreMatch(table: table, position: position, distance: distance), times,
-          status: StoreStatus(of: schedule, at: start), pickupAt: start)
+      if let best, start >= best.pickupAt { return true }
+      let opening = option(
+        StoreMatch(table: table, position: position, distance: distance), times,
+        status: StoreStatus(of: schedule, at: start), pickupAt: start)
+      // Its slot then, when the store has a capacity: a full one moves the earliest time to the
+      // next slot with room, and a store with none free within a day offers no earliest time.
+      let placed: PickupOption
+      switch slotted(opening, at: position) {
+      case .fits(let option), .moved(let option): placed = option
+      case .full: return true
       }
+      if best == nil || placed.pickupAt < best!.pickupAt { best = placed }
       return true
     }
     if let chosen { _ = consider(chosen.position, chosen.distance) }
