@@ -49,13 +49,14 @@ public final class ServiceMetrics: Sendable {
       })
     let holdsDescriptor = MetricNameDescriptor(
       namespace: "stores", subsystem: "reservations", metricName: "holds_total",
-      helpText: "Slot holds asked of the state storage through this replica, by outcome")
+      unitName: "", helpText: "Slot holds asked of the state storage through this replica, by outcome")
     holds = Dictionary(
       uniqueKeysWithValues: ["held", "full", "replayed", "key-reused", "stale"].map {
         ($0, registry.makeCounter(descriptor: holdsDescriptor, labels: [("outcome", $0)]))
       })
     let updatesDescriptor = MetricNameDescriptor(
       namespace: "stores", subsystem: "reservations", metricName: "updates_total",
+      unitName: "",
       helpText: "Reservations confirmed or released through this replica, by what was asked and answered")
     reservationUpdates = Dictionary(
       uniqueKeysWithValues: ["confirm-done", "confirm-refused", "release-done"].map {
@@ -64,11 +65,12 @@ public final class ServiceMetrics: Sendable {
     stateVersion = registry.makeGauge(
       descriptor: MetricNameDescriptor(
         namespace: "stores", subsystem: "state", metricName: "version",
-        helpText: "The version of the stores' state this replica answers with"),
+        unitName: "", helpText: "The version of the stores' state this replica answers with"),
       labels: [])
     stateHealthy = registry.makeGauge(
       descriptor: MetricNameDescriptor(
         namespace: "stores", subsystem: "state", metricName: "storage_up",
+        unitName: "",
         helpText: "1 while the state storage answers, 0 while it fails (answers go on from the last copy)"),
       labels: [])
     stateStorageFailures = registry.makeCounter(
@@ -119,7 +121,7 @@ public final class ServiceMetrics: Sendable {
     openConnections = registry.makeGauge(
       descriptor: MetricNameDescriptor(
         namespace: "stores", subsystem: "connections", metricName: "open",
-        helpText: "Connections open now"),
+        unitName: "", helpText: "Connections open now"),
       labels: [])
     cutResponses = registry.makeCounter(
       descriptor: MetricNameDescriptor(
