@@ -17,6 +17,11 @@ extension StoresCommand {
         store is over 100 km away, while the point read as LON,LAT has stores close by, gets a \
         warning naming that reading.
 
+        A --near name several places have is the one ten times the others' population \
+        (divided by (1 + distance/100 km)^2 from --bias when given; --country weighs only that \
+        country's; the stores' countries last), with the others listed; when none stands out \
+        it is refused with them listed (docs/places.md).
+
         Examples:
           stores nearest --near 47.6062,-122.3321
           stores nearest --near "Seattle"

@@ -36,6 +36,7 @@ extension StoresCommand {
 
         Examples:
           stores pickup --near 35.6595,139.7005 --ready-in 12m
+          stores pickup --near Vancouver --bias 49.28,-123.12 --ready-in 15m
           stores pickup --near 51.5074,-0.1278 --ready-at 2026-12-24T16:45 --store nw-0881 --travel bike
           stores pickup --order order.json > placed.json
           stores pickup --near 51.5074,-0.1278 --ready-in 10m --reserve --idempotency-key order-1234

@@ -20,6 +20,7 @@ extension StoresCommand {
 
         Examples:
           stores within --near 51.5074,-0.1278 --radius 1km
+          stores within --near Vancouver --country CA --radius 2km
           stores within --bbox 177,-20,-178,-16 --format csv
         """)
 
