@@ -34,8 +34,8 @@ import Testing
     ("/v1/places?q=zur&near=Springfield", "near", "near: 'Springfield' names"),
     ("/v1/stores/nearest?near=Springfield&bias=Chicago", "bias", "bias: "),
     (
-      "/v1/stores/nearest?near=London&country=UK", "country",
-      "country: the United Kingdom's ISO 3166-1 code is GB"
+      "/v1/stores/nearest?near=London&country=USA", "country",
+      "country is a country's two-letter ISO 3166-1 code"
     ),
     ("/v1/places?q=", "q", "q is empty"),
     ("/v1/stores/nearest?near=Springfield", "near", "near: 'Springfield' names"),

@@ -155,7 +155,7 @@ extension RequestParameters {
     }
   }
 
-  /// An ISO 3166-1 alpha-2 country code (`country`), upper-cased, when given.
+  /// An ISO 3166-1 alpha-2 country code (`country`), upper-cased (`UK` read as `GB`), when given.
   func countryCode(_ name: String) throws(RequestError) -> String? {
     guard let text = try value(name) else { return nil }
     let spelled = spelling(of: name)
@@ -166,11 +166,8 @@ extension RequestParameters {
       )
     }
     let code = text.uppercased()
-    guard code != "UK" else {
-      throw RequestError(
-        .invalid, parameter: spelled, "\(spelled): the United Kingdom's ISO 3166-1 code is GB, not UK")
-    }
-    return code
+    // The United Kingdom's code is GB; UK, which people write, is reserved for it.
+    return code == "UK" ? "GB" : code
   }
 
   /// The `where` conditions, each read as `StoreFilter.Condition` reads one.

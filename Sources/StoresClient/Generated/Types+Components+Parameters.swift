@@ -96,7 +96,7 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/Bias`.
         public typealias Bias = Swift.String
-        /// For a `near` name several places have: the country meant, an ISO 3166-1 alpha-2 code (`US`, `GB`; `UK` is refused with the code to use). Only the places of the name in that country are weighed, when it has some there. Ignored when `near` is `LAT,LON`.
+        /// For a `near` name several places have: the country meant, an ISO 3166-1 alpha-2 code (`US`, `GB`; `UK` is read as `GB`). Only the places of the name in that country are weighed, when it has some there. Ignored when `near` is `LAT,LON`.
         ///
         /// - Remark: Generated from `#/components/parameters/Country`.
         public typealias Country = Components.Schemas.CountryCode

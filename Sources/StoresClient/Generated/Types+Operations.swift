@@ -37,7 +37,7 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/stores/nearest/GET/query/bias`.
                 public var bias: Components.Parameters.Bias?
-                /// For a `near` name several places have: the country meant, an ISO 3166-1 alpha-2 code (`US`, `GB`; `UK` is refused with the code to use). Only the places of the name in that country are weighed, when it has some there. Ignored when `near` is `LAT,LON`.
+                /// For a `near` name several places have: the country meant, an ISO 3166-1 alpha-2 code (`US`, `GB`; `UK` is read as `GB`). Only the places of the name in that country are weighed, when it has some there. Ignored when `near` is `LAT,LON`.
                 ///
                 /// - Remark: Generated from `#/paths/v1/stores/nearest/GET/query/country`.
                 public var country: Components.Parameters.Country?
@@ -86,7 +86,7 @@ public enum Operations {
                 /// - Parameters:
                 ///   - near: Where the customer is: `LAT,LON` in degrees, latitude first, or a place name that names one place (`Seattle`, `Paris, FR`); the answer's `query.near_place` says which place a name stood for, and `query.near_alternatives` the other places of that name.
                 ///   - bias: For a `near` name several places have: a point near the customer, `LAT,LON` in degrees (the page's map centre or the customer's located position, an app's last known position). Each place of the name weighs its population divided by (1 + distance / 100 km)²; the heaviest is meant when it weighs 10 times every other (100 times when the name is only one of its alternate names), so `near=Springfield&bias=39.8,-89.6` is Springfield, Illinois. Ignored when `near` is `LAT,LON`.
-                ///   - country: For a `near` name several places have: the country meant, an ISO 3166-1 alpha-2 code (`US`, `GB`; `UK` is refused with the code to use). Only the places of the name in that country are weighed, when it has some there. Ignored when `near` is `LAT,LON`.
+                ///   - country: For a `near` name several places have: the country meant, an ISO 3166-1 alpha-2 code (`US`, `GB`; `UK` is read as `GB`). Only the places of the name in that country are weighed, when it has some there. Ignored when `near` is `LAT,LON`.
                 ///   - k: How many stores, 1 to 1000 (default 5); `within` pages through more.
                 ///   - within: Only stores at most this far.
                 ///   - _where: Conditions on the stores' properties (`where=KEY=VALUE`, `KEY!=VALUE` or `KEY`); repeat it for several, a store must meet all.
@@ -478,7 +478,7 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/stores/within/GET/query/bias`.
                 public var bias: Components.Parameters.Bias?
-                /// For a `near` name several places have: the country meant, an ISO 3166-1 alpha-2 code (`US`, `GB`; `UK` is refused with the code to use). Only the places of the name in that country are weighed, when it has some there. Ignored when `near` is `LAT,LON`.
+                /// For a `near` name several places have: the country meant, an ISO 3166-1 alpha-2 code (`US`, `GB`; `UK` is read as `GB`). Only the places of the name in that country are weighed, when it has some there. Ignored when `near` is `LAT,LON`.
                 ///
                 /// - Remark: Generated from `#/paths/v1/stores/within/GET/query/country`.
                 public var country: Components.Parameters.Country?
@@ -535,7 +535,7 @@ public enum Operations {
                 /// - Parameters:
                 ///   - near: The circle's centre, `LAT,LON` or a place name (with `radius`).
                 ///   - bias: For a `near` name several places have: a point near the customer, `LAT,LON` in degrees (the page's map centre or the customer's located position, an app's last known position). Each place of the name weighs its population divided by (1 + distance / 100 km)²; the heaviest is meant when it weighs 10 times every other (100 times when the name is only one of its alternate names), so `near=Springfield&bias=39.8,-89.6` is Springfield, Illinois. Ignored when `near` is `LAT,LON`.
-                ///   - country: For a `near` name several places have: the country meant, an ISO 3166-1 alpha-2 code (`US`, `GB`; `UK` is refused with the code to use). Only the places of the name in that country are weighed, when it has some there. Ignored when `near` is `LAT,LON`.
+                ///   - country: For a `near` name several places have: the country meant, an ISO 3166-1 alpha-2 code (`US`, `GB`; `UK` is read as `GB`). Only the places of the name in that country are weighed, when it has some there. Ignored when `near` is `LAT,LON`.
                 ///   - radius: The circle's radius, at most 20015 km (half the Earth's circumference).
                 ///   - bbox: A box `W,S,E,N` in degrees (instead of `near` and `radius`); south at most north; west greater than east crosses the antimeridian: `-122.4,47.5,-122.2,47.7`.
                 ///   - _where: Conditions on the stores' properties (`where=KEY=VALUE`, `KEY!=VALUE` or `KEY`); repeat it for several, a store must meet all.
@@ -4734,7 +4734,7 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/pickup/POST/query/bias`.
                 public var bias: Components.Parameters.Bias?
-                /// For a `near` name several places have: the country meant, an ISO 3166-1 alpha-2 code (`US`, `GB`; `UK` is refused with the code to use). Only the places of the name in that country are weighed, when it has some there. Ignored when `near` is `LAT,LON`.
+                /// For a `near` name several places have: the country meant, an ISO 3166-1 alpha-2 code (`US`, `GB`; `UK` is read as `GB`). Only the places of the name in that country are weighed, when it has some there. Ignored when `near` is `LAT,LON`.
                 ///
                 /// - Remark: Generated from `#/paths/v1/pickup/POST/query/country`.
                 public var country: Components.Parameters.Country?
@@ -4795,7 +4795,7 @@ public enum Operations {
                 /// - Parameters:
                 ///   - near: Overrides the order's customer location.
                 ///   - bias: For a `near` name several places have: a point near the customer, `LAT,LON` in degrees (the page's map centre or the customer's located position, an app's last known position). Each place of the name weighs its population divided by (1 + distance / 100 km)²; the heaviest is meant when it weighs 10 times every other (100 times when the name is only one of its alternate names), so `near=Springfield&bias=39.8,-89.6` is Springfield, Illinois. Ignored when `near` is `LAT,LON`.
-                ///   - country: For a `near` name several places have: the country meant, an ISO 3166-1 alpha-2 code (`US`, `GB`; `UK` is refused with the code to use). Only the places of the name in that country are weighed, when it has some there. Ignored when `near` is `LAT,LON`.
+                ///   - country: For a `near` name several places have: the country meant, an ISO 3166-1 alpha-2 code (`US`, `GB`; `UK` is read as `GB`). Only the places of the name in that country are weighed, when it has some there. Ignored when `near` is `LAT,LON`.
                 ///   - store: The store the customer chose (overrides the order's `store`).
                 ///   - within: How far to look, default 10 km, at most 1000 km.
                 ///   - closeBuffer: How long before closing a store stops taking pickups (default 10m, at most a day).
