@@ -18,10 +18,11 @@ struct StoreRoutes: Sendable {
     let loaded = try Self.loaded(context)
     var pairs = try QueryString.pairs(request.uri.query)
     let format = try AnswerFormat.take(from: &pairs, geoJSON: true)
+    let catalog = Self.catalog(loaded, context)
     let query = try Self.reading { () throws(RequestError) in
-      try NearestRequest(RequestParameters(pairs, style: .queryString))
+      try NearestRequest(Self.parameters(pairs, for: catalog))
     }
-    let answer = Self.catalog(loaded, context).answer(query, now: .now())
+    let answer = catalog.answer(query, now: .now())
     return search(answer, format: format, request: request)
   }
 
@@ -31,8 +32,9 @@ struct StoreRoutes: Sendable {
     var pairs = try QueryString.pairs(request.uri.query)
     let format = try AnswerFormat.take(from: &pairs, geoJSON: true)
     let answer = try Self.reading { () throws(RequestError) in
-      let query = try WithinRequest(RequestParameters(pairs, style: .queryString))
-      return try Self.catalog(loaded, context).answer(query, now: .now())
+      let catalog = Self.catalog(loaded, context)
+      let query = try WithinRequest(Self.parameters(pairs, for: catalog))
+      return try catalog.answer(query, now: .now())
     }
     return search(answer, format: format, request: request)
   }
@@ -128,12 +130,13 @@ struct StoreRoutes: Sendable {
   {
     let loaded = try Self.loaded(context)
     let pairs = try QueryString.pairs(request.uri.query)
+    let catalog = Self.catalog(loaded, context)
     let submission = try Self.reading { () throws(RequestError) in
-      try PickupSubmission(body: body, parameters: RequestParameters(pairs, style: .queryString))
+      try PickupSubmission(body: body, parameters: Self.parameters(pairs, for: catalog))
     }
     if submission.reserve { return .reserve(submission) }
     let answer = try Self.reading { () throws(RequestError) in
-      try Self.catalog(loaded, context).answer(submission, now: .now())
+      try catalog.answer(submission, now: .now())
     }
     var response = DocumentResponse.make(
       answer.jsonText, contentType: DocumentResponse.json, cacheControl: nil, request: request)
@@ -158,6 +161,15 @@ struct StoreRoutes: Sendable {
   }
 
   // MARK: Pieces
+
+  /// A query string's parameters for a request about `catalog`: a `near` name several places
+  /// have is read with its stores' countries as the last resort.
+  static func parameters(_ pairs: [(name: String, value: String)], for catalog: Catalog) -> RequestParameters
+  {
+    var parameters = RequestParameters(pairs, style: .queryString)
+    parameters.storeCountries = catalog.storeCountries
+    return parameters
+  }
 
   /// A search answer, with what the CLI says beside it on standard error (why it is empty, a
   /// LON,LAT hint) as `X-Stores-Note` headers: the body stays the CLI's, and an empty answer is

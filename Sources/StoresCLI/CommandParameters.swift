@@ -22,7 +22,18 @@ struct CommandParameters {
     if flag { pairs.append((name, "true")) }
   }
 
-  var requestParameters: RequestParameters { RequestParameters(pairs, style: .commandLine) }
+  /// The catalog's countries, for a `--near` name several places have (`RequestParameters`).
+  var storeCountries: Set<String>? = nil
+  /// Set by `validate()`, which runs before the catalog is loaded: a name only the catalog's
+  /// countries might settle waits for `run()`.
+  var defersPlaceChoice = false
+
+  var requestParameters: RequestParameters {
+    var parameters = RequestParameters(pairs, style: .commandLine)
+    parameters.storeCountries = storeCountries
+    parameters.defersPlaceChoice = defersPlaceChoice
+    return parameters
+  }
 
   /// Reads the request with `read`; a request the library refuses ends the command as a usage
   /// error (exit 64) with the library's sentence, as ArgumentParser reports its own.
@@ -30,6 +41,41 @@ struct CommandParameters {
     do throws(RequestError) { return try read(requestParameters) } catch {
       throw ValidationError(error.message)
     }
+  }
+
+  /// These parameters as `validate()` reads them, before the catalog is loaded.
+  var beforeLoading: CommandParameters {
+    var parameters = self
+    parameters.defersPlaceChoice = true
+    return parameters
+  }
+
+  /// These parameters with the countries of `catalog`'s stores.
+  func with(_ catalog: Catalog) -> CommandParameters {
+    var parameters = self
+    parameters.storeCountries = catalog.storeCountries
+    return parameters
+  }
+}
+
+/// `--bias` and `--country`: what settles a `--near` name several places have.
+struct PlaceBiasOptions: ParsableArguments {
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp(
+      "For a --near name several places have: a point near the customer, LAT,LON (nearer places weigh more).",
+      valueName: "lat,lon"))
+  var bias: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "For a --near name several places have: the country meant (ISO 3166-1 alpha-2, such as US).",
+      valueName: "code"))
+  var country: String?
+
+  func add(to parameters: inout CommandParameters) {
+    parameters.add("bias", bias)
+    parameters.add("country", country)
   }
 }
 

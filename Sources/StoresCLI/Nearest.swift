@@ -17,10 +17,17 @@ extension StoresCommand {
         store is over 100 km away, while the point read as LON,LAT has stores close by, gets a \
         warning naming that reading.
 
+        A --near name several places have is the one ten times the others' population \
+        (divided by (1 + distance/100 km)^2 from --bias when given; --country weighs only that \
+        country's; the stores' countries last), with the others listed; when none stands out \
+        it is refused with them listed (docs/places.md).
+
         Examples:
           stores nearest --near 47.6062,-122.3321
           stores nearest --near "Seattle"
+          stores nearest --near London
           stores nearest --near "Springfield, Illinois, US" -k 3
+          stores nearest --near Springfield --bias 39.8,-89.6
           stores nearest --near -33.8688,151.2093 -k 3 --within 2km
           stores nearest --near 40.7128,-74.0060 --where drive_through=yes
           stores nearest --near 25.0330,121.5654 --open-at 2026-12-24T23:30
@@ -34,6 +41,8 @@ extension StoresCommand {
         "Where the customer is: LAT,LON in degrees, or a place name (Seattle; \"Paris, FR\").",
         valueName: "lat,lon|place"))
     var near: String
+
+    @OptionGroup var placeBias: PlaceBiasOptions
 
     // Unconditional, so '-k -1' reaches the library's check and hears what -k needs.
     @Option(name: .short, parsing: .unconditional, help: "How many stores to list (1...1000; default 5).")
@@ -56,6 +65,7 @@ extension StoresCommand {
     var parameters: CommandParameters {
       var parameters = CommandParameters()
       parameters.add("near", near)
+      placeBias.add(to: &parameters)
       parameters.add("k", k)
       parameters.add("within", within)
       filters.add(to: &parameters)
@@ -64,11 +74,11 @@ extension StoresCommand {
       return parameters
     }
 
-    func validate() throws { _ = try parameters.read(NearestRequest.init) }
+    func validate() throws { _ = try parameters.beforeLoading.read(NearestRequest.init) }
 
     func run() throws {
-      let request = try parameters.read(NearestRequest.init)
       let catalog = try stateOption.applied(to: dataOptions.loadCatalog(), data: dataOptions)
+      let request = try parameters.with(catalog).read(NearestRequest.init)
       let answer = catalog.answer(request, now: .now())
       writeSearchAnswer(answer, format: output.format, units: unitOptions.units)
     }

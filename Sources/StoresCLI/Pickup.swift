@@ -36,6 +36,7 @@ extension StoresCommand {
 
         Examples:
           stores pickup --near 35.6595,139.7005 --ready-in 12m
+          stores pickup --near Vancouver --bias 49.28,-123.12 --ready-in 15m
           stores pickup --near 51.5074,-0.1278 --ready-at 2026-12-24T16:45 --store nw-0881 --travel bike
           stores pickup --order order.json > placed.json
           stores pickup --near 51.5074,-0.1278 --ready-in 10m --reserve --idempotency-key order-1234
@@ -47,6 +48,8 @@ extension StoresCommand {
         "Where the customer is: LAT,LON or a place name (default with --order: the order's customer).",
         valueName: "lat,lon|place"))
     var near: String?
+
+    @OptionGroup var placeBias: PlaceBiasOptions
 
     @Option(help: ArgumentHelp("The order is ready this long after now (12m, PT15M).", valueName: "duration"))
     var readyIn: String?
@@ -124,6 +127,7 @@ extension StoresCommand {
     var parameters: CommandParameters {
       var parameters = CommandParameters()
       parameters.add("near", near)
+      placeBias.add(to: &parameters)
       parameters.add("ready_in", readyIn)
       parameters.add("ready_at", readyAt)
       parameters.add("store", store)
@@ -158,7 +162,9 @@ extension StoresCommand {
       }
       // Without an order the options are the whole request; with one, checked once it is read.
       if order == nil {
-        _ = try parameters.read { parameters throws(RequestError) in try PickupSubmission(parameters) }
+        _ = try parameters.beforeLoading.read { parameters throws(RequestError) in
+          try PickupSubmission(parameters)
+        }
       }
     }
 
@@ -173,11 +179,17 @@ extension StoresCommand {
           throw ExitCode.badData
         }
       }
-      let submission = try parameters.read { parameters throws(RequestError) in
+      if reserve {
+        let catalog = try dataOptions.loadCatalog()
+        let submission = try parameters.with(catalog).read { parameters throws(RequestError) in
+          try PickupSubmission(parameters, order: document)
+        }
+        return try reserveAndPrint(submission, catalog: catalog, orderText: orderText)
+      }
+      let catalog = try stateOption.applied(to: dataOptions.loadCatalog(), data: dataOptions)
+      let submission = try parameters.with(catalog).read { parameters throws(RequestError) in
         try PickupSubmission(parameters, order: document)
       }
-      if reserve { return try reserveAndPrint(submission, orderText: orderText) }
-      let catalog = try stateOption.applied(to: dataOptions.loadCatalog(), data: dataOptions)
       let answer = try catalog.answering { catalog throws(RequestError) in
         try catalog.answer(submission, now: .now())
       }
@@ -185,8 +197,7 @@ extension StoresCommand {
     }
 
     /// Plans with the state and the slots' counts of the storage, and holds the slot there.
-    private func reserveAndPrint(_ submission: PickupSubmission, orderText: String) throws {
-      let catalog = try dataOptions.loadCatalog()
+    private func reserveAndPrint(_ submission: PickupSubmission, catalog: Catalog, orderText: String) throws {
       let target = StateTarget(
         state: stateOption.location == "default" ? nil : stateOption.location, server: nil,
         dataOptions: dataOptions)

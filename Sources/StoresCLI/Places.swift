@@ -10,15 +10,19 @@ extension StoresCommand {
         "münch" Munich by its other name München). The places are GeoNames' places of 5,000 people \
         or more, the same as time zones are inferred from, with their names in other languages \
         (Data/README.md). Results are ranked by population, a whole-name match counting as ten \
-        times the people, and by distance when --near is given (docs/service.md, GET /v1/places).
+        times the people, a place's other names than its own as about a thirtieth, and by \
+        distance when --near is given (docs/places.md). Qualifiers after commas narrow the \
+        places as --near reads them ("seattle, wa"; the last one by its start: "perth, wes").
 
-        A name that is one place can stand wherever a location is asked for: \
-        'stores nearest --near "Seattle"'; "Paris" names several, so add the division or the \
-        country: --near "Paris, FR", --near "Springfield, IL".
+        A name can stand wherever a location is asked for when it is one place's, or one place \
+        outweighs the others of the name ten times: 'stores nearest --near London' is London, \
+        England. "Springfield" names several of like size, so add the division or the country \
+        (--near "Springfield, IL"), or --bias LAT,LON near the customer (docs/places.md).
 
         Examples:
           stores places zurich
           stores places Spring --near 39.8,-89.6 --limit 5
+          stores places "perth, wa"
           stores places sea --format json
         """)
 

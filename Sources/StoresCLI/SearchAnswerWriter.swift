@@ -7,7 +7,7 @@ import StoreLocator
 /// the sentence; a reason it already states is not repeated beside it).
 func writeSearchAnswer(_ answer: SearchAnswer, format: OutputFormat, units: DisplayUnit) {
   // The place a `--near` name stood for: the first line of the text, a note beside the others.
-  let placeNote = answer.nearPlace.flatMap { NearPoint(coordinate: $0.coordinate, place: $0).placeNote }
+  let placeNote = answer.nearPlaceNote
   if let placeNote, format != .text { standardError("stores: \(placeNote)") }
   if let hint = answer.swappedHint { standardError("stores: warning: \(hint)") }
   let writer = ResultWriter(units: units)

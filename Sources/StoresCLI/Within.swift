@@ -20,6 +20,7 @@ extension StoresCommand {
 
         Examples:
           stores within --near 51.5074,-0.1278 --radius 1km
+          stores within --near Vancouver --country CA --radius 2km
           stores within --bbox 177,-20,-178,-16 --format csv
         """)
 
@@ -49,6 +50,7 @@ extension StoresCommand {
     @Option(help: ArgumentHelp("Continue from the next_cursor of an earlier answer.", valueName: "cursor"))
     var cursor: String?
 
+    @OptionGroup var placeBias: PlaceBiasOptions
     @OptionGroup var filters: FilterOptions
     @OptionGroup var openOptions: OpenOptions
     @OptionGroup var clock: ClockOptions
@@ -61,6 +63,7 @@ extension StoresCommand {
     var parameters: CommandParameters {
       var parameters = CommandParameters()
       parameters.add("near", near)
+      placeBias.add(to: &parameters)
       parameters.add("radius", radius)
       parameters.add("bbox", bbox)
       filters.add(to: &parameters)
@@ -71,11 +74,11 @@ extension StoresCommand {
       return parameters
     }
 
-    func validate() throws { _ = try parameters.read(WithinRequest.init) }
+    func validate() throws { _ = try parameters.beforeLoading.read(WithinRequest.init) }
 
     func run() throws {
-      let request = try parameters.read(WithinRequest.init)
       let catalog = try stateOption.applied(to: dataOptions.loadCatalog(), data: dataOptions)
+      let request = try parameters.with(catalog).read(WithinRequest.init)
       let answer = try catalog.answering { catalog throws(RequestError) in
         try catalog.answer(request, now: .now())
       }

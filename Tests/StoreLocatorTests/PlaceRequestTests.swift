@@ -49,12 +49,15 @@ import Testing
   @Test func anAmbiguousNameIsRefusedWithItsCandidates() throws {
     let error = try #require(
       refusal { () throws(RequestError) in
-        _ = try NearestRequest(parameters([("near", "Paris")], style: .commandLine))
+        _ = try NearestRequest(parameters([("near", "Springfield")], style: .commandLine))
       })
     #expect(error.kind == .invalid)
     #expect(error.parameter == "--near")
-    #expect(error.message.hasPrefix("--near: 'Paris' names "))
-    #expect(error.message.contains("Paris, Île-de-France, FR (population 2,138,551)"))
+    #expect(error.message.hasPrefix("--near: 'Springfield' names "))
+    #expect(error.message.contains("Springfield, Missouri, US (population 170,188)"))
+    #expect(
+      error.message.hasSuffix(
+        "or say where the customer is with --bias LAT,LON, or the country with --country CC"))
     let unknown = try #require(
       refusal { () throws(RequestError) in _ = try NearestRequest(parameters([("near", "Seatle")])) })
     #expect(unknown.message.contains("did you mean Seattle, Washington, US"))
@@ -88,6 +91,82 @@ import Testing
     #expect(submission.nearPlace?.name == "Seattle")
   }
 
+  /// "London" is London, England, with the other Londons in the answer and the note.
+  @Test func aNameOnePlaceOutweighsIsThatPlaceWithTheOthersListed() throws {
+    let catalog = try Catalog.load(contentsOf: DefaultData.bundledPath)
+    let now = Instant(secondsSinceEpoch: 1_795_629_600)
+    let expected = try PlaceIndex.bundled().resolve("London")
+    let request = try NearestRequest(parameters([("near", "London"), ("k", "1")]))
+    #expect(request.nearPlace?.countryCode == "GB")
+    #expect(request.nearAlternatives == expected.alternatives)
+    #expect(request.nearAlternatives.first?.label == "London, Ontario, CA")
+    let answer = catalog.answer(request, now: now)
+    guard case .array(let listed) = try #require(answer.query["near_alternatives"]) else {
+      Issue.record("near_alternatives is not an array")
+      return
+    }
+    #expect(listed.count == expected.alternatives.count)
+    #expect(listed.first == .object(expected.alternatives[0].jsonObject))
+    let note = try #require(answer.notes.first)
+    #expect(
+      note.hasPrefix("near: London, England, GB (51.5085,-0.1257; population 8,961,989); also named so: "))
+    #expect(note.contains("London, Ontario, CA (population 422,324)"))
+    // A name that is one place's has none.
+    let seattle = catalog.answer(try NearestRequest(parameters([("near", "Seattle")])), now: now)
+    #expect(seattle.query["near_alternatives"] == .array([]))
+    #expect(seattle.notes.first?.contains("also named") == false)
+    // within says the same.
+    let within = try WithinRequest(parameters([("near", "London"), ("radius", "1km")]))
+    #expect(within.nearAlternatives == expected.alternatives)
+    #expect(try catalog.answer(within, now: now).query["near_alternatives"] != nil)
+  }
+
+  @Test func biasAndCountrySettleANameSeveralPlacesHave() throws {
+    let springfield = try NearestRequest(parameters([("near", "Springfield"), ("bias", "39.8,-89.6")]))
+    #expect(springfield.nearPlace?.label == "Springfield, Illinois, US")
+    let within = try WithinRequest(
+      parameters([("near", "Springfield"), ("bias", "39.8,-89.6"), ("radius", "2km")]))
+    #expect(within.nearPlace?.division == "Illinois")
+    let ontario = try NearestRequest(parameters([("near", "London"), ("country", "ca")]))
+    #expect(ontario.nearPlace?.division == "Ontario")
+    // UK, as people write it, is GB.
+    let perth = try NearestRequest(parameters([("near", "Perth"), ("country", "UK")]))
+    #expect(perth.nearPlace?.label == "Perth, Scotland, GB")
+    // In a pickup body, as a string or an object.
+    for bias in [#""39.8,-89.6""#, #"{"latitude": 39.8, "longitude": -89.6}"#] {
+      let submission = try PickupSubmission(
+        body: Array(#"{"near": "Springfield", "bias": \#(bias), "ready_in": "10m"}"#.utf8))
+      #expect(submission.nearPlace?.division == "Illinois", "\(bias)")
+    }
+    // A coordinate `near` ignores them.
+    let typed = try NearestRequest(parameters([("near", "47.6,-122.3"), ("bias", "39.8,-89.6")]))
+    #expect(typed.nearPlace == nil)
+  }
+
+  @Test(arguments: [
+    ([("near", "Springfield"), ("bias", "Chicago")], "bias: "),
+    ([("near", "Springfield"), ("bias", "91,0")], "bias: "),
+    ([("near", "Springfield"), ("country", "USA")], "country is a country's two-letter ISO 3166-1 code"),
+    ([("near", "Springfield"), ("country", "US")], "near: 'Springfield' names 11 places there"),
+  ])
+  func badBiasesAndCountriesAreRefused(_ pairs: [(String, String)], _ message: String) {
+    let error = refusal { () throws(RequestError) in _ = try NearestRequest(parameters(pairs)) }
+    #expect(error?.message.hasPrefix(message) == true, "\(error?.message ?? "accepted")")
+  }
+
+  /// The catalog's countries, as the CLI and the service pass them; the command line's check
+  /// before loading lets a name they may settle through.
+  @Test func theCatalogsCountriesAreReadWithTheRequest() throws {
+    var read = parameters([("near", "Springfield")])
+    read.storeCountries = ["AU"]
+    #expect(try NearestRequest(read).nearPlace?.countryCode == "AU")
+    var early = parameters([("near", "Springfield")], style: .commandLine)
+    early.defersPlaceChoice = true
+    #expect(try NearestRequest(early).nearPlace?.name == "Springfield")
+    let catalog = try Catalog.load(contentsOf: DefaultData.bundledPath)
+    #expect(catalog.storeCountries.isSuperset(of: ["US", "GB", "AU"]))
+  }
+
   // MARK: The place search's request
 
   @Test func placesRequestReadsItsParameters() throws {
@@ -111,7 +190,7 @@ import Testing
     ([("q", "zur"), ("limit", "0")], "limit must be 1...50 (got 0)"),
     ([("q", "zur"), ("limit", "51")], "limit must be 1...50 (got 51)"),
     ([("q", "zur"), ("limit", "many")], "limit must be a whole number (got 'many')"),
-    ([("q", "zur"), ("near", "Paris")], "near: 'Paris' names"),
+    ([("q", "zur"), ("near", "Springfield")], "near: 'Springfield' names"),
     ([("q", "zur"), ("qq", "x")], "unknown parameter 'qq'"),
     ([("q", "")], "q is empty: give the start of a place name"),
   ])

@@ -66,10 +66,23 @@ import Testing
     #expect(
       munich.standardError.hasPrefix("stores: note: near: Munich, Bayern, DE (48.1374,11.5755; population "),
       "\(munich.standardError)")
-    let berlin = try StoresProcess.run(["hours", "--expression", "Mo-Su 10:00-18:00", "--near", "Berlin"])
-    #expect(berlin.status == 64)
-    #expect(berlin.standardError.contains("Error: --near: 'Berlin' names "), "\(berlin.standardError)")
-    #expect(berlin.standardError.contains("Berlin, Berlin, DE (population 3,426,354)"))
+    let springfield = try StoresProcess.run([
+      "hours", "--expression", "Mo-Su 10:00-18:00", "--near", "Springfield",
+    ])
+    #expect(springfield.status == 64)
+    #expect(
+      springfield.standardError.contains("Error: --near: 'Springfield' names "),
+      "\(springfield.standardError)")
+    #expect(springfield.standardError.contains("Springfield, Missouri, US (population 170,188)"))
+    // Berlin, 170 times Berlín in El Salvador, is Berlin.
+    let berlin = try StoresProcess.run([
+      "hours", "--expression", "Mo-Su 10:00-18:00", "--near", "Berlin", "--at", "2026-12-28T12:00", "--days",
+      "1",
+    ])
+    #expect(berlin.status == 0, "\(berlin.standardError)")
+    #expect(
+      berlin.standardOutput.hasPrefix("Europe/Berlin, public holidays of DE-BE\n"), "\(berlin.standardOutput)"
+    )
     let nowhere = try StoresProcess.run(["hours", "--expression", "Mo-Su 10:00-18:00", "--near", "91,0"])
     #expect(nowhere.status == 64)
     #expect(nowhere.standardError.contains("Error: --near: "), "\(nowhere.standardError)")

@@ -79,6 +79,38 @@ import Testing
     #expect(qualified.standardOutput.hasPrefix("near: Springfield, Illinois, US"))
   }
 
+  /// The big cities typed alone: that city, and the others of the name on the note.
+  @Test(arguments: [
+    ("London", "London, England, GB", "London, Ontario, CA"), ("Berlin", "Berlin, Berlin, DE", "Berlín"),
+    ("Sydney", "Sydney, New South Wales, AU", "Sydney, Nova Scotia, CA"),
+    ("Moscow", "Moscow, Moskva, RU", "Moscow, Idaho, US"), ("Delhi", "Delhi, Delhi, IN", "Delhi, "),
+    ("Cologne", "Köln, Nordrhein-Westfalen, DE", "Cologne, Lombardia, IT"),
+  ])
+  func aBigCityTypedAloneIsThatCity(_ name: String, _ label: String, _ alternative: String) throws {
+    let outcome = try StoresProcess.run(["nearest", "--near", name, "-k", "1"])
+    #expect(outcome.status == 0, "\(outcome.standardError)")
+    let first = outcome.standardOutput.split(separator: "\n").first.map(String.init) ?? ""
+    #expect(first.hasPrefix("near: \(label) ("), "\(first)")
+    #expect(first.contains("; also named so: \(alternative)"), "\(first)")
+  }
+
+  @Test func aBiasSettlesSpringfieldAndSearchesRankOwnNamesFirst() throws {
+    let refused = try StoresProcess.run(["nearest", "--near", "Springfield"])
+    #expect(refused.status == 64)
+    #expect(refused.standardError.contains("--bias LAT,LON"), "\(refused.standardError)")
+    let biased = try StoresProcess.run([
+      "nearest", "--near", "Springfield", "--bias", "39.8,-89.6", "-k", "1",
+    ])
+    #expect(biased.status == 0, "\(biased.standardError)")
+    #expect(biased.standardOutput.hasPrefix("near: Springfield, Illinois, US"))
+    let country = try StoresProcess.run(["within", "--near", "London", "--country", "CA", "--radius", "1km"])
+    #expect(country.standardOutput.hasPrefix("near: London, Ontario, CA"), "\(country.standardError)")
+    let sea = try StoresProcess.run(["places", "sea", "--limit", "2"])
+    #expect(sea.standardOutput.hasPrefix("Seattle, Washington, US "))
+    let qualified = try StoresProcess.run(["places", "seattle, wa", "--limit", "1"])
+    #expect(qualified.standardOutput.hasPrefix("Seattle, Washington, US "))
+  }
+
   @Test func anUnknownPlaceSuggestsCloseNames() throws {
     let outcome = try StoresProcess.run(["within", "--near", "Fremantel", "--radius", "5km"])
     #expect(outcome.status == 64)

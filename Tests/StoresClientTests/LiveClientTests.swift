@@ -365,17 +365,32 @@ import Testing
     // A place name several places have: 400 with the places it may mean, typed, to offer as
     // choices (the largest first).
     do {
-      _ = try await stores.client.nearestStores(query: .init(near: "Paris", k: 2, now: Self.nowDate))
-      Issue.record("Paris was taken for one place")
+      _ = try await stores.client.nearestStores(query: .init(near: "Springfield", k: 2, now: Self.nowDate))
+      Issue.record("Springfield was taken for one place")
     } catch let error as ClientError {
       let problem = try #require(error.underlyingError.storesProblem)
       #expect(problem.parameter == "near")
       let places = problem.places ?? []
       #expect(places.count > 1)
-      #expect(places.allSatisfy { $0.name == "Paris" })
-      #expect(places.first?.country == "FR")
-      #expect(places.first?.division == "Île-de-France")
+      #expect(places.allSatisfy { $0.name == "Springfield" })
+      #expect(places.first?.country == "US")
+      #expect(places.first?.division == "Missouri")
     }
+    // With a bias, the Springfield near it; a name one place outweighs lists the others, typed.
+    guard
+      case .NearestAnswer(let illinois) = try await stores.client.nearestStores(
+        query: .init(near: "Springfield", bias: "39.8,-89.6", k: 1, now: Self.nowDate)
+      ).ok.body.json,
+      case .NearestAnswer(let london) = try await stores.client.nearestStores(
+        query: .init(near: "London", k: 1, now: Self.nowDate)
+      ).ok.body.json
+    else {
+      Issue.record("a FeatureCollection where a NearestAnswer was asked")
+      return
+    }
+    #expect(illinois.query.nearPlace?.division == "Illinois")
+    #expect(london.query.nearPlace?.country == "GB")
+    #expect(london.query.nearAlternatives?.first?.division == "Ontario")
 
     // Through the generated client the same problem arrives inside ClientError.
     do {

@@ -48,7 +48,8 @@ read from it:
   `radius` or `bbox` for `within`, south not above north (`within`, `clusters`); `at` or `from`
   for hours; a page file that exists (the page's own names); a pickup
   request's parameters in its body only; a cursor is one the service wrote (this data version);
-  a `near` that is not `LAT,LON` is a name of exactly one place (`Seattle`); a reservation id is
+  a `near` that is not `LAT,LON` is a name of exactly one place (`Seattle`), a `bias` is
+  `LAT,LON`; a reservation id is
   one the service gave (one of those held before the run); a pickup that holds a
   slot (`reserve` true, in the body of a plain request or the query of an order document) gives no
   `now` (holds go by the real clock), and `hold_for` goes only with `reserve`.
@@ -357,6 +358,9 @@ def _register_hooks():
         for holder in (query, case.body if isinstance(case.body, dict) else None):
             if holder is not None and isinstance(holder.get("near"), str) and not LAT_LON.fullmatch(holder["near"]):
                 holder["near"] = "Seattle"
+            # `bias` is LAT,LON (a string the document leaves free, as `near`'s): other text is refused.
+            if holder is not None and isinstance(holder.get("bias"), str) and not LAT_LON.fullmatch(holder["bias"]):
+                holder["bias"] = "47.6062,-122.3321"
         return case
 
     def reserves(parameters):

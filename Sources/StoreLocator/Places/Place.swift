@@ -78,12 +78,18 @@ public struct PlaceMatch: Hashable, Sendable {
   public let distance: Distance?
   /// The ranking score (see `PlaceIndex.search`); higher is better.
   public let score: Double
+  /// For a name resolved (`PlaceIndex.resolve`): the other places it may have meant, which the
+  /// place outweighs; empty for a search's match.
+  public var alternatives: [Place]
 
-  public init(place: Place, matchedName: String?, distance: Distance?, score: Double) {
+  public init(
+    place: Place, matchedName: String?, distance: Distance?, score: Double, alternatives: [Place] = []
+  ) {
     self.place = place
     self.matchedName = matchedName
     self.distance = distance
     self.score = score
+    self.alternatives = alternatives
   }
 
   /// The place's members, `matched_name` when an alternate name matched, and `distance_m` when
@@ -97,5 +103,25 @@ public struct PlaceMatch: Hashable, Sendable {
     }
     if let distance { object["distance_m"] = JSONValue(meters: distance.meters) }
     return object
+  }
+}
+
+/// What settles a name several places share (`PlaceIndex.resolve`), besides their sizes: where
+/// the person is, the country they mean, and, as the last resort, the countries of the catalog's
+/// stores.
+public struct PlacePreference: Hashable, Sendable {
+  /// A point near the person (the request's `bias`: a map's centre, a last known position):
+  /// nearer places weigh more.
+  public var bias: Coordinate?
+  /// The ISO 3166-1 alpha-2 code of the country meant (the request's `country`), upper case.
+  public var country: String?
+  /// The countries of the catalog's stores (`Catalog.storeCountries`), weighed when the request
+  /// gives neither `bias` nor `country`.
+  public var storeCountries: Set<String>
+
+  public init(bias: Coordinate? = nil, country: String? = nil, storeCountries: Set<String> = []) {
+    self.bias = bias
+    self.country = country
+    self.storeCountries = storeCountries
   }
 }

@@ -27,8 +27,24 @@ public final class PlaceIndex: Sendable {
   public static let maximumSuggestions = 5
   /// The bonus of a whole-name match over a longer name that merely starts with the query.
   public static let exactMatchBonus = 1.0
-  /// How many times as populous as every other place a place known by a name must be to be
-  /// taken for it, when no place has the name as its own (see `resolve`).
+  /// What a search takes off the score of a place found by the start of one of its alternate
+  /// names, not its own: 1.5, a factor of about 30 in population (see `search`).
+  public static let alternateNamePenalty = 1.5
+  /// What a search takes off when the whole alternate name was typed: 2, so that against a
+  /// whole own name it counts as a hundredth of the people, as `alternateNameDominance` does
+  /// when a name is resolved.
+  public static let wholeAlternateNamePenalty = 2.0
+  /// What a search takes off for the start of an alternate name of several words whose first
+  /// word is not a word of the place's own name: 3, a factor of 1,000. Such names are mostly
+  /// nicknames, long forms and parts named after another place ("New York Van Java" for
+  /// Jakarta, "Londinium Orientale" for East London, "São Sebastião do Rio de Janeiro").
+  public static let unrelatedAlternateNamePenalty = 3.0
+  /// How many times the weight of every other place a name may mean the first must have for the
+  /// name to be taken for it (see `resolve`): 10. The weight is the population, divided by
+  /// (1 + distance / 100 km)² from the request's bias when there is one.
+  public static let dominance = 10.0
+  /// The same when the first place is known by the name only as an alternate name: 100
+  /// ("New York" for New York City, "Cologne" for Köln; see `resolve`).
   public static let alternateNameDominance = 100
   /// The distance at which being far costs a factor of 4 in population (see `search`).
   public static let distanceScaleKilometers = 100.0
@@ -44,8 +60,9 @@ public final class PlaceIndex: Sendable {
   let divisionNameRanges: [Range<UInt32>]
   let divisionISORanges: [Range<UInt32>]
   /// One entry per searchable name: its place, its byte range in `text`, its folded key's range
-  /// in `keys`, and whether it is the place's own name.
+  /// in `keys`, and what kind of name it is (`NameKind`).
   let entryPlace: [UInt32]
+  let entryKind: [NameKind]
   let entryName: [Range<UInt32>]
   let entryKey: [Range<UInt32>]
   let keys: [UInt8]
@@ -98,6 +115,7 @@ public final class PlaceIndex: Sendable {
     var divisionNameRanges: [Range<UInt32>] = []
     var divisionISORanges: [Range<UInt32>] = []
     var entryPlace: [UInt32] = []
+    var entryKind: [NameKind] = []
     var entryName: [Range<UInt32>] = []
     var entryKey: [Range<UInt32>] = []
     var keys: [UInt8] = []
@@ -108,10 +126,22 @@ public final class PlaceIndex: Sendable {
     bytes.withUnsafeBufferPointer { buffer in
       var lineStart = 0
       var lineNumber = 0
-      func addName(_ range: Range<Int>, place: Int) {
+      // The words of the current place's own name, folded.
+      var ownWords: [ArraySlice<UInt8>] = []
+      func addName(_ range: Range<Int>, place: Int, own: Bool) {
         let key = PlaceNameFolding.key(
           String(decoding: UnsafeBufferPointer(rebasing: buffer[range]), as: UTF8.self), cache: &foldCache)
+        let space = UInt8(ascii: " ")
+        if own { ownWords = key.split(separator: space) }
         guard !key.isEmpty else { return }
+        var kind = NameKind.own
+        if !own {
+          kind = .alternate
+          if let end = key.firstIndex(of: space), !ownWords.contains(key[..<end]) {
+            kind = .unrelatedAlternate
+          }
+        }
+        entryKind.append(kind)
         entryPlace.append(UInt32(place))
         entryName.append(UInt32(range.lowerBound)..<UInt32(range.upperBound))
         entryKey.append(UInt32(keys.count)..<UInt32(keys.count + key.count))
@@ -172,12 +202,12 @@ public final class PlaceIndex: Sendable {
         divisionCodeRanges.append(range(fields[4]))
         divisionNameRanges.append(fields.count >= 9 ? range(fields[7]) : 0..<0)
         divisionISORanges.append(fields.count == 10 ? range(fields[9]) : 0..<0)
-        addName(fields[5], place: place)
+        addName(fields[5], place: place, own: true)
         if fields.count >= 9, !fields[8].isEmpty {
           var nameStart = fields[8].lowerBound
           for position in fields[8].lowerBound...fields[8].upperBound
           where position == fields[8].upperBound || buffer[position] == UInt8(ascii: "|") {
-            if position > nameStart { addName(nameStart..<position, place: place) }
+            if position > nameStart { addName(nameStart..<position, place: place, own: false) }
             nameStart = position + 1
           }
         }
@@ -203,6 +233,7 @@ public final class PlaceIndex: Sendable {
     self.divisionNameRanges = divisionNameRanges
     self.divisionISORanges = divisionISORanges
     self.entryPlace = entryPlace
+    self.entryKind = entryKind
     self.entryName = entryName
     self.entryKey = entryKey
     self.keys = keys
@@ -286,30 +317,60 @@ public final class PlaceIndex: Sendable {
   // MARK: - Search
 
   /// The places whose name or an alternate name starts with `query` (folded: case, accents and
-  /// punctuation do not matter), best first, each place once.
+  /// punctuation do not matter), best first, each place once. Qualifiers after commas narrow the
+  /// places as `resolve` reads them ("seattle, wa", "Paris, FR"); the last one may be the start
+  /// of a country code, a division code or a division name, as it is being typed ("Perth, wes").
   ///
   /// The ranking: score = log10(max(population, 1)) + `exactMatchBonus` (1) when the whole name
   /// matches − 2 · log10(1 + distance in km / `distanceScaleKilometers` (100)) when `near` is
-  /// given. So a whole-name match counts as ten times the people; 100 km away costs a factor of
-  /// 4 in population, 1,000 km a factor of about 120. Ties go to the larger population, then the
-  /// name. A place matched by several names reports its best; at equal scores its own name.
+  /// given − a penalty when the name matched is one of the place's alternate names, not its own:
+  /// `alternateNamePenalty` (1.5) for its start, `wholeAlternateNamePenalty` (2) for the whole
+  /// of it, `unrelatedAlternateNamePenalty` (3) for the start of an alternate name of several
+  /// words whose first word is not in the place's own name. So a whole-name match counts as ten
+  /// times the people; 100 km away costs a factor of 4 in population, 1,000 km a factor of about
+  /// 120; a place found by another name than its own needs about 30 times the people to come
+  /// first ("sea" is Seattle before Kolkata, known also as "Sealdah"). Ties go to the larger
+  /// population, then the name. A place matched by several names reports its best; at equal
+  /// scores its own name.
   ///
   /// - Parameters:
-  ///   - query: What was typed so far; must fold to at least one letter or digit.
+  ///   - query: What was typed so far; its name must fold to at least one letter or digit.
   ///   - near: Ranks nearer places first, and gives each result its `distance`.
   ///   - limit: 1...`maximumLimit`.
   /// - Complexity: O(log n + m) for the m names that start with the query.
   public func search(_ query: String, near: Coordinate? = nil, limit: Int = 10) -> [PlaceMatch] {
-    let key = PlaceNameFolding.key(query)
+    let parts = query.split(separator: ",", omittingEmptySubsequences: false)
+    let key = PlaceNameFolding.key(parts[0])
     guard !key.isEmpty, limit > 0 else { return [] }
+    var qualifiers = parts.dropFirst().map { PlaceNameFolding.key($0) }
+    // A comma just typed, with nothing after it yet, narrows nothing.
+    if qualifiers.last?.isEmpty == true { qualifiers.removeLast() }
+    if qualifiers.contains(where: \.isEmpty) { return [] }
     let range = entries(matching: key, exact: false)
     // The best entry of each place: (score, entry).
     var best: [UInt32: (score: Double, entry: UInt32)] = [:]
+    var qualified: [UInt32: Bool] = [:]
     for position in range {
       let entry = sorted[position]
       let place = entryPlace[Int(entry)]
+      if !qualifiers.isEmpty {
+        let passes =
+          qualified[place]
+          ?? qualifiers.indices.allSatisfy { index in
+            matches(qualifiers[index], place: Int(place), asPrefix: index == qualifiers.count - 1)
+          }
+        qualified[place] = passes
+        guard passes else { continue }
+      }
       var score = log10(Double(max(populations[Int(place)], 1)))
-      if entryKey[Int(entry)].count == key.count { score += Self.exactMatchBonus }
+      let whole = entryKey[Int(entry)].count == key.count
+      if whole { score += Self.exactMatchBonus }
+      switch entryKind[Int(entry)] {
+      case .own: break
+      case .alternate: score -= whole ? Self.wholeAlternateNamePenalty : Self.alternateNamePenalty
+      case .unrelatedAlternate:
+        score -= whole ? Self.wholeAlternateNamePenalty : Self.unrelatedAlternateNamePenalty
+      }
       if let near {
         let kilometers = near.distance(to: coordinates[Int(place)]).kilometers
         score -= 2 * log10(1 + kilometers / Self.distanceScaleKilometers)
@@ -343,15 +404,41 @@ public final class PlaceIndex: Sendable {
   // MARK: - Resolve
 
   /// The one place `text` names: a name that, folded, is the whole name or an alternate name of
-  /// exactly one place ("Seattle", "zurich"), or a name with qualifiers after commas that narrow
-  /// it to one: a country code, a division code (GeoNames' or ISO 3166-2's) or a division name
-  /// ("Paris, FR", "Springfield, IL", "Perth, WA", "Springfield, Illinois, US"). Each qualifier
-  /// must match the place's country or division. A place's own name comes before smaller places'
-  /// alternate names (`contenders`).
+  /// one place ("Seattle", "zurich"), or of a place that clearly outweighs the others that have
+  /// it ("London", "Cologne"), or a name with qualifiers after commas that narrow it so: a
+  /// country code, a division code (GeoNames' or ISO 3166-2's) or a division name ("Paris, FR",
+  /// "Springfield, IL", "Perth, WA", "Springfield, Illinois, US"). Each qualifier must match the
+  /// place's country or division.
   ///
-  /// - Throws: `PlaceLookupError`: `.ambiguous` with the candidates (most populous first), never
-  ///   a guess; `.unknown` with close names; `.malformed` for empty or over-long text.
-  public func resolve(_ text: String) throws(PlaceLookupError) -> PlaceMatch {
+  /// The rule, for a name several places have:
+  /// 1. A place's own name comes before smaller places' alternate names (`contenders`).
+  /// 2. `preference.country`, else `preference.storeCountries` when the request gives no bias:
+  ///    when some of the places are in those countries, only they are weighed.
+  /// 3. Each place weighs its population, divided by (1 + d / 100 km)² for its distance d from
+  ///    `preference.bias` when there is one (as `search` ranks).
+  /// 4. The heaviest is the place meant when it weighs at least `dominance` (10) times every
+  ///    other, `alternateNameDominance` (100) times when the name is only one of its alternate
+  ///    names. The others are the match's `alternatives`. Otherwise the name is refused.
+  ///
+  /// So "London" is London, England (8,961,989 people, 21 times London, Ontario) and "Paris" is
+  /// Paris, France (86 times Paris, Texas); "Springfield" (Missouri 170,188, Massachusetts
+  /// 154,341, Illinois 114,394, …) is refused, and is Springfield, Illinois with a bias near it.
+  /// Population alone: the places file keeps no capital or division-seat status.
+  ///
+  /// - Parameters:
+  ///   - text: The name, with up to two qualifiers after commas.
+  ///   - preference: Where the person is or which country they mean, and the catalog's
+  ///     countries, for names several places share.
+  /// - Returns: The place, with the other places of the name as `alternatives` (heaviest first,
+  ///   at most `maximumCandidates`).
+  /// - Throws: `PlaceLookupError`: `.ambiguous` with the candidates (heaviest first) when no
+  ///   place outweighs the others, never a guess; `.unknown` with close names; `.malformed` for
+  ///   empty or over-long text.
+  /// - Complexity: O(log n + m) for the m places with the name (n names in all); an unknown name
+  ///   compares every name for the suggestions.
+  public func resolve(_ text: String, preferring preference: PlacePreference = PlacePreference())
+    throws(PlaceLookupError) -> PlaceMatch
+  {
     guard text.unicodeScalars.count <= Self.maximumQueryLength else {
       throw PlaceLookupError(
         .malformed,
@@ -395,17 +482,54 @@ public final class PlaceIndex: Sendable {
         suggestions: suggestions)
     }
     let qualified = named.filter { place in qualifiers.allSatisfy { matches($0, place: place) } }
-    let byPopulation = { (places: [Int]) in
-      places.sorted {
-        self.populations[$0] != self.populations[$1] ? self.populations[$0] > self.populations[$1] : $0 < $1
-      }
+    let isOwnName = { (place: Int) in
+      entryOfPlace[place].map { self.entryName[$0] == self.nameRanges[place] } ?? false
     }
-    let contenders = self.contenders(qualified, entryOfPlace: entryOfPlace)
-    if contenders.count == 1, let only = contenders.first, let entry = entryOfPlace[only] {
-      return match(entry: entry, place: only, near: nil, score: log10(Double(max(populations[only], 1))))
+    let contenders = self.contenders(qualified, isOwnName: isOwnName)
+    // The places weighed: those of the preferred countries, when the name has some there.
+    func inCountries(_ codes: Set<UInt16>, else all: [Int]) -> [Int] {
+      let kept = all.filter { codes.contains(self.countries[$0]) }
+      return kept.isEmpty ? all : kept
     }
-    let listed = byPopulation(
-      qualified.isEmpty ? self.contenders(named, entryOfPlace: entryOfPlace) : contenders)
+    let weighed =
+      preference.country.map { inCountries([Self.countryCode($0)], else: contenders) } ?? contenders
+    let weight = { (place: Int) -> Double in
+      let people = Double(max(self.populations[place], 1))
+      guard let bias = preference.bias else { return people }
+      let scaled = 1 + bias.distance(to: self.coordinates[place]).kilometers / Self.distanceScaleKilometers
+      return people / (scaled * scaled)
+    }
+    let byWeight = { (places: [Int]) in
+      places.map { (place: $0, weight: weight($0)) }.sorted {
+        if $0.weight != $1.weight { return $0.weight > $1.weight }
+        if self.populations[$0.place] != self.populations[$1.place] {
+          return self.populations[$0.place] > self.populations[$1.place]
+        }
+        return $0.place < $1.place
+      }.map(\.place)
+    }
+    func dominant(_ ranked: [Int]) -> Int? {
+      guard let first = ranked.first else { return nil }
+      let factor = isOwnName(first) ? Self.dominance : Double(Self.alternateNameDominance)
+      return ranked.count == 1 || weight(first) >= factor * weight(ranked[1]) ? first : nil
+    }
+    var ranked = byWeight(weighed)
+    // The last resort: the countries of the catalog's stores, when the request says nothing.
+    if dominant(ranked) == nil, preference.bias == nil, preference.country == nil,
+      !preference.storeCountries.isEmpty
+    {
+      let narrowed = byWeight(
+        inCountries(Set(preference.storeCountries.map(Self.countryCode)), else: weighed))
+      if dominant(narrowed) != nil { ranked = narrowed }
+    }
+    if let first = dominant(ranked), let entry = entryOfPlace[first] {
+      let others = byWeight(contenders.filter { $0 != first }).prefix(Self.maximumCandidates)
+      var found = match(
+        entry: entry, place: first, near: nil, score: log10(Double(max(populations[first], 1))))
+      found.alternatives = others.map { place($0) }
+      return found
+    }
+    let listed = qualified.isEmpty ? byWeight(self.contenders(named, isOwnName: isOwnName)) : ranked
     let candidates = listed.prefix(Self.maximumCandidates).map { place($0) }
     let more = listed.count > candidates.count ? "; and \(listed.count - candidates.count) more" : ""
     let list = candidates.map(\.labelWithPopulation).joined(separator: "; ") + more
@@ -420,10 +544,18 @@ public final class PlaceIndex: Sendable {
       candidates.first.map {
         " such as \"\($0.name), \($0.division.isEmpty ? $0.countryCode : "\($0.division), \($0.countryCode)")\""
       } ?? ""
+    let total = weighed.count < contenders.count ? "\(weighed.count) places there" : "\(listed.count) places"
     throw PlaceLookupError(
       .ambiguous,
-      "\(displayed) names \(listed.count) places; add the division or country\(example), or give LAT,LON: \(list)",
+      "\(displayed) names \(total) and none is \(Int(Self.dominance)) times as populous as the others; add the division or country\(example), or give LAT,LON: \(list)",
       candidates: candidates)
+  }
+
+  /// `GB` as the index stores a country code.
+  static func countryCode(_ code: String) -> UInt16 {
+    let bytes = Array(code.utf8)
+    guard bytes.count == 2 else { return 0 }
+    return UInt16(bytes[0] & ~0x20) << 8 | UInt16(bytes[1] & ~0x20)
   }
 
   /// Of the places a name matched, those it may mean. A place's own name comes before other
@@ -431,26 +563,14 @@ public final class PlaceIndex: Sendable {
   /// GeoNames lists "Chicago" among the names of Willard, Ohio (6,063). An alternate name still
   /// counts when its place is larger than every place whose own name it is: "St. Petersburg" is
   /// the own name of the one in Florida (257,083) and another name of Saint Petersburg, Russia
-  /// (5.4 million), so it stays ambiguous. Places that share an own name are never told apart by
-  /// size ("Paris").
-  ///
-  /// Where no place has the name as its own, every match counts, unless one is more than
-  /// `alternateNameDominance` times as populous as each of the others: "New York" is no place's
-  /// own name, and New York City (8.8 million) is 900 times Niu-York, Ukraine (9,735), the next
-  /// place known by it. 102 names of the bundled places resolve so; at 30 times it would be 345,
-  /// with pairs such as Guangzhou and Zhanjiang (11 times) that people do confuse.
-  private func contenders(_ places: [Int], entryOfPlace: [Int: Int]) -> [Int] {
-    let own = Set(
-      places.filter { place in entryOfPlace[place].map { entryName[$0] == nameRanges[place] } ?? false })
-    guard let largestOwn = own.map({ populations[$0] }).max() else {
-      let bySize = places.sorted { populations[$0] > populations[$1] }
-      if bySize.count > 1,
-        populations[bySize[0]] > Self.alternateNameDominance * max(populations[bySize[1]], 1)
-      {
-        return [bySize[0]]
-      }
-      return places
-    }
+  /// (5.4 million); then `resolve` asks the larger to outweigh the others
+  /// `alternateNameDominance` (100) times, which Saint Petersburg does not (21 times), so the
+  /// name stays ambiguous. Where no place has the name as its own, every match counts: "New
+  /// York" is no place's own name, and New York City (8.8 million) is 900 times Niu-York,
+  /// Ukraine (9,735), the next place known by it.
+  private func contenders(_ places: [Int], isOwnName: (Int) -> Bool) -> [Int] {
+    let own = Set(places.filter(isOwnName))
+    guard let largestOwn = own.map({ populations[$0] }).max() else { return places }
     return places.filter { own.contains($0) || populations[$0] > largestOwn }
   }
 
@@ -460,22 +580,33 @@ public final class PlaceIndex: Sendable {
   }
 
   /// Whether a folded qualifier is the place's country code, or its division's GeoNames code,
-  /// ISO 3166-2 code (`WA`, `ON`) or name.
-  private func matches(_ qualifier: [UInt8], place: Int) -> Bool {
+  /// ISO 3166-2 code (`WA`, `ON`) or name (`asPrefix`: or the start of one of them).
+  private func matches(_ qualifier: [UInt8], place: Int, asPrefix: Bool = false) -> Bool {
     let country = countries[place]
-    if qualifier.count == 2, UInt16(qualifier[0] &- 32) << 8 | UInt16(qualifier[1] &- 32) == country {
-      return true
+    let countryKey = [
+      UInt8(truncatingIfNeeded: country >> 8) | 0x20, UInt8(truncatingIfNeeded: country) | 0x20,
+    ]
+    func fits(_ key: [UInt8]) -> Bool {
+      asPrefix ? key.starts(with: qualifier) : key == qualifier
     }
+    if country != 0, fits(countryKey) { return true }
     return [divisionCodeRanges[place], divisionISORanges[place], divisionNameRanges[place]].contains {
       range in
-      !range.isEmpty && PlaceNameFolding.key(string(range)) == qualifier
+      !range.isEmpty && fits(PlaceNameFolding.key(string(range)))
     }
   }
 
-  /// Places whose names are within two edits of `key` (for keys of 4 bytes or more), then the
-  /// most populous names starting with it; each place once, at most `maximumSuggestions`.
+  /// Places whose names are within two edits of `key` (three from 8 bytes; for keys of 4 bytes
+  /// or more), best first, each place once, at most `maximumSuggestions`; when no name is so
+  /// close, the most populous places with a name starting with it.
+  ///
+  /// A close name scores log10(population) − `suggestionEditCost` (2) per edit −
+  /// `alternateNamePenalty` (1.5) when it is an alternate name, and only those within
+  /// `suggestionSpread` (1.5) of the best are offered: "Seatle" is Seattle (one edit), not also
+  /// Châtelet, known as "Shatle" (one edit, an alternate name of a place 22 times smaller), nor
+  /// Salé (two edits).
   func suggestions(for key: [UInt8]) -> [Place] {
-    var close: [(edits: Int, place: Int)] = []
+    var close: [(score: Double, place: Int)] = []
     if key.count >= 4 {
       let bound = key.count >= 8 ? 3 : 2
       keys.withUnsafeBufferPointer { keyBytes in
@@ -485,29 +616,47 @@ public final class PlaceIndex: Sendable {
           let candidate = UnsafeBufferPointer(
             rebasing: keyBytes[Int(range.lowerBound)..<Int(range.upperBound)])
           if let edits = EditDistance.between(candidate, key, below: bound) {
-            close.append((edits, Int(entryPlace[entry])))
+            let place = Int(entryPlace[entry])
+            let score =
+              log10(Double(max(populations[place], 1))) - Self.suggestionEditCost * Double(edits)
+              - (entryKind[entry] == .own ? 0 : Self.alternateNamePenalty)
+            close.append((score, place))
           }
         }
       }
     }
-    close.sort { $0.edits != $1.edits ? $0.edits < $1.edits : populations[$0.place] > populations[$1.place] }
+    close.sort { $0.score != $1.score ? $0.score > $1.score : populations[$0.place] > populations[$1.place] }
     var chosen: [Int] = []
-    for (_, place) in close where !chosen.contains(place) {
-      chosen.append(place)
-      if chosen.count == Self.maximumSuggestions { break }
-    }
-    if chosen.count < Self.maximumSuggestions {
+    if let best = close.first?.score {
+      for (score, place) in close where score >= best - Self.suggestionSpread && !chosen.contains(place) {
+        chosen.append(place)
+        if chosen.count == Self.maximumSuggestions { break }
+      }
+    } else {
       var prefixPlaces: [Int] = []
       for position in entries(matching: key, exact: false) {
         let place = Int(entryPlace[Int(sorted[position])])
         if !prefixPlaces.contains(place) { prefixPlaces.append(place) }
       }
       prefixPlaces.sort { populations[$0] > populations[$1] }
-      for place in prefixPlaces where !chosen.contains(place) {
-        chosen.append(place)
-        if chosen.count == Self.maximumSuggestions { break }
-      }
+      chosen = Array(prefixPlaces.prefix(Self.maximumSuggestions))
     }
     return chosen.map { place($0) }
   }
+
+  /// What one edit costs a close name's score in suggestions: 2, a factor of 100 in population.
+  public static let suggestionEditCost = 2.0
+  /// How far below the best close name's score a suggestion may be: 1.5, a factor of about 30.
+  public static let suggestionSpread = 1.5
+}
+
+/// What kind of name a searchable name is to its place: how much finding the place by it counts.
+enum NameKind: UInt8, Sendable {
+  /// The place's own (GeoNames) name.
+  case own
+  /// An alternate name: an exonym, a local spelling, an older name.
+  case alternate
+  /// An alternate name of several words whose first word is not a word of the own name: mostly
+  /// nicknames, long forms and parts named after another place.
+  case unrelatedAlternate
 }

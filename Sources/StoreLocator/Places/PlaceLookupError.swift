@@ -15,7 +15,8 @@ public struct PlaceLookupError: Error, Sendable, CustomStringConvertible {
   public let kind: Kind
   /// The sentence, without a final full stop.
   public let message: String
-  /// The places an ambiguous name names, most populous first (at most `PlaceIndex.maximumCandidates`).
+  /// The places an ambiguous name names, heaviest first (`PlaceIndex.resolve`: most populous, less
+  /// with distance from a bias), at most `PlaceIndex.maximumCandidates`.
   public let candidates: [Place]
   /// Places with close names, best first.
   public let suggestions: [Place]

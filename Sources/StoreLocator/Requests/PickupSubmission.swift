@@ -8,7 +8,8 @@ import OpeningHours
 /// other parameters (`store`, `within`, `travel`, …) apply to both and override the order's.
 public struct PickupSubmission: Sendable {
   public static let parameterNames = [
-    "near", "ready_in", "ready_at", "store", "within", "close_buffer", "travel", "max_travel",
+    "near", "bias", "country", "ready_in", "ready_at", "store", "within", "close_buffer", "travel",
+    "max_travel",
     "allow_unknown", "alternatives", "where", "service", "now", "max_delay", "reserve", "hold_for",
   ]
   /// The most alternatives one answer lists.
@@ -21,6 +22,8 @@ public struct PickupSubmission: Sendable {
   let near: Coordinate?
   /// The place `near` named, when it was a name and not LAT,LON.
   let nearPlace: Place?
+  /// The other places of that name, which `nearPlace` outweighs.
+  let nearAlternatives: [Place]
   let ready: ReadyTime?
   let storeID: String?
   let conditions: [StoreFilter.Condition]
@@ -52,6 +55,7 @@ public struct PickupSubmission: Sendable {
     let nearPoint = try parameters.nearPoint()
     near = nearPoint?.coordinate
     nearPlace = nearPoint?.place
+    nearAlternatives = nearPoint?.alternatives ?? []
     let readyIn = try parameters.parse("ready_in", parseDuration)
     let readyAt = try parameters.parse("ready_at", TimeQuery.init(parsing:))
     let ways = [readyIn != nil, readyAt != nil, order != nil].filter { $0 }.count
@@ -145,7 +149,9 @@ public struct PickupSubmission: Sendable {
         .invalid, parameter: parameters.pairs[0].name,
         "a pickup request gives its parameters in the body, not in the query string")
     }
-    try self.init(RequestParameters(try Self.pairs(of: object), style: .queryString))
+    var bodyParameters = RequestParameters(try Self.pairs(of: object), style: .queryString)
+    bodyParameters.storeCountries = parameters.storeCountries
+    try self.init(bodyParameters)
   }
 
   /// `26` for `26.0` or `2.6e1`, else `nil`: a JSON number is a value, so an integer written with
@@ -163,8 +169,8 @@ public struct PickupSubmission: Sendable {
   /// An array has no order people agree on: GeoJSON writes `[longitude, latitude]`, people type
   /// latitude first. So it is never read; when its two numbers make a point in GeoJSON's order,
   /// the sentence spells that point out in the forms `near` takes, so it can be copied.
-  static func nearArrayMessage(_ elements: [JSONValue]) -> String {
-    let forms = "near takes \"LAT,LON\" as a string or {\"latitude\": LAT, \"longitude\": LON}"
+  static func nearArrayMessage(_ elements: [JSONValue], name: String = "near") -> String {
+    let forms = "\(name) takes \"LAT,LON\" as a string or {\"latitude\": LAT, \"longitude\": LON}"
     guard elements.count == 2, case .number(let first) = elements[0], case .number(let second) = elements[1],
       let longitude = Double(first), let latitude = Double(second), abs(latitude) <= 90,
       abs(longitude) <= 180
@@ -202,15 +208,15 @@ public struct PickupSubmission: Sendable {
           }
           pairs.append((name, text))
         }
-      case .object(let point) where name == "near":
+      case .object(let point) where name == "near" || name == "bias":
         guard case .number(let latitude) = point["latitude"], case .number(let longitude) = point["longitude"]
         else {
           throw RequestError(
-            .invalid, parameter: name, "near: an object needs numbers \"latitude\" and \"longitude\"")
+            .invalid, parameter: name, "\(name): an object needs numbers \"latitude\" and \"longitude\"")
         }
         pairs.append((name, "\(latitude),\(longitude)"))
-      case .array(let elements) where name == "near":
-        throw RequestError(.invalid, parameter: name, Self.nearArrayMessage(elements))
+      case .array(let elements) where name == "near" || name == "bias":
+        throw RequestError(.invalid, parameter: name, Self.nearArrayMessage(elements, name: name))
       default:
         throw RequestError(
           .invalid, parameter: MessageText.shortened(name),
@@ -233,12 +239,16 @@ public struct PickupAnswer: Sendable {
   let style: ParameterStyle
   /// The place a `near` name stood for, when the request named one.
   public internal(set) var nearPlace: Place? = nil
+  /// The other places of that name, which `nearPlace` outweighs.
+  public internal(set) var nearAlternatives: [Place] = []
 
   /// What is said beside the plan (the command line on standard error, the service as
-  /// `X-Stores-Note` headers): the place a `near` name stood for, and a LON,LAT hint, naming
-  /// `near` as the request wrote it.
+  /// `X-Stores-Note` headers): the place a `near` name stood for (with the other places of the
+  /// name), and a LON,LAT hint, naming `near` as the request wrote it.
   public var notes: [String] {
-    (nearPlace.flatMap { NearPoint(coordinate: $0.coordinate, place: $0).placeNote }.map { [$0] } ?? [])
+    (nearPlace.flatMap {
+      NearPoint(coordinate: $0.coordinate, place: $0, alternatives: nearAlternatives).placeNote
+    }.map { [$0] } ?? [])
       + (swappedHint.map { ["warning: \($0.text(for: style))"] } ?? [])
   }
 
@@ -297,6 +307,7 @@ extension Catalog {
         plan: try planPickup(request), order: submission.order,
         swappedHint: submission.near.flatMap { swappedCoordinateHint(for: $0) }, style: submission.style)
       answer.nearPlace = submission.nearPlace
+      answer.nearAlternatives = submission.nearAlternatives
       return answer
     } catch {
       switch error.kind {

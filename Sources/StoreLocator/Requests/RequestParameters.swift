@@ -28,6 +28,13 @@ public struct RequestParameters: Sendable {
   /// The values in the order given; a name may repeat (`where`).
   public let pairs: [(name: String, value: String)]
   public let style: ParameterStyle
+  /// The countries of the catalog the request is for (`Catalog.storeCountries`): the last resort
+  /// for a `near` name several places have (`nearPoint()`); `nil` when no catalog is at hand.
+  public var storeCountries: Set<String>? = nil
+  /// Whether a `near` name that only the catalog's countries might settle is let through for
+  /// now: the command line checks its options before it loads the catalog, and reads them again
+  /// with `storeCountries` after.
+  public var defersPlaceChoice = false
 
   /// - Parameters:
   ///   - pairs: Names in their query-string spelling (`open_at`), values as typed.

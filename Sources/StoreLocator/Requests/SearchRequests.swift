@@ -5,7 +5,7 @@ import OpeningHours
 public struct NearestRequest: Sendable {
   /// The parameters it reads, in their query-string spelling.
   public static let parameterNames =
-    ["near", "k", "within", "where"] + OpeningConditions.names + ["now"]
+    ["near", "bias", "country", "k", "within", "where"] + OpeningConditions.names + ["now"]
   /// How many stores when `k` is not given.
   public static let defaultCount = 5
   /// The most stores one answer lists; a bigger `k` is refused (`within` pages through more).
@@ -14,6 +14,8 @@ public struct NearestRequest: Sendable {
   public let near: Coordinate
   /// The place `near` named (`--near "Seattle"`), when it was a name and not LAT,LON.
   public let nearPlace: Place?
+  /// The other places of that name, which `nearPlace` outweighs (`PlaceIndex.resolve`).
+  public let nearAlternatives: [Place]
   public let count: Int
   public let maximumDistance: Distance?
   public let conditions: [StoreFilter.Condition]
@@ -21,8 +23,8 @@ public struct NearestRequest: Sendable {
   let now: Instant?
   let style: ParameterStyle
 
-  /// Reads `near` (required), `k`, `within`, `where` (repeatable), `open_now`, `open_at`,
-  /// `open_for`, `allow_unknown` and `now`.
+  /// Reads `near` (required; with `bias` and `country` for a name several places have), `k`,
+  /// `within`, `where` (repeatable), `open_now`, `open_at`, `open_for`, `allow_unknown` and `now`.
   /// - Throws: `RequestError` (`.invalid`) naming the first parameter that is missing, malformed,
   ///   out of range or unknown.
   public init(_ parameters: RequestParameters) throws(RequestError) {
@@ -35,6 +37,7 @@ public struct NearestRequest: Sendable {
     }
     self.near = near.coordinate
     self.nearPlace = near.place
+    self.nearAlternatives = near.alternatives
     count = try parameters.integer("k", in: 1...Self.maximumCount) ?? Self.defaultCount
     maximumDistance = try parameters.parse("within", Distance.init(parsing:))
     conditions = try parameters.conditions()
@@ -48,7 +51,9 @@ public struct NearestRequest: Sendable {
 /// `limit` and `cursor`.
 public struct WithinRequest: Sendable {
   public static let parameterNames =
-    ["near", "radius", "bbox", "where"] + OpeningConditions.names + ["limit", "cursor", "now"]
+    ["near", "bias", "country", "radius", "bbox", "where"] + OpeningConditions.names + [
+      "limit", "cursor", "now",
+    ]
   /// The page size of the service when `limit` is not given (the command line lists every store).
   public static let defaultPageSize = 100
   /// The largest page.
@@ -59,6 +64,8 @@ public struct WithinRequest: Sendable {
   public let area: SearchArea
   /// The place `near` named, when it was a name and not LAT,LON.
   public let nearPlace: Place?
+  /// The other places of that name, which `nearPlace` outweighs.
+  public let nearAlternatives: [Place]
   public let conditions: [StoreFilter.Condition]
   /// Stores a page; `nil` for all of them.
   public let limit: Int?
@@ -68,7 +75,7 @@ public struct WithinRequest: Sendable {
   let now: Instant?
   let style: ParameterStyle
 
-  /// Reads `near` with `radius`, or `bbox`; `where`, `open_now`, `open_at`, `open_for`,
+  /// Reads `near` with `radius` (and `bias`, `country` for a name), or `bbox`; `where`, `open_now`, `open_at`, `open_for`,
   /// `allow_unknown`, `limit`, `cursor` and `now`. Without `limit`, a query string gets pages of
   /// `defaultPageSize`; the command line lists every store.
   /// - Throws: `RequestError` (`.invalid`) naming the parameter.
@@ -77,6 +84,7 @@ public struct WithinRequest: Sendable {
     let nearPoint = try parameters.nearPoint()
     let near = nearPoint?.coordinate
     nearPlace = nearPoint?.place
+    nearAlternatives = nearPoint?.alternatives ?? []
     let radius = try parameters.parse("radius", Distance.init(parsing:))
     let box = try parameters.parse("bbox", GeoBox.init(parsing:))
     let name = parameters.spelling(of:)
@@ -118,19 +126,48 @@ public struct WithinRequest: Sendable {
 }
 
 extension RequestParameters {
-  /// The `near` parameter, LAT,LON or a place name (`NearPoint`), when given. A name that is
-  /// ambiguous or unknown is refused with the places it may mean, or the close names, as
-  /// `RequestError.places`.
+  /// The `near` parameter, LAT,LON or a place name (`NearPoint`), when given. A name several
+  /// places have is read with the request's `bias` (LAT,LON) and `country` (ISO 3166-1 alpha-2),
+  /// else with `storeCountries` (see `PlaceIndex.resolve`). A name that is still ambiguous, or
+  /// unknown, is refused with the places it may mean, or the close names, as
+  /// `RequestError.places`; unless `defersPlaceChoice`, when an ambiguous name stands for its
+  /// first candidate until it is read again with the catalog's countries.
   public func nearPoint() throws(RequestError) -> NearPoint? {
     guard let text = try value("near") else { return nil }
-    do throws(NearPointError) { return try NearPoint(parsing: text) } catch {
+    let preference = PlacePreference(
+      bias: try parse("bias", Coordinate.init(parsing:)), country: try countryCode("country"),
+      storeCountries: storeCountries ?? [])
+    do throws(NearPointError) { return try NearPoint(parsing: text, preferring: preference) } catch {
       let spelled = spelling(of: "near")
       var places: [Place] = []
       if case .place(let lookup) = error {
+        if defersPlaceChoice, lookup.kind == .ambiguous, let first = lookup.candidates.first {
+          return NearPoint(coordinate: first.coordinate, place: first)
+        }
         places = lookup.candidates.isEmpty ? lookup.suggestions : lookup.candidates
       }
-      throw RequestError(.invalid, parameter: spelled, "\(spelled): \(error.description)", places: places)
+      var message = "\(spelled): \(error.description)"
+      if case .place(let lookup) = error, lookup.kind == .ambiguous, try value("bias") == nil {
+        message +=
+          "; or say where the customer is with \(spelling(of: "bias")) LAT,LON, or the country with \(spelling(of: "country")) CC"
+      }
+      throw RequestError(.invalid, parameter: spelled, message, places: places)
     }
+  }
+
+  /// An ISO 3166-1 alpha-2 country code (`country`), upper-cased (`UK` read as `GB`), when given.
+  func countryCode(_ name: String) throws(RequestError) -> String? {
+    guard let text = try value(name) else { return nil }
+    let spelled = spelling(of: name)
+    guard text.utf8.count == 2, text.utf8.allSatisfy({ (65...90).contains($0 & ~0x20) }) else {
+      throw RequestError(
+        .invalid, parameter: spelled,
+        "\(spelled) is a country's two-letter ISO 3166-1 code, such as US or GB (got \(MessageText.quoted(text)))"
+      )
+    }
+    let code = text.uppercased()
+    // The United Kingdom's code is GB; UK, which people write, is reserved for it.
+    return code == "UK" ? "GB" : code
   }
 
   /// The `where` conditions, each read as `StoreFilter.Condition` reads one.
@@ -166,6 +203,8 @@ public struct SearchAnswer: Sendable {
   public let swappedHint: SwappedCoordinateHint?
   /// The place a `near` name stood for, when the request named one.
   public internal(set) var nearPlace: Place? = nil
+  /// The other places of that name, which `nearPlace` outweighs.
+  public internal(set) var nearAlternatives: [Place] = []
   /// Where a `within` page stands among all the stores that match: the offset of its first store
   /// and how many match in all; `nil` for `nearest`.
   let pagePlace: (start: Int, total: Int)?
@@ -237,11 +276,18 @@ public struct SearchAnswer: Sendable {
       in: area, where: filter, open: open, distanceText: distanceText, style: style)
   }
 
+  /// The place a `near` name stood for, and the other places of that name (`NearPoint.placeNote`).
+  public var nearPlaceNote: String? {
+    nearPlace.flatMap {
+      NearPoint(coordinate: $0.coordinate, place: $0, alternatives: nearAlternatives).placeNote
+    }
+  }
+
   /// What is said beside the answer (the command line on standard error, the service as
   /// `X-Stores-Note` headers): a LON,LAT hint, and why an empty answer is empty, each naming
   /// parameters as the request wrote them (`--near`, `near=`).
   public var notes: [String] {
-    (nearPlace.flatMap { NearPoint(coordinate: $0.coordinate, place: $0).placeNote }.map { [$0] } ?? [])
+    (nearPlaceNote.map { [$0] } ?? [])
       + (catalog.unknownServiceNote.map { [$0] } ?? [])
       + (swappedHint.map { ["warning: \($0.text(for: style))"] } ?? [])
       + (emptyExplanation()?.reasons.map(\.message) ?? [])
@@ -263,7 +309,8 @@ extension Catalog {
       request.count, to: request.near, within: request.maximumDistance, where: filter, open: open)
     var query = JSONObject()
     query["near"] = .object(request.near.jsonObject)
-    if let place = request.nearPlace { query["near_place"] = .object(place.jsonObject) }
+    NearPoint(coordinate: request.near, place: request.nearPlace, alternatives: request.nearAlternatives)
+      .describe(into: &query)
     query["k"] = JSONValue(request.count)
     query["within_m"] = request.maximumDistance.map { JSONValue($0.meters) } ?? .null
     query["where"] = .array(request.conditions.map { .string($0.description) })
@@ -278,6 +325,7 @@ extension Catalog {
       style: request.style, catalog: self,
       area: .nearest(to: request.near, within: request.maximumDistance), filter: filter, open: open)
     answer.nearPlace = request.nearPlace
+    answer.nearAlternatives = request.nearAlternatives
     return answer
   }
 
@@ -310,7 +358,8 @@ extension Catalog {
       hint = swappedCoordinateHint(
         for: center, nearestDistance: filter.isEmpty && open == nil ? found.first?.distance : nil)
       query["near"] = .object(center.jsonObject)
-      if let place = request.nearPlace { query["near_place"] = .object(place.jsonObject) }
+      NearPoint(coordinate: center, place: request.nearPlace, alternatives: request.nearAlternatives)
+        .describe(into: &query)
       query["radius_m"] = JSONValue(radius.meters)
     case .nearest(_, nil):
       preconditionFailure("a within request always has a radius or a box")
@@ -328,6 +377,7 @@ extension Catalog {
       pagePlace: (start, found.count), style: request.style,
       catalog: self, area: request.area, filter: filter, open: open)
     answer.nearPlace = request.nearPlace
+    answer.nearAlternatives = request.nearAlternatives
     return answer
   }
 
@@ -351,4 +401,12 @@ extension Catalog {
     }
     return offset
   }
+}
+
+extension Catalog {
+  /// The countries of the stores with opening hours (their `addr:country`, else the country
+  /// their position is in): the catalog's extent, the last resort for a place name several
+  /// places have (`PlacePreference.storeCountries`). A chain whose stores are all in one country
+  /// means that country's Springfield when there is one.
+  public var storeCountries: Set<String> { table.countries }
 }

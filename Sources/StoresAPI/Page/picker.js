@@ -25,6 +25,8 @@ let map = null, layers = null, info = null;
 let results = []; // the stores in the list, nearest first
 let active = -1; // index of the list's active option
 let nearestGen = 0, viewGen = 0, panelGen = 0, pickupGen = 0;
+// The `bias` the last search by a town's name sent (the map's centre), which its pickup repeats.
+let nearBias = "";
 let viewTimer = 0;
 let placesGen = 0, placesTimer = 0;
 let placesRoute = true; // false once /v1/places answered 404 (a server without it): LAT,LON still works
@@ -317,6 +319,14 @@ async function searchNearest(gen) {
   }
   say("Looking for the stores nearest " + nearText() + "…");
   const p = new URLSearchParams({ near: state.near, k: String(K) });
+  // A town several places share is the one near the map's centre once the map shows a region: the
+  // service weighs nearer places more (`bias`), and names the others in its note.
+  nearBias = "";
+  if (!/^[\d+\-.]/.test(state.near) && map && map.getZoom() >= 4) {
+    const centre = map.getCenter().wrap();
+    nearBias = centre.lat.toFixed(4) + "," + centre.lng.toFixed(4);
+    p.set("bias", nearBias);
+  }
   const answer = await api("/v1/stores/nearest", filterParams(p));
   if (gen !== nearestGen) return;
   if (!answer.ok) {
@@ -1028,6 +1038,7 @@ async function askPickup() {
   }
   const minutes = Math.max(0, Math.round(Number(state.ready) || 0));
   const request = { near, ready_in: minutes + "m", store: state.store, travel: state.travel };
+  if (nearBias && near === state.near) request.bias = nearBias;
   if (state.now) request.now = state.now;
   for (const w of state.where) (request.where = request.where || []).push(w);
   if (state.service) request.service = state.service;

@@ -88,6 +88,20 @@ public struct Client: APIProtocol {
                     in: &request,
                     style: .form,
                     explode: true,
+                    name: "bias",
+                    value: input.query.bias
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "country",
+                    value: input.query.country
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
                     name: "k",
                     value: input.query.k
                 )
@@ -424,6 +438,20 @@ public struct Client: APIProtocol {
                     explode: true,
                     name: "near",
                     value: input.query.near
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "bias",
+                    value: input.query.bias
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "country",
+                    value: input.query.country
                 )
                 try converter.setQueryItemAsURI(
                     in: &request,
@@ -3643,7 +3671,7 @@ public struct Client: APIProtocol {
     }
     /// Places whose name starts with the text typed
     ///
-    /// `stores places`: autocomplete over GeoNames' populated places of 5,000 people or more (Data/timezones/places.tsv) by their names and alternate names (several languages), by prefix, ignoring case, accents and punctuation (`zur` finds Zürich, `münch` Munich by its other name München). Ranked by score = log10(population) + 1 for a whole-name match − 2·log10(1 + km from `near` / 100); each place once. The body is byte for byte what `stores places … --format json` prints. A text that folds to nothing (only punctuation) finds nothing.
+    /// `stores places`: autocomplete over GeoNames' populated places of 5,000 people or more (Data/timezones/places.tsv) by their names and alternate names (several languages), by prefix, ignoring case, accents and punctuation (`zur` finds Zürich, `münch` Munich by its other name München). Ranked by score = log10(population) + 1 for a whole-name match − 2·log10(1 + km from `near` / 100) − a penalty when the name matched is an alternate name and not the place's own: 1.5 for its start, 2 for the whole of it, 3 for the start of an alternate name of several words whose first word is not in the own name (nicknames and long forms such as `New York Van Java` for Jakarta); each place once. Qualifiers after commas narrow the places as `near` reads them (`seattle, wa`, `Paris, FR`), the last one by its start (`perth, wes`). The body is byte for byte what `stores places … --format json` prints. A text that folds to nothing (only punctuation) finds nothing.
     ///
     /// - Remark: HTTP `GET /v1/places`.
     /// - Remark: Generated from `#/paths//v1/places/get(searchPlaces)`.
@@ -3938,6 +3966,20 @@ public struct Client: APIProtocol {
                     explode: true,
                     name: "near",
                     value: input.query.near
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "bias",
+                    value: input.query.bias
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "country",
+                    value: input.query.country
                 )
                 try converter.setQueryItemAsURI(
                     in: &request,

@@ -19,7 +19,7 @@ import struct Foundation.Date
 extension Components {
     /// Types generated from the `#/components/parameters` section of the OpenAPI document.
     public enum Parameters {
-        /// Where the customer is: `LAT,LON` in degrees, latitude first, or a place name that names one place (`Seattle`, `Paris, FR`); the answer's `query.near_place` says which place a name stood for.
+        /// Where the customer is: `LAT,LON` in degrees, latitude first, or a place name that names one place (`Seattle`, `Paris, FR`); the answer's `query.near_place` says which place a name stood for, and `query.near_alternatives` the other places of that name.
         ///
         /// - Remark: Generated from `#/components/parameters/Near`.
         public typealias Near = Components.Schemas.Location
@@ -92,5 +92,13 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/SlotDate`.
         public typealias SlotDate = Swift.String
+        /// For a `near` name several places have: a point near the customer, `LAT,LON` in degrees (the page's map centre or the customer's located position, an app's last known position). Each place of the name weighs its population divided by (1 + distance / 100 km)²; the heaviest is meant when it weighs 10 times every other (100 times when the name is only one of its alternate names), so `near=Springfield&bias=39.8,-89.6` is Springfield, Illinois. Ignored when `near` is `LAT,LON`.
+        ///
+        /// - Remark: Generated from `#/components/parameters/Bias`.
+        public typealias Bias = Swift.String
+        /// For a `near` name several places have: the country meant, an ISO 3166-1 alpha-2 code (`US`, `GB`; `UK` is read as `GB`). Only the places of the name in that country are weighed, when it has some there. Ignored when `near` is `LAT,LON`.
+        ///
+        /// - Remark: Generated from `#/components/parameters/Country`.
+        public typealias Country = Components.Schemas.CountryCode
     }
 }

@@ -1034,6 +1034,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/NearestQuery/near_place`.
             public var nearPlace: Components.Schemas.Place?
+            /// With `near_place`: the other places of that name, which `near_place` outweighs, heaviest first (at most 10; empty when the name is one place's).
+            ///
+            /// - Remark: Generated from `#/components/schemas/NearestQuery/near_alternatives`.
+            public var nearAlternatives: [Components.Schemas.Place]?
             /// - Remark: Generated from `#/components/schemas/NearestQuery/k`.
             public var k: Components.Schemas.StoreCount
             /// - Remark: Generated from `#/components/schemas/NearestQuery/within_m`.
@@ -1063,6 +1067,7 @@ extension Components {
             /// - Parameters:
             ///   - near:
             ///   - nearPlace: The place `near` named, when it was a name (absent for `LAT,LON`).
+            ///   - nearAlternatives: With `near_place`: the other places of that name, which `near_place` outweighs, heaviest first (at most 10; empty when the name is one place's).
             ///   - k:
             ///   - withinM:
             ///   - _where:
@@ -1074,6 +1079,7 @@ extension Components {
             public init(
                 near: Components.Schemas.Coordinate,
                 nearPlace: Components.Schemas.Place? = nil,
+                nearAlternatives: [Components.Schemas.Place]? = nil,
                 k: Components.Schemas.StoreCount,
                 withinM: Swift.Double? = nil,
                 _where: Components.Schemas.WhereTexts,
@@ -1085,6 +1091,7 @@ extension Components {
             ) {
                 self.near = near
                 self.nearPlace = nearPlace
+                self.nearAlternatives = nearAlternatives
                 self.k = k
                 self.withinM = withinM
                 self._where = _where
@@ -1097,6 +1104,7 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case near
                 case nearPlace = "near_place"
+                case nearAlternatives = "near_alternatives"
                 case k
                 case withinM = "within_m"
                 case _where = "where"
@@ -1115,6 +1123,10 @@ extension Components {
                 self.nearPlace = try container.decodeIfPresent(
                     Components.Schemas.Place.self,
                     forKey: .nearPlace
+                )
+                self.nearAlternatives = try container.decodeIfPresent(
+                    [Components.Schemas.Place].self,
+                    forKey: .nearAlternatives
                 )
                 self.k = try container.decode(
                     Components.Schemas.StoreCount.self,
@@ -1151,6 +1163,7 @@ extension Components {
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "near",
                     "near_place",
+                    "near_alternatives",
                     "k",
                     "within_m",
                     "where",
@@ -1172,6 +1185,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/WithinQuery/near_place`.
             public var nearPlace: Components.Schemas.Place?
+            /// With `near_place`: the other places of that name, which `near_place` outweighs, heaviest first (at most 10; empty when the name is one place's).
+            ///
+            /// - Remark: Generated from `#/components/schemas/WithinQuery/near_alternatives`.
+            public var nearAlternatives: [Components.Schemas.Place]?
             /// - Remark: Generated from `#/components/schemas/WithinQuery/radius_m`.
             public var radiusM: Swift.Double?
             /// [west, south, east, north].
@@ -1205,6 +1222,7 @@ extension Components {
             /// - Parameters:
             ///   - near:
             ///   - nearPlace: The place `near` named, when it was a name (absent for `LAT,LON`).
+            ///   - nearAlternatives: With `near_place`: the other places of that name, which `near_place` outweighs, heaviest first (at most 10; empty when the name is one place's).
             ///   - radiusM:
             ///   - bbox: [west, south, east, north].
             ///   - _where:
@@ -1218,6 +1236,7 @@ extension Components {
             public init(
                 near: Components.Schemas.Coordinate? = nil,
                 nearPlace: Components.Schemas.Place? = nil,
+                nearAlternatives: [Components.Schemas.Place]? = nil,
                 radiusM: Swift.Double? = nil,
                 bbox: [Swift.Double]? = nil,
                 _where: Components.Schemas.WhereTexts,
@@ -1231,6 +1250,7 @@ extension Components {
             ) {
                 self.near = near
                 self.nearPlace = nearPlace
+                self.nearAlternatives = nearAlternatives
                 self.radiusM = radiusM
                 self.bbox = bbox
                 self._where = _where
@@ -1245,6 +1265,7 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case near
                 case nearPlace = "near_place"
+                case nearAlternatives = "near_alternatives"
                 case radiusM = "radius_m"
                 case bbox
                 case _where = "where"
@@ -1265,6 +1286,10 @@ extension Components {
                 self.nearPlace = try container.decodeIfPresent(
                     Components.Schemas.Place.self,
                     forKey: .nearPlace
+                )
+                self.nearAlternatives = try container.decodeIfPresent(
+                    [Components.Schemas.Place].self,
+                    forKey: .nearAlternatives
                 )
                 self.radiusM = try container.decodeIfPresent(
                     Swift.Double.self,
@@ -1309,6 +1334,7 @@ extension Components {
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "near",
                     "near_place",
+                    "near_alternatives",
                     "radius_m",
                     "bbox",
                     "where",
@@ -4174,6 +4200,74 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/PickupRequestReadyIn/near`.
             public var near: Components.Schemas.PickupRequestReadyIn.NearPayload
+            /// For a `near` name several places have: a point near the customer, `"LAT,LON"` or `{"latitude": …, "longitude": …}` (see the `bias` parameter of `GET /v1/stores/nearest`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/PickupRequestReadyIn/bias`.
+            @frozen public enum BiasPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/PickupRequestReadyIn/bias/case1`.
+                case case1(Swift.String)
+                /// - Remark: Generated from `#/components/schemas/PickupRequestReadyIn/bias/case2`.
+                public struct Case2Payload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/PickupRequestReadyIn/bias/case2/latitude`.
+                    public var latitude: Components.Schemas.Latitude
+                    /// - Remark: Generated from `#/components/schemas/PickupRequestReadyIn/bias/case2/longitude`.
+                    public var longitude: Components.Schemas.Longitude
+                    /// Creates a new `Case2Payload`.
+                    ///
+                    /// - Parameters:
+                    ///   - latitude:
+                    ///   - longitude:
+                    public init(
+                        latitude: Components.Schemas.Latitude,
+                        longitude: Components.Schemas.Longitude
+                    ) {
+                        self.latitude = latitude
+                        self.longitude = longitude
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case latitude
+                        case longitude
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/PickupRequestReadyIn/bias/case2`.
+                case case2(Components.Schemas.PickupRequestReadyIn.BiasPayload.Case2Payload)
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self = .case1(try decoder.decodeFromSingleValueContainer())
+                        return
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self = .case2(try .init(from: decoder))
+                        return
+                    } catch {
+                        errors.append(error)
+                    }
+                    throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    switch self {
+                    case let .case1(value):
+                        try encoder.encodeToSingleValueContainer(value)
+                    case let .case2(value):
+                        try value.encode(to: encoder)
+                    }
+                }
+            }
+            /// For a `near` name several places have: a point near the customer, `"LAT,LON"` or `{"latitude": …, "longitude": …}` (see the `bias` parameter of `GET /v1/stores/nearest`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/PickupRequestReadyIn/bias`.
+            public var bias: Components.Schemas.PickupRequestReadyIn.BiasPayload?
+            /// For a `near` name several places have: the country meant (see the `country` parameter of `GET /v1/stores/nearest`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/PickupRequestReadyIn/country`.
+            public var country: Components.Schemas.CountryCode?
             /// How long the order takes to prepare, from now (or `now`).
             ///
             /// - Remark: Generated from `#/components/schemas/PickupRequestReadyIn/ready_in`.
@@ -4271,6 +4365,8 @@ extension Components {
             ///
             /// - Parameters:
             ///   - near: Where the customer is: `"LAT,LON"` or `{"latitude": …, "longitude": …}`.
+            ///   - bias: For a `near` name several places have: a point near the customer, `"LAT,LON"` or `{"latitude": …, "longitude": …}` (see the `bias` parameter of `GET /v1/stores/nearest`).
+            ///   - country: For a `near` name several places have: the country meant (see the `country` parameter of `GET /v1/stores/nearest`).
             ///   - readyIn: How long the order takes to prepare, from now (or `now`).
             ///   - store: The store the customer chose; the plan says whether it can serve, with alternatives. The service also reads a number as its text.
             ///   - within: How far to look for stores, default 10 km, at most 1000 km (a number is metres).
@@ -4287,6 +4383,8 @@ extension Components {
             ///   - holdFor: With `reserve`: how long the hold waits for its confirmation before it frees its place by itself, 1s to 30m (default 5m).
             public init(
                 near: Components.Schemas.PickupRequestReadyIn.NearPayload,
+                bias: Components.Schemas.PickupRequestReadyIn.BiasPayload? = nil,
+                country: Components.Schemas.CountryCode? = nil,
                 readyIn: Components.Schemas.Duration,
                 store: Swift.String? = nil,
                 within: Components.Schemas.PickupRequestReadyIn.WithinPayload? = nil,
@@ -4303,6 +4401,8 @@ extension Components {
                 holdFor: Components.Schemas.HoldDuration? = nil
             ) {
                 self.near = near
+                self.bias = bias
+                self.country = country
                 self.readyIn = readyIn
                 self.store = store
                 self.within = within
@@ -4320,6 +4420,8 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case near
+                case bias
+                case country
                 case readyIn = "ready_in"
                 case store
                 case within
@@ -4340,6 +4442,14 @@ extension Components {
                 self.near = try container.decode(
                     Components.Schemas.PickupRequestReadyIn.NearPayload.self,
                     forKey: .near
+                )
+                self.bias = try container.decodeIfPresent(
+                    Components.Schemas.PickupRequestReadyIn.BiasPayload.self,
+                    forKey: .bias
+                )
+                self.country = try container.decodeIfPresent(
+                    Components.Schemas.CountryCode.self,
+                    forKey: .country
                 )
                 self.readyIn = try container.decode(
                     Components.Schemas.Duration.self,
@@ -4399,6 +4509,8 @@ extension Components {
                 )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "near",
+                    "bias",
+                    "country",
                     "ready_in",
                     "store",
                     "within",
@@ -4484,6 +4596,74 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/PickupRequestReadyAt/near`.
             public var near: Components.Schemas.PickupRequestReadyAt.NearPayload
+            /// For a `near` name several places have: a point near the customer, `"LAT,LON"` or `{"latitude": …, "longitude": …}` (see the `bias` parameter of `GET /v1/stores/nearest`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/PickupRequestReadyAt/bias`.
+            @frozen public enum BiasPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/PickupRequestReadyAt/bias/case1`.
+                case case1(Swift.String)
+                /// - Remark: Generated from `#/components/schemas/PickupRequestReadyAt/bias/case2`.
+                public struct Case2Payload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/PickupRequestReadyAt/bias/case2/latitude`.
+                    public var latitude: Components.Schemas.Latitude
+                    /// - Remark: Generated from `#/components/schemas/PickupRequestReadyAt/bias/case2/longitude`.
+                    public var longitude: Components.Schemas.Longitude
+                    /// Creates a new `Case2Payload`.
+                    ///
+                    /// - Parameters:
+                    ///   - latitude:
+                    ///   - longitude:
+                    public init(
+                        latitude: Components.Schemas.Latitude,
+                        longitude: Components.Schemas.Longitude
+                    ) {
+                        self.latitude = latitude
+                        self.longitude = longitude
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case latitude
+                        case longitude
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/PickupRequestReadyAt/bias/case2`.
+                case case2(Components.Schemas.PickupRequestReadyAt.BiasPayload.Case2Payload)
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self = .case1(try decoder.decodeFromSingleValueContainer())
+                        return
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self = .case2(try .init(from: decoder))
+                        return
+                    } catch {
+                        errors.append(error)
+                    }
+                    throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    switch self {
+                    case let .case1(value):
+                        try encoder.encodeToSingleValueContainer(value)
+                    case let .case2(value):
+                        try value.encode(to: encoder)
+                    }
+                }
+            }
+            /// For a `near` name several places have: a point near the customer, `"LAT,LON"` or `{"latitude": …, "longitude": …}` (see the `bias` parameter of `GET /v1/stores/nearest`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/PickupRequestReadyAt/bias`.
+            public var bias: Components.Schemas.PickupRequestReadyAt.BiasPayload?
+            /// For a `near` name several places have: the country meant (see the `country` parameter of `GET /v1/stores/nearest`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/PickupRequestReadyAt/country`.
+            public var country: Components.Schemas.CountryCode?
             /// When the order is ready.
             ///
             /// - Remark: Generated from `#/components/schemas/PickupRequestReadyAt/ready_at`.
@@ -4581,6 +4761,8 @@ extension Components {
             ///
             /// - Parameters:
             ///   - near: Where the customer is: `"LAT,LON"` or `{"latitude": …, "longitude": …}`.
+            ///   - bias: For a `near` name several places have: a point near the customer, `"LAT,LON"` or `{"latitude": …, "longitude": …}` (see the `bias` parameter of `GET /v1/stores/nearest`).
+            ///   - country: For a `near` name several places have: the country meant (see the `country` parameter of `GET /v1/stores/nearest`).
             ///   - readyAt: When the order is ready.
             ///   - store: The store the customer chose; the plan says whether it can serve, with alternatives. The service also reads a number as its text.
             ///   - within: How far to look for stores, default 10 km, at most 1000 km (a number is metres).
@@ -4597,6 +4779,8 @@ extension Components {
             ///   - holdFor: With `reserve`: how long the hold waits for its confirmation before it frees its place by itself, 1s to 30m (default 5m).
             public init(
                 near: Components.Schemas.PickupRequestReadyAt.NearPayload,
+                bias: Components.Schemas.PickupRequestReadyAt.BiasPayload? = nil,
+                country: Components.Schemas.CountryCode? = nil,
                 readyAt: Components.Schemas.Time,
                 store: Swift.String? = nil,
                 within: Components.Schemas.PickupRequestReadyAt.WithinPayload? = nil,
@@ -4613,6 +4797,8 @@ extension Components {
                 holdFor: Components.Schemas.HoldDuration? = nil
             ) {
                 self.near = near
+                self.bias = bias
+                self.country = country
                 self.readyAt = readyAt
                 self.store = store
                 self.within = within
@@ -4630,6 +4816,8 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case near
+                case bias
+                case country
                 case readyAt = "ready_at"
                 case store
                 case within
@@ -4650,6 +4838,14 @@ extension Components {
                 self.near = try container.decode(
                     Components.Schemas.PickupRequestReadyAt.NearPayload.self,
                     forKey: .near
+                )
+                self.bias = try container.decodeIfPresent(
+                    Components.Schemas.PickupRequestReadyAt.BiasPayload.self,
+                    forKey: .bias
+                )
+                self.country = try container.decodeIfPresent(
+                    Components.Schemas.CountryCode.self,
+                    forKey: .country
                 )
                 self.readyAt = try container.decode(
                     Components.Schemas.Time.self,
@@ -4709,6 +4905,8 @@ extension Components {
                 )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "near",
+                    "bias",
+                    "country",
                     "ready_at",
                     "store",
                     "within",
@@ -4726,7 +4924,7 @@ extension Components {
                 ])
             }
         }
-        /// Where: `LAT,LON` in degrees, latitude first (GeoJSON writes longitude first; a pair that looks swapped is refused with a sentence that says so; spaces around the numbers and exponents are read too), or the name of a place that names exactly one GeoNames place of 5,000 people or more, in any case and with or without accents: `Seattle`, `zurich`, or qualified by its country code, division code (GeoNames' or ISO 3166-2's) or division name, `Paris, FR`, `Springfield, IL`, `Perth, WA`, `Springfield, Illinois, US` (at most 100 characters). A name that several places have is refused (400) with the candidates listed in the problem's `places`, never guessed (a place's own name comes before smaller places' other names: `Chicago`; a name no place has as its own is the place known by it that is over 100 times as populous as every other one so known: `New York`); an unknown one with close names. `GET /v1/places` finds names. Text that starts with a digit, a sign or a point is read as `LAT,LON`.
+        /// Where: `LAT,LON` in degrees, latitude first (GeoJSON writes longitude first; a pair that looks swapped is refused with a sentence that says so; spaces around the numbers and exponents are read too), or the name of a place that names exactly one GeoNames place of 5,000 people or more, in any case and with or without accents: `Seattle`, `zurich`, or qualified by its country code, division code (GeoNames' or ISO 3166-2's) or division name, `Paris, FR`, `Springfield, IL`, `Perth, WA`, `Springfield, Illinois, US` (at most 100 characters). A name that several places have is the one that outweighs every other 10 times, population divided by (1 + distance / 100 km)² from `bias` when given (100 times when the name is only one of its alternate names): `London` is London, England, `Cologne` Köln, `New York` New York City; the others are listed in the answer's `query.near_alternatives`. `country` narrows the places weighed to that country's, and without `bias` or `country` the countries of the catalog's stores are the last resort. A place's own name comes before smaller places' other names (`Chicago`). When no place outweighs the others (`Springfield`), the name is refused (400) with the candidates listed in the problem's `places`, never guessed; an unknown one with close names. `GET /v1/places` finds names. Text that starts with a digit, a sign or a point is read as `LAT,LON`.
         ///
         /// - Remark: Generated from `#/components/schemas/Location`.
         public typealias Location = Swift.String
@@ -6689,5 +6887,9 @@ extension Components {
                 ])
             }
         }
+        /// An ISO 3166-1 alpha-2 country code, in any case.
+        ///
+        /// - Remark: Generated from `#/components/schemas/CountryCode`.
+        public typealias CountryCode = Swift.String
     }
 }

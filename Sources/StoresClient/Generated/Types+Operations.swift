@@ -29,10 +29,18 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/stores/nearest/GET/query`.
             public struct Query: Sendable, Hashable {
-                /// Where the customer is: `LAT,LON` in degrees, latitude first, or a place name that names one place (`Seattle`, `Paris, FR`); the answer's `query.near_place` says which place a name stood for.
+                /// Where the customer is: `LAT,LON` in degrees, latitude first, or a place name that names one place (`Seattle`, `Paris, FR`); the answer's `query.near_place` says which place a name stood for, and `query.near_alternatives` the other places of that name.
                 ///
                 /// - Remark: Generated from `#/paths/v1/stores/nearest/GET/query/near`.
                 public var near: Components.Parameters.Near
+                /// For a `near` name several places have: a point near the customer, `LAT,LON` in degrees (the page's map centre or the customer's located position, an app's last known position). Each place of the name weighs its population divided by (1 + distance / 100 km)²; the heaviest is meant when it weighs 10 times every other (100 times when the name is only one of its alternate names), so `near=Springfield&bias=39.8,-89.6` is Springfield, Illinois. Ignored when `near` is `LAT,LON`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/stores/nearest/GET/query/bias`.
+                public var bias: Components.Parameters.Bias?
+                /// For a `near` name several places have: the country meant, an ISO 3166-1 alpha-2 code (`US`, `GB`; `UK` is read as `GB`). Only the places of the name in that country are weighed, when it has some there. Ignored when `near` is `LAT,LON`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/stores/nearest/GET/query/country`.
+                public var country: Components.Parameters.Country?
                 /// How many stores, 1 to 1000 (default 5); `within` pages through more.
                 ///
                 /// - Remark: Generated from `#/paths/v1/stores/nearest/GET/query/k`.
@@ -76,7 +84,9 @@ public enum Operations {
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - near: Where the customer is: `LAT,LON` in degrees, latitude first, or a place name that names one place (`Seattle`, `Paris, FR`); the answer's `query.near_place` says which place a name stood for.
+                ///   - near: Where the customer is: `LAT,LON` in degrees, latitude first, or a place name that names one place (`Seattle`, `Paris, FR`); the answer's `query.near_place` says which place a name stood for, and `query.near_alternatives` the other places of that name.
+                ///   - bias: For a `near` name several places have: a point near the customer, `LAT,LON` in degrees (the page's map centre or the customer's located position, an app's last known position). Each place of the name weighs its population divided by (1 + distance / 100 km)²; the heaviest is meant when it weighs 10 times every other (100 times when the name is only one of its alternate names), so `near=Springfield&bias=39.8,-89.6` is Springfield, Illinois. Ignored when `near` is `LAT,LON`.
+                ///   - country: For a `near` name several places have: the country meant, an ISO 3166-1 alpha-2 code (`US`, `GB`; `UK` is read as `GB`). Only the places of the name in that country are weighed, when it has some there. Ignored when `near` is `LAT,LON`.
                 ///   - k: How many stores, 1 to 1000 (default 5); `within` pages through more.
                 ///   - within: Only stores at most this far.
                 ///   - _where: Conditions on the stores' properties (`where=KEY=VALUE`, `KEY!=VALUE` or `KEY`); repeat it for several, a store must meet all.
@@ -89,6 +99,8 @@ public enum Operations {
                 ///   - format: `json` (default) or `geojson`: a FeatureCollection with the `query` as a foreign member.
                 public init(
                     near: Components.Parameters.Near,
+                    bias: Components.Parameters.Bias? = nil,
+                    country: Components.Parameters.Country? = nil,
                     k: Swift.Int? = nil,
                     within: Components.Schemas.Reach? = nil,
                     _where: Components.Parameters.Where? = nil,
@@ -101,6 +113,8 @@ public enum Operations {
                     format: Components.Schemas.AnswerFormat? = nil
                 ) {
                     self.near = near
+                    self.bias = bias
+                    self.country = country
                     self.k = k
                     self.within = within
                     self._where = _where
@@ -460,6 +474,14 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/stores/within/GET/query/near`.
                 public var near: Components.Schemas.Location?
+                /// For a `near` name several places have: a point near the customer, `LAT,LON` in degrees (the page's map centre or the customer's located position, an app's last known position). Each place of the name weighs its population divided by (1 + distance / 100 km)²; the heaviest is meant when it weighs 10 times every other (100 times when the name is only one of its alternate names), so `near=Springfield&bias=39.8,-89.6` is Springfield, Illinois. Ignored when `near` is `LAT,LON`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/stores/within/GET/query/bias`.
+                public var bias: Components.Parameters.Bias?
+                /// For a `near` name several places have: the country meant, an ISO 3166-1 alpha-2 code (`US`, `GB`; `UK` is read as `GB`). Only the places of the name in that country are weighed, when it has some there. Ignored when `near` is `LAT,LON`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/stores/within/GET/query/country`.
+                public var country: Components.Parameters.Country?
                 /// The circle's radius, at most 20015 km (half the Earth's circumference).
                 ///
                 /// - Remark: Generated from `#/paths/v1/stores/within/GET/query/radius`.
@@ -512,6 +534,8 @@ public enum Operations {
                 ///
                 /// - Parameters:
                 ///   - near: The circle's centre, `LAT,LON` or a place name (with `radius`).
+                ///   - bias: For a `near` name several places have: a point near the customer, `LAT,LON` in degrees (the page's map centre or the customer's located position, an app's last known position). Each place of the name weighs its population divided by (1 + distance / 100 km)²; the heaviest is meant when it weighs 10 times every other (100 times when the name is only one of its alternate names), so `near=Springfield&bias=39.8,-89.6` is Springfield, Illinois. Ignored when `near` is `LAT,LON`.
+                ///   - country: For a `near` name several places have: the country meant, an ISO 3166-1 alpha-2 code (`US`, `GB`; `UK` is read as `GB`). Only the places of the name in that country are weighed, when it has some there. Ignored when `near` is `LAT,LON`.
                 ///   - radius: The circle's radius, at most 20015 km (half the Earth's circumference).
                 ///   - bbox: A box `W,S,E,N` in degrees (instead of `near` and `radius`); south at most north; west greater than east crosses the antimeridian: `-122.4,47.5,-122.2,47.7`.
                 ///   - _where: Conditions on the stores' properties (`where=KEY=VALUE`, `KEY!=VALUE` or `KEY`); repeat it for several, a store must meet all.
@@ -526,6 +550,8 @@ public enum Operations {
                 ///   - format: `json` (default) or `geojson`.
                 public init(
                     near: Components.Schemas.Location? = nil,
+                    bias: Components.Parameters.Bias? = nil,
+                    country: Components.Parameters.Country? = nil,
                     radius: Components.Schemas.Distance? = nil,
                     bbox: Components.Schemas.Box? = nil,
                     _where: Components.Parameters.Where? = nil,
@@ -540,6 +566,8 @@ public enum Operations {
                     format: Components.Schemas.AnswerFormat? = nil
                 ) {
                     self.near = near
+                    self.bias = bias
+                    self.country = country
                     self.radius = radius
                     self.bbox = bbox
                     self._where = _where
@@ -4392,7 +4420,7 @@ public enum Operations {
     }
     /// Places whose name starts with the text typed
     ///
-    /// `stores places`: autocomplete over GeoNames' populated places of 5,000 people or more (Data/timezones/places.tsv) by their names and alternate names (several languages), by prefix, ignoring case, accents and punctuation (`zur` finds Zürich, `münch` Munich by its other name München). Ranked by score = log10(population) + 1 for a whole-name match − 2·log10(1 + km from `near` / 100); each place once. The body is byte for byte what `stores places … --format json` prints. A text that folds to nothing (only punctuation) finds nothing.
+    /// `stores places`: autocomplete over GeoNames' populated places of 5,000 people or more (Data/timezones/places.tsv) by their names and alternate names (several languages), by prefix, ignoring case, accents and punctuation (`zur` finds Zürich, `münch` Munich by its other name München). Ranked by score = log10(population) + 1 for a whole-name match − 2·log10(1 + km from `near` / 100) − a penalty when the name matched is an alternate name and not the place's own: 1.5 for its start, 2 for the whole of it, 3 for the start of an alternate name of several words whose first word is not in the own name (nicknames and long forms such as `New York Van Java` for Jakarta); each place once. Qualifiers after commas narrow the places as `near` reads them (`seattle, wa`, `Paris, FR`), the last one by its start (`perth, wes`). The body is byte for byte what `stores places … --format json` prints. A text that folds to nothing (only punctuation) finds nothing.
     ///
     /// - Remark: HTTP `GET /v1/places`.
     /// - Remark: Generated from `#/paths//v1/places/get(searchPlaces)`.
@@ -4401,7 +4429,7 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/places/GET/query`.
             public struct Query: Sendable, Hashable {
-                /// The start of a place name, 1 to 100 characters.
+                /// The start of a place name, 1 to 100 characters, with qualifiers after commas if wanted (`seattle, wa`).
                 ///
                 /// - Remark: Generated from `#/paths/v1/places/GET/query/q`.
                 public var q: Swift.String
@@ -4416,7 +4444,7 @@ public enum Operations {
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - q: The start of a place name, 1 to 100 characters.
+                ///   - q: The start of a place name, 1 to 100 characters, with qualifiers after commas if wanted (`seattle, wa`).
                 ///   - near: Ranks nearer places first and gives each its `distance_m`: `LAT,LON` or a place name.
                 ///   - limit: How many places at most, 1 to 50 (default 10).
                 public init(
@@ -4702,6 +4730,14 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/pickup/POST/query/near`.
                 public var near: Components.Schemas.Location?
+                /// For a `near` name several places have: a point near the customer, `LAT,LON` in degrees (the page's map centre or the customer's located position, an app's last known position). Each place of the name weighs its population divided by (1 + distance / 100 km)²; the heaviest is meant when it weighs 10 times every other (100 times when the name is only one of its alternate names), so `near=Springfield&bias=39.8,-89.6` is Springfield, Illinois. Ignored when `near` is `LAT,LON`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/pickup/POST/query/bias`.
+                public var bias: Components.Parameters.Bias?
+                /// For a `near` name several places have: the country meant, an ISO 3166-1 alpha-2 code (`US`, `GB`; `UK` is read as `GB`). Only the places of the name in that country are weighed, when it has some there. Ignored when `near` is `LAT,LON`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/pickup/POST/query/country`.
+                public var country: Components.Parameters.Country?
                 /// The store the customer chose (overrides the order's `store`).
                 ///
                 /// - Remark: Generated from `#/paths/v1/pickup/POST/query/store`.
@@ -4758,6 +4794,8 @@ public enum Operations {
                 ///
                 /// - Parameters:
                 ///   - near: Overrides the order's customer location.
+                ///   - bias: For a `near` name several places have: a point near the customer, `LAT,LON` in degrees (the page's map centre or the customer's located position, an app's last known position). Each place of the name weighs its population divided by (1 + distance / 100 km)²; the heaviest is meant when it weighs 10 times every other (100 times when the name is only one of its alternate names), so `near=Springfield&bias=39.8,-89.6` is Springfield, Illinois. Ignored when `near` is `LAT,LON`.
+                ///   - country: For a `near` name several places have: the country meant, an ISO 3166-1 alpha-2 code (`US`, `GB`; `UK` is read as `GB`). Only the places of the name in that country are weighed, when it has some there. Ignored when `near` is `LAT,LON`.
                 ///   - store: The store the customer chose (overrides the order's `store`).
                 ///   - within: How far to look, default 10 km, at most 1000 km.
                 ///   - closeBuffer: How long before closing a store stops taking pickups (default 10m, at most a day).
@@ -4773,6 +4811,8 @@ public enum Operations {
                 ///   - holdFor: With `reserve`: how long the hold waits for its confirmation, 1s to 30m (default 5m).
                 public init(
                     near: Components.Schemas.Location? = nil,
+                    bias: Components.Parameters.Bias? = nil,
+                    country: Components.Parameters.Country? = nil,
                     store: Swift.String? = nil,
                     within: Components.Schemas.PickupDistance? = nil,
                     closeBuffer: Components.Schemas.ShortDuration? = nil,
@@ -4788,6 +4828,8 @@ public enum Operations {
                     holdFor: Components.Schemas.HoldDuration? = nil
                 ) {
                     self.near = near
+                    self.bias = bias
+                    self.country = country
                     self.store = store
                     self.within = within
                     self.closeBuffer = closeBuffer
