@@ -949,6 +949,9 @@ def main():
             else:
                 held = []
                 log("--reservations 0: B has the capacity data and no booking (a control)")
+            # The replica's copy of the bookings follows the storage within a poll (--state-poll,
+            # 1 s): the check reads it after one, as the last holds may have come in just now.
+            time.sleep(1.5)
             figures["check"] = check_capacity(args, a, b, points, held)
             wait_idle((a, b), figures)
             for label, server in (("A", a), ("B", b)):
