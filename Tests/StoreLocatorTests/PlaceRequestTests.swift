@@ -31,6 +31,28 @@ import Testing
     #expect(center == seattle.coordinate)
   }
 
+  /// A nearest store far beyond the customer's town is said, with its distance (issue 34 §4:
+  /// Paris answered stores in London with no word); a near one is not.
+  @Test func aFarNearestStoreIsSaid() throws {
+    let catalog = RequestTests.catalog
+    let now = Instant(secondsSinceEpoch: 1_796_202_000)
+    // The bundled data's Paris stores have no drive-through: the nearest with one is in London.
+    let paris = try NearestRequest(
+      parameters([("near", "Paris, FR"), ("where", "drive_through=yes"), ("open_for", "2h"), ("k", "2")]))
+    let far = catalog.answer(paris, now: now)
+    let first = try #require(far.matches.first?.distance)
+    #expect(first > SearchAnswer.farNoteDistance)
+    let farNote = far.farNote
+    let note = try #require(farNote)
+    #expect(note.hasPrefix("the nearest store that matches, \(far.matches[0].store.id) ("), "\(note)")
+    #expect(note.contains("is \(first.kilometersText) from Paris, Île-de-France, FR"), "\(note)")
+    #expect(far.notes.contains(note))
+    let seattle = catalog.answer(try NearestRequest(parameters([("near", "Seattle")])), now: now)
+    let nearNote = seattle.farNote
+    #expect(nearNote == nil)
+    #expect(!seattle.notes.contains { $0.hasPrefix("the nearest store that matches") })
+  }
+
   @Test func latLonIsReadExactlyAsBefore() throws {
     for text in ["47.6062,-122.3321", " 47.6 , -122.3 ", "1e1,2", "-0,0"] {
       let request = try NearestRequest(parameters([("near", text)]))

@@ -283,13 +283,31 @@ public struct SearchAnswer: Sendable {
     }
   }
 
+  /// How far the nearest store of a `nearest` answer may be before a note says so: farther than
+  /// a customer's town reaches (pickup refuses such stores by its travel bound; a search lists
+  /// them, and says how far they are rather than letting a list from another city pass unsaid).
+  public static let farNoteDistance = Distance.kilometers(50)
+
+  /// `nearest`'s first store when it is farther than `farNoteDistance`, said with its distance.
+  public var farNote: String? {
+    guard case .nearest(let point, _) = area, let first = matches.first, let distance = first.distance,
+      distance > Self.farNoteDistance
+    else { return nil }
+    let from = nearPlace?.label ?? "\(point.latitude),\(point.longitude)"
+    let name = first.store.name.map { " (\($0))" } ?? ""
+    return
+      "the nearest store that matches, \(first.store.id)\(name), is \(distance.kilometersText) from \(from): "
+      + "none is nearer"
+  }
+
   /// What is said beside the answer (the command line on standard error, the service as
-  /// `X-Stores-Note` headers): a LON,LAT hint, and why an empty answer is empty, each naming
-  /// parameters as the request wrote them (`--near`, `near=`).
+  /// `X-Stores-Note` headers): a LON,LAT hint, a nearest store far away, and why an empty answer
+  /// is empty, each naming parameters as the request wrote them (`--near`, `near=`).
   public var notes: [String] {
     (nearPlaceNote.map { [$0] } ?? [])
       + (catalog.unknownServiceNote.map { [$0] } ?? [])
       + (swappedHint.map { ["warning: \($0.text(for: style))"] } ?? [])
+      + (farNote.map { [$0] } ?? [])
       + (emptyExplanation()?.reasons.map(\.message) ?? [])
   }
 }
