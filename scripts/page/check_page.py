@@ -392,6 +392,8 @@ def test_bad_near_sentences(page, cli, ctx):
     check(note.replace("did you mean near=", "did you mean --near ") == warning,
           f"near={swapped}: the API notes {notes}, the CLI warns '{warning}'")
     check(note in shown, f"near={swapped}: the page says '{shown}', the API notes '{note}'")
+    # Once: in the message box, not again in the status line above it (issue 34 §4).
+    check(note not in page.text("#status"), f"near={swapped}: the note shows twice: '{page.text('#status')}'")
     return "91,0 and abc: the API's sentence (the CLI's) is on the page; LON,LAT: the CLI's warning too"
 
 

@@ -350,14 +350,16 @@ async function searchNearest(gen) {
   if (results.length) fitToResults(gen);
   else mapNote("", "fit");
   const filters = describeFilters();
+  // The status line says what was found; the API's notes (the place a name stood for, a store
+  // far away, why nothing matched) go in the message box alone, so no sentence shows twice.
   if (results.length === 0) {
     const text = "No store near " + nearText() + (filters ? " is " + filters : " was found") + ".";
-    showMessage(text + (answer.notes ? " " + answer.notes : ""), false);
-    say(text + (answer.notes ? " " + answer.notes : ""));
+    showMessage(answer.notes || "", false);
+    say(text);
   } else {
     showMessage(answer.notes || "", false);
     say(results.length + " stores" + (filters ? " " + filters : "") + " near " + nearText() +
-      "; the nearest is " + distanceText(results[0].distance_m) + " away." + (answer.notes ? " " + answer.notes : ""));
+      "; the nearest is " + distanceText(results[0].distance_m) + " away.");
   }
 }
 
