@@ -1311,42 +1311,43 @@ def test_place_box(page, cli, ctx):
 
 
 def test_ambiguous_town_offers_choices(page, cli, ctx):
-    """A town several places share (`?near=Paris`) is refused with the API's sentence, and the
-    places it may mean, those of the problem's `places` (as `stores nearest --near Paris` lists
-    them), are offered under the box; taking one lists the stores near it, as `stores nearest`
+    """A town several places share, none of them dominant (`?near=Springfield`: Paris is now
+    Paris, France, its namesakes listed beside it), is refused with the API's sentence, and the
+    places it may mean, those of the problem's `places` (as `stores nearest --near Springfield`
+    lists them), are offered under the box; taking one lists the stores near it, as `stores nearest`
     does at its LAT,LON, and the box shows its name."""
     driver = page.driver
     driver.set_window_size(1280, 800)
-    status, problem = http_json(page.base + "/v1/stores/nearest?" + urllib.parse.urlencode({"near": "Paris", "k": K}))
-    check(status == 400 and problem.get("parameter") == "near", f"near=Paris answered {status}: {problem}")
+    status, problem = http_json(page.base + "/v1/stores/nearest?" + urllib.parse.urlencode({"near": "Springfield", "k": K}))
+    check(status == 400 and problem.get("parameter") == "near", f"near=Springfield answered {status}: {problem}")
     expected = problem.get("places") or []
-    check(len(expected) > 1 and all(p["name"] == "Paris" for p in expected), f"the problem's places: {expected}")
-    refusal = cli.error("nearest", "--near", "Paris")
-    check(all(f"Paris, {p['division']}, {p['country']}" in refusal for p in expected),
+    check(len(expected) > 1 and all(p["name"] == "Springfield" for p in expected), f"the problem's places: {expected}")
+    refusal = cli.error("nearest", "--near", "Springfield")
+    check(all(f"Springfield, {p['division']}, {p['country']}" in refusal for p in expected),
           f"the problem's places are not those the CLI lists: {refusal}")
-    page.open({"near": "Paris"})
-    page.wait(lambda: not suggestions(page)["hidden"], "the places 'Paris' may mean under the box")
+    page.open({"near": "Springfield"})
+    page.wait(lambda: not suggestions(page)["hidden"], "the places 'Springfield' may mean under the box")
     shown = suggestions(page)
     check(len(shown["names"]) == len(expected), f"the page offers {len(shown['names'])} places, the API {len(expected)}")
     check(all(f"{p['division']}, {p['country']}" in text for p, text in zip(expected, shown["texts"])),
           f"the choices read {shown['texts']}, the API's places are {[(p['division'], p['country']) for p in expected]}")
     check("error" in (page.attr("#message", "class") or ""), "the refusal is not shown as an error")
     check("names" in page.text("#message"), f"the message is {page.text('#message')!r}")
-    texas = next((i for i, p in enumerate(expected) if p["division"] == "Texas"), None)
-    check(texas is not None, "Paris, Texas is not among the places")
+    illinois = next((i for i, p in enumerate(expected) if p["division"] == "Illinois"), None)
+    check(illinois is not None, "Springfield, Illinois is not among the places")
     gen = page.gen()
     driver.execute_script(
         "document.getElementById(arguments[0]).dispatchEvent(new MouseEvent('mousedown', {bubbles: true}))",
-        f"place-{texas}")
+        f"place-{illinois}")
     page.wait_list(gen)
-    place = expected[texas]
+    place = expected[illinois]
     near = f"{place['latitude']:.4f},{place['longitude']:.4f}"
-    check(page.query().get("near") == [near], f"the URL's near is {page.query().get('near')}, not Paris, Texas's {near}")
-    check(page.list_ids() == cli.nearest_ids(near, K), "Paris, Texas: the list is not `stores nearest` at its LAT,LON")
+    check(page.query().get("near") == [near], f"the URL's near is {page.query().get('near')}, not Springfield, Illinois's {near}")
+    check(page.list_ids() == cli.nearest_ids(near, K), "Springfield, Illinois: the list is not `stores nearest` at its LAT,LON")
     value = driver.execute_script("return document.getElementById('near').value")
-    check(value == "Paris, Texas, US", f"the box shows {value!r}")
+    check(value == "Springfield, Illinois, US", f"the box shows {value!r}")
     check(suggestions(page)["hidden"], "the choices stayed open after one was taken")
-    return f"?near=Paris offers {len(expected)} places as the API's problem lists them; taking Paris, Texas lists {page.list_ids()[0]}…"
+    return f"?near=Springfield offers {len(expected)} places as the API's problem lists them; taking Springfield, Illinois lists {page.list_ids()[0]}…"
 
 
 def test_spill_erased_warning(page, cli, ctx):
