@@ -34,8 +34,16 @@ import Testing
       fatalError("the test data does not load: \(error)")
     }
   }()
-  static let order =
-    #"{"near": "52.52,13.40", "ready_in": "5m", "reserve": true, "store": "a", "max_delay": "0s"}"#
+  /// An order for a's slot that starts at the second quarter hour from now, 7 minutes into it:
+  /// every request of a test is for the same slot, however long it runs (a `ready_in` crossed
+  /// into the next slot, which has room, when the clock passed a quarter hour mid-test).
+  static let order: String = {
+    let now = Int64(Date().timeIntervalSince1970)
+    let readyAt = Date(timeIntervalSince1970: Double((now / 900 + 2) * 900 + 420))
+    let text = ISO8601DateFormatter().string(from: readyAt)
+    return
+      #"{"near": "52.52,13.40", "ready_at": "\#(text)", "reserve": true, "store": "a", "max_delay": "0s"}"#
+  }()
 
   func service(_ storage: MemoryStateStorage = MemoryStateStorage()) -> StoresService {
     TestService.service(
@@ -112,7 +120,7 @@ import Testing
       let bookings = try await storage.bookings(endingAfter: .now(), limit: 100)
       #expect(bookings.slots.values.map { $0.taken(at: .now()) }.reduce(0, +) == 1)
       let other = try await client.post(
-        "/v1/pickup", json: Self.order.replacingOccurrences(of: "5m", with: "6m"),
+        "/v1/pickup", json: Self.order.replacingOccurrences(of: #""0s""#, with: #""60s""#),
         headers: Self.headers(key: "order-1"))
       #expect(other.status == .unprocessableContent)
       #expect(try other.json()["type"] as? String == "urn:stores:problem:idempotency-key-reused")
