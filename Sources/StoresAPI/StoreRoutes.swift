@@ -26,6 +26,14 @@ struct StoreRoutes: Sendable {
     return search(answer, format: format, request: request)
   }
 
+  /// Whether a `nearest` request costs little enough to answer where it arrived
+  /// (`NearestRequest.isBounded`); a query string that does not parse is not.
+  static func isBounded(_ request: Request) -> Bool {
+    guard var pairs = try? QueryString.pairs(request.uri.query) else { return false }
+    pairs.removeAll { $0.name == "format" }
+    return NearestRequest.isBounded(RequestParameters(pairs, style: .queryString))
+  }
+
   /// `GET /v1/stores/within`: `stores within`, a page at a time.
   func within(_ request: Request, _ context: StoresRequestContext) throws(Problem) -> Response {
     let loaded = try Self.loaded(context)

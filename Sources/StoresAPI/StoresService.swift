@@ -59,7 +59,10 @@ public struct StoresService: Sendable {
     let operations = OperationsRoutes(
       store: store, metrics: metrics, reloader: reloader, configuration: configuration, state: state)
     // The queries run on the query threads, the probes and the page where the request arrived.
-    addQuery(.nearest, to: router) { try stores.nearest($0, $1) }
+    // A bounded nearest (k ≤ 20 near a LAT,LON, no condition) is answered where it arrived.
+    add(.nearest, to: router) { [queries] request, context in
+      try await queries.run(inline: StoreRoutes.isBounded(request)) { try stores.nearest(request, context) }
+    }
     addQuery(.within, to: router) { try stores.within($0, $1) }
     addQuery(.clusters, to: router) { try stores.clusters($0, $1) }
     addQuery(.store, to: router) { try stores.store($0, $1) }

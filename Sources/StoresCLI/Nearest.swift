@@ -59,6 +59,7 @@ extension StoresCommand {
     @OptionGroup var dataOptions: DataOptions
     @OptionGroup var stateOption: StateOption
     @OptionGroup var output: OutputOptions
+    @OptionGroup var fieldsOption: FieldsOption
     @OptionGroup var unitOptions: UnitOptions
 
     /// The options as the library reads them (NearestRequest, as the service's query string).
@@ -71,10 +72,14 @@ extension StoresCommand {
       filters.add(to: &parameters)
       openOptions.add(to: &parameters)
       clock.add(to: &parameters)
+      fieldsOption.add(to: &parameters)
       return parameters
     }
 
-    func validate() throws { _ = try parameters.beforeLoading.read(NearestRequest.init) }
+    func validate() throws {
+      try fieldsOption.check(output.format)
+      _ = try parameters.beforeLoading.read(NearestRequest.init)
+    }
 
     func run() throws {
       let catalog = try stateOption.applied(to: dataOptions.loadCatalog(), data: dataOptions)

@@ -25,16 +25,12 @@ extension StoresCommand {
 
     @Argument(help: "show, confirm or release.") var action: Action
     @Argument(help: "The reservation's id (r_…).") var id: String
-    @Option(
-      help: ArgumentHelp(
-        "Where the state is kept: sqlite:PATH or memory (default: the SQLite file beside the data).",
-        valueName: "location"))
-    var state: String?
+    @OptionGroup var stateStorage: StateStorageOption
     @OptionGroup var dataOptions: DataOptions
     @Option(help: "text or json.") var format: StateFormat = .text
 
     func run() throws {
-      let target = StateTarget(state: state, server: nil, dataOptions: dataOptions)
+      let target = StateTarget(state: stateStorage.state, server: nil, dataOptions: dataOptions)
       let now = Instant.now()
       let (id, action) = (id, action)
       let update = try StoresCommand.State.reportingValue {

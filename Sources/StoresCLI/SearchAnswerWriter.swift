@@ -27,9 +27,8 @@ func writeSearchAnswer(_ answer: SearchAnswer, format: OutputFormat, units: Disp
         : writer.table(answer.matches, numberedFrom: answer.firstNumber)
           + (answer.pageSummary.map { "\n\($0)\n" } ?? ""))
   case .json: standardOutput(answer.jsonText)
-  case .ndjson:
-    standardOutput(StoreMatch.ndjsonText(answer.matches))
+  case .ndjson: standardOutput(answer.ndjsonText)
   case .geojson: standardOutput(answer.geoJSONText)
-  case .csv: standardOutput(StoreMatch.csvText(answer.matches))
+  case .csv: standardOutput(answer.csvText)
   }
 }

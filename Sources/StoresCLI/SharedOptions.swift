@@ -143,6 +143,30 @@ struct OutputOptions: ParsableArguments {
   var format: OutputFormat = .text
 }
 
+/// The store members the machine formats write, on the commands that search (`fields=` of the
+/// service).
+struct FieldsOption: ParsableArguments {
+  @Option(
+    help: ArgumentHelp(
+      "Write only these store members (comma-separated, such as id,name,distance_m,state; id always).",
+      discussion:
+        "For --format json, ndjson, geojson and csv; members keep the answer's order. Without the "
+        + "open-state and ordering members no opening hours are evaluated for the stores listed.",
+      valueName: "members"))
+  var fields: String?
+
+  func add(to parameters: inout CommandParameters) { parameters.add("fields", fields) }
+
+  /// Refuses `--fields` with the text table, which has columns of its own.
+  func check(_ format: OutputFormat) throws {
+    if fields != nil, format == .text {
+      throw ValidationError(
+        "--fields chooses the members of --format json, ndjson, geojson or csv; the text table has its own columns"
+      )
+    }
+  }
+}
+
 /// Units of the distances in text output; only on the commands that print distances.
 struct UnitOptions: ParsableArguments {
   @Option(name: .long, help: "Distance units in text output: km or mi (JSON is always metres).")

@@ -23,11 +23,7 @@ extension StoresCommand {
     var date: String?
     @OptionGroup var serviceOption: ServiceOption
     @OptionGroup var clock: ClockOptions
-    @Option(
-      help: ArgumentHelp(
-        "Where the state is kept: sqlite:PATH or memory (default: the SQLite file beside the data).",
-        valueName: "location"))
-    var state: String?
+    @OptionGroup var stateStorage: StateStorageOption
     @OptionGroup var dataOptions: DataOptions
     @Option(help: "text or json.") var format: StateFormat = .text
 
@@ -49,7 +45,7 @@ extension StoresCommand {
       let submission = try parameters.read { parameters throws(RequestError) in
         try SlotsSubmission(storeID: id, parameters)
       }
-      let target = StateTarget(state: state, server: nil, dataOptions: dataOptions)
+      let target = StateTarget(state: stateStorage.state, server: nil, dataOptions: dataOptions)
       let data = try dataOptions.loadCatalog()
       let listing = try StoresCommand.State.reportingValue {
         try target.withStorage { storage in

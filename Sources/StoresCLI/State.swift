@@ -35,13 +35,29 @@ extension StoresCommand {
   }
 }
 
-/// Where `stores state` reads and writes: a storage, or a replica.
-struct StateTarget: ParsableArguments {
+/// `--state`, where the commands that read and change the state (`state`, `slots`,
+/// `reservation`) find it.
+struct StateStorageOption: ParsableArguments {
   @Option(
     help: ArgumentHelp(
       "Where the state is kept: sqlite:PATH or memory (default: the SQLite file beside the data).",
       valueName: "location"))
   var state: String?
+
+  func validate() throws {
+    if let state {
+      do throws(StateStorageError) { _ = try StateStorageLocation(parsing: state) } catch {
+        throw ValidationError("--state: \(error.message)")
+      }
+    }
+  }
+}
+
+/// Where `stores state` reads and writes: a storage, or a replica.
+struct StateTarget: ParsableArguments {
+  @OptionGroup var storage: StateStorageOption
+  /// `--state`.
+  var state: String? { storage.state }
 
   @Option(
     help: ArgumentHelp(
@@ -55,18 +71,13 @@ struct StateTarget: ParsableArguments {
 
   /// A target made by another command (`--state` on a query).
   init(state: String?, server: String?, dataOptions: DataOptions) {
-    self.state = state
+    self.storage.state = state
     self.server = server
     self.dataOptions = dataOptions
   }
 
   func validate() throws {
     if state != nil, server != nil { throw ValidationError("give --state or --server, not both") }
-    if let state {
-      do throws(StateStorageError) { _ = try StateStorageLocation(parsing: state) } catch {
-        throw ValidationError("--state: \(error.message)")
-      }
-    }
   }
 
   /// The storage location: `--state`, else the file beside the data.

@@ -57,6 +57,7 @@ extension StoresCommand {
     @OptionGroup var dataOptions: DataOptions
     @OptionGroup var stateOption: StateOption
     @OptionGroup var output: OutputOptions
+    @OptionGroup var fieldsOption: FieldsOption
     @OptionGroup var unitOptions: UnitOptions
 
     /// The options as the library reads them (WithinRequest, as the service's query string).
@@ -71,10 +72,14 @@ extension StoresCommand {
       parameters.add("limit", limit)
       parameters.add("cursor", cursor)
       clock.add(to: &parameters)
+      fieldsOption.add(to: &parameters)
       return parameters
     }
 
-    func validate() throws { _ = try parameters.beforeLoading.read(WithinRequest.init) }
+    func validate() throws {
+      try fieldsOption.check(output.format)
+      _ = try parameters.beforeLoading.read(WithinRequest.init)
+    }
 
     func run() throws {
       let catalog = try stateOption.applied(to: dataOptions.loadCatalog(), data: dataOptions)

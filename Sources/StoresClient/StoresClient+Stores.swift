@@ -10,6 +10,14 @@ public typealias Store = Components.Schemas.Store
 public typealias OpenStore = Components.Schemas.OpenStore
 /// A store's state and its open spans day by day (`stores hours ID --format json`).
 public typealias HoursAnswer = Components.Schemas.HoursAnswer
+/// A member of the stores of a search answer, as `fields` names it (`.id`, `.name`, `.distanceM`,
+/// `.state`, …).
+public typealias StoreMember = Components.Schemas.StoreMember
+/// `stores nearest --fields … --format json`: the stores nearest first, with only the members
+/// asked for.
+public typealias NearestSelection = Components.Schemas.NearestSelection
+/// A store with only the members asked for (and `id`); the others are `nil`.
+public typealias SelectedStore = Components.Schemas.SelectedStore
 /// Places whose name starts with the text typed (`stores places QUERY --format json`).
 public typealias PlacesAnswer = Components.Schemas.PlacesAnswer
 
@@ -54,11 +62,48 @@ extension StoresClient {
       openFor: openFor, where: conditions, allowUnknown: allowUnknown, service: service, now: now)
   }
 
+  /// The stores nearest to `coordinate` with only the members in `fields` (and `id`), for a
+  /// list that shows a few: `[.name, .distanceM, .state]`. Without the open-state and ordering
+  /// members the service evaluates no opening hours for them. The other parameters as in
+  /// `nearest(to:count:…)`.
+  public func nearest(
+    to coordinate: Coordinate, fields: [StoreMember], count: Int? = nil, withinMeters: Double? = nil,
+    openAt: Date? = nil, openNow: Bool = false, openFor: Duration? = nil, where conditions: [String] = [],
+    allowUnknown: Bool = false, service: String? = nil, now: Date? = nil
+  ) async throws -> NearestSelection {
+    let body = try await nearest(
+      near: WireFormat.latLon(coordinate), fields: fields.isEmpty ? [.id] : fields, count: count,
+      withinMeters: withinMeters, openAt: openAt, openNow: openNow, openFor: openFor, where: conditions,
+      allowUnknown: allowUnknown, service: service, now: now)
+    switch body {
+    case .NearestSelection(let answer): return answer
+    // Every member named: the service answers the whole store, which has them all.
+    case .NearestAnswer(let whole):
+      return NearestSelection(
+        query: whole.query, fields: StoreMember.allCases, count: whole.count,
+        stores: whole.stores.map(SelectedStore.init))
+    default: throw StoresClientError.unexpectedResponse(status: 200, body: "GeoJSON where JSON was asked")
+    }
+  }
+
   /// `nearest(to:…)` with `near` as the wire writes it: `LAT,LON` or a place name.
   private func nearest(
     near: String, count: Int?, withinMeters: Double?, openAt: Date?, openNow: Bool, openFor: Duration?,
     where conditions: [String], allowUnknown: Bool, service: String?, now: Date?
   ) async throws -> NearestAnswer {
+    let body = try await nearest(
+      near: near, fields: nil, count: count, withinMeters: withinMeters, openAt: openAt, openNow: openNow,
+      openFor: openFor, where: conditions, allowUnknown: allowUnknown, service: service, now: now)
+    // The JSON entry also admits a FeatureCollection (for `format=geojson`, not asked here).
+    if case .NearestAnswer(let answer) = body { return answer }
+    throw StoresClientError.unexpectedResponse(status: 200, body: "GeoJSON where JSON was asked")
+  }
+
+  /// The body of `GET /v1/stores/nearest` for these parameters.
+  private func nearest(
+    near: String, fields: [StoreMember]?, count: Int?, withinMeters: Double?, openAt: Date?, openNow: Bool,
+    openFor: Duration?, where conditions: [String], allowUnknown: Bool, service: String?, now: Date?
+  ) async throws -> Operations.NearestStores.Output.Ok.Body.JsonPayload {
     let query = Operations.NearestStores.Input.Query(
       near: near,
       k: count,
@@ -69,14 +114,12 @@ extension StoresClient {
       openFor: openFor.map(WireFormat.duration),
       allowUnknown: allowUnknown ? ._true : nil,
       service: service,
-      now: now
+      now: now,
+      fields: fields
     )
     let output = try await StoresClientError.unwrapping { try await client.nearestStores(query: query) }
     switch output {
-    case .ok(let ok):
-      // The JSON entry also admits a FeatureCollection (for `format=geojson`, not asked here).
-      if case .NearestAnswer(let answer) = try ok.body.json { return answer }
-      throw StoresClientError.unexpectedResponse(status: 200, body: "GeoJSON where JSON was asked")
+    case .ok(let ok): return try ok.body.json
     case .undocumented(let status, _): throw StoresClientError.unexpectedResponse(status: status, body: "")
     default: throw StoresClientError.unexpected(output)
     }
@@ -152,5 +195,19 @@ extension StoresClient {
     case .undocumented(let status, _): throw StoresClientError.unexpectedResponse(status: status, body: "")
     default: throw StoresClientError.unexpected(output)
     }
+  }
+}
+
+extension SelectedStore {
+  /// `store` with every member, as a selection of all of them.
+  init(_ store: Store) {
+    self.init(
+      id: store.id, name: store.name, brand: store.brand, address: store.address, latitude: store.latitude,
+      longitude: store.longitude, distanceM: store.distanceM, timezone: store.timezone,
+      openingHours: store.openingHours, state: store.state, comment: store.comment,
+      nextChange: store.nextChange,
+      statusText: store.statusText, ordering: store.ordering, orderingNote: store.orderingNote,
+      phone: store.phone,
+      website: store.website, properties: store.properties)
   }
 }

@@ -26,6 +26,22 @@ import Testing
       ["nearest", "--near", "47.6062,-122.3321", "-k", "2", "--now", now, "--format", "geojson"]
     ),
     (
+      // A selection of members (answered where it arrived: bounded).
+      "/v1/stores/nearest?near=47.6062,-122.3321&k=3&fields=id,name,distance_m,state&now=\(now)",
+      [
+        "nearest", "--near", "47.6062,-122.3321", "-k", "3", "--fields", "id,name,distance_m,state", "--now",
+        now,
+        "--format", "json",
+      ]
+    ),
+    (
+      "/v1/stores/within?near=47.6062,-122.3321&radius=3km&limit=4&fields=distance_m&format=geojson&now=\(now)",
+      [
+        "within", "--near", "47.6062,-122.3321", "--radius", "3km", "--limit", "4", "--fields", "distance_m",
+        "--now", now, "--format", "geojson",
+      ]
+    ),
+    (
       // Nothing matches: the same empty answer (the CLI's reasons go to standard error).
       "/v1/stores/nearest?near=0,-160&k=2&within=1km&now=\(now)",
       ["nearest", "--near", "0,-160", "-k", "2", "--within", "1km", "--now", now, "--format", "json"]

@@ -44,7 +44,11 @@ import Testing
         let response = try await client.get(probe)
         #expect(response.status == .ok, "\(probe) while the query thread is busy")
       }
-      let refused = try await client.get("/v1/stores/nearest?near=47.6,-122.3")
+      // A bounded nearest (k ≤ 20 at a LAT,LON, no condition) is answered where it arrives; one
+      // that may scan the catalog waits for a query thread, and none is free.
+      let bounded = try await client.get("/v1/stores/nearest?near=47.6,-122.3&k=20")
+      #expect(bounded.status == .ok, "a bounded nearest while the query thread is busy")
+      let refused = try await client.get("/v1/stores/nearest?near=47.6,-122.3&where=drive_through=yes")
       #expect(refused.status == .serviceUnavailable)
       #expect(refused.headers[.retryAfter] == "1")
       #expect(refused.headers[.contentType] == "application/problem+json")
@@ -55,7 +59,7 @@ import Testing
       #expect(ServerProcess.sample("stores_queries_refused_total", in: text) == 2)
 
       await held.release()
-      let answered = try await client.get("/v1/stores/nearest?near=47.6,-122.3")
+      let answered = try await client.get("/v1/stores/nearest?near=47.6,-122.3&where=drive_through=yes")
       #expect(answered.status == .ok)
     }
     #expect(service.queries.load == 0)

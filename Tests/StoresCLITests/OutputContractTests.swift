@@ -122,6 +122,32 @@ import Testing
     if arguments.contains("--open-now") { #expect(state == "open") }
   }
 
+  @Test(arguments: [
+    ["nearest", "--near", "-33.8688,151.2093", "-k", "2"],
+    ["within", "--near", "51.5074,-0.1278", "--radius", "2km"],
+  ])
+  func fieldsChoosesTheMembersOfEveryMachineFormat(_ arguments: [String]) throws {
+    let formats = try membersByFormat(arguments + ["--now", now, "--fields", "status_text,distance_m"])
+    let whole = try membersByFormat(arguments + ["--now", now])
+    #expect(formats.count == 4)
+    for (format, members) in formats {
+      #expect(Set(members.keys) == ["id", "distance_m", "status_text"], "\(format)")
+      #expect(members["status_text"] as? String == whole[format]?["status_text"] as? String, "\(format)")
+    }
+  }
+
+  @Test func fieldsIsRefusedWithTheTextTableAndForAnUnknownMember() throws {
+    let text = try StoresProcess.run(["nearest", "--near", "47.6,-122.3", "--fields", "id"])
+    #expect(text.status == 64)
+    #expect(text.standardError.contains("--fields chooses the members of --format json"))
+    let unknown = try StoresProcess.run([
+      "nearest", "--near", "47.6,-122.3", "--fields", "id,distnce_m", "--format", "json",
+    ])
+    #expect(unknown.status == 64)
+    #expect(
+      unknown.standardError.contains("--fields: 'distnce_m' is not a store member; did you mean distance_m?"))
+  }
+
   @Test func csvCarriesTheCommentAndThePropertiesAsJSON() throws {
     let path = try StoresProcess.temporaryFile(
       #"{"type":"Feature","id":"c1","properties":{"name":"Quoted, \"too\"","opening_hours":"Mo-Su 08:00-20:00 \"ring the bell\"","timezone":"Europe/Berlin"},"geometry":{"type":"Point","coordinates":[13.4,52.5]}}"#

@@ -28,6 +28,33 @@ import Testing
 
   static func startServer() async throws -> LiveServer { try await Binaries.onThread { try LiveServer() } }
 
+  @Test func nearestWithFieldsAnswersAsTheCommand() async throws {
+    let server = try await Self.startServer()
+    let expected = try await Self.command(
+      NearestSelection.self,
+      [
+        "nearest", "--near", Self.near, "-k", "5", "--fields", "name,distance_m,state", "--now", Self.now,
+        "--format", "json",
+      ])
+    #expect(expected.fields == [.id, .name, .distanceM, .state])
+    for client in [
+      StoresClient(serverURL: server.url), StoresClient(serverURL: server.url, httpClient: .shared),
+    ] {
+      let answer = try await client.nearest(
+        to: Self.seattle, fields: [.name, .distanceM, .state], count: 5, now: Self.nowDate)
+      #expect(answer == expected)
+      #expect(answer.stores.count == 5)
+      #expect(answer.stores.allSatisfy { $0.name != nil && $0.state != nil && $0.address == nil })
+    }
+    // Every member named: the whole answer, read as a selection of all of them.
+    let whole = try await StoresClient(serverURL: server.url).nearest(
+      to: Self.seattle, count: 2, now: Self.nowDate)
+    let all = try await StoresClient(serverURL: server.url).nearest(
+      to: Self.seattle, fields: StoreMember.allCases, count: 2, now: Self.nowDate)
+    #expect(all.stores.map(\.id) == whole.stores.map(\.id))
+    #expect(all.stores.map(\.statusText) == whole.stores.map(\.statusText))
+  }
+
   @Test func nearestOverBothTransportsAnswersAsTheCommand() async throws {
     let server = try await Self.startServer()
     let expected = try await Self.command(

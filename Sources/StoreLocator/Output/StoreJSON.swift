@@ -10,11 +10,7 @@ extension StoreMatch {
   /// (the README's JSON example lists the same).
   ///
   /// One list, so no format can fall behind when a member is added.
-  public static let memberNames = [
-    "id", "name", "brand", "address", "latitude", "longitude", "distance_m", "timezone", "opening_hours",
-    "state", "comment", "next_change", "status_text", "ordering", "ordering_note", "phone", "website",
-    "properties",
-  ]
+  public static let memberNames = StoreMember.allCases.map { "\($0.key)" }
 
   /// The store as a JSON object with the members of `memberNames`: `id`, `name`, `brand`,
   /// `address`, `latitude`, `longitude`, `distance_m`, `timezone`, `opening_hours`, the open state
@@ -72,12 +68,17 @@ extension StoreMatch {
 
   /// `matches` as a GeoJSON FeatureCollection, one feature a line, with the `query` object as a
   /// foreign member when there is one.
-  public static func geoJSONText(_ matches: [StoreMatch], query: JSONObject?) -> String {
-    String(decoding: geoJSONUTF8(matches, query: query), as: UTF8.self)
+  /// Each feature's `properties` has the members of `fields`.
+  public static func geoJSONText(_ matches: [StoreMatch], query: JSONObject?, fields: StoreFields = .all)
+    -> String
+  {
+    String(decoding: geoJSONUTF8(matches, query: query, fields: fields), as: UTF8.self)
   }
 
-  /// `geoJSONText(_:query:)` as UTF-8 bytes.
-  public static func geoJSONUTF8(_ matches: [StoreMatch], query: JSONObject?) -> [UInt8] {
+  /// `geoJSONText(_:query:fields:)` as UTF-8 bytes.
+  public static func geoJSONUTF8(_ matches: [StoreMatch], query: JSONObject?, fields: StoreFields = .all)
+    -> [UInt8]
+  {
     // One feature a line keeps big results readable and diffable.
     var output = JSONBytes(capacity: 1024 + matches.count * 1200)
     output.append(ascii: "{\"type\":\"FeatureCollection\"")
@@ -85,25 +86,28 @@ extension StoreMatch {
       output.appendKey("query")
       output.append(query)
     }
+    fields.write(to: &output)
     output.append(ascii: ",\"features\":[")
     for (position, match) in matches.enumerated() {
       output.append(ascii: position == 0 ? "\n" : ",\n")
-      match.writeGeoJSONFeature(to: &output)
+      match.writeGeoJSONFeature(to: &output, fields: fields)
     }
     output.append(ascii: "\n]}\n")
     return output.bytes
   }
 
-  /// `matches` as RFC 4180 CSV: a header row of `memberNames`, then a row a store.
+  /// `matches` as RFC 4180 CSV: a header row of the names of `fields` (`memberNames` by
+  /// default), then a row a store.
   ///
   /// Scalars are written as JSON writes them (numbers exactly, `null` as an empty field, booleans
   /// as `true`/`false`); `properties` is the record's properties as one JSON text.
   /// - Complexity: O(total size of the stores' members).
-  public static func csvText(_ matches: [StoreMatch]) -> String {
-    var text = memberNames.joined(separator: ",") + "\r\n"
+  public static func csvText(_ matches: [StoreMatch], fields: StoreFields = .all) -> String {
+    let names = fields.names
+    var text = names.joined(separator: ",") + "\r\n"
     for match in matches {
       let object = match.jsonObject
-      let fields = memberNames.map { name -> String in
+      let fields = names.map { name -> String in
         switch object[name] {
         case .string(let value): return csvField(value)
         case .number(let literal): return literal

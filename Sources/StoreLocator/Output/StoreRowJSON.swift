@@ -7,68 +7,56 @@ import GeoIndex
 // fixtures and the corpus); a match made from a `Store` takes the tree path.
 
 extension StoreMatch {
-  /// Appends the store object of `jsonObject` to `output`.
-  func writeJSON(to output: inout JSONBytes) {
+  /// Appends the store object of `jsonObject` to `output`, with the members of `fields`.
+  func writeJSON(to output: inout JSONBytes, fields: StoreFields = .all) {
     guard case .row(let table, let position) = record else {
-      output.append(jsonObject)
+      output.append(fields.isAll ? jsonObject : JSONObject(jsonObject.filter { fields.contains($0.key) }))
       return
     }
     table.checkRow(position)
-    output.append(UInt8(ascii: "{"))
-    output.appendKey("id", first: true)
-    output.appendString(utf8: table.idBytes(at: position))
-    output.appendKey("name")
-    output.append(table.displayJSON(0, at: position))
     let keys = table.answerKeys
-    output.appendKey("brand")
-    writeScalarText(table, keys.brand, position, to: &output)
-    output.appendKey("address")
-    output.append(table.displayJSON(1, at: position))
-    let coordinate = table.coordinate(at: position)
-    output.appendKey("latitude")
-    output.append(coordinate.map { JSONValue($0.latitude) } ?? .null)
-    output.appendKey("longitude")
-    output.append(coordinate.map { JSONValue($0.longitude) } ?? .null)
-    output.appendKey("distance_m")
-    output.append(distance.map { JSONValue(meters: $0.meters) } ?? .null)
-    output.appendKey("timezone")
-    if let zone = table.timeZoneName(at: position) {
-      output.appendString(zone)
-    } else {
-      output.append(ascii: "null")
-    }
-    output.appendKey("opening_hours")
-    writeScalarText(table, keys.openingHours, position, to: &output)
     func text(_ value: String?) {
       if let value { output.appendString(value) } else { output.append(ascii: "null") }
     }
-    output.appendKey("state")
-    text(status?.state.rawValue)
-    output.appendKey("comment")
-    text(status?.status.comment)
-    output.appendKey("next_change")
-    text(status.flatMap { status in status.nextChange.map(status.formatted) })
-    output.appendKey("status_text")
-    text(status?.summary)
-    output.appendKey("ordering")
-    output.appendString(ordering.name)
-    output.appendKey("ordering_note")
-    text(ordering.note)
-    output.appendKey("phone")
-    writeScalarText(table, keys.phone, position, to: &output)
-    output.appendKey("website")
-    writeScalarText(table, keys.website, position, to: &output)
-    output.appendKey("properties")
     output.append(UInt8(ascii: "{"))
-    var first = true
-    table.forEachMember(at: position) { key, value in
-      if !first { output.append(UInt8(ascii: ",")) }
-      first = false
-      output.appendString(utf8: key)
-      output.append(UInt8(ascii: ":"))
-      output.append(value)
+    for member in StoreMember.allCases where fields.contains(member) {
+      output.appendKey(member.key, first: member == .id)
+      switch member {
+      case .id: output.appendString(utf8: table.idBytes(at: position))
+      case .name: output.append(table.displayJSON(0, at: position))
+      case .brand: writeScalarText(table, keys.brand, position, to: &output)
+      case .address: output.append(table.displayJSON(1, at: position))
+      case .latitude: output.append(table.coordinate(at: position).map { JSONValue($0.latitude) } ?? .null)
+      case .longitude: output.append(table.coordinate(at: position).map { JSONValue($0.longitude) } ?? .null)
+      case .distance: output.append(distance.map { JSONValue(meters: $0.meters) } ?? .null)
+      case .timeZone:
+        if let zone = table.timeZoneName(at: position) {
+          output.appendString(zone)
+        } else {
+          output.append(ascii: "null")
+        }
+      case .openingHours: writeScalarText(table, keys.openingHours, position, to: &output)
+      case .state: text(status?.state.rawValue)
+      case .comment: text(status?.status.comment)
+      case .nextChange: text(status.flatMap { status in status.nextChange.map(status.formatted) })
+      case .statusText: text(status?.summary)
+      case .ordering: output.appendString(ordering.name)
+      case .orderingNote: text(ordering.note)
+      case .phone: writeScalarText(table, keys.phone, position, to: &output)
+      case .website: writeScalarText(table, keys.website, position, to: &output)
+      case .properties:
+        output.append(UInt8(ascii: "{"))
+        var first = true
+        table.forEachMember(at: position) { key, value in
+          if !first { output.append(UInt8(ascii: ",")) }
+          first = false
+          output.appendString(utf8: key)
+          output.append(UInt8(ascii: ":"))
+          output.append(value)
+        }
+        output.append(UInt8(ascii: "}"))
+      }
     }
-    output.append(UInt8(ascii: "}"))
     output.append(UInt8(ascii: "}"))
   }
 
@@ -91,8 +79,9 @@ extension StoreMatch {
     }
   }
 
-  /// Appends the GeoJSON Feature of `geoJSONFeature` to `output`.
-  func writeGeoJSONFeature(to output: inout JSONBytes) {
+  /// Appends the GeoJSON Feature of `geoJSONFeature` to `output`, its `properties` with the
+  /// members of `fields`.
+  func writeGeoJSONFeature(to output: inout JSONBytes, fields: StoreFields = .all) {
     output.append(ascii: "{\"type\":\"Feature\",\"id\":")
     output.appendString(id)
     output.appendKey("geometry")
@@ -106,7 +95,7 @@ extension StoreMatch {
       output.append(ascii: "null")
     }
     output.appendKey("properties")
-    writeJSON(to: &output)
+    writeJSON(to: &output, fields: fields)
     output.append(UInt8(ascii: "}"))
   }
 
@@ -118,11 +107,11 @@ extension StoreMatch {
     }
   }
 
-  /// `matches` as one JSON text a line (NDJSON).
-  public static func ndjsonText(_ matches: [StoreMatch]) -> String {
+  /// `matches` as one JSON text a line (NDJSON), each with the members of `fields`.
+  public static func ndjsonText(_ matches: [StoreMatch], fields: StoreFields = .all) -> String {
     var output = JSONBytes(capacity: matches.count * 1024)
     for match in matches {
-      match.writeJSON(to: &output)
+      match.writeJSON(to: &output, fields: fields)
       output.append(UInt8(ascii: "\n"))
     }
     return output.text

@@ -5,7 +5,7 @@ import OpeningHours
 public struct NearestRequest: Sendable {
   /// The parameters it reads, in their query-string spelling.
   public static let parameterNames =
-    ["near", "bias", "country", "k", "within", "where"] + OpeningConditions.names + ["now"]
+    ["near", "bias", "country", "k", "within", "where"] + OpeningConditions.names + ["now", "fields"]
   /// How many stores when `k` is not given.
   public static let defaultCount = 5
   /// The most stores one answer lists; a bigger `k` is refused (`within` pages through more).
@@ -19,12 +19,15 @@ public struct NearestRequest: Sendable {
   public let count: Int
   public let maximumDistance: Distance?
   public let conditions: [StoreFilter.Condition]
+  /// The members of each store the answer writes (`fields`); every member by default.
+  public let fields: StoreFields
   let opening: OpeningConditions
   let now: Instant?
   let style: ParameterStyle
 
   /// Reads `near` (required; with `bias` and `country` for a name several places have), `k`,
-  /// `within`, `where` (repeatable), `open_now`, `open_at`, `open_for`, `allow_unknown` and `now`.
+  /// `within`, `where` (repeatable), `open_now`, `open_at`, `open_for`, `allow_unknown`, `now`
+  /// and `fields`.
   /// - Throws: `RequestError` (`.invalid`) naming the first parameter that is missing, malformed,
   ///   out of range or unknown.
   public init(_ parameters: RequestParameters) throws(RequestError) {
@@ -43,7 +46,43 @@ public struct NearestRequest: Sendable {
     conditions = try parameters.conditions()
     opening = try OpeningConditions(parameters)
     now = try parameters.now()
+    fields = try parameters.storeFields()
     style = parameters.style
+  }
+}
+
+extension NearestRequest {
+  /// The largest `k` of a request that `isBounded` may call cheap.
+  public static let boundedCount = 20
+  /// The parameters a bounded request may have: none that makes the search look past the nearest
+  /// stores (`where`, opening conditions), look a name up (`bias`, `country`) or apply a
+  /// service's hours.
+  static let boundedParameterNames: Set<String> = ["near", "k", "within", "now", "fields"]
+
+  /// Whether the answer to a request with `parameters` costs about what finding its nearest
+  /// `k ≤ boundedCount` stores and their states costs, whatever the data: `near` as LAT,LON (no
+  /// place lookup), `k` at most `boundedCount`, no `where` and no opening condition (either may
+  /// pass over every store of the catalog before `k` match). The service answers such a request
+  /// where it arrives instead of handing it to a query thread, which costs more than the
+  /// search itself.
+  ///
+  /// Read from the values as given, before the request is parsed; a request called bounded may
+  /// still be refused when it is.
+  /// - Complexity: O(number of parameters).
+  public static func isBounded(_ parameters: RequestParameters) -> Bool {
+    var count = defaultCount
+    var hasPoint = false
+    for (name, value) in parameters.pairs {
+      guard boundedParameterNames.contains(name) else { return false }
+      switch name {
+      case "near":
+        guard (try? Coordinate(parsing: value)) != nil else { return false }
+        hasPoint = true
+      case "k": count = Int(value) ?? .max
+      default: break
+      }
+    }
+    return hasPoint && count <= boundedCount
   }
 }
 
@@ -52,7 +91,7 @@ public struct NearestRequest: Sendable {
 public struct WithinRequest: Sendable {
   public static let parameterNames =
     ["near", "bias", "country", "radius", "bbox", "where"] + OpeningConditions.names + [
-      "limit", "cursor", "now",
+      "limit", "cursor", "now", "fields",
     ]
   /// The page size of the service when `limit` is not given (the command line lists every store).
   public static let defaultPageSize = 100
@@ -71,12 +110,14 @@ public struct WithinRequest: Sendable {
   public let limit: Int?
   /// Where this page starts; `nil` for the first page.
   public let cursor: String?
+  /// The members of each store the answer writes (`fields`); every member by default.
+  public let fields: StoreFields
   let opening: OpeningConditions
   let now: Instant?
   let style: ParameterStyle
 
   /// Reads `near` with `radius` (and `bias`, `country` for a name), or `bbox`; `where`, `open_now`, `open_at`, `open_for`,
-  /// `allow_unknown`, `limit`, `cursor` and `now`. Without `limit`, a query string gets pages of
+  /// `allow_unknown`, `limit`, `cursor`, `now` and `fields`. Without `limit`, a query string gets pages of
   /// `defaultPageSize`; the command line lists every store.
   /// - Throws: `RequestError` (`.invalid`) naming the parameter.
   public init(_ parameters: RequestParameters) throws(RequestError) {
@@ -121,6 +162,7 @@ public struct WithinRequest: Sendable {
       ?? (parameters.style == .queryString ? Self.defaultPageSize : nil)
     cursor = try parameters.value("cursor")
     now = try parameters.now()
+    fields = try parameters.storeFields()
     style = parameters.style
   }
 }
@@ -205,6 +247,8 @@ public struct SearchAnswer: Sendable {
   public internal(set) var nearPlace: Place? = nil
   /// The other places of that name, which `nearPlace` outweighs.
   public internal(set) var nearAlternatives: [Place] = []
+  /// The members of each store the JSON, GeoJSON, NDJSON and CSV answers write.
+  public internal(set) var fields: StoreFields = .all
   /// Where a `within` page stands among all the stores that match: the offset of its first store
   /// and how many match in all; `nil` for `nearest`.
   let pagePlace: (start: Int, total: Int)?
@@ -245,13 +289,14 @@ public struct SearchAnswer: Sendable {
     var output = JSONBytes(capacity: 1024 + matches.count * 1024)
     output.append(ascii: "{\"query\":")
     output.append(query)
+    fields.write(to: &output)
     output.appendKey("count")
     output.append(JSONValue(matches.count))
     output.appendKey("stores")
     output.append(UInt8(ascii: "["))
     for (index, match) in matches.enumerated() {
       if index > 0 { output.append(UInt8(ascii: ",")) }
-      match.writeJSON(to: &output)
+      match.writeJSON(to: &output, fields: fields)
     }
     output.append(UInt8(ascii: "]"))
     if isPaged {
@@ -263,10 +308,16 @@ public struct SearchAnswer: Sendable {
   }
 
   /// The stores as a GeoJSON FeatureCollection with the `query` as a foreign member.
-  public var geoJSONText: String { StoreMatch.geoJSONText(matches, query: query) }
+  public var geoJSONText: String { StoreMatch.geoJSONText(matches, query: query, fields: fields) }
 
   /// `geoJSONText` as UTF-8 bytes.
-  public var geoJSONUTF8: [UInt8] { StoreMatch.geoJSONUTF8(matches, query: query) }
+  public var geoJSONUTF8: [UInt8] { StoreMatch.geoJSONUTF8(matches, query: query, fields: fields) }
+
+  /// The stores as NDJSON, one object a line, with the members of `fields`.
+  public var ndjsonText: String { StoreMatch.ndjsonText(matches, fields: fields) }
+
+  /// The stores as CSV, a column for each member of `fields`.
+  public var csvText: String { StoreMatch.csvText(matches, fields: fields) }
 
   /// Why nothing matched, when nothing did: the sentence and the causes the catalog can tell.
   /// - Parameter distanceText: How to write distances (the CLI passes its `--units`).
@@ -337,13 +388,15 @@ extension Catalog {
     // A filter or an opening condition may pass the nearest store over; then a search tells.
     let nearestDistance = filter.isEmpty && open == nil ? found.first?.distance : nil
     var answer = SearchAnswer(
-      matches: withStatus(found, at: request.opening.time(now: now)), query: query, nextCursor: nil,
+      matches: withStatus(found, at: request.opening.time(now: now), for: request.fields), query: query,
+      nextCursor: nil,
       isPaged: false,
       swappedHint: swappedCoordinateHint(for: request.near, nearestDistance: nearestDistance), pagePlace: nil,
       style: request.style, catalog: self,
       area: .nearest(to: request.near, within: request.maximumDistance), filter: filter, open: open)
     answer.nearPlace = request.nearPlace
     answer.nearAlternatives = request.nearAlternatives
+    answer.fields = request.fields
     return answer
   }
 
@@ -390,12 +443,13 @@ extension Catalog {
     let end = request.limit.map { min(found.count, start + $0) } ?? found.count
     let page = start < end ? Array(found[start..<end]) : []
     var answer = SearchAnswer(
-      matches: withStatus(page, at: request.opening.time(now: now)), query: query,
+      matches: withStatus(page, at: request.opening.time(now: now), for: request.fields), query: query,
       nextCursor: end < found.count ? "\(dataVersion).\(end)" : nil, isPaged: true, swappedHint: hint,
       pagePlace: (start, found.count), style: request.style,
       catalog: self, area: request.area, filter: filter, open: open)
     answer.nearPlace = request.nearPlace
     answer.nearAlternatives = request.nearAlternatives
+    answer.fields = request.fields
     return answer
   }
 

@@ -168,6 +168,13 @@ public struct Client: APIProtocol {
                     name: "format",
                     value: input.query.format
                 )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: false,
+                    name: "fields",
+                    value: input.query.fields
+                )
                 try converter.setHeaderFieldAsURI(
                     in: &request.headerFields,
                     name: "X-Request-Id",
@@ -244,7 +251,7 @@ public struct Client: APIProtocol {
                         )
                     case "application/geo+json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Components.Schemas.FeatureCollection.self,
+                            Operations.NearestStores.Output.Ok.Body.ApplicationGeoJsonPayload.self,
                             from: responseBody,
                             transforming: { value in
                                 .applicationGeoJson(value)
@@ -537,6 +544,13 @@ public struct Client: APIProtocol {
                     name: "format",
                     value: input.query.format
                 )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: false,
+                    name: "fields",
+                    value: input.query.fields
+                )
                 try converter.setHeaderFieldAsURI(
                     in: &request.headerFields,
                     name: "X-Request-Id",
@@ -613,7 +627,7 @@ public struct Client: APIProtocol {
                         )
                     case "application/geo+json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Components.Schemas.FeatureCollection.self,
+                            Operations.StoresWithin.Output.Ok.Body.ApplicationGeoJsonPayload.self,
                             from: responseBody,
                             transforming: { value in
                                 .applicationGeoJson(value)

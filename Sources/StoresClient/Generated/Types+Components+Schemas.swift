@@ -1665,6 +1665,601 @@ extension Components {
                 ])
             }
         }
+        /// A member of the store objects of search answers, as `fields` names it.
+        ///
+        /// - Remark: Generated from `#/components/schemas/StoreMember`.
+        @frozen public enum StoreMember: String, Codable, Hashable, Sendable, CaseIterable {
+            case id = "id"
+            case name = "name"
+            case brand = "brand"
+            case address = "address"
+            case latitude = "latitude"
+            case longitude = "longitude"
+            case distanceM = "distance_m"
+            case timezone = "timezone"
+            case openingHours = "opening_hours"
+            case state = "state"
+            case comment = "comment"
+            case nextChange = "next_change"
+            case statusText = "status_text"
+            case ordering = "ordering"
+            case orderingNote = "ordering_note"
+            case phone = "phone"
+            case website = "website"
+            case properties = "properties"
+        }
+        /// A store with the members `fields` asked for (and `id`, always), in the order `Store` writes them; the others are absent, not null.
+        ///
+        /// - Remark: Generated from `#/components/schemas/SelectedStore`.
+        public struct SelectedStore: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SelectedStore/id`.
+            public var id: Components.Schemas.StoreId
+            /// - Remark: Generated from `#/components/schemas/SelectedStore/name`.
+            public var name: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/SelectedStore/brand`.
+            public var brand: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/SelectedStore/address`.
+            public var address: Components.Schemas.Address?
+            /// - Remark: Generated from `#/components/schemas/SelectedStore/latitude`.
+            public var latitude: Components.Schemas.LatitudeOrNull?
+            /// - Remark: Generated from `#/components/schemas/SelectedStore/longitude`.
+            public var longitude: Components.Schemas.LongitudeOrNull?
+            /// - Remark: Generated from `#/components/schemas/SelectedStore/distance_m`.
+            public var distanceM: Components.Schemas.DistanceFromPoint?
+            /// - Remark: Generated from `#/components/schemas/SelectedStore/timezone`.
+            public var timezone: Components.Schemas.TimeZone?
+            /// - Remark: Generated from `#/components/schemas/SelectedStore/opening_hours`.
+            public var openingHours: Components.Schemas.OpeningHours?
+            /// - Remark: Generated from `#/components/schemas/SelectedStore/state`.
+            public var state: Components.Schemas.StoreState?
+            /// - Remark: Generated from `#/components/schemas/SelectedStore/comment`.
+            public var comment: Components.Schemas.RuleComment?
+            /// - Remark: Generated from `#/components/schemas/SelectedStore/next_change`.
+            public var nextChange: Components.Schemas.NextChange?
+            /// - Remark: Generated from `#/components/schemas/SelectedStore/status_text`.
+            public var statusText: Components.Schemas.StatusText?
+            /// - Remark: Generated from `#/components/schemas/SelectedStore/ordering`.
+            public var ordering: Components.Schemas.Ordering?
+            /// Until when and why ordering is paused (`ordering paused until 2026-12-24T15:30:00Z "machine repair"`); null while open.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SelectedStore/ordering_note`.
+            public var orderingNote: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/SelectedStore/phone`.
+            public var phone: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/SelectedStore/website`.
+            public var website: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/SelectedStore/properties`.
+            public var properties: Components.Schemas.RecordProperties?
+            /// Creates a new `SelectedStore`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - name:
+            ///   - brand:
+            ///   - address:
+            ///   - latitude:
+            ///   - longitude:
+            ///   - distanceM:
+            ///   - timezone:
+            ///   - openingHours:
+            ///   - state:
+            ///   - comment:
+            ///   - nextChange:
+            ///   - statusText:
+            ///   - ordering:
+            ///   - orderingNote: Until when and why ordering is paused (`ordering paused until 2026-12-24T15:30:00Z "machine repair"`); null while open.
+            ///   - phone:
+            ///   - website:
+            ///   - properties:
+            public init(
+                id: Components.Schemas.StoreId,
+                name: Swift.String? = nil,
+                brand: Swift.String? = nil,
+                address: Components.Schemas.Address? = nil,
+                latitude: Components.Schemas.LatitudeOrNull? = nil,
+                longitude: Components.Schemas.LongitudeOrNull? = nil,
+                distanceM: Components.Schemas.DistanceFromPoint? = nil,
+                timezone: Components.Schemas.TimeZone? = nil,
+                openingHours: Components.Schemas.OpeningHours? = nil,
+                state: Components.Schemas.StoreState? = nil,
+                comment: Components.Schemas.RuleComment? = nil,
+                nextChange: Components.Schemas.NextChange? = nil,
+                statusText: Components.Schemas.StatusText? = nil,
+                ordering: Components.Schemas.Ordering? = nil,
+                orderingNote: Swift.String? = nil,
+                phone: Swift.String? = nil,
+                website: Swift.String? = nil,
+                properties: Components.Schemas.RecordProperties? = nil
+            ) {
+                self.id = id
+                self.name = name
+                self.brand = brand
+                self.address = address
+                self.latitude = latitude
+                self.longitude = longitude
+                self.distanceM = distanceM
+                self.timezone = timezone
+                self.openingHours = openingHours
+                self.state = state
+                self.comment = comment
+                self.nextChange = nextChange
+                self.statusText = statusText
+                self.ordering = ordering
+                self.orderingNote = orderingNote
+                self.phone = phone
+                self.website = website
+                self.properties = properties
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case name
+                case brand
+                case address
+                case latitude
+                case longitude
+                case distanceM = "distance_m"
+                case timezone
+                case openingHours = "opening_hours"
+                case state
+                case comment
+                case nextChange = "next_change"
+                case statusText = "status_text"
+                case ordering
+                case orderingNote = "ordering_note"
+                case phone
+                case website
+                case properties
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.id = try container.decode(
+                    Components.Schemas.StoreId.self,
+                    forKey: .id
+                )
+                self.name = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .name
+                )
+                self.brand = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .brand
+                )
+                self.address = try container.decodeIfPresent(
+                    Components.Schemas.Address.self,
+                    forKey: .address
+                )
+                self.latitude = try container.decodeIfPresent(
+                    Components.Schemas.LatitudeOrNull.self,
+                    forKey: .latitude
+                )
+                self.longitude = try container.decodeIfPresent(
+                    Components.Schemas.LongitudeOrNull.self,
+                    forKey: .longitude
+                )
+                self.distanceM = try container.decodeIfPresent(
+                    Components.Schemas.DistanceFromPoint.self,
+                    forKey: .distanceM
+                )
+                self.timezone = try container.decodeIfPresent(
+                    Components.Schemas.TimeZone.self,
+                    forKey: .timezone
+                )
+                self.openingHours = try container.decodeIfPresent(
+                    Components.Schemas.OpeningHours.self,
+                    forKey: .openingHours
+                )
+                self.state = try container.decodeIfPresent(
+                    Components.Schemas.StoreState.self,
+                    forKey: .state
+                )
+                self.comment = try container.decodeIfPresent(
+                    Components.Schemas.RuleComment.self,
+                    forKey: .comment
+                )
+                self.nextChange = try container.decodeIfPresent(
+                    Components.Schemas.NextChange.self,
+                    forKey: .nextChange
+                )
+                self.statusText = try container.decodeIfPresent(
+                    Components.Schemas.StatusText.self,
+                    forKey: .statusText
+                )
+                self.ordering = try container.decodeIfPresent(
+                    Components.Schemas.Ordering.self,
+                    forKey: .ordering
+                )
+                self.orderingNote = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .orderingNote
+                )
+                self.phone = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .phone
+                )
+                self.website = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .website
+                )
+                self.properties = try container.decodeIfPresent(
+                    Components.Schemas.RecordProperties.self,
+                    forKey: .properties
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "id",
+                    "name",
+                    "brand",
+                    "address",
+                    "latitude",
+                    "longitude",
+                    "distance_m",
+                    "timezone",
+                    "opening_hours",
+                    "state",
+                    "comment",
+                    "next_change",
+                    "status_text",
+                    "ordering",
+                    "ordering_note",
+                    "phone",
+                    "website",
+                    "properties"
+                ])
+            }
+        }
+        /// The members each store carries, in the order they are written: `fields` as the service read it, with `id`. Present only when `fields` left some member out.
+        ///
+        /// - Remark: Generated from `#/components/schemas/SelectedFields`.
+        public typealias SelectedFields = [Components.Schemas.StoreMember]
+        /// `stores nearest --fields … --format json`: the answer with `fields`, its stores carrying only the members asked for.
+        ///
+        /// - Remark: Generated from `#/components/schemas/NearestSelection`.
+        public struct NearestSelection: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/NearestSelection/query`.
+            public var query: Components.Schemas.NearestQuery
+            /// - Remark: Generated from `#/components/schemas/NearestSelection/fields`.
+            public var fields: Components.Schemas.SelectedFields
+            /// The number of `stores`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NearestSelection/count`.
+            public var count: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/NearestSelection/stores`.
+            public var stores: [Components.Schemas.SelectedStore]
+            /// Creates a new `NearestSelection`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - fields:
+            ///   - count: The number of `stores`.
+            ///   - stores:
+            public init(
+                query: Components.Schemas.NearestQuery,
+                fields: Components.Schemas.SelectedFields,
+                count: Swift.Int,
+                stores: [Components.Schemas.SelectedStore]
+            ) {
+                self.query = query
+                self.fields = fields
+                self.count = count
+                self.stores = stores
+            }
+            public enum CodingKeys: String, CodingKey {
+                case query
+                case fields
+                case count
+                case stores
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.query = try container.decode(
+                    Components.Schemas.NearestQuery.self,
+                    forKey: .query
+                )
+                self.fields = try container.decode(
+                    Components.Schemas.SelectedFields.self,
+                    forKey: .fields
+                )
+                self.count = try container.decode(
+                    Swift.Int.self,
+                    forKey: .count
+                )
+                self.stores = try container.decode(
+                    [Components.Schemas.SelectedStore].self,
+                    forKey: .stores
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "query",
+                    "fields",
+                    "count",
+                    "stores"
+                ])
+            }
+        }
+        /// `stores within --fields … --format json`, one page, its stores carrying only the members asked for.
+        ///
+        /// - Remark: Generated from `#/components/schemas/WithinSelection`.
+        public struct WithinSelection: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/WithinSelection/query`.
+            public var query: Components.Schemas.WithinQuery
+            /// - Remark: Generated from `#/components/schemas/WithinSelection/fields`.
+            public var fields: Components.Schemas.SelectedFields
+            /// - Remark: Generated from `#/components/schemas/WithinSelection/count`.
+            public var count: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/WithinSelection/stores`.
+            public var stores: [Components.Schemas.SelectedStore]
+            /// Pass it as `cursor` (with the same other parameters) for the next page; null on the last page.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WithinSelection/next_cursor`.
+            public var nextCursor: Swift.String?
+            /// Creates a new `WithinSelection`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - fields:
+            ///   - count:
+            ///   - stores:
+            ///   - nextCursor: Pass it as `cursor` (with the same other parameters) for the next page; null on the last page.
+            public init(
+                query: Components.Schemas.WithinQuery,
+                fields: Components.Schemas.SelectedFields,
+                count: Swift.Int,
+                stores: [Components.Schemas.SelectedStore],
+                nextCursor: Swift.String? = nil
+            ) {
+                self.query = query
+                self.fields = fields
+                self.count = count
+                self.stores = stores
+                self.nextCursor = nextCursor
+            }
+            public enum CodingKeys: String, CodingKey {
+                case query
+                case fields
+                case count
+                case stores
+                case nextCursor = "next_cursor"
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.query = try container.decode(
+                    Components.Schemas.WithinQuery.self,
+                    forKey: .query
+                )
+                self.fields = try container.decode(
+                    Components.Schemas.SelectedFields.self,
+                    forKey: .fields
+                )
+                self.count = try container.decode(
+                    Swift.Int.self,
+                    forKey: .count
+                )
+                self.stores = try container.decode(
+                    [Components.Schemas.SelectedStore].self,
+                    forKey: .stores
+                )
+                self.nextCursor = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .nextCursor
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "query",
+                    "fields",
+                    "count",
+                    "stores",
+                    "next_cursor"
+                ])
+            }
+        }
+        /// A store as a GeoJSON Feature whose `properties` carry the members `fields` asked for.
+        ///
+        /// - Remark: Generated from `#/components/schemas/SelectedFeature`.
+        public struct SelectedFeature: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SelectedFeature/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case feature = "Feature"
+            }
+            /// - Remark: Generated from `#/components/schemas/SelectedFeature/type`.
+            public var _type: Components.Schemas.SelectedFeature._TypePayload
+            /// - Remark: Generated from `#/components/schemas/SelectedFeature/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/SelectedFeature/geometry`.
+            public struct GeometryPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/SelectedFeature/geometry/type`.
+                @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case point = "Point"
+                }
+                /// - Remark: Generated from `#/components/schemas/SelectedFeature/geometry/type`.
+                public var _type: Components.Schemas.SelectedFeature.GeometryPayload._TypePayload
+                /// [longitude, latitude], as GeoJSON orders them.
+                ///
+                /// - Remark: Generated from `#/components/schemas/SelectedFeature/geometry/coordinates`.
+                public var coordinates: [Swift.Double]
+                /// Creates a new `GeometryPayload`.
+                ///
+                /// - Parameters:
+                ///   - _type:
+                ///   - coordinates: [longitude, latitude], as GeoJSON orders them.
+                public init(
+                    _type: Components.Schemas.SelectedFeature.GeometryPayload._TypePayload,
+                    coordinates: [Swift.Double]
+                ) {
+                    self._type = _type
+                    self.coordinates = coordinates
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case _type = "type"
+                    case coordinates
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self._type = try container.decode(
+                        Components.Schemas.SelectedFeature.GeometryPayload._TypePayload.self,
+                        forKey: ._type
+                    )
+                    self.coordinates = try container.decode(
+                        [Swift.Double].self,
+                        forKey: .coordinates
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "type",
+                        "coordinates"
+                    ])
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/SelectedFeature/geometry`.
+            public var geometry: Components.Schemas.SelectedFeature.GeometryPayload?
+            /// - Remark: Generated from `#/components/schemas/SelectedFeature/properties`.
+            public var properties: Components.Schemas.SelectedStore
+            /// Creates a new `SelectedFeature`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - id:
+            ///   - geometry:
+            ///   - properties:
+            public init(
+                _type: Components.Schemas.SelectedFeature._TypePayload,
+                id: Swift.String,
+                geometry: Components.Schemas.SelectedFeature.GeometryPayload? = nil,
+                properties: Components.Schemas.SelectedStore
+            ) {
+                self._type = _type
+                self.id = id
+                self.geometry = geometry
+                self.properties = properties
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case id
+                case geometry
+                case properties
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    Components.Schemas.SelectedFeature._TypePayload.self,
+                    forKey: ._type
+                )
+                self.id = try container.decode(
+                    Swift.String.self,
+                    forKey: .id
+                )
+                self.geometry = try container.decodeIfPresent(
+                    Components.Schemas.SelectedFeature.GeometryPayload.self,
+                    forKey: .geometry
+                )
+                self.properties = try container.decode(
+                    Components.Schemas.SelectedStore.self,
+                    forKey: .properties
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "id",
+                    "geometry",
+                    "properties"
+                ])
+            }
+        }
+        /// `--format geojson` with `fields`: the features' properties carry only the members asked for, and `fields` says which.
+        ///
+        /// - Remark: Generated from `#/components/schemas/SelectedFeatureCollection`.
+        public struct SelectedFeatureCollection: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SelectedFeatureCollection/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case featureCollection = "FeatureCollection"
+            }
+            /// - Remark: Generated from `#/components/schemas/SelectedFeatureCollection/type`.
+            public var _type: Components.Schemas.SelectedFeatureCollection._TypePayload
+            /// - Remark: Generated from `#/components/schemas/SelectedFeatureCollection/query`.
+            @frozen public enum QueryPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/SelectedFeatureCollection/query/case1`.
+                case NearestQuery(Components.Schemas.NearestQuery)
+                /// - Remark: Generated from `#/components/schemas/SelectedFeatureCollection/query/case2`.
+                case WithinQuery(Components.Schemas.WithinQuery)
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self = .NearestQuery(try .init(from: decoder))
+                        return
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self = .WithinQuery(try .init(from: decoder))
+                        return
+                    } catch {
+                        errors.append(error)
+                    }
+                    throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    switch self {
+                    case let .NearestQuery(value):
+                        try value.encode(to: encoder)
+                    case let .WithinQuery(value):
+                        try value.encode(to: encoder)
+                    }
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/SelectedFeatureCollection/query`.
+            public var query: Components.Schemas.SelectedFeatureCollection.QueryPayload?
+            /// - Remark: Generated from `#/components/schemas/SelectedFeatureCollection/fields`.
+            public var fields: Components.Schemas.SelectedFields
+            /// - Remark: Generated from `#/components/schemas/SelectedFeatureCollection/features`.
+            public var features: [Components.Schemas.SelectedFeature]
+            /// Creates a new `SelectedFeatureCollection`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - query:
+            ///   - fields:
+            ///   - features:
+            public init(
+                _type: Components.Schemas.SelectedFeatureCollection._TypePayload,
+                query: Components.Schemas.SelectedFeatureCollection.QueryPayload? = nil,
+                fields: Components.Schemas.SelectedFields,
+                features: [Components.Schemas.SelectedFeature]
+            ) {
+                self._type = _type
+                self.query = query
+                self.fields = fields
+                self.features = features
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case query
+                case fields
+                case features
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    Components.Schemas.SelectedFeatureCollection._TypePayload.self,
+                    forKey: ._type
+                )
+                self.query = try container.decodeIfPresent(
+                    Components.Schemas.SelectedFeatureCollection.QueryPayload.self,
+                    forKey: .query
+                )
+                self.fields = try container.decode(
+                    Components.Schemas.SelectedFields.self,
+                    forKey: .fields
+                )
+                self.features = try container.decode(
+                    [Components.Schemas.SelectedFeature].self,
+                    forKey: .features
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "query",
+                    "fields",
+                    "features"
+                ])
+            }
+        }
         /// `stores hours ID --format json`: the state at the time asked and the spans of each local day from that day on. A store without usable hours has the same members, `state` `unknown` and no days.
         ///
         /// - Remark: Generated from `#/components/schemas/HoursAnswer`.

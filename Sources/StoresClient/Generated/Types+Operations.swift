@@ -81,6 +81,10 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/stores/nearest/GET/query/format`.
                 public var format: Components.Schemas.AnswerFormat?
+                /// Only these members of each store (comma-separated, `fields=id,name,distance_m,state`; `id` is always written), in the answer's order, for an app that shows a few: the answer then says `fields` beside `query`, and its stores leave the other members out (not null). Without the open-state and ordering members (`state`, `comment`, `next_change`, `status_text`, `ordering`, `ordering_note`) no opening hours are evaluated for the stores listed. Without `fields`, every member.
+                ///
+                /// - Remark: Generated from `#/paths/v1/stores/nearest/GET/query/fields`.
+                public var fields: Components.Parameters.Fields?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
@@ -97,6 +101,7 @@ public enum Operations {
                 ///   - service: Go by the hours of this service (`drive_through`, `kitchen`, `delivery`, `takeaway`: the data's `opening_hours:<service>`). A store without them uses its own hours when it has `<service>=yes`, does not offer it with `<service>=no` (closed at every hour), else its hours for it are unknown (docs/state.md).
                 ///   - now: The clock to answer at, for reproducible answers (default: the service's clock). An instant: `Z` or an offset.
                 ///   - format: `json` (default) or `geojson`: a FeatureCollection with the `query` as a foreign member.
+                ///   - fields: Only these members of each store (comma-separated, `fields=id,name,distance_m,state`; `id` is always written), in the answer's order, for an app that shows a few: the answer then says `fields` beside `query`, and its stores leave the other members out (not null). Without the open-state and ordering members (`state`, `comment`, `next_change`, `status_text`, `ordering`, `ordering_note`) no opening hours are evaluated for the stores listed. Without `fields`, every member.
                 public init(
                     near: Components.Parameters.Near,
                     bias: Components.Parameters.Bias? = nil,
@@ -110,7 +115,8 @@ public enum Operations {
                     allowUnknown: Components.Parameters.AllowUnknown? = nil,
                     service: Components.Parameters.Service? = nil,
                     now: Components.Parameters.Now? = nil,
-                    format: Components.Schemas.AnswerFormat? = nil
+                    format: Components.Schemas.AnswerFormat? = nil,
+                    fields: Components.Parameters.Fields? = nil
                 ) {
                     self.near = near
                     self.bias = bias
@@ -125,6 +131,7 @@ public enum Operations {
                     self.service = service
                     self.now = now
                     self.format = format
+                    self.fields = fields
                 }
             }
             public var query: Operations.NearestStores.Input.Query
@@ -233,7 +240,7 @@ public enum Operations {
                 public var headers: Operations.NearestStores.Output.Ok.Headers
                 /// - Remark: Generated from `#/paths/v1/stores/nearest/GET/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
-                    /// The answer; with `format=geojson` a FeatureCollection, sent as `application/geo+json`.
+                    /// The answer; with `format=geojson` a FeatureCollection, sent as `application/geo+json`; with `fields`, the selection of either.
                     ///
                     /// - Remark: Generated from `#/paths/v1/stores/nearest/GET/responses/200/content/json`.
                     @frozen public enum JsonPayload: Codable, Hashable, Sendable {
@@ -241,6 +248,10 @@ public enum Operations {
                         case NearestAnswer(Components.Schemas.NearestAnswer)
                         /// - Remark: Generated from `#/paths/v1/stores/nearest/GET/responses/200/content/json/case2`.
                         case FeatureCollection(Components.Schemas.FeatureCollection)
+                        /// - Remark: Generated from `#/paths/v1/stores/nearest/GET/responses/200/content/json/case3`.
+                        case NearestSelection(Components.Schemas.NearestSelection)
+                        /// - Remark: Generated from `#/paths/v1/stores/nearest/GET/responses/200/content/json/case4`.
+                        case SelectedFeatureCollection(Components.Schemas.SelectedFeatureCollection)
                         public init(from decoder: any Swift.Decoder) throws {
                             var errors: [any Swift.Error] = []
                             do {
@@ -251,6 +262,18 @@ public enum Operations {
                             }
                             do {
                                 self = .FeatureCollection(try .init(from: decoder))
+                                return
+                            } catch {
+                                errors.append(error)
+                            }
+                            do {
+                                self = .NearestSelection(try .init(from: decoder))
+                                return
+                            } catch {
+                                errors.append(error)
+                            }
+                            do {
+                                self = .SelectedFeatureCollection(try .init(from: decoder))
                                 return
                             } catch {
                                 errors.append(error)
@@ -266,6 +289,10 @@ public enum Operations {
                             case let .NearestAnswer(value):
                                 try value.encode(to: encoder)
                             case let .FeatureCollection(value):
+                                try value.encode(to: encoder)
+                            case let .NearestSelection(value):
+                                try value.encode(to: encoder)
+                            case let .SelectedFeatureCollection(value):
                                 try value.encode(to: encoder)
                             }
                         }
@@ -289,13 +316,48 @@ public enum Operations {
                             }
                         }
                     }
+                    /// - Remark: Generated from `#/paths/v1/stores/nearest/GET/responses/200/content/applicationGeoJson`.
+                    @frozen public enum ApplicationGeoJsonPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/paths/v1/stores/nearest/GET/responses/200/content/applicationGeoJson/case1`.
+                        case FeatureCollection(Components.Schemas.FeatureCollection)
+                        /// - Remark: Generated from `#/paths/v1/stores/nearest/GET/responses/200/content/applicationGeoJson/case2`.
+                        case SelectedFeatureCollection(Components.Schemas.SelectedFeatureCollection)
+                        public init(from decoder: any Swift.Decoder) throws {
+                            var errors: [any Swift.Error] = []
+                            do {
+                                self = .FeatureCollection(try .init(from: decoder))
+                                return
+                            } catch {
+                                errors.append(error)
+                            }
+                            do {
+                                self = .SelectedFeatureCollection(try .init(from: decoder))
+                                return
+                            } catch {
+                                errors.append(error)
+                            }
+                            throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                                type: Self.self,
+                                codingPath: decoder.codingPath,
+                                errors: errors
+                            )
+                        }
+                        public func encode(to encoder: any Swift.Encoder) throws {
+                            switch self {
+                            case let .FeatureCollection(value):
+                                try value.encode(to: encoder)
+                            case let .SelectedFeatureCollection(value):
+                                try value.encode(to: encoder)
+                            }
+                        }
+                    }
                     /// - Remark: Generated from `#/paths/v1/stores/nearest/GET/responses/200/content/application\/geo+json`.
-                    case applicationGeoJson(Components.Schemas.FeatureCollection)
+                    case applicationGeoJson(Operations.NearestStores.Output.Ok.Body.ApplicationGeoJsonPayload)
                     /// The associated value of the enum case if `self` is `.applicationGeoJson`.
                     ///
                     /// - Throws: An error if `self` is not `.applicationGeoJson`.
                     /// - SeeAlso: `.applicationGeoJson`.
-                    public var applicationGeoJson: Components.Schemas.FeatureCollection {
+                    public var applicationGeoJson: Operations.NearestStores.Output.Ok.Body.ApplicationGeoJsonPayload {
                         get throws {
                             switch self {
                             case let .applicationGeoJson(body):
@@ -530,6 +592,10 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/stores/within/GET/query/format`.
                 public var format: Components.Schemas.AnswerFormat?
+                /// Only these members of each store (comma-separated, `fields=id,name,distance_m,state`; `id` is always written), in the answer's order, for an app that shows a few: the answer then says `fields` beside `query`, and its stores leave the other members out (not null). Without the open-state and ordering members (`state`, `comment`, `next_change`, `status_text`, `ordering`, `ordering_note`) no opening hours are evaluated for the stores listed. Without `fields`, every member.
+                ///
+                /// - Remark: Generated from `#/paths/v1/stores/within/GET/query/fields`.
+                public var fields: Components.Parameters.Fields?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
@@ -548,6 +614,7 @@ public enum Operations {
                 ///   - service: Go by the hours of this service (`drive_through`, `kitchen`, `delivery`, `takeaway`: the data's `opening_hours:<service>`). A store without them uses its own hours when it has `<service>=yes`, does not offer it with `<service>=no` (closed at every hour), else its hours for it are unknown (docs/state.md).
                 ///   - now: The clock to answer at, for reproducible answers (default: the service's clock). An instant: `Z` or an offset.
                 ///   - format: `json` (default) or `geojson`.
+                ///   - fields: Only these members of each store (comma-separated, `fields=id,name,distance_m,state`; `id` is always written), in the answer's order, for an app that shows a few: the answer then says `fields` beside `query`, and its stores leave the other members out (not null). Without the open-state and ordering members (`state`, `comment`, `next_change`, `status_text`, `ordering`, `ordering_note`) no opening hours are evaluated for the stores listed. Without `fields`, every member.
                 public init(
                     near: Components.Schemas.Location? = nil,
                     bias: Components.Parameters.Bias? = nil,
@@ -563,7 +630,8 @@ public enum Operations {
                     cursor: Swift.String? = nil,
                     service: Components.Parameters.Service? = nil,
                     now: Components.Parameters.Now? = nil,
-                    format: Components.Schemas.AnswerFormat? = nil
+                    format: Components.Schemas.AnswerFormat? = nil,
+                    fields: Components.Parameters.Fields? = nil
                 ) {
                     self.near = near
                     self.bias = bias
@@ -580,6 +648,7 @@ public enum Operations {
                     self.service = service
                     self.now = now
                     self.format = format
+                    self.fields = fields
                 }
             }
             public var query: Operations.StoresWithin.Input.Query
@@ -688,7 +757,7 @@ public enum Operations {
                 public var headers: Operations.StoresWithin.Output.Ok.Headers
                 /// - Remark: Generated from `#/paths/v1/stores/within/GET/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
-                    /// The answer; with `format=geojson` a FeatureCollection, sent as `application/geo+json`.
+                    /// The answer; with `format=geojson` a FeatureCollection, sent as `application/geo+json`; with `fields`, the selection of either.
                     ///
                     /// - Remark: Generated from `#/paths/v1/stores/within/GET/responses/200/content/json`.
                     @frozen public enum JsonPayload: Codable, Hashable, Sendable {
@@ -696,6 +765,10 @@ public enum Operations {
                         case WithinAnswer(Components.Schemas.WithinAnswer)
                         /// - Remark: Generated from `#/paths/v1/stores/within/GET/responses/200/content/json/case2`.
                         case FeatureCollection(Components.Schemas.FeatureCollection)
+                        /// - Remark: Generated from `#/paths/v1/stores/within/GET/responses/200/content/json/case3`.
+                        case WithinSelection(Components.Schemas.WithinSelection)
+                        /// - Remark: Generated from `#/paths/v1/stores/within/GET/responses/200/content/json/case4`.
+                        case SelectedFeatureCollection(Components.Schemas.SelectedFeatureCollection)
                         public init(from decoder: any Swift.Decoder) throws {
                             var errors: [any Swift.Error] = []
                             do {
@@ -706,6 +779,18 @@ public enum Operations {
                             }
                             do {
                                 self = .FeatureCollection(try .init(from: decoder))
+                                return
+                            } catch {
+                                errors.append(error)
+                            }
+                            do {
+                                self = .WithinSelection(try .init(from: decoder))
+                                return
+                            } catch {
+                                errors.append(error)
+                            }
+                            do {
+                                self = .SelectedFeatureCollection(try .init(from: decoder))
                                 return
                             } catch {
                                 errors.append(error)
@@ -721,6 +806,10 @@ public enum Operations {
                             case let .WithinAnswer(value):
                                 try value.encode(to: encoder)
                             case let .FeatureCollection(value):
+                                try value.encode(to: encoder)
+                            case let .WithinSelection(value):
+                                try value.encode(to: encoder)
+                            case let .SelectedFeatureCollection(value):
                                 try value.encode(to: encoder)
                             }
                         }
@@ -744,13 +833,48 @@ public enum Operations {
                             }
                         }
                     }
+                    /// - Remark: Generated from `#/paths/v1/stores/within/GET/responses/200/content/applicationGeoJson`.
+                    @frozen public enum ApplicationGeoJsonPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/paths/v1/stores/within/GET/responses/200/content/applicationGeoJson/case1`.
+                        case FeatureCollection(Components.Schemas.FeatureCollection)
+                        /// - Remark: Generated from `#/paths/v1/stores/within/GET/responses/200/content/applicationGeoJson/case2`.
+                        case SelectedFeatureCollection(Components.Schemas.SelectedFeatureCollection)
+                        public init(from decoder: any Swift.Decoder) throws {
+                            var errors: [any Swift.Error] = []
+                            do {
+                                self = .FeatureCollection(try .init(from: decoder))
+                                return
+                            } catch {
+                                errors.append(error)
+                            }
+                            do {
+                                self = .SelectedFeatureCollection(try .init(from: decoder))
+                                return
+                            } catch {
+                                errors.append(error)
+                            }
+                            throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                                type: Self.self,
+                                codingPath: decoder.codingPath,
+                                errors: errors
+                            )
+                        }
+                        public func encode(to encoder: any Swift.Encoder) throws {
+                            switch self {
+                            case let .FeatureCollection(value):
+                                try value.encode(to: encoder)
+                            case let .SelectedFeatureCollection(value):
+                                try value.encode(to: encoder)
+                            }
+                        }
+                    }
                     /// - Remark: Generated from `#/paths/v1/stores/within/GET/responses/200/content/application\/geo+json`.
-                    case applicationGeoJson(Components.Schemas.FeatureCollection)
+                    case applicationGeoJson(Operations.StoresWithin.Output.Ok.Body.ApplicationGeoJsonPayload)
                     /// The associated value of the enum case if `self` is `.applicationGeoJson`.
                     ///
                     /// - Throws: An error if `self` is not `.applicationGeoJson`.
                     /// - SeeAlso: `.applicationGeoJson`.
-                    public var applicationGeoJson: Components.Schemas.FeatureCollection {
+                    public var applicationGeoJson: Operations.StoresWithin.Output.Ok.Body.ApplicationGeoJsonPayload {
                         get throws {
                             switch self {
                             case let .applicationGeoJson(body):
