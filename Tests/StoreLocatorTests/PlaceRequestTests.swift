@@ -160,6 +160,11 @@ import Testing
         body: Array(#"{"near": "Springfield", "bias": \#(bias), "ready_in": "10m"}"#.utf8))
       #expect(submission.nearPlace?.division == "Illinois", "\(bias)")
     }
+    // An order document's customer needs no name: a malformed country is still refused.
+    let order = refusal { () throws(RequestError) in
+      _ = try PickupSubmission(parameters([("country", "")]), order: nil)
+    }
+    #expect(order?.parameter == "country")
     // A coordinate `near` ignores them.
     let typed = try NearestRequest(parameters([("near", "47.6,-122.3"), ("bias", "39.8,-89.6")]))
     #expect(typed.nearPlace == nil)
@@ -170,6 +175,9 @@ import Testing
     ([("near", "Springfield"), ("bias", "91,0")], "bias: "),
     ([("near", "Springfield"), ("country", "USA")], "country is a country's two-letter ISO 3166-1 code"),
     ([("near", "Springfield"), ("country", "US")], "near: 'Springfield' names 11 places there"),
+    // Malformed even where no name needs them: a coordinate, or no near at all.
+    ([("near", "47.6,-122.3"), ("country", "")], "country is a country's two-letter ISO 3166-1 code"),
+    ([("near", "47.6,-122.3"), ("bias", "x")], "bias: "),
   ])
   func badBiasesAndCountriesAreRefused(_ pairs: [(String, String)], _ message: String) {
     let error = refusal { () throws(RequestError) in _ = try NearestRequest(parameters(pairs)) }

@@ -143,6 +143,8 @@ import Testing
   @Test func spacesAroundNamesAndRepeatsAreRead() throws {
     let answer = try Self.nearest([("near", Self.points[0]), ("fields", " name , distance_m,name")])
     #expect(answer.fields.names == ["id", "name", "distance_m"])
+    let repeated = try Self.nearest([("near", Self.points[0]), ("fields", "phone"), ("fields", "name")])
+    #expect(repeated.fields.names == ["id", "name", "phone"])
   }
 
   @Test(arguments: [

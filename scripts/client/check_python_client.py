@@ -275,6 +275,7 @@ def cli_answers(stores):
     Two runs at a time: each run of the debug build reads the bundled data again (about a second)."""
     nearest = ["nearest", "--near", NEAR, "-k", str(K), "--now", NOW]
     runs = {
+        "nearest-fields": ["nearest", "--near", NEAR, "-k", str(K), "--now", NOW, "--fields", "name,distance_m,state"],
         "nearest-geojson": ["nearest", "--near", NEAR, "-k", str(K), "--now", NOW, "--open-at", OPEN_AT,
                             "--format", "geojson"],
         "info": ["info"],
@@ -353,6 +354,19 @@ def call_through_client(base, document, cli, store_id, checks):
         checks.equal(answer.to_dict(), cli["nearest"], "nearestStores (the whole answer)")
         log(f"nearestStores: {answer.count} stores near {NEAR}, as `stores nearest` lists them "
             f"({', '.join(f'{s.id} {s.distance_m:.0f} m {s.state}' for s in answer.stores[:3])}, …)")
+
+    # nearestStores with fields: only the members asked for, as `stores nearest --fields` writes them.
+    if "Fields" in document.get("components", {}).get("parameters", {}):
+        member = model("StoreMember")
+        response = call(nearest_stores.sync_detailed, client=client, near=NEAR, k=K, now=NOW,
+                        fields=[member("name"), member("distance_m"), member("state")])
+        selection = parsed(checks, response, 200, model("NearestSelection"), "nearestStores fields")
+        if selection is not None:
+            checks.equal(selection.to_dict(), cli["nearest-fields"], "nearestStores fields (the whole answer)")
+            checks.expect(all(isinstance(store, model("SelectedStore")) for store in selection.stores),
+                          "nearestStores fields: the stores are not SelectedStore models")
+            log(f"nearestStores fields: {selection.count} stores with {', '.join(map(str, selection.fields))}, "
+                f"as `stores nearest --fields` writes them")
 
     # nearestStores, GeoJSON: when the document offers format=geojson, the client must read it as
     # GeoJSON (a NearestAnswer parse of a FeatureCollection fails, or worse, half-works).

@@ -155,7 +155,13 @@ extension Catalog {
 
 extension RequestParameters {
   /// The `fields` parameter: the store members the answer writes; every member when not given.
+  /// Given several times (`fields=id&fields=name`, as clients that repeat an array's name write
+  /// it), the lists add up.
   func storeFields() throws(RequestError) -> StoreFields {
-    try parse("fields", StoreFields.init(parsing:)) ?? .all
+    let lists = values("fields")
+    guard !lists.isEmpty else { return .all }
+    do throws(StoreFieldsError) { return try StoreFields(parsing: lists.joined(separator: ",")) } catch {
+      throw RequestError(.invalid, parameter: spelling(of: "fields"), "\(spelling(of: "fields")): \(error.description)")
+    }
   }
 }

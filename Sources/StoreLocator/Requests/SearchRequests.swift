@@ -175,10 +175,12 @@ extension RequestParameters {
   /// `RequestError.places`; unless `defersPlaceChoice`, when an ambiguous name stands for its
   /// first candidate until it is read again with the catalog's countries.
   public func nearPoint() throws(RequestError) -> NearPoint? {
-    guard let text = try value("near") else { return nil }
+    // Read first, so a malformed `bias` or `country` is refused even where no name needs them
+    // (a pickup whose order document gives the customer's position).
     let preference = PlacePreference(
       bias: try parse("bias", Coordinate.init(parsing:)), country: try countryCode("country"),
       storeCountries: storeCountries ?? [])
+    guard let text = try value("near") else { return nil }
     do throws(NearPointError) { return try NearPoint(parsing: text, preferring: preference) } catch {
       let spelled = spelling(of: "near")
       var places: [Place] = []

@@ -19,7 +19,7 @@ import struct Foundation.Date
 import HTTPTypes
 /// Every answer is exactly what the `stores` command line prints with `--format json` for the same question, and every refusal is the same sentence, as an RFC 9457 `application/problem+json` problem that names the parameter.
 ///
-/// **Parameters.** Each name once (except `where`), at most 64 values a request, no unknown names: a typo is a 400 that suggests the right name, never a parameter silently ignored. Query strings are form-encoded (`+` is a space).
+/// **Parameters.** Each name once (except `where` and `fields`), at most 64 values a request, no unknown names: a typo is a 400 that suggests the right name, never a parameter silently ignored. Query strings are form-encoded (`+` is a space).
 ///
 /// **Caching.** Answers about stores carry an `ETag` and `Cache-Control: public, max-age=10`; send `If-None-Match` for a 304. Errors, health, metrics, pickup plans, slots, reservations and admin answers are `no-store`.
 ///

@@ -27,7 +27,7 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/Where`.
         public typealias Where = Components.Schemas.Conditions
-        /// Only these members of each store (comma-separated, `fields=id,name,distance_m,state`; `id` is always written), in the answer's order, for an app that shows a few: the answer then says `fields` beside `query`, and its stores leave the other members out (not null). Without the open-state and ordering members (`state`, `comment`, `next_change`, `status_text`, `ordering`, `ordering_note`) no opening hours are evaluated for the stores listed. Without `fields`, every member.
+        /// Only these members of each store (comma-separated, `fields=id,name,distance_m,state`, or repeated, `fields=id&fields=name`, the lists adding up; `id` is always written), in the answer's order, for an app that shows a few: the answer then says `fields` beside `query`, and its stores leave the other members out (not null). Without the open-state and ordering members (`state`, `comment`, `next_change`, `status_text`, `ordering`, `ordering_note`) no opening hours are evaluated for the stores listed. Without `fields`, every member.
         ///
         /// - Remark: Generated from `#/components/parameters/Fields`.
         public typealias Fields = [Components.Schemas.StoreMember]

@@ -81,7 +81,7 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/stores/nearest/GET/query/format`.
                 public var format: Components.Schemas.AnswerFormat?
-                /// Only these members of each store (comma-separated, `fields=id,name,distance_m,state`; `id` is always written), in the answer's order, for an app that shows a few: the answer then says `fields` beside `query`, and its stores leave the other members out (not null). Without the open-state and ordering members (`state`, `comment`, `next_change`, `status_text`, `ordering`, `ordering_note`) no opening hours are evaluated for the stores listed. Without `fields`, every member.
+                /// Only these members of each store (comma-separated, `fields=id,name,distance_m,state`, or repeated, `fields=id&fields=name`, the lists adding up; `id` is always written), in the answer's order, for an app that shows a few: the answer then says `fields` beside `query`, and its stores leave the other members out (not null). Without the open-state and ordering members (`state`, `comment`, `next_change`, `status_text`, `ordering`, `ordering_note`) no opening hours are evaluated for the stores listed. Without `fields`, every member.
                 ///
                 /// - Remark: Generated from `#/paths/v1/stores/nearest/GET/query/fields`.
                 public var fields: Components.Parameters.Fields?
@@ -101,7 +101,7 @@ public enum Operations {
                 ///   - service: Go by the hours of this service (`drive_through`, `kitchen`, `delivery`, `takeaway`: the data's `opening_hours:<service>`). A store without them uses its own hours when it has `<service>=yes`, does not offer it with `<service>=no` (closed at every hour), else its hours for it are unknown (docs/state.md).
                 ///   - now: The clock to answer at, for reproducible answers (default: the service's clock). An instant: `Z` or an offset.
                 ///   - format: `json` (default) or `geojson`: a FeatureCollection with the `query` as a foreign member.
-                ///   - fields: Only these members of each store (comma-separated, `fields=id,name,distance_m,state`; `id` is always written), in the answer's order, for an app that shows a few: the answer then says `fields` beside `query`, and its stores leave the other members out (not null). Without the open-state and ordering members (`state`, `comment`, `next_change`, `status_text`, `ordering`, `ordering_note`) no opening hours are evaluated for the stores listed. Without `fields`, every member.
+                ///   - fields: Only these members of each store (comma-separated, `fields=id,name,distance_m,state`, or repeated, `fields=id&fields=name`, the lists adding up; `id` is always written), in the answer's order, for an app that shows a few: the answer then says `fields` beside `query`, and its stores leave the other members out (not null). Without the open-state and ordering members (`state`, `comment`, `next_change`, `status_text`, `ordering`, `ordering_note`) no opening hours are evaluated for the stores listed. Without `fields`, every member.
                 public init(
                     near: Components.Parameters.Near,
                     bias: Components.Parameters.Bias? = nil,
@@ -592,7 +592,7 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/stores/within/GET/query/format`.
                 public var format: Components.Schemas.AnswerFormat?
-                /// Only these members of each store (comma-separated, `fields=id,name,distance_m,state`; `id` is always written), in the answer's order, for an app that shows a few: the answer then says `fields` beside `query`, and its stores leave the other members out (not null). Without the open-state and ordering members (`state`, `comment`, `next_change`, `status_text`, `ordering`, `ordering_note`) no opening hours are evaluated for the stores listed. Without `fields`, every member.
+                /// Only these members of each store (comma-separated, `fields=id,name,distance_m,state`, or repeated, `fields=id&fields=name`, the lists adding up; `id` is always written), in the answer's order, for an app that shows a few: the answer then says `fields` beside `query`, and its stores leave the other members out (not null). Without the open-state and ordering members (`state`, `comment`, `next_change`, `status_text`, `ordering`, `ordering_note`) no opening hours are evaluated for the stores listed. Without `fields`, every member.
                 ///
                 /// - Remark: Generated from `#/paths/v1/stores/within/GET/query/fields`.
                 public var fields: Components.Parameters.Fields?
@@ -614,7 +614,7 @@ public enum Operations {
                 ///   - service: Go by the hours of this service (`drive_through`, `kitchen`, `delivery`, `takeaway`: the data's `opening_hours:<service>`). A store without them uses its own hours when it has `<service>=yes`, does not offer it with `<service>=no` (closed at every hour), else its hours for it are unknown (docs/state.md).
                 ///   - now: The clock to answer at, for reproducible answers (default: the service's clock). An instant: `Z` or an offset.
                 ///   - format: `json` (default) or `geojson`.
-                ///   - fields: Only these members of each store (comma-separated, `fields=id,name,distance_m,state`; `id` is always written), in the answer's order, for an app that shows a few: the answer then says `fields` beside `query`, and its stores leave the other members out (not null). Without the open-state and ordering members (`state`, `comment`, `next_change`, `status_text`, `ordering`, `ordering_note`) no opening hours are evaluated for the stores listed. Without `fields`, every member.
+                ///   - fields: Only these members of each store (comma-separated, `fields=id,name,distance_m,state`, or repeated, `fields=id&fields=name`, the lists adding up; `id` is always written), in the answer's order, for an app that shows a few: the answer then says `fields` beside `query`, and its stores leave the other members out (not null). Without the open-state and ordering members (`state`, `comment`, `next_change`, `status_text`, `ordering`, `ordering_note`) no opening hours are evaluated for the stores listed. Without `fields`, every member.
                 public init(
                     near: Components.Schemas.Location? = nil,
                     bias: Components.Parameters.Bias? = nil,
