@@ -161,7 +161,8 @@ extension RequestParameters {
     let lists = values("fields")
     guard !lists.isEmpty else { return .all }
     do throws(StoreFieldsError) { return try StoreFields(parsing: lists.joined(separator: ",")) } catch {
-      throw RequestError(.invalid, parameter: spelling(of: "fields"), "\(spelling(of: "fields")): \(error.description)")
+      throw RequestError(
+        .invalid, parameter: spelling(of: "fields"), "\(spelling(of: "fields")): \(error.description)")
     }
   }
 }
