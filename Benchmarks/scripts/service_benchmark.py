@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The service benchmark of issue 11: `stores-server` under wrk, beside its two anchors, in one run.
+"""The service benchmark of issues 11 and 35: `stores-server` under wrk, beside its anchors, in one run.
 
 From the repository root (standard library only; run as root or with sudo for apt-get and for
 starting PostgreSQL as the `postgres` user):
@@ -10,7 +10,8 @@ starting PostgreSQL as the `postgres` user):
 What one run does (every server on 127.0.0.1 only; everything it starts is stopped on exit, also
 on an error or Ctrl-C):
 
-1. Installs what is missing with apt-get (`wrk`; with PostGIS, `postgresql-15-postgis-3`), timed.
+1. Installs what is missing with apt-get (`wrk`; with PostGIS, `postgresql-15-postgis-3`; with
+   Redis, `redis-server` and, when there is no C compiler, `gcc` and `libc6-dev`), timed.
 2. Builds, timed: `stores` and `stores-server` in the repository root, `stores-benchmarks` and
    `hummingbird-ceiling` in Benchmarks/ (`swift build -c release --product ...`; --no-build skips).
 3. Data in --work-dir (default /tmp): `stores-benchmarks generate --points N --seed 42` and its
@@ -20,8 +21,10 @@ on an error or Ctrl-C):
    times exec to the first 200 from GET /readyz (polled every millisecond), --ready-runs times
    (default 3; the median is reported); the last one stays up for the load.
 5. wrk, 1 thread, 64 connections, --duration seconds (default 20), --latency: GET
-   /v1/stores/nearest?near=LAT,LON&k=10 and POST /v1/pickup ({"near": "LAT,LON", "ready_in":
-   "12m"}), query points uniform on the sphere from scripts/service_wrk.lua (seeded, --query-seed).
+   /v1/stores/nearest?near=LAT,LON&k=10, the same with &fields=id,distance_m (issue 35's trimmed
+   answer; "not run" while the server refuses the parameter) and POST /v1/pickup ({"near":
+   "LAT,LON", "ready_in": "12m"}), query points uniform on the sphere from scripts/service_wrk.lua
+   (seeded, --query-seed).
 6. The framework ceiling: `hummingbird-ceiling` (a Hummingbird 2 route answering a constant 64-byte
    JSON body), the same wrk settings.
 7. PostGIS (unless --no-postgis; off in --smoke unless --postgis): a throwaway cluster in
@@ -32,8 +35,20 @@ on an error or Ctrl-C):
    points uniform on the sphere (pgbench's random(); latitude degrees(asin(2u - 1)) in SQL).
    Then the same on the rows rewritten in geohash order (--no-postgis-sorted skips it): the GiST
    build depends on insertion order, and that row shows how much (README, "Service").
-8. One table: route, req/s, p50, p99, ratio to the ceiling, ratio to PostGIS, target, pass/fail;
-   --json FILE keeps every figure.
+8. Redis (unless --no-redis; on in --smoke too): a throwaway `redis-server` on 127.0.0.1 and a free
+   port, no persistence (--save '' --appendonly no), its dir WORK/service-bench/redis; the same N
+   points GEOADDed (RESP written here, piped to `redis-cli --pipe`; latitudes beyond Redis's
+   +-85.05112878 clamped to +-85.051128, just inside it, and counted); then
+   scripts/geosearch_load.c (compiled here with gcc) drives `GEOSEARCH stores FROMLONLAT lon lat
+   BYRADIUS R km ASC COUNT 10 WITHDIST` with one thread and 64 connections, one request in flight
+   on each, for --duration seconds, on export-points' query points (uniform on the sphere, seed
+   4242). R is --redis-radius-km (default 75 km at 1,000,000 points, scaled by sqrt(1,000,000 / N)
+   otherwise: about 35 points within it on average, so nearly every query finds 10); the share
+   that found fewer is reported, and so are the client's and Redis's CPU seconds (the client must
+   use less than Redis to not be the limit) and the seconds each waited for a core.
+9. One table: route, req/s, p50, p99, ratio to the ceiling, to PostGIS and to Redis, target,
+   pass/fail, then the two `nearest` rows against Redis (issue 35's targets); --json FILE keeps
+   every figure.
 
 Exit status: 0 when every route answered only 2xx with no socket errors (targets are reported, not enforced: this is a benchmark, not a timed
 test); 1 when a route answered an error or a server did not become ready; 2 on a usage or setup
@@ -66,6 +81,22 @@ NEAREST_CEILING_SHARE = 0.5       # >= 50% of the framework ceiling (about 15,00
 NEAREST_P99_MS = 5.0
 NEAREST_POSTGIS_RATIO = 25.0
 PICKUP_RPS = 5000.0
+# Targets of issue 35 §3, against Redis's GEOSEARCH: the trimmed answer at least Redis's req/s,
+# the default answer (ten stores with every property) at least 70% of it.
+NEAREST_FIELDS_REDIS_RATIO = 1.0
+NEAREST_REDIS_RATIO = 0.7
+FIELDS = "id,distance_m"
+
+# Redis refuses latitudes beyond this (the edge of its Web Mercator geohash). Points beyond are
+# clamped just inside it: Redis 7.0.15 did not find a member stored at exactly +85.05112878 from a
+# search 0.1 m away (tried by hand), and geosearch_load.c prints six decimals, where 85.05112878
+# would round past the limit.
+REDIS_MAX_LATITUDE = 85.05112878
+REDIS_CLAMPED_LATITUDE = 85.051128
+# The radius of GEOSEARCH at 1,000,000 uniform points: 35 points inside on average, so a query
+# finds fewer than 10 with probability about 2e-7 (Poisson); scaled by sqrt(1e6 / N) for N points.
+REDIS_RADIUS_KM_1M = 75.0
+LOAD_C = os.path.join(HERE, "geosearch_load.c")
 
 STARTED = []   # (name, Popen) of every server started, stopped in reverse order by cleanup()
 PG = {}        # data dir, socket dir and owner of a running PostgreSQL cluster
@@ -298,7 +329,8 @@ def wrk(args, port, mode, path="/"):
 
 
 def probe(port, mode, count=20, seed=4242):
-    """A few requests of the same kind by hand, so a failure shows its status and body."""
+    """A few requests of the same kind by hand, so a failure shows its status and body; returns
+    the failures (point, status, start of the body) and the count of each status."""
     import random
     rng = random.Random(seed)
     bad = []
@@ -307,8 +339,10 @@ def probe(port, mode, count=20, seed=4242):
         lat = math.degrees(math.asin(2 * rng.random() - 1))
         lon = 360 * rng.random() - 180
         near = f"{lat:.6f},{lon:.6f}"
-        if mode == "nearest":
-            request = f"GET /v1/stores/nearest?near={near}&k=10 HTTP/1.1\r\nHost: {HOST}\r\nConnection: close\r\n\r\n"
+        if mode in ("nearest", "nearest_fields"):
+            extra = f"&fields={FIELDS}" if mode == "nearest_fields" else ""
+            request = (f"GET /v1/stores/nearest?near={near}&k=10{extra} HTTP/1.1\r\nHost: {HOST}\r\n"
+                       "Connection: close\r\n\r\n")
         else:
             body = json.dumps({"near": near, "ready_in": "12m"})
             request = (f"POST /v1/pickup HTTP/1.1\r\nHost: {HOST}\r\nConnection: close\r\n"
@@ -326,7 +360,21 @@ def probe(port, mode, count=20, seed=4242):
         if not 200 <= status < 300:
             bad.append((near, status, response.split(b"\r\n\r\n", 1)[-1][:300].decode(errors="replace")))
     log(f"probe {mode}: statuses {statuses}")
-    return bad
+    return bad, statuses
+
+
+# --- the anchors' data ----------------------------------------------------------------------
+
+def export_points(args, binaries, figures):
+    """The directory of `stores-benchmarks export-points` for N points, seed 42: points.f64 holds
+    the coordinates of the stores in the GeoJSON file (the same generator and seed), queries.f64
+    10,000 query points uniform on the sphere (seed 4242). Made once, shared by the anchors."""
+    points_dir = os.path.join(args.work_dir, f"stores-benchmarks-points-{args.stores}-{args.seed}")
+    if not os.path.exists(os.path.join(points_dir, "queries.f64")):
+        figures["setup.export_points_s"] = timed(
+            [binaries["benchmarks"], "export-points", "--points", str(args.stores), "--seed", str(args.seed),
+             "-o", points_dir], stdout=subprocess.DEVNULL, timeout=600)
+    return points_dir
 
 
 # --- PostGIS -----------------------------------------------------------------------------------
@@ -358,10 +406,7 @@ def postgis(args, binaries, figures, pg_dir):
         shutil.chown(pg_dir, PG["as_user"], PG["as_user"])
         os.chmod(pg_dir, 0o700)
 
-    points_dir = os.path.join(args.work_dir, f"stores-benchmarks-points-{args.stores}-{args.seed}")
-    if not os.path.exists(os.path.join(points_dir, "points.f64")):
-        run([binaries["benchmarks"], "export-points", "--points", str(args.stores), "--seed", str(args.seed),
-             "-o", points_dir], stdout=subprocess.DEVNULL, timeout=600)
+    points_dir = export_points(args, binaries, figures)
 
     start = time.perf_counter()
     pg_run(["initdb", "-D", PG["data"], "-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-sync",
@@ -479,6 +524,223 @@ def timed_sql(sql):
     return time.perf_counter() - start
 
 
+# --- Redis -------------------------------------------------------------------------------------
+
+def resp(*parts):
+    """One command in RESP, Redis's wire format: an array of bulk strings."""
+    out = [b"*%d\r\n" % len(parts)]
+    for part in parts:
+        data = part if isinstance(part, bytes) else str(part).encode()
+        out.append(b"$%d\r\n%s\r\n" % (len(data), data))
+    return b"".join(out)
+
+
+def resp_read(f):
+    """One RESP2 reply from a buffered socket file, as Python values (errors raise Failure)."""
+    line = f.readline()
+    if not line.endswith(b"\r\n"):
+        raise Failure(f"Redis closed the connection (read {line!r})")
+    kind, rest = line[:1], line[1:-2]
+    if kind == b"+":
+        return rest.decode()
+    if kind == b"-":
+        raise Failure(f"Redis answered an error: {rest.decode(errors='replace')}")
+    if kind == b":":
+        return int(rest)
+    if kind == b"$":
+        n = int(rest)
+        return None if n < 0 else f.read(n + 2)[:-2].decode()
+    if kind == b"*":
+        n = int(rest)
+        return None if n < 0 else [resp_read(f) for _ in range(n)]
+    raise Failure(f"not a RESP reply: {line!r}")
+
+
+def redis_command(port, *parts, timeout=10.0):
+    with socket.create_connection((HOST, port), timeout=timeout) as s:
+        s.sendall(resp(*parts))
+        with s.makefile("rb") as f:
+            return resp_read(f)
+
+
+def proc_cpu_seconds(pid):
+    """User + system CPU seconds of a running process, from /proc/PID/stat."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def proc_wait_seconds(pid):
+    """Seconds the process's main thread has been runnable but waiting for a core
+    (/proc/PID/schedstat): on a shared machine, what the scheduler withheld."""
+    with open(f"/proc/{pid}/schedstat") as f:
+        return int(f.read().split()[1]) / 1e9
+
+
+def redis_distance_km(lat1, lon1, lat2, lon2):
+    """Redis's own distance (geohashGetDistance): haversine on a sphere of 6,372,797.560856 m."""
+    la1, la2 = math.radians(lat1), math.radians(lat2)
+    u = math.sin((la2 - la1) / 2)
+    v = math.sin(math.radians(lon2 - lon1) / 2)
+    return 2 * 6372.797560856 * math.asin(math.sqrt(u * u + math.cos(la1) * math.cos(la2) * v * v))
+
+
+def redis(args, binaries, figures, redis_dir):
+    """The Redis anchor: a throwaway redis-server, the same points GEOADDed, then the C load client
+    on GEOSEARCH k = 10 for --duration seconds; figures under `redis.`."""
+    if os.path.exists(redis_dir):
+        shutil.rmtree(redis_dir)
+    os.makedirs(redis_dir)
+    points_dir = export_points(args, binaries, figures)
+    radius = args.redis_radius_km or REDIS_RADIUS_KM_1M * math.sqrt(1_000_000 / args.stores)
+    radius_text = f"{radius:.3f}".rstrip("0").rstrip(".")
+
+    # The load client, compiled each run (0.2 s) so it always matches the source beside this script.
+    client = os.path.join(redis_dir, "geosearch_load")
+    figures["setup.build_geosearch_load_s"] = timed(
+        ["gcc", "-O2", "-Wall", "-o", client, LOAD_C], timeout=120)
+
+    start = time.perf_counter()
+    port = free_port()
+    log_path = os.path.join(redis_dir, "redis.log")
+    # No persistence (--save '' --appendonly no): the data is rebuilt every run, and a snapshot
+    # written in the background would fork and compete for the cores mid-run.
+    command = ["redis-server", "--bind", HOST, "--port", str(port), "--protected-mode", "yes",
+               "--save", "", "--appendonly", "no", "--dir", redis_dir, "--logfile", log_path,
+               "--daemonize", "no"]
+    log("$ " + " ".join(c if c else "''" for c in command))
+    process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.STDOUT, start_new_session=True)
+    STARTED.append(("redis-server", process))
+    deadline = start + 30
+    while True:
+        try:
+            if redis_command(port, "PING", timeout=1.0) == "PONG":
+                break
+        except (OSError, Failure):
+            pass
+        if process.poll() is not None:
+            raise Failure(f"redis-server exited with status {process.returncode} (log: {log_path})")
+        if time.perf_counter() > deadline:
+            raise Failure(f"redis-server not answering PING after 30 s (log: {log_path})")
+        time.sleep(0.001)
+    figures["setup.redis_start_s"] = time.perf_counter() - start
+    figures["redis.version"] = re.search(r"redis_version:(\S+)", redis_command(port, "INFO", "server")).group(1)
+
+    # GEOADD the points: 1,000 members a command, as RESP, through redis-cli --pipe (which sends
+    # it all and counts the replies). Member i is the i-th point, as PostGIS's id.
+    with open(os.path.join(points_dir, "points.f64"), "rb") as f:
+        raw = f.read()
+    count = len(raw) // 16
+    start = time.perf_counter()
+    commands, members, clamped = [], [b"GEOADD", b"stores"], 0
+    for i, (lat, lon) in enumerate(struct.iter_unpack("<2d", raw)):
+        if abs(lat) > REDIS_MAX_LATITUDE:
+            lat = math.copysign(REDIS_CLAMPED_LATITUDE, lat)
+            clamped += 1
+        members += [repr(lon).encode(), repr(lat).encode(), str(i).encode()]
+        if len(members) == 2 + 3 * 1000:
+            commands.append(resp(*members))
+            members = [b"GEOADD", b"stores"]
+    if len(members) > 2:
+        commands.append(resp(*members))
+    pipe = ["redis-cli", "-h", HOST, "-p", str(port), "--pipe"]
+    log("$ " + " ".join(pipe) + " < GEOADD commands")
+    result = subprocess.run(pipe, input=b"".join(commands), capture_output=True, timeout=600)
+    summary = re.search(rb"errors: (\d+), replies: (\d+)", result.stdout)
+    if result.returncode != 0 or not summary or int(summary.group(1)) != 0:
+        raise Failure(f"redis-cli --pipe failed: {result.stdout.decode(errors='replace')}"
+                      f"{result.stderr.decode(errors='replace')}")
+    figures["redis.load_s"] = time.perf_counter() - start
+    members_loaded = redis_command(port, "ZCARD", "stores")
+    if members_loaded != count:
+        raise Failure(f"Redis holds {members_loaded} members, not {count}")
+    figures["redis.points"] = count
+    figures["redis.clamped_points"] = clamped
+    figures["redis.used_memory_bytes"] = int(re.search(r"used_memory:(\d+)",
+                                                       redis_command(port, "INFO", "memory")).group(1))
+
+    # A check that the load is right (longitude first, the ids), that the radius is honoured and
+    # that clamped points are found: the first three query points and the first one beyond the
+    # limit, against a brute-force search of the same points with Redis's own distance.
+    start = time.perf_counter()
+    points = list(struct.iter_unpack("<2d", raw))
+    with open(os.path.join(points_dir, "queries.f64"), "rb") as f:
+        queries = list(struct.iter_unpack("<2d", f.read()))
+    def clamp(lat):
+        return math.copysign(REDIS_CLAMPED_LATITUDE, lat) if abs(lat) > REDIS_MAX_LATITUDE else lat
+    checked = queries[:3] + [q for q in queries if abs(q[0]) > REDIS_MAX_LATITUDE][:1]
+    for qlat, qlon in checked:
+        qlat = clamp(qlat)
+        answer = redis_command(port, "GEOSEARCH", "stores", "FROMLONLAT", f"{qlon:.6f}", f"{qlat:.6f}",
+                               "BYRADIUS", radius_text, "km", "ASC", "COUNT", "10", "WITHDIST")
+        band = radius / 111.0 + 0.01  # degrees of latitude a point within the radius can be off by
+        near = []
+        for i, (lat, lon) in enumerate(points):
+            lat = clamp(lat)
+            if abs(lat - qlat) <= band:
+                d = redis_distance_km(qlat, float(f"{qlon:.6f}"), lat, lon)
+                if d <= radius:
+                    near.append((d, i))
+        near.sort()
+        expected = near[:10]
+        got = [(float(d), int(m)) for m, d in answer]
+        # Redis keeps each point as a 52-bit geohash (within about 0.6 m) and prints distances to
+        # the metre: the k smallest distances must agree to 2 m, and each member's distance must be
+        # that of the point with its id (which checks longitude-first order and the ids, without
+        # failing on a near-tie that the geohash reorders).
+        def true_km(i):
+            lat, lon = points[i]
+            return redis_distance_km(qlat, float(f"{qlon:.6f}"), clamp(lat), lon)
+        if (len(got) != len(expected) or any(abs(g[0] - e[0]) > 0.002 for g, e in zip(got, expected))
+                or any(abs(true_km(m) - d) > 0.002 for d, m in got)):
+            raise Failure(f"GEOSEARCH at {qlat:.6f},{qlon:.6f} answered {got}, a brute-force search {expected}")
+    figures["redis.checked_queries"] = len(checked)
+    figures["redis.check_s"] = time.perf_counter() - start
+
+    figures["redis.radius_km"] = radius
+    load = [client, HOST, str(port), "stores", radius_text, str(args.connections), str(args.duration),
+            os.path.join(points_dir, "queries.f64")]
+    log("$ " + " ".join(load))
+    cpu_before, wait_before = proc_cpu_seconds(process.pid), proc_wait_seconds(process.pid)
+    result = subprocess.run(load, capture_output=True, text=True, timeout=args.duration + 60)
+    cpu_redis = proc_cpu_seconds(process.pid) - cpu_before
+    wait_redis = proc_wait_seconds(process.pid) - wait_before
+    if result.returncode != 0:
+        raise Failure(f"geosearch_load exited {result.returncode}: {result.stderr.strip()}")
+    line = next((l for l in result.stdout.splitlines() if l.startswith("GEOSEARCH_JSON ")), None)
+    if line is None:
+        raise Failure(f"geosearch_load printed no GEOSEARCH_JSON line:\n{result.stdout}\n{result.stderr}")
+    r = json.loads(line[len("GEOSEARCH_JSON "):])
+    log(line)
+    seconds = r["duration_us"] / 1e6
+    figures["redis.rps"] = r["requests"] / seconds
+    figures["redis.requests"] = r["requests"]
+    for q in ("p50", "p90", "p99", "p999"):
+        figures[f"redis.{q}_ms"] = r[f"{q}_us"] / 1000
+    figures["redis.mean_ms"] = r["latency_mean_us"] / 1000
+    figures["redis.max_ms"] = r["latency_max_us"] / 1000
+    figures["redis.error_replies"] = r["error_replies"]
+    figures["redis.socket_errors"] = r["socket_errors"] + r["timeouts"]
+    figures["redis.short_share"] = r["short_replies"] / max(1, r["requests"])
+    figures["redis.short_replies"] = r["short_replies"]
+    figures["redis.mean_results"] = r["results"] / max(1, r["requests"])
+    figures["redis.clamped_requests"] = r["clamped_requests"]
+    figures["redis.clamped_share"] = r["clamped_requests"] / max(1, r["requests"])
+    figures["redis.query_points"] = r["query_points"]
+    figures["redis.clamped_query_points"] = r["clamped_points"]
+    figures["redis.bytes_per_reply"] = r["bytes"] / max(1, r["requests"])
+    figures["redis.client_cpu_seconds"] = r["client_cpu_s"]
+    figures["redis.server_cpu_seconds"] = cpu_redis
+    figures["redis.client_wait_seconds"] = r["client_wait_s"]
+    figures["redis.server_wait_seconds"] = wait_redis
+    # Redis answers on one thread: at its limit it uses about one core. A client using as much
+    # CPU as Redis would be the limit, not Redis.
+    if r["client_cpu_s"] >= cpu_redis:
+        log(f"warning: the load client used {r['client_cpu_s']:.1f} s of CPU, Redis {cpu_redis:.1f} s: "
+            "the client, not Redis, may be the limit")
+
+
 # --- report ------------------------------------------------------------------------------------
 
 def fmt_rps(x):
@@ -496,6 +758,7 @@ def fmt_ratio(x):
 def table(figures, smoke):
     ceiling = figures.get("ceiling.rps")
     pg = figures.get("postgis.qps")
+    rd = figures.get("redis.rps")
     rows = []
 
     def ratio(x, to):
@@ -511,9 +774,11 @@ def table(figures, smoke):
     label = "stores-server ready (exec → /readyz 200)"
     if len(runs) > 1:
         label += f", median of {', '.join(f'{x:.1f}' for x in runs)} ms"
-    rows.append([label, "–", fmt_ms(ready), "–", "–", "–", "–",
+    rows.append([label, "–", fmt_ms(ready), "–", "–", "–", "–", "–",
                  f"≤ {READY_TARGET_MS:.0f} ms", verdict(None if ready is None else ready <= READY_TARGET_MS)])
-    for route, key in (("GET /v1/stores/nearest k=10", "nearest"), ("POST /v1/pickup", "pickup")):
+    for route, key in (("GET /v1/stores/nearest k=10", "nearest"),
+                       (f"GET /v1/stores/nearest k=10 fields={FIELDS}", "nearest_fields"),
+                       ("POST /v1/pickup", "pickup")):
         rps = figures.get(f"{key}.rps")
         p50, p99 = figures.get(f"{key}.p50_ms"), figures.get(f"{key}.p99_ms")
         errors = figures.get(f"{key}.non_2xx", 0) + figures.get(f"{key}.socket_errors", 0)
@@ -530,29 +795,53 @@ def table(figures, smoke):
                     ok = ok and rps >= NEAREST_CEILING_SHARE * ceiling
                 if pg:
                     ok = ok and rps / pg >= NEAREST_POSTGIS_RATIO
+            target += f", ≥ {NEAREST_REDIS_RATIO:g}× Redis"
+            if ok is not None and rd:
+                ok = ok and rps / rd >= NEAREST_REDIS_RATIO
+        elif key == "nearest_fields":
+            target = f"≥ {NEAREST_FIELDS_REDIS_RATIO:g}× Redis, 0 non-2xx"
+            ok = None
+            if rps is not None:
+                ok = errors == 0 and (not rd or rps / rd >= NEAREST_FIELDS_REDIS_RATIO)
+            if "nearest_fields.refused" in figures:
+                rows.append([route, "–", "–", "–", "–", "–", "–", "–", target,
+                             "not run: the server refuses fields="])
+                continue
         else:
             target = f"≥ {PICKUP_RPS:,.0f} req/s, 0 non-2xx"
             ok = None if rps is None else (errors == 0 and rps >= PICKUP_RPS)
         rows.append([route, fmt_rps(rps), fmt_ms(p50), fmt_ms(p99), shown, fmt_ratio(ratio(rps, ceiling)),
-                     fmt_ratio(ratio(rps, pg)), target, verdict(ok)])
+                     fmt_ratio(ratio(rps, pg)), fmt_ratio(ratio(rps, rd)), target, verdict(ok)])
     rows.append(["ceiling: Hummingbird constant 64-byte JSON", fmt_rps(ceiling),
                  fmt_ms(figures.get("ceiling.p50_ms")), fmt_ms(figures.get("ceiling.p99_ms")),
                  "–" if ceiling is None else f"{figures['ceiling.non_2xx'] + figures['ceiling.socket_errors']:,}",
                  "1×" if ceiling else "–",
-                 fmt_ratio(ratio(ceiling, pg)), "anchor", "–"])
+                 fmt_ratio(ratio(ceiling, pg)), fmt_ratio(ratio(ceiling, rd)), "anchor", "–"])
     rows.append(["PostGIS k-NN k=10, pgbench -M prepared -c 2 (queries/s; mean "
                  + fmt_ms(figures.get("postgis.mean_ms")) + ")", fmt_rps(pg),
                  fmt_ms(figures.get("postgis.p50_ms")), fmt_ms(figures.get("postgis.p99_ms")),
                  "–" if pg is None else f"{figures.get('postgis.failed', 0):,}",
-                 fmt_ratio(ratio(pg, ceiling)), "1×" if pg else "–", "anchor", "–"])
+                 fmt_ratio(ratio(pg, ceiling)), "1×" if pg else "–", fmt_ratio(ratio(pg, rd)), "anchor", "–"])
     sorted_qps = figures.get("postgis_sorted.qps")
     if sorted_qps is not None:
         rows.append(["PostGIS, the same rows rewritten in geohash order (mean "
                      + fmt_ms(figures.get("postgis_sorted.mean_ms")) + ")", fmt_rps(sorted_qps),
                      fmt_ms(figures.get("postgis_sorted.p50_ms")), fmt_ms(figures.get("postgis_sorted.p99_ms")),
                      f"{figures.get('postgis_sorted.failed', 0):,}", fmt_ratio(ratio(sorted_qps, ceiling)),
-                     fmt_ratio(ratio(sorted_qps, pg)), "for comparison", "–"])
-    header = ["route", "req/s", "p50", "p99", "errors", "÷ ceiling", "÷ PostGIS", "target", "pass/fail"]
+                     fmt_ratio(ratio(sorted_qps, pg)), fmt_ratio(ratio(sorted_qps, rd)), "for comparison", "–"])
+    if rd is not None or "redis.radius_km" in figures:
+        label = (f"Redis {figures.get('redis.version', '')} GEOSEARCH BYRADIUS "
+                 f"{figures.get('redis.radius_km', 0):g} km ASC COUNT 10 WITHDIST, "
+                 f"{figures.get('run.connections', 64)} connections")
+        if rd is not None:
+            label += (f" ({figures['redis.short_share']:.2%} found < 10; "
+                      f"{figures['redis.clamped_share']:.2%} clamped to ±85.05°)")
+        errors = figures.get("redis.error_replies", 0) + figures.get("redis.socket_errors", 0)
+        rows.append([label, fmt_rps(rd), fmt_ms(figures.get("redis.p50_ms")), fmt_ms(figures.get("redis.p99_ms")),
+                     "–" if rd is None else f"{errors:,}", fmt_ratio(ratio(rd, ceiling)),
+                     fmt_ratio(ratio(rd, pg)), "1×" if rd else "–", "anchor", "–"])
+    header = ["route", "req/s", "p50", "p99", "errors", "÷ ceiling", "÷ PostGIS", "÷ Redis", "target",
+              "pass/fail"]
     if smoke:
         header[-1] = "pass/fail (smoke data: targets not meaningful)"
     widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
@@ -562,6 +851,33 @@ def table(figures, smoke):
     md = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     md += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
     return "\n".join(text), "\n".join(md)
+
+
+def redis_summary(figures):
+    """Issue 35's comparison in words: both nearest rows against Redis, and whether the load
+    client stayed below Redis's CPU (else Redis's figure is the client's)."""
+    rd = figures.get("redis.rps")
+    if rd is None:
+        return "against Redis: not run"
+    lines = []
+    for name, key, goal in (("nearest, default answer", "nearest", NEAREST_REDIS_RATIO),
+                            (f"nearest, fields={FIELDS}", "nearest_fields", NEAREST_FIELDS_REDIS_RATIO)):
+        rps = figures.get(f"{key}.rps")
+        if rps is None:
+            why = ("not run: the server refuses fields=" if f"{key}.refused" in figures else "not run")
+            lines.append(f"against Redis: {name}: {why} (target ≥ {goal:g}×)")
+        else:
+            lines.append(f"against Redis: {name}: {rps:,.0f} / {rd:,.0f} req/s = {rps / rd:.2f}× "
+                         f"(target ≥ {goal:g}×: {'pass' if rps / rd >= goal else 'FAIL'})")
+    seconds = figures["redis.requests"] / rd
+    client, server = figures["redis.client_cpu_seconds"], figures["redis.server_cpu_seconds"]
+    lines.append(f"Redis load client CPU {client:.1f} s ({client / seconds:.0%} of a core), redis-server "
+                 f"{server:.1f} s ({server / seconds:.0%}; it waited {figures['redis.server_wait_seconds']:.1f} s "
+                 f"for a core, the client {figures['redis.client_wait_seconds']:.1f} s): "
+                 + ("the client is below Redis" if client < server else "the CLIENT may be the limit")
+                 + f"; {figures['redis.points']:,} points, {figures['redis.clamped_points']:,} clamped "
+                 f"to ±{REDIS_CLAMPED_LATITUDE}; {figures['redis.mean_results']:.2f} results a query")
+    return "\n".join(lines)
 
 
 def record_wrk(figures, key, r):
@@ -609,6 +925,10 @@ def main():
                    help="also PostGIS on the rows rewritten in geohash order (default with PostGIS, but off with --smoke)")
     p.add_argument("--no-postgis-sorted", dest="postgis_sorted", action="store_false",
                    help="skip the geohash-ordered PostGIS row")
+    p.add_argument("--no-redis", dest="redis", action="store_false", default=True,
+                   help="skip the Redis GEOSEARCH anchor (run by default, also with --smoke)")
+    p.add_argument("--redis-radius-km", type=float,
+                   help="GEOSEARCH radius (default 75 km at 1,000,000 stores, scaled by sqrt(1e6 / N))")
     p.add_argument("--no-ceiling", action="store_true", help="skip the Hummingbird ceiling")
     p.add_argument("--no-build", action="store_true", help="use the existing release binaries")
     p.add_argument("--no-install", action="store_true", help="never run apt-get; fail if something is missing")
@@ -639,6 +959,10 @@ def main():
         missing = [] if have("wrk") else ["wrk"]
         if args.postgis and not (pg_bin() and postgis_installed() and have("pgbench")):
             missing.append("postgresql-15-postgis-3")  # brings postgresql-15 and its client (pgbench)
+        if args.redis and not (have("redis-server") and have("redis-cli")):
+            missing.append("redis-server")  # brings redis-tools (redis-cli)
+        if args.redis and not (have("gcc") and os.path.exists("/usr/include/stdio.h")):
+            missing += ["gcc", "libc6-dev"]  # the load client is C (scripts/geosearch_load.c)
         figures["setup.apt_packages"] = " ".join(missing)
         figures["setup.apt_s"] = apt_install(missing, not args.no_install)
         binaries = build(args, figures)
@@ -657,10 +981,16 @@ def main():
                 ready.append(seconds * 1000)
             figures["server.ready_ms_runs"] = ready
             figures["server.ready_ms"] = statistics.median(ready)
-            for key in ("nearest", "pickup"):
-                bad = probe(port, key)
+            for key in ("nearest", "nearest_fields", "pickup"):
+                bad, statuses = probe(port, key)
                 if bad:
                     log(f"{key}: {len(bad)} of 20 probe requests failed, e.g. {bad[0]}")
+                if key == "nearest_fields" and statuses.get(400) == sum(statuses.values()):
+                    # A server without issue 35's fields= refuses the unknown parameter: say so
+                    # and go on, rather than measure 20 s of 400s.
+                    figures["nearest_fields.refused"] = f"400: {bad[0][2][:200]}"
+                    log("nearest_fields: not run: the server refuses fields=")
+                    continue
                 record_wrk(figures, key, wrk(args, port, key))
             stop("stores-server", server)
 
@@ -675,12 +1005,22 @@ def main():
             postgis(args, binaries, figures, os.path.join(scratch, "pg"))
             cleanup()
 
-        for key in ("nearest", "pickup", "ceiling"):
+        if args.redis:
+            redis(args, binaries, figures, os.path.join(scratch, "redis"))
+            cleanup()
+
+        for key in ("nearest", "nearest_fields", "pickup", "ceiling"):
+            if f"{key}.rps" not in figures:
+                continue
             errors = figures.get(f"{key}.status_other", figures.get(f"{key}.non_2xx", 0))
             if errors or figures.get(f"{key}.socket_errors", 0):
                 log(f"{key}: {errors} error responses, {figures[f'{key}.socket_errors']} socket errors")
                 status = 1
         if figures.get("postgis.failed") or figures.get("postgis_sorted.failed"):
+            status = 1
+        if figures.get("redis.error_replies") or figures.get("redis.socket_errors"):
+            log(f"redis: {figures['redis.error_replies']} error replies, "
+                f"{figures['redis.socket_errors']} socket errors or timeouts")
             status = 1
     except Failure as error:
         log(f"error: {error}")
@@ -702,8 +1042,11 @@ def main():
     print(text)
     print()
     print(md)
+    if args.redis:
+        print()
+        print(redis_summary(figures))
     setup = {k: round(v, 2) for k, v in figures.items() if isinstance(v, float)
-             and k.startswith(("setup.", "postgis.", "postgis_sorted.")) and k.endswith("_s")}
+             and k.startswith(("setup.", "postgis.", "postgis_sorted.", "redis.")) and k.endswith("_s")}
     print("\nsetup times (s): " + ", ".join(f"{k} {v}" for k, v in setup.items()))
     print(f"whole run: {figures['run.wall_s']:.1f} s")
     if args.json:

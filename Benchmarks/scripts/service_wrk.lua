@@ -2,7 +2,8 @@
 --
 --   wrk -t1 -c64 -d20s --latency -s service_wrk.lua URL -- MODE SEED COUNT
 --
--- MODE: "nearest" (GET /v1/stores/nearest?near=LAT,LON&k=10), "pickup" (POST /v1/pickup with a
+-- MODE: "nearest" (GET /v1/stores/nearest?near=LAT,LON&k=10), "nearest_fields" (the same with
+-- &fields=id,distance_m, the trimmed answer of issue 35), "pickup" (POST /v1/pickup with a
 -- pickup request {"near": "LAT,LON", "ready_in": "12m"}) or "constant" (GET the URL's own path,
 -- for the framework ceiling). The query points are uniform on the sphere: latitude
 -- degrees(asin(2u - 1)), longitude 360v - 180, u and v from LuaJIT's math.random seeded with SEED
@@ -48,6 +49,8 @@ function init(args)
     local near = string.format("%.6f,%.6f", lat, lon)
     if mode == "nearest" then
       requests[j] = wrk.format("GET", "/v1/stores/nearest?near=" .. near .. "&k=10")
+    elseif mode == "nearest_fields" then
+      requests[j] = wrk.format("GET", "/v1/stores/nearest?near=" .. near .. "&k=10&fields=id,distance_m")
     elseif mode == "pickup" then
       requests[j] = wrk.format("POST", "/v1/pickup", { ["Content-Type"] = "application/json" },
         '{"near": "' .. near .. '", "ready_in": "12m"}')
