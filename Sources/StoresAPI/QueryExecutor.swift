@@ -49,14 +49,6 @@ public final class QueryExecutor: Sendable {
   /// Queries admitted and not yet finished (running and waiting).
   public var load: Int { admitted.load(ordering: .relaxed) }
 
-  /// The result of `work`: computed where the caller runs when `inline` (a query whose cost is
-  /// bounded and small, such as `NearestRequest.isBounded`: the hand-over to a query thread and
-  /// back costs more than the query), else as `run(_:)` computes it.
-  public func run<T: Sendable>(inline: Bool, _ work: @escaping @Sendable () throws -> T) async throws -> T {
-    if inline { return try work() }
-    return try await run(work)
-  }
-
   /// The result of `work`, computed on a query thread.
   /// - Throws: `Problem.overloaded` at once when `threadCount + queueLimit` queries are already
   ///   admitted; `CancellationError` when the caller is cancelled before `work` starts; what

@@ -59,9 +59,14 @@ public struct StoresService: Sendable {
     let operations = OperationsRoutes(
       store: store, metrics: metrics, reloader: reloader, configuration: configuration, state: state)
     // The queries run on the query threads, the probes and the page where the request arrived.
-    // A bounded nearest (k ≤ 20 near a LAT,LON, no condition) is answered where it arrived.
-    add(.nearest, to: router) { [queries] request, context in
-      try await queries.run(inline: StoreRoutes.isBounded(request)) { try stores.nearest(request, context) }
+    // A bounded nearest (k ≤ 20 near a LAT,LON, no condition) is answered where it arrived, with
+    // no deadline to race (its cost is bounded; the race's two tasks and timer cost more than it).
+    let deadline = configuration.requestTimeout
+    add(.nearest, to: router, deadline: false) { [queries] request, context in
+      if StoreRoutes.isBounded(request) { return try stores.nearest(request, context) }
+      return try await withDeadline(seconds: deadline) {
+        try await queries.run { try stores.nearest(request, context) }
+      }
     }
     addQuery(.within, to: router) { try stores.within($0, $1) }
     addQuery(.clusters, to: router) { try stores.clusters($0, $1) }
