@@ -81,8 +81,8 @@ enum SnapshotImage {
     return [(.maskPoints, points.bytes), (.maskNodes, nodes.bytes), (.maskDigests, digests.bytes)]
   }
 
-  /// Header, section table, then each section on its boundary (`Section.alignment`), in one page-aligned
-  /// allocation of the image's exact size.
+  /// Header, section table, then each section on its boundary (`Section.alignment`), in one
+  /// page-aligned allocation of the image's exact size.
   static func assemble(_ sections: [(SnapshotFormat.Section, UnsafeRawBufferPointer)]) -> TableMemory {
     let image = ImageWriter(sections: sections.map { ($0.0, $0.1.count) })
     for (number, (section, body)) in sections.enumerated() { image.put(section, body, number: number) }
