@@ -297,7 +297,8 @@ public struct KDTree: @unchecked Sendable {
     }
   }
 
-  /// Calls `body` with unchecked pointers to the tree's arrays. Requires `count > 0`.
+  /// Calls `body` with unchecked pointers to the tree's arrays (and the masks'). Requires
+  /// `count > 0`.
   @inline(__always)
   func withView<R>(requiring requirement: MaskRequirement? = nil, _ body: (View) -> R) -> R {
     guard let requirement else { return withView(masks: nil, body) }
@@ -305,14 +306,17 @@ public struct KDTree: @unchecked Sendable {
     precondition(
       masks.points.count == ids.count && masks.nodes.count == boxes.count / 6,
       "the masks were built for another tree")
-    return masks.points.withUnsafeBufferPointer { points in
-      masks.nodes.withUnsafeBufferPointer { nodes in
-        withView(
-          masks: MaskView(
-            points: points.baseAddress!, nodes: nodes.baseAddress!, required: requirement.required),
-          body)
-      }
-    }
+    // Masks from a file are checked leaf by leaf as the search reads them, until all have been.
+    let check = masks.leafCheck
+    let digests = check.flatMap { $0.verifiedWhole.load(ordering: .relaxed) ? nil : $0.digests.baseAddress }
+    let result = withView(
+      masks: MaskView(
+        points: masks.points.baseAddress!, nodes: masks.nodes.baseAddress!, required: requirement.required,
+        digests: digests, leafCheck: check),
+      body)
+    // The view's pointers are only valid while the masks' memory lives.
+    withExtendedLifetime(masks.memory) {}
+    return result
   }
 
   @inline(__always)

@@ -216,14 +216,72 @@ public struct SubtreeMaskParts: Sendable {
 }
 
 extension SubtreeMasks {
-  public var parts: SubtreeMaskParts { SubtreeMaskParts(points: points, nodes: nodes) }
+  /// The masks' arrays, for saving (checked against their digests first when read from a file).
+  public var parts: SubtreeMaskParts {
+    checkWhole()
+    return SubtreeMaskParts(points: Array(points), nodes: Array(nodes))
+  }
 
-  /// Masks from saved parts, checked against the tree's size.
+  /// Masks from saved parts, checked against the tree's size (the parts are copied).
   public init(for tree: KDTree, parts: SubtreeMaskParts) throws(KDTreePartsError) {
     guard parts.points.count == tree.count, parts.nodes.count == tree.boxes.count / 6 else {
       throw KDTreePartsError(description: "the masks do not fit the tree")
     }
-    self.init(uncheckedPoints: parts.points, nodes: parts.nodes)
+    let memory = TreeMemory(owner: nil)
+    func copy(_ array: [Mask]) -> UnsafeBufferPointer<Mask> {
+      let buffer = memory.allocate(Mask.self, count: array.count)
+      _ = buffer.initialize(from: array)
+      return UnsafeBufferPointer(buffer)
+    }
+    self.init(
+      memory: memory, points: copy(parts.points), nodes: copy(parts.nodes), depth: tree.depth, leafCheck: nil)
+  }
+
+  /// Masks over arrays in memory the caller owns, such as a mapped snapshot, copying nothing;
+  /// they keep `owner` alive, and the memory must not change while they live.
+  ///
+  /// The sizes and the alignment are checked here. The node masks are the caller's to check
+  /// (a snapshot checksums them, a few MB, before it calls this). The point masks (32 bytes a
+  /// point) are not read now: a search checks each leaf's masks against its digest before it
+  /// reads them, so a search never skips or admits a point on a damaged mask, and opening costs
+  /// nothing per point. A leaf that does not match ends in `onDamagedLeaf`.
+  ///
+  /// - Parameters:
+  ///   - layout: The point masks, node masks and leaf digests (`leafDigests`).
+  ///   - onDamagedLeaf: Called with the leaf whose point masks do not match their digest,
+  ///     before anything reads them; it must not return (a query cannot fail). `nil`: the masks
+  ///     are trusted as they are (an image built in memory a moment ago), not checked.
+  /// - Throws: `KDTreePartsError` when a size does not fit the tree or the masks do not lie on
+  ///   32-byte boundaries.
+  /// - Complexity: O(1).
+  public init(
+    for tree: KDTree, borrowing layout: SubtreeMaskLayout, owner: any AnyObject & Sendable,
+    onDamagedLeaf: (@Sendable (_ leaf: Int) -> Never)?
+  ) throws(KDTreePartsError) {
+    let stride = MemoryLayout<Mask>.stride
+    let leafCount = 1 << tree.depth
+    guard layout.points.count == tree.count * stride, layout.nodes.count == tree.boxes.count / 6 * stride,
+      layout.leafDigests.count == leafCount * 8
+    else { throw KDTreePartsError(description: "the masks do not fit the tree") }
+    func aligned(_ bytes: UnsafeRawBufferPointer, _ alignment: Int) -> Bool {
+      bytes.isEmpty || Int(bitPattern: bytes.baseAddress) % alignment == 0
+    }
+    guard aligned(layout.points, 32), aligned(layout.nodes, 32), aligned(layout.leafDigests, 8) else {
+      throw KDTreePartsError(description: "the masks do not lie on 32-byte boundaries")
+    }
+    func bound<T>(_ bytes: UnsafeRawBufferPointer, as _: T.Type) -> UnsafeBufferPointer<T> {
+      guard let base = bytes.baseAddress, !bytes.isEmpty else {
+        return UnsafeBufferPointer(start: nil, count: 0)
+      }
+      return UnsafeBufferPointer(
+        start: base.assumingMemoryBound(to: T.self), count: bytes.count / MemoryLayout<T>.stride)
+    }
+    self.init(
+      memory: TreeMemory(owner: owner), points: bound(layout.points, as: Mask.self),
+      nodes: bound(layout.nodes, as: Mask.self), depth: tree.depth,
+      leafCheck: onDamagedLeaf.map {
+        LeafCheck(digests: bound(layout.leafDigests, as: UInt64.self), onDamagedLeaf: $0)
+      })
   }
 
   /// Whether every node's mask is the union of its subtree's point masks, as searches that skip
@@ -232,6 +290,27 @@ extension SubtreeMasks {
   /// - Complexity: O(n).
   public func isConsistent(with tree: KDTree) -> Bool {
     guard points.count == tree.count, nodes.count == tree.boxes.count / 6 else { return false }
-    return SubtreeMasks(tree: tree, points: points).nodes == nodes
+    var unions = [Mask](repeating: .zero, count: nodes.count)
+    unions.withUnsafeMutableBufferPointer { Self.unions(of: points, depth: tree.depth, into: $0) }
+    return unions.elementsEqual(nodes)
+  }
+}
+
+/// Where saved masks lie in memory the caller owns (a mapped snapshot), for
+/// `SubtreeMasks(for:borrowing:owner:onDamagedLeaf:)`.
+public struct SubtreeMaskLayout {
+  /// 32 bytes a point, in tree order, on a 32-byte boundary.
+  public var points: UnsafeRawBufferPointer
+  /// 32 bytes a node, on a 32-byte boundary.
+  public var nodes: UnsafeRawBufferPointer
+  /// A `UInt64` a leaf: `SubtreeMasks.leafDigests`.
+  public var leafDigests: UnsafeRawBufferPointer
+
+  public init(
+    points: UnsafeRawBufferPointer, nodes: UnsafeRawBufferPointer, leafDigests: UnsafeRawBufferPointer
+  ) {
+    self.points = points
+    self.nodes = nodes
+    self.leafDigests = leafDigests
   }
 }

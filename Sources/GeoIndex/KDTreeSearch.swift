@@ -34,6 +34,13 @@ struct View {
     return boxDistance2(node, qx, qy, qz)
   }
 
+  /// Before the first point mask of leaf `node` (positions `start..<end`) is read: checks the
+  /// leaf's masks against their digest when they came from a file.
+  @inline(__always)
+  func checkMasks(ofLeaf node: Int, _ start: Int, _ end: Int) {
+    masks?.checkLeaf(node - firstLeafNode, start, end)
+  }
+
   /// False when the requirement rules out the point at tree position `p`.
   @inline(__always)
   func meetsRequirement(_ p: Int) -> Bool {
@@ -215,6 +222,7 @@ struct View {
           // Then the requirement and the filter, in a loop of their own (the call is the costly
           // part when it rejects most points), keeping the points they admit; then the heap.
           var admitted = 0
+          if found > 0 { checkMasks(ofLeaf: node, start, end) }
           for i in 0..<found {
             let (position, index, d2) = nearby[i]
             guard meetsRequirement(Int(position)) else { continue }
@@ -297,6 +305,7 @@ struct View {
         }
         guard node >= 0 else { continue }
         let (start, end) = leafBounds(node)
+        checkMasks(ofLeaf: node, start, end)
         for p in start..<end {
           let d2 = chord2(p, qx, qy, qz)
           if d2 > bound2 || !meetsRequirement(p) { continue }
@@ -328,6 +337,7 @@ struct View {
           continue
         }
         let (start, end) = leafBounds(node)
+        checkMasks(ofLeaf: node, start, end)
         for p in start..<end {
           // The 3-D test on tree-order data first spares most outside points a cache miss.
           guard filter.mayContain(xs[p], ys[p], zs[p]), meetsRequirement(p) else { continue }

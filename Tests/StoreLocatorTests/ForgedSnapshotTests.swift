@@ -33,7 +33,10 @@ struct SnapshotForgery {
   /// The file, laid out as the writer lays it out, with every checksum recomputed. `edit` then
   /// changes the assembled bytes (a table field, padding); the header checksum is computed after
   /// it, so only the edit's own bytes are forged.
-  func bytes(_ edit: (inout [UInt8]) -> Void = { _ in }) -> [UInt8] {
+  ///
+  /// `misaligning`: the point and node masks start 8 bytes past a 32-byte boundary, as a writer
+  /// that aligned every section to 8 bytes would put them.
+  func bytes(misaligning: Bool = false, _ edit: (inout [UInt8]) -> Void = { _ in }) -> [UInt8] {
     var file = SnapshotWriter()
     file.appendRaw(SnapshotFormat.magic)
     file.append(SnapshotFormat.version)
@@ -44,7 +47,10 @@ struct SnapshotForgery {
     let tableStart = file.count
     file.appendRaw([UInt8](repeating: 0, count: sections.count * SnapshotFormat.sectionEntrySize))
     for (i, (kind, body)) in sections.enumerated() {
-      file.pad(to: 8)
+      file.pad(to: misaligning ? 8 : kind.alignment)
+      if misaligning, kind.alignment == 32, file.count % 32 == 0 {
+        file.appendRaw([UInt8](repeating: 0, count: 8))
+      }
       let entry = tableStart + i * SnapshotFormat.sectionEntrySize
       file.overwrite(kind.rawValue, at: entry)
       file.overwrite(UInt64(file.count), at: entry + 8)
@@ -297,6 +303,31 @@ struct SnapshotForgery {
         storePositions, in: &bytes, at: SnapshotForgery.entry(of: .treeIDs, in: bytes) + 8)
     }
     try SnapshotTests.expectRefused(overlapping, "its sections overlap")
+  }
+
+  /// The point and node masks are read in place as 32-byte vectors: a file whose masks are not
+  /// on 32-byte boundaries (as a writer aligning every section to 8 would lay them out) is
+  /// refused on open, with the rebuild command, not read misaligned.
+  @Test func misalignedSummariesAreRefused() throws {
+    let bytes = Self.forgery.bytes(misaligning: true)
+    #expect(bytes != Self.forgery.bytes())
+    try SnapshotTests.expectRefused(bytes, "not on a 32-byte boundary")
+    try SnapshotTests.expectRefused(
+      bytes, "its section table is corrupted (the subtree summaries section starts at byte")
+  }
+
+  /// Point masks forged with their section checksum recomputed but not their leaf's digest:
+  /// opening and first use do not read them whole; the leaf's digest finds them (a search that
+  /// read them would end the process), and verify refuses the file.
+  @Test func forgedPointMasksFailTheirLeafDigest() throws {
+    var forgery = Self.forgery
+    forgery[.maskPoints][forgery[.maskPoints].count / 2] ^= 0x04
+    let path = try SnapshotTests.write(forgery.bytes(), name: "forged")
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let catalog = try Catalog(snapshotAt: path)
+    let masks = try #require(catalog.searchMasks)
+    #expect(masks.masks.firstDamagedLeaf() != nil)
+    try Self.expectVerifyRefuses(forgery.bytes(), "do not match their digest")
   }
 
   /// Sections read after opening: forged, they are refused or set aside when read, never trap.

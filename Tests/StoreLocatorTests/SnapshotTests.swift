@@ -162,6 +162,99 @@ import Testing
     }
   }
 
+  /// The byte range of `section` in `bytes`.
+  static func range(of section: SnapshotFormat.Section, in bytes: [UInt8]) throws -> Range<Int> {
+    let forgery = try SnapshotForgery(bytes)
+    let count = Int(SnapshotForgery.word(bytes, at: 12, size: 4))
+    for i in 0..<count where forgery.sections[i].kind == section {
+      let entry = SnapshotFormat.headerSize + i * SnapshotFormat.sectionEntrySize
+      let offset = Int(SnapshotForgery.word(bytes, at: entry + 8, size: 8))
+      return offset..<offset + Int(SnapshotForgery.word(bytes, at: entry + 16, size: 8))
+    }
+    throw CatalogError(.badData, source: "-", "no \(section.name) section")
+  }
+
+  /// A mapped snapshot's filtered searches, which skip subtrees by the summaries read in place
+  /// (each leaf's point masks checked against its digest as they are read), equal a scan of
+  /// every store: indexed conditions (answered by their bit alone), an open requirement, both.
+  @Test func mappedFilteredSearchesEqualBruteForce() throws {
+    let snapshot = try Self.reopened(Self.original)
+    let masks = try #require(snapshot.searchMasks)
+    #expect(masks.masks.checksLeavesAsRead)
+    let driveThrough = try StoreFilter(parsing: ["drive_through=yes"])
+    #expect(snapshot.indexedConditions.contains(driveThrough.conditions[0]))
+    let stores = Array(snapshot.stores)
+    let instants = [
+      Instant(secondsSinceEpoch: 1_795_618_800), Instant.now(), Instant.now() + 3 * 86_400 + 7_200,
+    ]
+    func scan(_ center: Coordinate, _ filter: StoreFilter, _ open: OpeningRequirement?) -> [(String, Double)]
+    {
+      stores.enumerated()
+        .compactMap { position, store -> (Int, String, Double)? in
+          guard let coordinate = store.coordinate, filter.matches(store),
+            open.map({ $0.isMet(by: snapshot.schedule(at: position)) }) ?? true
+          else { return nil }
+          return (position, store.id, center.distance(to: coordinate).meters)
+        }
+        .sorted { ($0.2, $0.0) < ($1.2, $1.0) }
+        .map { ($0.1, $0.2) }
+    }
+    var compared = 0
+    for (i, store) in stores.enumerated() where i % 53 == 0 {
+      guard let center = store.coordinate else { continue }
+      for (j, instant) in instants.enumerated() {
+        let open = OpeningRequirement(time: .instant(instant + Int64(i) * 3_917))
+        for (filter, open) in [(driveThrough, nil), (.all, open), (driveThrough, open)] {
+          let expected = scan(center, filter, open)
+          let found = snapshot.nearest(10, to: center, where: filter, open: open)
+          #expect(found.map(\.store.id) == expected.prefix(10).map(\.0), "store \(i) instant \(j)")
+          let radius = Distance.kilometers(250)
+          #expect(
+            snapshot.stores(within: radius, of: center, where: filter, open: open).map(\.store.id)
+              == expected.filter { $0.1 <= radius.meters }.map(\.0), "store \(i) instant \(j)")
+          compared += 1
+        }
+      }
+    }
+    #expect(compared > 30)
+    #expect(masks.masks.checksLeavesAsRead)
+    #expect(masks.masks.firstDamagedLeaf() == nil)
+    #expect(!masks.masks.checksLeavesAsRead)
+  }
+
+  /// The point masks are read in place, not checksummed on open or on first use: each leaf's are
+  /// checked against the leaf's digest when a search first reads them. A damaged byte opens, is
+  /// found in its leaf (`verify` refuses the file), and a search that reads the leaf ends the
+  /// process with the rebuild command and exit 65, as a damaged row does: never a silent answer.
+  @Test func damagedPointMasksAreFoundByTheirLeafDigest() throws {
+    let range = try Self.range(of: .maskPoints, in: Self.bytes)
+    #expect(range.lowerBound % 32 == 0)
+    var damaged = Self.bytes
+    damaged[(range.lowerBound + range.upperBound) / 2] ^= 0x10
+    let path = try Self.write(damaged, name: "leaf")
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let catalog = try Catalog(snapshotAt: path)
+    let masks = try #require(catalog.searchMasks)
+    #expect(masks.masks.firstDamagedLeaf() != nil)
+    #expect(throws: CatalogError.self) { try catalog.verifySnapshotRecords() }
+  }
+
+  @Test func aSearchReadingDamagedPointMasksEndsTheProcess() async {
+    let result = await #expect(processExitsWith: .exitCode(65), observing: [\.standardErrorContent]) {
+      // Every point mask damaged: whichever leaf the search reads first ends it.
+      var damaged = SnapshotTests.bytes
+      let range = try SnapshotTests.range(of: .maskPoints, in: damaged)
+      for mask in stride(from: range.lowerBound, to: range.upperBound, by: 32) { damaged[mask + 9] ^= 0x10 }
+      let path = try SnapshotTests.write(damaged, name: "leaves")
+      let catalog = try Catalog(snapshotAt: path)
+      try? FileManager.default.removeItem(atPath: path)
+      let center = try Coordinate(latitude: 47.61, longitude: -122.33)
+      _ = catalog.nearest(10, to: center, where: try StoreFilter(parsing: ["drive_through=yes"]))
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("fail their digest") && message.contains("rebuild it with"), "\(message)")
+  }
+
   /// A GeoJSON file that happens to be named .snap still loads as GeoJSON: the magic decides.
   @Test func theMagicNotTheNameDecides() throws {
     let text = #"{"type":"Feature","id":"a","properties":{},"geometry":{"type":"Point","coordinates":[1,2]}}"#
@@ -172,11 +265,11 @@ import Testing
   }
 
   /// The bytes checksums protect (not the padding): header, section table and the sections
-  /// checked on open, or (`lazy`) the sections checked on first use.
+  /// checked on open, or (`lazy`) the sections checked on first use; not the point masks.
   static func coveredRanges(_ bytes: [UInt8], lazy: Bool) throws -> [Range<Int>] {
     let count = Int(bytes[12]) | Int(bytes[13]) << 8
     let tableEnd = SnapshotFormat.headerSize + count * SnapshotFormat.sectionEntrySize
-    let lazySections: [SnapshotFormat.Section] = [.diagnostics, .maskPoints, .maskNodes]
+    let lazySections: [SnapshotFormat.Section] = [.diagnostics, .maskNodes, .maskDigests]
     var ranges = lazy ? [] : [0..<tableEnd]
     for i in 0..<count {
       let entry = SnapshotFormat.headerSize + i * SnapshotFormat.sectionEntrySize
@@ -184,6 +277,9 @@ import Testing
       let offset = word(entry + 8)
       let length = word(entry + 16)
       let section = try #require(SnapshotFormat.Section(rawValue: UInt32(word(entry) & 0xFFFF_FFFF)))
+      // The point masks are neither: each leaf is checked against its digest when read
+      // (`damagedPointMasksAreFoundByTheirLeafDigest`).
+      guard section != .maskPoints else { continue }
       if length > 0, lazySections.contains(section) == lazy { ranges.append(offset..<offset + length) }
     }
     return ranges

@@ -6,7 +6,8 @@ import OpeningHours
 /// The loader builds the same image in memory, so a loaded and a mapped catalog are one thing.
 ///
 /// All numbers are little-endian. The file is a 64-byte header, a section table, then the
-/// sections, each starting on an 8-byte boundary so arrays can be read in place:
+/// sections, each starting on an 8-byte boundary (32 for the point and node masks,
+/// `Section.alignment`) so arrays can be read in place:
 ///
 /// | bytes | header field |
 /// |---|---|
@@ -26,7 +27,7 @@ enum SnapshotFormat {
   static let magic: [UInt8] = Array("STORESNP".utf8)
   /// Bump when the layout or the meaning of any section changes: older files are refused with a
   /// message saying how to rebuild them.
-  static let version: UInt32 = 4
+  static let version: UInt32 = 5
   static let headerSize = 64
   static let sectionEntrySize = 32
   /// Store columns (rows, members, texts, guesses) up to this size together are verified whole on
@@ -67,6 +68,9 @@ enum SnapshotFormat {
     case shapeKeys
     /// The places zones were inferred from (`StoreTableLayout.placeSize`).
     case places
+    /// Per tree leaf, the digest of its point masks (`SubtreeMasks.leafDigests`, UInt64): the
+    /// point masks are read in place, each leaf checked when a search first reads it.
+    case maskDigests
 
     var name: String {
       switch self {
@@ -76,7 +80,7 @@ enum SnapshotFormat {
       case .treeXs, .treeYs, .treeZs: "tree points"
       case .treeIDs: "tree ids"
       case .treeBoxes: "tree boxes"
-      case .maskPoints, .maskNodes: "subtree summaries"
+      case .maskPoints, .maskNodes, .maskDigests: "subtree summaries"
       case .idOrder: "id order"
       case .diagnostics: "diagnostics"
       case .rows: "rows"
@@ -89,6 +93,15 @@ enum SnapshotFormat {
       case .shapes: "shapes"
       case .shapeKeys: "shape keys"
       case .places: "time-zone places"
+      }
+    }
+
+    /// The boundary the section starts on: 32 bytes for the point and node masks, read in place
+    /// as 32-byte vectors (so none straddles a cache line), 8 for every other section.
+    var alignment: Int {
+      switch self {
+      case .maskPoints, .maskNodes: 32
+      default: 8
       }
     }
   }

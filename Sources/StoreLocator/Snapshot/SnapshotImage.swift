@@ -68,19 +68,23 @@ enum SnapshotImage {
     ]
   }
 
+  /// The point masks, the node masks and the leaves' digests (`SubtreeMasks.leafDigests`).
   static func maskSections(_ masks: SearchMasks?) -> [(SnapshotFormat.Section, [UInt8])] {
-    guard let parts = masks?.masks.parts else { return [] }
+    guard let masks = masks?.masks else { return [] }
+    let parts = masks.parts
     var points = SnapshotWriter()
     points.appendRaw(parts.points)
     var nodes = SnapshotWriter()
     nodes.appendRaw(parts.nodes)
-    return [(.maskPoints, points.bytes), (.maskNodes, nodes.bytes)]
+    var digests = SnapshotWriter()
+    digests.appendRaw(masks.leafDigests.map(\.littleEndian))
+    return [(.maskPoints, points.bytes), (.maskNodes, nodes.bytes), (.maskDigests, digests.bytes)]
   }
 
-  /// Header, section table, then each section on an 8-byte boundary, in one page-aligned
-  /// allocation of the image's exact size.
+  /// Header, section table, then each section on its boundary (`Section.alignment`), in one
+  /// page-aligned allocation of the image's exact size.
   static func assemble(_ sections: [(SnapshotFormat.Section, UnsafeRawBufferPointer)]) -> TableMemory {
-    let image = ImageWriter(sizes: sections.map(\.1.count))
+    let image = ImageWriter(sections: sections.map { ($0.0, $0.1.count) })
     for (number, (section, body)) in sections.enumerated() { image.put(section, body, number: number) }
     return image.finished()
   }
@@ -89,7 +93,7 @@ enum SnapshotImage {
   /// left with empty bodies): the sections and the image are never both whole in memory, which
   /// on 1M stores keeps about 400 MB off the loader's peak.
   static func assemble(taking sections: inout [(SnapshotFormat.Section, [UInt8])]) -> TableMemory {
-    let image = ImageWriter(sizes: sections.map(\.1.count))
+    let image = ImageWriter(sections: sections.map { ($0.0, $0.1.count) })
     for number in sections.indices {
       sections[number].1.withUnsafeBytes { image.put(sections[number].0, $0, number: number) }
       sections[number].1 = []
@@ -103,11 +107,12 @@ enum SnapshotImage {
     private let size: Int
     private let offsets: [Int]
 
-    init(sizes: [Int]) {
-      var size = SnapshotFormat.headerSize + sizes.count * SnapshotFormat.sectionEntrySize
+    init(sections: [(SnapshotFormat.Section, Int)]) {
+      var size = SnapshotFormat.headerSize + sections.count * SnapshotFormat.sectionEntrySize
       var offsets: [Int] = []
-      for count in sizes {
-        size = (size + 7) & ~7
+      for (section, count) in sections {
+        let alignment = section.alignment
+        size = (size + alignment - 1) & ~(alignment - 1)
         offsets.append(size)
         size += count
       }
@@ -117,7 +122,7 @@ enum SnapshotImage {
       image.initializeMemory(as: UInt8.self, repeating: 0, count: size)
       for (i, byte) in SnapshotFormat.magic.enumerated() { put(byte, at: i) }
       put(SnapshotFormat.version, at: 8)
-      put(UInt32(sizes.count), at: 12)
+      put(UInt32(sections.count), at: 12)
       put(UInt64(size), at: 16)
     }
 

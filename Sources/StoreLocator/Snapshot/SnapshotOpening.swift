@@ -154,12 +154,17 @@ extension StoreTable {
         guard reserved == 0, sections[section] == nil else {
           throw SnapshotDecodingError(reason: "the \(section.name) section is listed twice or oddly")
         }
-        guard offset % 8 == 0, offset >= UInt64(tableEnd), offset <= UInt64(size),
-          length <= UInt64(size) - offset
-        else {
+        guard offset >= UInt64(tableEnd), offset <= UInt64(size), length <= UInt64(size) - offset else {
           throw SnapshotDecodingError(
             reason: "the \(section.name) section (offset \(offset), length \(length)) lies outside the "
               + "\(size)-byte file")
+        }
+        // The masks are read in place as 32-byte vectors: a writer that did not align them wrote
+        // another format, whatever its version says.
+        guard offset % UInt64(section.alignment) == 0 else {
+          throw SnapshotDecodingError(
+            reason: "the \(section.name) section starts at byte \(offset), not on a "
+              + "\(section.alignment)-byte boundary")
         }
         sections[section] = Int(offset)..<Int(offset + length)
         checksums[section] = checksum
@@ -167,10 +172,13 @@ extension StoreTable {
         throw refusal(path, source: hint, "its section table is corrupted (\(error.reason))")
       }
     }
-    if let reason = uncoveredBytesProblem(buffer, tableEnd: tableEnd, sections: Array(sections.values)) {
+    if let reason = uncoveredBytesProblem(
+      buffer, tableEnd: tableEnd, sections: sections.map { ($0.key, $0.value) })
+    {
       throw refusal(path, source: hint, reason)
     }
-    for section in SnapshotFormat.Section.allCases where section != .maskPoints && section != .maskNodes {
+    let summaries: Set<SnapshotFormat.Section> = [.maskPoints, .maskNodes, .maskDigests]
+    for section in SnapshotFormat.Section.allCases where !summaries.contains(section) {
       guard sections[section] != nil else {
         throw refusal(path, source: hint, "its \(section.name) section is missing")
       }
@@ -277,9 +285,12 @@ extension StoreTable {
         throw SnapshotDecodingError(reason: error.description)
       }
       if hasMasks {
-        // Sizes now; checksums and contents when a query first needs them.
+        // Sizes now; the node masks' and digests' checksums when a query first needs them, and
+        // each leaf's point masks against its digest when a search first reads them.
         let nodeCount = layout.boxes.count / 6
-        guard sections[.maskPoints]?.count == indexedCount * 32, sections[.maskNodes]?.count == nodeCount * 32
+        guard sections[.maskPoints]?.count == indexedCount * 32,
+          sections[.maskNodes]?.count == nodeCount * 32,
+          sections[.maskDigests]?.count == (nodeCount + 1) / 2 * 8
         else { throw SnapshotDecodingError(reason: "the subtree summaries do not fit the tree") }
       }
       let table = StoreTable(
@@ -303,11 +314,11 @@ extension StoreTable {
   }
 
   /// What is wrong with the bytes no checksum covers, or `nil`: the reserved end of the header
-  /// and the padding between sections must be zero, the sections must not overlap, and nothing
-  /// may follow the last one. So every byte of a sound snapshot is either checked by a checksum
-  /// or known to be zero.
+  /// and the padding between sections must be zero (and shorter than the section's alignment),
+  /// the sections must not overlap, and nothing may follow the last one. So every byte of a sound
+  /// snapshot is either checked by a checksum or known to be zero.
   private static func uncoveredBytesProblem(
-    _ buffer: UnsafeRawBufferPointer, tableEnd: Int, sections: [Range<Int>]
+    _ buffer: UnsafeRawBufferPointer, tableEnd: Int, sections: [(SnapshotFormat.Section, Range<Int>)]
   ) -> String? {
     if buffer[32..<SnapshotFormat.headerSize].contains(where: { $0 != 0 }) {
       return "its header's reserved bytes are not zero"
@@ -315,9 +326,12 @@ extension StoreTable {
     var end = tableEnd
     // An empty section holds no byte, so it can neither overlap nor hide one (a catalog without
     // located stores writes empty tree sections at the offset where the next section starts).
-    for section in sections.filter({ !$0.isEmpty }).sorted(by: { $0.lowerBound < $1.lowerBound }) {
+    let ordered = sections.filter { !$0.1.isEmpty }.sorted { $0.1.lowerBound < $1.1.lowerBound }
+    for (kind, section) in ordered {
       guard section.lowerBound >= end else { return "its sections overlap at byte \(section.lowerBound)" }
-      guard section.lowerBound - end < 8, buffer[end..<section.lowerBound].allSatisfy({ $0 == 0 }) else {
+      guard section.lowerBound - end < kind.alignment,
+        buffer[end..<section.lowerBound].allSatisfy({ $0 == 0 })
+      else {
         return "its padding at bytes \(end)..<\(section.lowerBound) is not zero"
       }
       end = section.upperBound
@@ -368,7 +382,8 @@ extension StoreTable {
       "not a usable snapshot: \(reason); \(SnapshotFiles.rebuildAdvice(path: path, source: source))")
   }
 
-  /// A section read in place as `T`s (sections start on 8-byte boundaries of a page-aligned map).
+  /// A section read in place as `T`s (sections start on 8-byte boundaries of a page-aligned map,
+  /// the masks on 32-byte ones).
   private static func buffer<T>(_ base: UnsafeRawPointer, _ range: Range<Int>) -> UnsafeBufferPointer<T> {
     UnsafeBufferPointer(
       start: (base + range.lowerBound).assumingMemoryBound(to: T.self),
