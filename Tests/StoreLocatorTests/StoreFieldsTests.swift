@@ -153,6 +153,7 @@ import Testing
     ("near=47.6,-122.3&k=21", false),
     ("near=47.6,-122.3&k=ten", false),
     ("near=Seattle", false),
+    ("near=47.6", true),  // refused when read, as cheaply
     ("near=47.6,-122.3&where=drive_through=yes", false),
     ("near=47.6,-122.3&open_now=true", false),
     ("near=47.6,-122.3&open_for=30m", false),

@@ -60,8 +60,8 @@ extension NearestRequest {
   static let boundedParameterNames: Set<String> = ["near", "k", "within", "now", "fields"]
 
   /// Whether the answer to a request with `parameters` costs about what finding its nearest
-  /// `k ≤ boundedCount` stores and their states costs, whatever the data: `near` as LAT,LON (no
-  /// place lookup), `k` at most `boundedCount`, no `where` and no opening condition (either may
+  /// `k ≤ boundedCount` stores and their states costs, whatever the data: `near` not a place name
+  /// (no lookup), `k` at most `boundedCount`, no `where` and no opening condition (either may
   /// pass over every store of the catalog before `k` match). The service answers such a request
   /// where it arrives instead of handing it to a query thread, which costs more than the
   /// search itself.
@@ -76,7 +76,8 @@ extension NearestRequest {
       guard boundedParameterNames.contains(name) else { return false }
       switch name {
       case "near":
-        guard (try? Coordinate(parsing: value)) != nil else { return false }
+        // Not a name, so no lookup (a malformed coordinate is refused as cheaply).
+        guard !NearPoint.looksLikeName(value) else { return false }
         hasPoint = true
       case "k": count = Int(value) ?? .max
       default: break
