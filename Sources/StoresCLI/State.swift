@@ -44,6 +44,11 @@ struct StateStorageOption: ParsableArguments {
       valueName: "location"))
   var state: String?
 
+  init() {}
+
+  /// `--state` as another command gives it.
+  init(state: String?) { self.state = state }
+
   func validate() throws {
     if let state {
       do throws(StateStorageError) { _ = try StateStorageLocation(parsing: state) } catch {
@@ -71,7 +76,8 @@ struct StateTarget: ParsableArguments {
 
   /// A target made by another command (`--state` on a query).
   init(state: String?, server: String?, dataOptions: DataOptions) {
-    self.storage.state = state
+    // Assigned whole: an option group made in code, not parsed, has no value to change.
+    self.storage = StateStorageOption(state: state)
     self.server = server
     self.dataOptions = dataOptions
   }
