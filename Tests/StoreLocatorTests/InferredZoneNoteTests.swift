@@ -86,6 +86,53 @@ struct InferredZoneNoteTests {
     #expect(derivedSomewhere, "some catalog has inferred zones")
   }
 
+  /// The loader keeps only stand-ins for these notes, and the notes are made from the rows: what
+  /// a loaded catalog lists must still be the notes its stores' records say, with their texts,
+  /// one of each a store at most, after the loader's own diagnostics of the feature and before
+  /// those of its hours, and no stand-in may ever be listed.
+  @Test func aLoadedCatalogListsEveryStoresNotesInPlace() throws {
+    for seed in [7 as UInt64, 9] {
+      let text = Self.collection(count: 3_000, seed: seed)
+      let catalog = try Catalog(geoJSON: Array(text.utf8), source: "generated-\(seed).geojson")
+      let diagnostics = catalog.diagnostics
+      #expect(!diagnostics.contains(where: InferredZoneNotes.isPlaceholder))
+      var expectedZoneNotes: [Diagnostic] = []
+      var expectedHolidayNotes: [Diagnostic] = []
+      for store in catalog.stores {
+        if let guess = store.inferredTimezone {
+          expectedZoneNotes.append(
+            Diagnostic(
+              InferredZoneNotes.code, .note, at: store.position, storeID: store.id,
+              "no usable \"timezone\": \(guess.identifier), \(guess.note)"))
+        }
+        if let holidays = store.inferredHolidays {
+          expectedHolidayNotes.append(
+            Diagnostic(
+              InferredZoneNotes.holidayCode, .note, at: store.position, storeID: store.id, holidays.note))
+        }
+      }
+      #expect(expectedZoneNotes.count > 100 && expectedHolidayNotes.count > 10)
+      #expect(diagnostics.filter { $0.code == InferredZoneNotes.code } == expectedZoneNotes)
+      #expect(diagnostics.filter { $0.code == InferredZoneNotes.holidayCode } == expectedHolidayNotes)
+      // Within a feature's diagnostics: the reader's, then the zone's, the holidays', the hours'.
+      func rank(_ code: String) -> Int {
+        switch code {
+        case "timezone-inferred": 1
+        case "holidays-inferred": 2
+        case _ where code.hasPrefix("opening-hours") || code == "no-timezone": 3
+        default: 0
+        }
+      }
+      var previous: (feature: Int, rank: Int) = (-1, 0)
+      for diagnostic in diagnostics {
+        guard let feature = diagnostic.position?.featureIndex else { continue }
+        let current = (feature: feature, rank: rank(diagnostic.code.rawValue))
+        #expect(current >= previous, "\(diagnostic)")
+        previous = current
+      }
+    }
+  }
+
   /// A table too large to check whole on open (here forced by `verifiedOnOpen: 0`) makes the
   /// same notes: it checks the columns the notes read once, then makes them; with a byte of the
   /// arena changed (section checksums not resealed), it checks each row against its digest and

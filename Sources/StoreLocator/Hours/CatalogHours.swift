@@ -153,8 +153,9 @@ extension Catalog {
           rules = inferred
           store.timezone = guess.identifier
           store.inferredTimezone = guess
-          // Made again from the row when a table's diagnostics are read: the same function.
-          zoneNote = InferredZoneNotes.note(for: store, guess: guess)
+          // Only a stand-in: the note is made from the row when the table's diagnostics are
+          // read, as a snapshot's are, so a million of them cost no text until asked for.
+          zoneNote = InferredZoneNotes.placeholder(InferredZoneNotes.code, at: store.position)
         }
       }
 
@@ -216,7 +217,7 @@ extension Catalog {
       if let note = zoneNote { added.append(note) }
       zoneNote = nil
       if store.inferredHolidays != nil {
-        added.append(InferredZoneNotes.holidayNote(for: store)!)
+        added.append(InferredZoneNotes.placeholder(InferredZoneNotes.holidayCode, at: store.position))
       }
       // The fix-it: the canonical spelling, which parses without warnings and means the same.
       var fix = ""

@@ -14,20 +14,32 @@ enum InferredZoneNotes {
   /// Whether `code` is one of the notes made from the rows.
   static func isInferredNote(_ code: Diagnostic.Code) -> Bool { code == Self.code || code == holidayCode }
 
-  /// The note for `store`, whose zone was inferred as `guess`: what the loader reports.
-  static func note(for store: Store, guess: TimeZoneGuess) -> Diagnostic {
-    note(storeID: store.id, position: store.position, guess: guess)
+  /// What the loader puts in its list of diagnostics for one of these notes (`code` says which)
+  /// of the store at `position`: no store id and no message, so no text is made for it. Only
+  /// `SnapshotFormat.diagnosticsSection` reads it, turning the stand-ins of consecutive rows into
+  /// runs; the notes themselves are made from the rows when the diagnostics are read.
+  static func placeholder(_ code: Diagnostic.Code, at position: SourcePosition) -> Diagnostic {
+    Diagnostic(code, .note, at: position, storeID: nil, "")
+  }
+
+  /// Whether `diagnostic` is a stand-in made by `placeholder(_:at:)`: a real note always names its
+  /// store and says something.
+  static func isPlaceholder(_ diagnostic: Diagnostic) -> Bool {
+    diagnostic.message.isEmpty && diagnostic.storeID == nil && isInferredNote(diagnostic.code)
+  }
+
+  /// How many notes the row makes (`notes(row:…)`), from its flags alone: 0, 1 or 2.
+  static func noteCount(row: UnsafeRawBufferPointer) -> Int {
+    guard hasGuess(row: row) else { return 0 }
+    let flags = row[45]
+    let holidays = StoreTableLayout.holidayCountryInferredFlag | StoreTableLayout.holidayRegionInferredFlag
+    return (flags & StoreTableLayout.zoneInferredFlag != 0 ? 1 : 0) + (flags & holidays != 0 ? 1 : 0)
   }
 
   static func note(storeID: String, position: SourcePosition, guess: TimeZoneGuess) -> Diagnostic {
     Diagnostic(
       code, .note, at: position, storeID: storeID,
       "no usable \"timezone\": \(guess.identifier), \(guess.note)")
-  }
-
-  /// The `holidays-inferred` note for `store`, or `nil` when its holidays were not inferred.
-  static func holidayNote(for store: Store) -> Diagnostic? {
-    store.inferredHolidays.map { holidayNote(storeID: store.id, position: store.position, inferred: $0) }
   }
 
   static func holidayNote(storeID: String, position: SourcePosition, inferred: InferredHolidays) -> Diagnostic
@@ -56,7 +68,7 @@ enum InferredZoneNotes {
       let id = CompactJSONReader.validUTF8(
         UnsafeRawBufferPointer(rebasing: texts[Int(offset)..<Int(offset + length)]))
     else { return nil }
-    let position = SourcePosition(featureIndex: Int(word(32)), line: Int(word(36)), column: Int(word(40)))
+    let position = Self.position(row: row)
     let inferred = StoreTableLayout.inferred(flags: row[45], place: place)
     var notes: [Diagnostic] = []
     if let zone = inferred.zone { notes.append(note(storeID: id, position: position, guess: zone)) }
@@ -64,6 +76,14 @@ enum InferredZoneNotes {
       notes.append(holidayNote(storeID: id, position: position, inferred: holidays))
     }
     return notes.isEmpty ? nil : notes
+  }
+
+  /// Where the row's feature starts (bytes 32..<44).
+  static func position(row: UnsafeRawBufferPointer) -> SourcePosition {
+    func word(_ at: Int) -> Int {
+      Int(UInt32(littleEndian: row.loadUnaligned(fromByteOffset: at, as: UInt32.self)))
+    }
+    return SourcePosition(featureIndex: word(32), line: word(36), column: word(40))
   }
 
   /// Whether the row has a guess (and so, when built by the loader, one or two notes).

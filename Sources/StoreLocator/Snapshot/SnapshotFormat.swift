@@ -116,7 +116,10 @@ enum SnapshotFormat {
   /// holidays were. Runs go forward: each starts after the last store of the one before.
   ///
   /// A store's notes go into a run only when the notes made from its row are the same values,
-  /// all of them, next to each other, so reading gives back exactly the list written.
+  /// all of them, next to each other, so reading gives back exactly the list written. The
+  /// loader writes no notes, only their stand-ins (`InferredZoneNotes.placeholder`): one a note,
+  /// in row order, always taken into a run.
+  /// - Precondition: Stand-ins match the rows with guesses, in order (the loader's own list).
   /// - Parameters:
   ///   - rows: The whole rows column; `guesses` and `places` those columns, `texts` the arena.
   static func diagnosticsSection(
@@ -149,6 +152,24 @@ enum SnapshotFormat {
     var index = 0
     while index < diagnostics.count {
       let diagnostic = diagnostics[index]
+      if InferredZoneNotes.isPlaceholder(diagnostic) {
+        // The loader's stand-ins come in row order, one a note: the next row with a guess is theirs.
+        guard let position = nextGuess(from: cursor),
+          case let count = InferredZoneNotes.noteCount(row: row(position)),
+          index + count <= diagnostics.count,
+          diagnostics[index..<index + count].allSatisfy({
+            InferredZoneNotes.isPlaceholder($0)
+              && $0.position == InferredZoneNotes.position(row: row(position))
+          })
+        else {
+          preconditionFailure("a time-zone note's stand-in does not match the next row with a guess")
+        }
+        if run == nil { run = (position, 0) }
+        run!.count += 1
+        cursor = position + 1
+        index += count
+        continue
+      }
       if InferredZoneNotes.isInferredNote(diagnostic.code), let position = nextGuess(from: cursor),
         let notes = InferredZoneNotes.notes(
           row: row(position), guesses: guesses, places: places, texts: texts),

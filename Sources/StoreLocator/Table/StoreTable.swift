@@ -491,13 +491,12 @@ final class StoreTable: @unchecked Sendable {
   }
 
   /// Gives the table the schedules the loader compiled, one a group.
-  func prefill(schedules: [Schedule?], zones: [String: TimeZoneRules], diagnostics: [Diagnostic]) {
+  func prefill(schedules: [Schedule?], zones: [String: TimeZoneRules]) {
     for (group, schedule) in schedules.enumerated() where group < self.schedules.count {
       self.schedules.set(schedule, ofGroup: group)
     }
     cache.withLock { cache in
       for (name, rules) in zones { cache.zones[name] = .some(rules) }
-      cache.diagnostics = diagnostics
     }
   }
 
