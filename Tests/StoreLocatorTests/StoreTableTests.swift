@@ -38,6 +38,31 @@ import Testing
     #expect(catalog.diagnostics == read.diagnostics)
   }
 
+  /// Records whose keys repeat the record before's, or not quite: the same keys in another
+  /// order, one more or one fewer, and a key that is canonically equivalent but not the same bytes
+  /// (`é` composed and decomposed are two keys in JSON). Each row gives back its own keys in order.
+  @Test func keysLikeThePreviousRecordsAreTheirOwn() throws {
+    let composed = "caf\u{E9}"
+    let decomposed = "cafe\u{301}"
+    let keySets: [[String]] = [
+      ["a", "b"], ["a", "b"], ["b", "a"], ["a", "b", "c"], ["a", "b"], [composed], [decomposed],
+      [decomposed], [], [], ["a", "b"],
+    ]
+    let stores = keySets.enumerated().map { index, keys in
+      Store(
+        id: "s\(index)", idSource: .feature,
+        coordinate: try? Coordinate(latitude: 1, longitude: Double(index)),
+        properties: JSONObject(keys.map { JSONObject.Member(key: $0, value: .string("\($0)-\(index)")) }),
+        timezone: nil, position: SourcePosition(featureIndex: index, line: index + 1, column: 1))
+    }
+    let catalog = Catalog(stores: stores, diagnostics: [], source: "keys")
+    for (position, keys) in keySets.enumerated() {
+      let properties = catalog.stores[position].properties
+      #expect(properties.map { Array($0.key.utf8) } == keys.map { Array($0.utf8) }, "row \(position)")
+      #expect(properties.map(\.value) == keys.map { .string("\($0)-\(position)") }, "row \(position)")
+    }
+  }
+
   /// Every store of every catalog, with and without a distance and a status: the row's rendering
   /// is the tree's, for the JSON object and the GeoJSON feature.
   @Test func answersRenderedFromRowsAreTheBytesOfTheTreePath() throws {

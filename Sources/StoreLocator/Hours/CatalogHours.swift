@@ -333,10 +333,22 @@ extension Catalog {
   )
     -> [TimeZoneGuess?]
   {
-    @Sendable func guess(_ store: Store) -> TimeZoneGuess? {
+    /// Each part makes the guess of a place once and gives its stores copies at their own
+    /// distances: the texts are shared, not made again a store (on 1M stores about 40,000 places
+    /// for 1M guesses).
+    @Sendable func guess(_ store: Store, made: inout [Int: TimeZoneGuess]) -> TimeZoneGuess? {
       guard let coordinate = store.coordinate else { return nil }
       if let name = store.timezone, usableNames.contains(name), !mayLackHolidays(store) { return nil }
-      return locator.timeZone(near: coordinate, country: store.country)
+      guard let place = locator.nearestPlace(to: coordinate, country: store.country, within: nil) else {
+        return nil
+      }
+      guard var guess = made[place.index] else {
+        let guess = locator.guess(place)
+        made[place.index] = guess
+        return guess
+      }
+      guess.distance = place.distance
+      return guess
     }
     @Sendable func mayLackHolidays(_ store: Store) -> Bool {
       guard let hours = store.openingHours, HoursResources.mayNameHolidays(hours) else { return false }
@@ -347,13 +359,17 @@ extension Catalog {
     let processors = ActiveProcessors.count
     // Below a few thousand stores a thread costs more than it saves.
     let parts = min(processors, max(1, count / 4096))
-    guard parts > 1 else { return stores.map(guess) }
+    guard parts > 1 else {
+      var made: [Int: TimeZoneGuess] = [:]
+      return stores.map { guess($0, made: &made) }
+    }
     return [TimeZoneGuess?](unsafeUninitializedCapacity: count) { buffer, initialized in
       // Each part initializes its own slots of the buffer; nobody writes the stores.
       let shared = SharedSlots(slots: buffer)
       ActiveProcessors.run(parts: parts) { part in
+        var made: [Int: TimeZoneGuess] = [:]
         for position in (part * count / parts)..<((part + 1) * count / parts) {
-          (shared.slots.baseAddress! + position).initialize(to: guess(stores[position]))
+          (shared.slots.baseAddress! + position).initialize(to: guess(stores[position], made: &made))
         }
       }
       initialized = count

@@ -17,7 +17,7 @@ public struct TimeZoneGuess: Hashable, Sendable, CustomStringConvertible {
   /// How far the place is from the point asked about. Large distances (say, over 100 km) mean
   /// the point is far from any town in the extract — at sea, or in a desert — and the guess is
   /// weak; pass `within:` to `timeZone(near:country:within:)` to get `nil` instead.
-  public let distance: Distance
+  public internal(set) var distance: Distance
 
   public init(
     identifier: String, placeName: String, countryCode: String, division: String = "",
@@ -250,6 +250,14 @@ public struct TimeZoneLocator: Sendable {
   public func timeZone(
     near coordinate: Coordinate, country: String? = nil, within maximumDistance: Distance? = nil
   ) -> TimeZoneGuess? {
+    nearestPlace(to: coordinate, country: country, within: maximumDistance).map(guess)
+  }
+
+  /// The place `timeZone(near:country:within:)` takes its guess from, as a neighbour in the
+  /// places' tree: for a caller that makes the guess of each place once (`guess(_:)`).
+  func nearestPlace(to coordinate: Coordinate, country: String?, within maximumDistance: Distance?)
+    -> Neighbor?
+  {
     let wanted = country.flatMap(Self.countryKey)
     // Usually the nearest place is in the store's country; look further only when it is not.
     var neighbors = tree.nearest(1, to: coordinate, within: maximumDistance)
@@ -257,13 +265,13 @@ public struct TimeZoneLocator: Sendable {
       neighbors = tree.nearest(Self.candidateCount, to: coordinate, within: maximumDistance)
     }
     guard let nearest = neighbors.first else { return nil }
-    var chosen = nearest
     if let wanted, let inCountry = neighbors.first(where: { countryOfPlace[$0.index] == wanted }) {
-      chosen = inCountry
+      return inCountry
     }
-    return guess(chosen)
+    return nearest
   }
 
+  /// The guess of the place `neighbor` names, at its distance.
   func guess(_ neighbor: Neighbor) -> TimeZoneGuess {
     let index = neighbor.index
     let name = String(decoding: text[Int(nameStart[index])..<Int(nameEnd[index])], as: UTF8.self)

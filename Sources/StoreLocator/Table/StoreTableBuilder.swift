@@ -73,7 +73,9 @@ struct StoreTableBuilder {
     let longitude: UInt64
   }
   private var texts: InternedTexts
-  private var keyNumbers: [String: UInt32] = [:]
+  /// By bytes: keys that are canonically equivalent but spelled differently are two keys in JSON
+  /// (a `String` key would make them one).
+  private var keyNumbers: [ExactText: UInt32] = [:]
   private var keyRefs: [TextRef] = []
   private var memberCount = 0
   private var shapeNumbers: [[UInt32]: UInt32] = [:]
@@ -82,6 +84,9 @@ struct StoreTableBuilder {
   private var shapeKeyCount = 0
   /// The key numbers of the row being added.
   private var rowKeys: [UInt32] = []
+  /// The keys of the row added last, and its shape: `rowKeys` still holds their numbers.
+  private var previousKeys: [String] = []
+  private var previousShape: UInt32?
   /// Each row's id, for the id order.
   private var idRefs: [TextRef] = []
   private var scratch = JSONBytes(capacity: 256)
@@ -154,20 +159,30 @@ struct StoreTableBuilder {
     guard let id = appended else { throw Self.full }
     idRefs.append(id)
     Self.put(id, to: &rows)
-    rowKeys.removeAll(keepingCapacity: true)
-    for member in store.properties {
-      if let known = keyNumbers[member.key] {
-        rowKeys.append(known)
-      } else {
-        let key = UInt32(keyRefs.count)
-        keyNumbers[member.key] = key
-        keyRefs.append(try text(member.key))
-        keyStatistics.append(KeyStatistics())
-        rowKeys.append(key)
+    // A chain's records mostly have the keys of the record before, in the same order: compared
+    // byte for byte, they need no hashing into key and shape numbers.
+    let sameKeys =
+      store.properties.count == previousKeys.count
+      && zip(store.properties, previousKeys).allSatisfy { $0.key.hasSameBytes(as: $1) }
+    if !sameKeys {
+      rowKeys.removeAll(keepingCapacity: true)
+      for member in store.properties {
+        if let known = keyNumbers[ExactText(member.key)] {
+          rowKeys.append(known)
+        } else {
+          let key = UInt32(keyRefs.count)
+          keyNumbers[ExactText(member.key)] = key
+          keyRefs.append(try text(member.key))
+          keyStatistics.append(KeyStatistics())
+          rowKeys.append(key)
+        }
       }
+      previousKeys = store.properties.map(\.key)
     }
     let shape: UInt32
-    if let known = shapeNumbers[rowKeys] {
+    if sameKeys, let previousShape {
+      shape = previousShape
+    } else if let known = shapeNumbers[rowKeys] {
       shape = known
     } else {
       guard shapeKeyCount + rowKeys.count < Int(UInt32.max) else { throw Self.full }
@@ -178,6 +193,7 @@ struct StoreTableBuilder {
       for key in rowKeys { shapeKeys.append(key) }
       shapeKeyCount += rowKeys.count
     }
+    previousShape = shape
     rows.append(UInt32(memberCount))
     rows.append(shape)
     rows.append(store.coordinate?.latitude ?? .nan)
