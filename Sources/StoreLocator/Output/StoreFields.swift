@@ -63,11 +63,7 @@ public struct StoreFields: Hashable, Sendable {
     guard names.count <= Self.maximumNames else { throw .tooMany(names.count) }
     for name in names {
       guard let index = StoreMatch.memberNames.firstIndex(of: name) else {
-        // Bounded, so a hostile megabyte-long name costs no more than a short one.
-        let closest = StoreMatch.memberNames.compactMap { member in
-          EditDistance.between(name, member, below: 4).map { (member, $0) }
-        }.min { $0.1 < $1.1 }
-        throw .unknown(name, closest: closest?.0)
+        throw .unknown(name, closest: EditDistance.closest(to: name, among: StoreMatch.memberNames, below: 4))
       }
       bits |= 1 << UInt32(index)
     }

@@ -131,12 +131,11 @@ public struct RequestParameters: Sendable {
         "the request has \(pairs.count) parameters; at most \(Self.maximumCount) are read")
     }
     for (name, _) in pairs where !accepted.contains(name) {
-      let closest = accepted.min {
-        (EditDistance.between(name, $0) ?? .max) < (EditDistance.between(name, $1) ?? .max)
-      }
       let hint =
-        closest.flatMap { EditDistance.between(name, $0, below: 3) != nil ? $0 : nil }
-        .map { "; did you mean \(spelling(of: $0))?" } ?? ""
+        EditDistance.closest(to: name, among: accepted, below: 3).map {
+          "; did you mean \(spelling(of: $0))?"
+        }
+        ?? ""
       throw RequestError(
         .invalid, parameter: MessageText.shortened(name),
         "unknown parameter \(MessageText.quoted(spelling(of: name)))\(hint) (accepted: "

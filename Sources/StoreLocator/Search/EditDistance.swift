@@ -37,4 +37,12 @@ public enum EditDistance {
     }
     return previous[bCount] < bound ? previous[bCount] : nil
   }
+
+  /// The candidate fewest edits from `word`, fewer than `bound` (the first of equals), or `nil`:
+  /// the "did you mean" of a name that is not one of a short list (parameters, members). Bounded,
+  /// so a hostile megabyte-long name costs no more than a short one.
+  public static func closest(to word: String, among candidates: [String], below bound: Int) -> String? {
+    candidates.compactMap { candidate in between(word, candidate, below: bound).map { (candidate, $0) } }
+      .min { $0.1 < $1.1 }?.0
+  }
 }
