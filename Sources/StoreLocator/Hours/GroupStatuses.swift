@@ -5,7 +5,8 @@ import OpeningHours
 /// Stores in the same group share one compiled schedule (the same hours, zone and holiday
 /// region), so at the same instant they have the same status, next change and all: ten results
 /// with three distinct schedules cost three evaluations. Kept per request, in a small array the
-/// request owns, so nothing shared is written (a global cache would be written by every thread).
+/// request owns and reads without a lock; behind it, the table's `RecentStatuses` shares what
+/// other requests found.
 /// Only the same instant is reused: a later one before the next change has the same state, but
 /// its `StoreStatus` differs (the instant itself, a comment that may change first, a look-ahead
 /// that starts later).

@@ -88,16 +88,22 @@ extension Catalog {
   }
 
   /// The status of a match's store at `time`, taken from `known` when a store with the same
-  /// compiled schedule was answered at the same instant, and added to it otherwise.
+  /// compiled schedule was answered at the same instant in this request, else from the table's
+  /// `RecentStatuses` when another request answered one, and added to both otherwise.
   func status(of match: StoreMatch, at time: TimeQuery, known: inout GroupStatuses) -> StoreStatus {
     guard case .row(let matchTable, let position) = match.record, matchTable === table,
       let group = scheduleGroup(at: position), let schedule = schedule(at: position)
     else { return status(of: match, at: time) }
     let instant = time.instant(in: schedule.timeZone)
     if let status = known.status(ofGroup: group, at: instant) { return status }
+    if let status = table.recentStatuses.status(ofGroup: group, at: instant) {
+      known.remember(status, ofGroup: group)
+      return status
+    }
     // As `status(at:at:)` answers a store with a schedule.
     let status = StoreStatus(of: schedule, at: instant)
     known.remember(status, ofGroup: group)
+    table.recentStatuses.remember(status, ofGroup: group)
     return status
   }
 

@@ -70,6 +70,8 @@ final class StoreTable: @unchecked Sendable {
   private let cache: Mutex<Cache>
   /// Per schedule group, compiled on first use (the loader's table starts with all of them).
   private let schedules: ScheduleSlots
+  /// The statuses recent requests found, by group and instant, for the next ones.
+  let recentStatuses = RecentStatuses()
 
   struct Cache {
     var zones: [String: TimeZoneRules?] = [:]
