@@ -47,17 +47,19 @@ enum InferredZoneNotes {
     func word(_ at: Int) -> UInt32 {
       UInt32(littleEndian: row.loadUnaligned(fromByteOffset: at, as: UInt32.self))
     }
-    guard row.count == StoreTableLayout.rowSize, word(56) != StoreTableLayout.none,
-      let place = StoreTableLayout.guess(word(56), guesses: guesses, places: places, texts: texts)
+    typealias Row = StoreTableLayout.Row
+    guard row.count == StoreTableLayout.rowSize, word(Row.guess) != StoreTableLayout.none,
+      let place = StoreTableLayout.guess(word(Row.guess), guesses: guesses, places: places, texts: texts)
     else { return nil }
-    let offset = UInt64(word(0))
-    let length = UInt64(word(4))
+    let offset = UInt64(word(Row.id))
+    let length = UInt64(word(Row.id + 4))
     guard offset + length <= UInt64(texts.count),
       let id = CompactJSONReader.validUTF8(
         UnsafeRawBufferPointer(rebasing: texts[Int(offset)..<Int(offset + length)]))
     else { return nil }
-    let position = SourcePosition(featureIndex: Int(word(32)), line: Int(word(36)), column: Int(word(40)))
-    let inferred = StoreTableLayout.inferred(flags: row[45], place: place)
+    let position = SourcePosition(
+      featureIndex: Int(word(Row.featureIndex)), line: Int(word(Row.line)), column: Int(word(Row.column)))
+    let inferred = StoreTableLayout.inferred(flags: row[Row.flags], place: place)
     var notes: [Diagnostic] = []
     if let zone = inferred.zone { notes.append(note(storeID: id, position: position, guess: zone)) }
     if let holidays = inferred.holidays {
@@ -68,6 +70,7 @@ enum InferredZoneNotes {
 
   /// Whether the row has a guess (and so, when built by the loader, one or two notes).
   static func hasGuess(row: UnsafeRawBufferPointer) -> Bool {
-    UInt32(littleEndian: row.loadUnaligned(fromByteOffset: 56, as: UInt32.self)) != StoreTableLayout.none
+    UInt32(littleEndian: row.loadUnaligned(fromByteOffset: StoreTableLayout.Row.guess, as: UInt32.self))
+      != StoreTableLayout.none
   }
 }
