@@ -182,11 +182,11 @@ struct SnapshotForgery {
       (0, 0, .max, "its row 0 refers to text outside the arena"),
       (5, 4, .max, "its row 5 refers to text outside the arena"),
       (7, 0, textsLength, "its row 7 refers to text outside the arena"),
-      (3, 64, textsLength - 1, "its row 3 refers to text outside the arena"),
+      (3, StoreTableLayout.Row.name, textsLength - 1, "its row 3 refers to text outside the arena"),
       (2, 8, membersCount, "its row 2 refers to properties outside the members column"),
       (1, 12, .max, "its row 1 names a shape that is not there"),
-      (4, 56, 1 << 30, "its row 4 names a time-zone guess that is not there"),
-      (6, 60, 1 << 30, "its row 6 names a schedule group that is not there"),
+      (4, StoreTableLayout.Row.guess, 1 << 30, "its row 4 names a time-zone guess that is not there"),
+      (6, StoreTableLayout.Row.scheduleGroup, 1 << 30, "its row 6 names a schedule group that is not there"),
     ]
     for forged in forgeries {
       var forgery = Self.forgery
@@ -267,10 +267,13 @@ struct SnapshotForgery {
     SnapshotForgery.store(Float.nan.bitPattern, in: &nanBox[.treeBoxes], at: lastLeafBox + 12)
     try Self.expectVerifyRefuses(nanBox.bytes(), "its tree is inconsistent: the box of node")
 
+    // A store's coordinate is its point's (rows hold none since format 6): store positions that
+    // are not the located stores in order are refused on open when the table is checked whole.
     var swappedPositions = Self.forgery
     let positions = swappedPositions[.storePositions]
     swappedPositions[.storePositions] = Array(positions[4..<8] + positions[0..<4] + positions[8...])
-    try Self.expectVerifyRefuses(swappedPositions.bytes(), "its store positions are not the")
+    try SnapshotTests.expectRefused(
+      swappedPositions.bytes(), "its row 0 has a location but is not the store of tree point 0")
   }
 
   /// Padding is the only part of a file no checksum covers: it must be zero, and nothing may
@@ -351,13 +354,14 @@ struct SnapshotForgery {
 
     // An hours state naming a reason the meta section does not list.
     var states = Self.forgery
-    states[.rows][3 * StoreTableLayout.rowSize + 46] = 255
+    states[.rows][3 * StoreTableLayout.rowSize + StoreTableLayout.Row.hoursState] = 255
     try SnapshotTests.expectRefused(states.bytes(), "its hours state of store 3 names no known reason")
 
     // A property value whose section checksum is recomputed but which is not JSON: refused on
     // open, since a table this small is checked whole (verify finds it in a large one).
     var value = Self.forgery
-    let valueOffset = Int(SnapshotForgery.word(value[.members], at: 0, size: 4))
+    // The value's first byte, after its one-byte length prefix.
+    let valueOffset = Int(SnapshotForgery.word(value[.members], at: 0, size: 4)) + 1
     value[.texts][valueOffset] = UInt8(ascii: "}")
     try SnapshotTests.expectRefused(value.bytes(), "its property 0 is not JSON")
   }

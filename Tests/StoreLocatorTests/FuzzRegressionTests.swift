@@ -85,8 +85,13 @@ struct FuzzRegressionTests {
     // closing quote becomes a letter.
     var badValue = clean
     let second = members.lowerBound + StoreTableLayout.memberSize
-    let value = texts.lowerBound + offset(second)
-    let length = offset(second + 4)
+    let text = try #require(
+      clean.withUnsafeBytes {
+        StoreTableLayout.valueText(
+          at: UInt32(offset(second)), in: UnsafeRawBufferPointer(rebasing: $0[texts]))
+      })
+    let value = texts.lowerBound + text.lowerBound
+    let length = text.count
     #expect(badValue[value] == UInt8(ascii: "\""))
     badValue[value + length - 1] = UInt8(ascii: "x")
     FuzzingHooks.resealRowDigests(&badValue)
@@ -95,7 +100,7 @@ struct FuzzRegressionTests {
 
     // The first row's pre-rendered name: a JSON string, so answers copying it stay JSON.
     var badName = clean
-    let name = texts.lowerBound + offset(rows.lowerBound + 64)
+    let name = texts.lowerBound + offset(rows.lowerBound + StoreTableLayout.Row.name)
     #expect(badName[name] == UInt8(ascii: "\""))
     badName[name] = UInt8(ascii: "{")
     FuzzingHooks.resealRowDigests(&badName)

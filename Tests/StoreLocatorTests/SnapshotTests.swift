@@ -127,8 +127,9 @@ import Testing
   }
 
   @Test func otherFormatVersionsAreRefused() throws {
-    // The format before this one among them: its files are refused with how to rebuild them.
-    for version: UInt32 in [0, SnapshotFormat.version - 1, SnapshotFormat.version + 1] {
+    // The formats before this one among them (5: 8-byte property values, a coordinate in every
+    // row): their files are refused with how to rebuild them.
+    for version: UInt32 in [0, 2, 3, 4, 5, SnapshotFormat.version - 1, SnapshotFormat.version + 1] {
       var bytes = Self.bytes
       withUnsafeBytes(of: version.littleEndian) { for (i, byte) in $0.enumerated() { bytes[8 + i] = byte } }
       try Self.expectRefused(

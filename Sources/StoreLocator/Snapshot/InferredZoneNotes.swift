@@ -31,7 +31,7 @@ enum InferredZoneNotes {
   /// How many notes the row makes (`notes(row:…)`), from its flags alone: 0, 1 or 2.
   static func noteCount(row: UnsafeRawBufferPointer) -> Int {
     guard hasGuess(row: row) else { return 0 }
-    let flags = row[45]
+    let flags = row[StoreTableLayout.Row.flags]
     let holidays = StoreTableLayout.holidayCountryInferredFlag | StoreTableLayout.holidayRegionInferredFlag
     return (flags & StoreTableLayout.zoneInferredFlag != 0 ? 1 : 0) + (flags & holidays != 0 ? 1 : 0)
   }
@@ -59,17 +59,18 @@ enum InferredZoneNotes {
     func word(_ at: Int) -> UInt32 {
       UInt32(littleEndian: row.loadUnaligned(fromByteOffset: at, as: UInt32.self))
     }
-    guard row.count == StoreTableLayout.rowSize, word(56) != StoreTableLayout.none,
-      let place = StoreTableLayout.guess(word(56), guesses: guesses, places: places, texts: texts)
+    typealias Row = StoreTableLayout.Row
+    guard row.count == StoreTableLayout.rowSize, word(Row.guess) != StoreTableLayout.none,
+      let place = StoreTableLayout.guess(word(Row.guess), guesses: guesses, places: places, texts: texts)
     else { return nil }
-    let offset = UInt64(word(0))
-    let length = UInt64(word(4))
+    let offset = UInt64(word(Row.id))
+    let length = UInt64(word(Row.id + 4))
     guard offset + length <= UInt64(texts.count),
       let id = CompactJSONReader.validUTF8(
         UnsafeRawBufferPointer(rebasing: texts[Int(offset)..<Int(offset + length)]))
     else { return nil }
     let position = Self.position(row: row)
-    let inferred = StoreTableLayout.inferred(flags: row[45], place: place)
+    let inferred = StoreTableLayout.inferred(flags: row[Row.flags], place: place)
     var notes: [Diagnostic] = []
     if let zone = inferred.zone { notes.append(note(storeID: id, position: position, guess: zone)) }
     if let holidays = inferred.holidays {
@@ -78,16 +79,18 @@ enum InferredZoneNotes {
     return notes.isEmpty ? nil : notes
   }
 
-  /// Where the row's feature starts (bytes 32..<44).
+  /// Where the row's feature starts.
   static func position(row: UnsafeRawBufferPointer) -> SourcePosition {
     func word(_ at: Int) -> Int {
       Int(UInt32(littleEndian: row.loadUnaligned(fromByteOffset: at, as: UInt32.self)))
     }
-    return SourcePosition(featureIndex: word(32), line: word(36), column: word(40))
+    let at = StoreTableLayout.Row.self
+    return SourcePosition(featureIndex: word(at.featureIndex), line: word(at.line), column: word(at.column))
   }
 
   /// Whether the row has a guess (and so, when built by the loader, one or two notes).
   static func hasGuess(row: UnsafeRawBufferPointer) -> Bool {
-    UInt32(littleEndian: row.loadUnaligned(fromByteOffset: 56, as: UInt32.self)) != StoreTableLayout.none
+    UInt32(littleEndian: row.loadUnaligned(fromByteOffset: StoreTableLayout.Row.guess, as: UInt32.self))
+      != StoreTableLayout.none
   }
 }

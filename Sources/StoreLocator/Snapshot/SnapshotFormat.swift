@@ -27,7 +27,7 @@ enum SnapshotFormat {
   static let magic: [UInt8] = Array("STORESNP".utf8)
   /// Bump when the layout or the meaning of any section changes: older files are refused with a
   /// message saying how to rebuild them.
-  static let version: UInt32 = 5
+  static let version: UInt32 = 6
   static let headerSize = 64
   static let sectionEntrySize = 32
   /// Store columns (rows, members, texts, guesses) up to this size together are verified whole on

@@ -1,5 +1,5 @@
 /// The check of one store's bytes in a table: its row, its property entries, and every text they
-/// refer to, folded into 32 bits (`rowChecksums` section, one a store).
+/// refer to (a property value's whole unit, length prefix and text), folded into 32 bits (`rowChecksums` section, one a store).
 ///
 /// A large snapshot is opened without reading all of it; its rows are then checked one at a time
 /// when they are read (rendered, made into a `Store`, tested by a filter, asked for hours), so a
@@ -27,22 +27,31 @@ enum RowDigest {
         &* 0x9E37_79B1_85EB_CA87
       return true
     }
-    guard fold(word(row, 0), word(row, 4)), fold(word(row, 64), word(row, 68)),
-      fold(word(row, 72), word(row, 76))
+    typealias Row = StoreTableLayout.Row
+    guard fold(word(row, Row.id), word(row, Row.id + 4)), fold(word(row, Row.name), word(row, Row.name + 4)),
+      fold(word(row, Row.address), word(row, Row.address + 4))
     else { return nil }
-    if word(row, 48) != StoreTableLayout.none, !fold(word(row, 48), word(row, 52)) { return nil }
-    let first = UInt64(word(row, 8))
-    let shape = UInt64(word(row, 12))
+    if word(row, Row.timeZone) != StoreTableLayout.none,
+      !fold(word(row, Row.timeZone), word(row, Row.timeZone + 4))
+    {
+      return nil
+    }
+    let first = UInt64(word(row, Row.firstMember))
+    let shape = UInt64(word(row, Row.shape))
     guard (shape + 1) * UInt64(StoreTableLayout.shapeSize) <= UInt64(shapes.count) else { return nil }
     let count = UInt64(word(shapes, Int(shape) * StoreTableLayout.shapeSize + 4))
     let size = UInt64(StoreTableLayout.memberSize)
     guard (first + count) * size <= UInt64(members.count) else { return nil }
     let entries = UnsafeRawBufferPointer(rebasing: members[Int(first * size)..<Int((first + count) * size)])
     hash = (hash ^ snapshotChecksum(entries)) &* 0x9E37_79B1_85EB_CA87
+    // Each value's unit: its length prefix and its text.
     for member in 0..<Int(count) {
-      guard fold(word(entries, member * 8), word(entries, member * 8 + 4)) else { return nil }
+      let offset = word(entries, member * StoreTableLayout.memberSize)
+      guard let text = StoreTableLayout.valueText(at: offset, in: texts),
+        fold(offset, UInt32(text.upperBound) - offset)
+      else { return nil }
     }
-    let guess = word(row, 56)
+    let guess = word(row, Row.guess)
     if guess != StoreTableLayout.none {
       let at = UInt64(guess) * UInt64(StoreTableLayout.guessSize)
       guard at + UInt64(StoreTableLayout.guessSize) <= UInt64(guesses.count) else { return nil }

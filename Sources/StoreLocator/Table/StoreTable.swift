@@ -23,6 +23,7 @@ import Synchronization
 /// `@unchecked Sendable`: the bytes are read-only and live as long as the object; the compiled
 /// schedules are set once in atomics (`ScheduleSlots`), everything else mutable is behind a `Mutex`.
 final class StoreTable: @unchecked Sendable {
+  private typealias Row = StoreTableLayout.Row
   /// The snapshot file mapped, or `nil` for a table the loader built in memory.
   let path: String?
   /// The GeoJSON file the stores came from, for messages.
@@ -59,6 +60,12 @@ final class StoreTable: @unchecked Sendable {
   private let groupCount: Int
   private let idOrder: UnsafeRawPointer
   private let rowChecksums: UnsafeRawPointer
+  /// The tree's points (latitude, longitude): a located store's coordinate is only here.
+  private let coordinates: UnsafeRawPointer
+  private let pointCount: Int
+  private let storePositions: UnsafeRawPointer
+  /// Which point is each located row's, when not every row is located (`PointRanks`).
+  private let pointRanks = ComputedOnce<PointRanks?>()
   /// True when the big columns were not verified on open: each row is then checked against its
   /// digest when it is read (`checkRow(_:)`).
   let checksRows: Bool
@@ -130,6 +137,9 @@ final class StoreTable: @unchecked Sendable {
     groupCount = count(.scheduleGroups, 4)
     idOrder = start(.idOrder)
     rowChecksums = start(.rowChecksums)
+    coordinates = start(.coordinates)
+    pointCount = count(.coordinates, 16)
+    storePositions = start(.storePositions)
     cache = Mutex(Cache())
     schedules = ScheduleSlots(count: sections[.scheduleGroups]!.count / 4)
     for number in 0..<UInt32(keyCount) {
@@ -192,11 +202,33 @@ final class StoreTable: @unchecked Sendable {
     rows.load(fromByteOffset: position * StoreTableLayout.rowSize + byte, as: UInt8.self)
   }
 
-  @inline(__always) private func rowDouble(_ position: Int, _ byte: Int) -> Double {
-    Double(
-      bitPattern: UInt64(
-        littleEndian: rows.loadUnaligned(
-          fromByteOffset: position * StoreTableLayout.rowSize + byte, as: UInt64.self)))
+  /// The coordinate of tree point `point`, or `nil` when it is out of range.
+  @inline(__always) private func pointCoordinate(_ point: Int) -> Coordinate? {
+    func double(_ byte: Int) -> Double {
+      Double(
+        bitPattern: UInt64(littleEndian: coordinates.loadUnaligned(fromByteOffset: byte, as: UInt64.self)))
+    }
+    return try? Coordinate(latitude: double(16 * point), longitude: double(16 * point + 8))
+  }
+
+  /// The store position of tree point `point` (`storePositions` section).
+  @inline(__always) private func storePosition(ofPoint point: Int) -> Int {
+    Int(Int32(bitPattern: word(storePositions, 4 * point)))
+  }
+
+  /// The tree point of the located store at `position`: its rank among the located rows. When
+  /// every store is located (the usual case) that is its position; else it is read from
+  /// `PointRanks`, made from the `storePositions` section on first use (12 bytes a 64 stores).
+  @inline(__always) private func point(of position: Int) -> Int {
+    if pointCount == storeCount { return position }
+    let ranks = pointRanks.value {
+      PointRanks(positions: column(.storePositions), storeCount: storeCount)
+    }
+    guard let ranks else { corrupted("its store positions are not in increasing order") }
+    guard let point = ranks.point(of: position) else {
+      corrupted("store \(position) has a location but no point in the coordinates section")
+    }
+    return point
   }
 
   /// The arena bytes at (`offset`, `length`): checked to lie inside it, since a large snapshot's
@@ -220,37 +252,40 @@ final class StoreTable: @unchecked Sendable {
   }
 
   /// The UTF-8 of the id of the store at `position`.
-  func idBytes(at position: Int) -> UnsafeRawBufferPointer { textBytes(row: position, at: 0) }
+  func idBytes(at position: Int) -> UnsafeRawBufferPointer { textBytes(row: position, at: Row.id) }
 
   /// The id of the store at `position`.
   func id(at position: Int) -> String { string(idBytes(at: position)) }
 
   /// The location of the store at `position`, or `nil`.
   func coordinate(at position: Int) -> Coordinate? {
-    guard rowByte(position, 45) & 1 != 0 else { return nil }
-    guard
-      let coordinate = try? Coordinate(
-        latitude: rowDouble(position, 16), longitude: rowDouble(position, 24))
-    else { corrupted("store \(position)'s coordinate is out of range") }
+    guard rowByte(position, Row.flags) & StoreTableLayout.locatedFlag != 0 else { return nil }
+    let point = point(of: position)
+    guard point < pointCount else {
+      corrupted("store \(position) names tree point \(point) of \(pointCount)")
+    }
+    guard let coordinate = pointCoordinate(point) else {
+      corrupted("store \(position)'s coordinate is out of range")
+    }
     return coordinate
   }
 
   /// The time-zone name of the store at `position` (given or inferred).
   func timeZoneName(at position: Int) -> String? {
-    guard rowWord(position, 48) != StoreTableLayout.none else { return nil }
-    return string(textBytes(row: position, at: 48))
+    guard rowWord(position, Row.timeZone) != StoreTableLayout.none else { return nil }
+    return string(textBytes(row: position, at: Row.timeZone))
   }
 
   /// The pre-rendered JSON of `name` (0) or `address` (1) of the store at `position`.
   func displayJSON(_ field: Int, at position: Int) -> UnsafeRawBufferPointer {
-    textBytes(row: position, at: 64 + 8 * field)
+    textBytes(row: position, at: field == 0 ? Row.name : Row.address)
   }
 
   /// Where the store's properties are: its first value in the `members` column, its first key
   /// in the `shapeKeys` column, and how many there are.
   @inline(__always) private func memberSpan(_ position: Int) -> (values: Int, keys: Int, count: Int) {
-    let first = Int(rowWord(position, 8))
-    let shape = Int(rowWord(position, 12))
+    let first = Int(rowWord(position, Row.firstMember))
+    let shape = Int(rowWord(position, Row.shape))
     guard shape < shapeCount else { corrupted("store \(position) names shape \(shape) of \(shapeCount)") }
     let keys = Int(word(shapes, shape * StoreTableLayout.shapeSize))
     let count = Int(word(shapes, shape * StoreTableLayout.shapeSize + 4))
@@ -266,10 +301,14 @@ final class StoreTable: @unchecked Sendable {
   /// The key number of entry `index` of the `shapeKeys` column.
   @inline(__always) private func shapeKey(_ index: Int) -> UInt32 { word(shapeKeys, 4 * index) }
 
-  /// The JSON text of value `member` of the `members` column.
+  /// The JSON text of value `member` of the `members` column: the text of its unit in the arena
+  /// (`StoreTableLayout.memberSize`), checked to lie inside it.
   @inline(__always) private func memberValue(_ member: Int) -> UnsafeRawBufferPointer {
-    let byte = member * StoreTableLayout.memberSize
-    return textBytes(word(members, byte), word(members, byte + 4))
+    let offset = word(members, member * StoreTableLayout.memberSize)
+    guard let text = StoreTableLayout.valueText(at: offset, texts: texts, size: textsSize) else {
+      corrupted(StoreTableLayout.damagedValueReason(member, offset: offset, arena: textsSize))
+    }
+    return UnsafeRawBufferPointer(start: texts + text.lowerBound, count: text.count)
   }
 
   private func keyBytes(_ key: UInt32) -> UnsafeRawBufferPointer {
@@ -351,7 +390,9 @@ final class StoreTable: @unchecked Sendable {
   }
 
   /// Whether the store's time zone was inferred from its location.
-  func hasInferredTimezone(at position: Int) -> Bool { rowByte(position, 45) & 2 != 0 }
+  func hasInferredTimezone(at position: Int) -> Bool {
+    rowByte(position, Row.flags) & StoreTableLayout.zoneInferredFlag != 0
+  }
 
   func matches(_ filter: StoreFilter, at position: Int) -> Bool {
     checkRow(position)
@@ -372,23 +413,23 @@ final class StoreTable: @unchecked Sendable {
         JSONObject.Member(
           key: string(keyBytes(shapeKey(span.keys + index))), value: parse(memberValue(span.values + index))))
     }
-    guard let idSource = StoreTableLayout.idSource(code: rowByte(position, 44)) else {
+    guard let idSource = StoreTableLayout.idSource(code: rowByte(position, Row.idSource)) else {
       corrupted("store \(position) has an unknown id source")
     }
     var store = Store(
       id: id(at: position), idSource: idSource, coordinate: coordinate(at: position),
       properties: JSONObject(properties), timezone: timeZoneName(at: position),
       position: SourcePosition(
-        featureIndex: Int(rowWord(position, 32)), line: Int(rowWord(position, 36)),
-        column: Int(rowWord(position, 40))))
+        featureIndex: Int(rowWord(position, Row.featureIndex)), line: Int(rowWord(position, Row.line)),
+        column: Int(rowWord(position, Row.column))))
     (store.inferredTimezone, store.inferredHolidays) = StoreTableLayout.inferred(
-      flags: rowByte(position, 45), place: guess(at: position))
+      flags: rowByte(position, Row.flags), place: guess(at: position))
     store.catalogIndex = position
     return store
   }
 
   private func guess(at position: Int) -> (guess: TimeZoneGuess, region: String)? {
-    let index = rowWord(position, 56)
+    let index = rowWord(position, Row.guess)
     guard index != StoreTableLayout.none else { return nil }
     guard Int(index) < guessCount else { corrupted("store \(position) names time-zone guess \(index)") }
     guard
@@ -465,7 +506,7 @@ final class StoreTable: @unchecked Sendable {
 
   /// Why the store at `position` has no schedule, or `nil` when it has one.
   func scheduleGap(at position: Int) -> String? {
-    let state = Int(rowByte(position, 46))
+    let state = Int(rowByte(position, Row.hoursState))
     guard state > 0 else { return nil }
     return state - 1 < reasons.count ? reasons[state - 1] : "opening hours are not evaluated"
   }
@@ -474,8 +515,8 @@ final class StoreTable: @unchecked Sendable {
   /// compiled it (the same expression, zone, holiday calendar and location).
   func schedule(at position: Int) -> Schedule? {
     checkRow(position)
-    guard rowByte(position, 46) == 0 else { return nil }
-    let group = Int(rowWord(position, 60))
+    guard rowByte(position, Row.hoursState) == 0 else { return nil }
+    let group = Int(rowWord(position, Row.scheduleGroup))
     guard group < groupCount else { return nil }
     if let compiled = schedules.schedule(ofGroup: group) { return compiled }
     let leader = Int(word(groupLeaders, 4 * group))
@@ -487,8 +528,8 @@ final class StoreTable: @unchecked Sendable {
   /// `nil` when it has no schedule.
   func scheduleGroup(at position: Int) -> Int? {
     checkRow(position)
-    guard rowByte(position, 46) == 0 else { return nil }
-    let group = Int(rowWord(position, 60))
+    guard rowByte(position, Row.hoursState) == 0 else { return nil }
+    let group = Int(rowWord(position, Row.scheduleGroup))
     return group < groupCount ? group : nil
   }
 
@@ -697,8 +738,11 @@ final class StoreTable: @unchecked Sendable {
     if let problem = structuralProblem(checkingDigests: true) { throw refuse(problem) }
     // Every value parses (the checks above keep this from leaving the arena).
     for index in 0..<memberTotal {
-      let byte = index * StoreTableLayout.memberSize
-      let value = textBytes(word(members, byte), word(members, byte + 4))
+      let offset = word(members, index * StoreTableLayout.memberSize)
+      guard let text = StoreTableLayout.valueText(at: offset, texts: texts, size: textsSize) else {
+        throw refuse(StoreTableLayout.damagedValueReason(index, offset: offset, arena: textsSize))
+      }
+      let value = UnsafeRawBufferPointer(start: texts + text.lowerBound, count: text.count)
       guard CompactJSONReader.value(of: value) != nil else {
         throw refuse("its property \(index) is not JSON")
       }
@@ -724,9 +768,13 @@ final class StoreTable: @unchecked Sendable {
     do throws(KDTreePartsError) { try tree.validateStructure() } catch {
       throw refuse("its tree is inconsistent: \(error.description)")
     }
-    let located = (0..<storeCount).filter { rowByte($0, 45) & 1 != 0 }
+    let located = (0..<storeCount).filter { rowByte($0, Row.flags) & StoreTableLayout.locatedFlag != 0 }
     guard storePositions.map(Int.init) == located else {
       throw refuse("its store positions are not the \(located.count) stores that have a coordinate")
+    }
+    // A store's coordinate is its point's (`coordinate(at:)`): each must be one.
+    for point in 0..<pointCount where pointCoordinate(point) == nil {
+      throw refuse("its tree point \(point) has a coordinate out of range")
     }
     for (point, position) in located.enumerated() where coordinate(at: position) != tree.coordinates[point] {
       throw refuse("its tree point \(point) is not at the coordinate of store \(position)")
@@ -755,32 +803,37 @@ final class StoreTable: @unchecked Sendable {
     func inArena(_ offset: UInt32, _ length: UInt32) -> Bool { UInt64(offset) + UInt64(length) <= text }
     for position in 0..<storeCount {
       let row = { (byte: Int) in self.rowWord(position, byte) }
-      guard inArena(row(0), row(4)), inArena(row(64), row(68)), inArena(row(72), row(76)),
-        row(48) == StoreTableLayout.none || inArena(row(48), row(52))
+      guard inArena(row(Row.id), row(Row.id + 4)), inArena(row(Row.name), row(Row.name + 4)),
+        inArena(row(Row.address), row(Row.address + 4)),
+        row(Row.timeZone) == StoreTableLayout.none || inArena(row(Row.timeZone), row(Row.timeZone + 4))
       else { return ("its row \(position) refers to text outside the arena") }
-      guard Int(row(12)) < shapeCount else { return "its row \(position) names a shape that is not there" }
-      let first = UInt64(row(8))
-      guard first + UInt64(word(shapes, Int(row(12)) * StoreTableLayout.shapeSize + 4)) <= UInt64(memberTotal)
+      guard Int(row(Row.shape)) < shapeCount else {
+        return "its row \(position) names a shape that is not there"
+      }
+      let first = UInt64(row(Row.firstMember))
+      guard
+        first + UInt64(word(shapes, Int(row(Row.shape)) * StoreTableLayout.shapeSize + 4))
+          <= UInt64(memberTotal)
       else { return ("its row \(position) refers to properties outside the members column") }
-      guard row(56) == StoreTableLayout.none || Int(row(56)) < guessCount else {
+      guard row(Row.guess) == StoreTableLayout.none || Int(row(Row.guess)) < guessCount else {
         return "its row \(position) names a time-zone guess that is not there"
       }
-      guard row(60) == StoreTableLayout.none || Int(row(60)) < groupCount else {
+      guard row(Row.scheduleGroup) == StoreTableLayout.none || Int(row(Row.scheduleGroup)) < groupCount else {
         return "its row \(position) names a schedule group that is not there"
       }
-      guard Int(rowByte(position, 46)) <= reasons.count else {
+      guard Int(rowByte(position, Row.hoursState)) <= reasons.count else {
         return "its hours state of store \(position) names no known reason"
       }
       // A row names a guess exactly when something was inferred from it.
-      let flags = rowByte(position, 45)
-      guard StoreTableLayout.idSource(code: rowByte(position, 44)) != nil, flags & ~15 == 0,
-        (flags & 14 != 0) == (row(56) != StoreTableLayout.none), rowByte(position, 47) == 0
+      let flags = rowByte(position, Row.flags)
+      guard StoreTableLayout.idSource(code: rowByte(position, Row.idSource)) != nil, flags & ~15 == 0,
+        (flags & 14 != 0) == (row(Row.guess) != StoreTableLayout.none), rowByte(position, Row.reserved) == 0
       else { return "its row \(position) has a field out of range" }
       if checkingDigests, rowDigest(position) != word(rowChecksums, 4 * position) {
         return "its row \(position) fails its checksum"
       }
-      if row(48) != StoreTableLayout.none,
-        CompactJSONReader.validUTF8(textBytes(row: position, at: 48)) == nil
+      if row(Row.timeZone) != StoreTableLayout.none,
+        CompactJSONReader.validUTF8(textBytes(row: position, at: Row.timeZone)) == nil
       {
         return "its row \(position) has a time zone that is not UTF-8"
       }
@@ -788,23 +841,37 @@ final class StoreTable: @unchecked Sendable {
         return ("its row \(position) has an id that is not UTF-8")
       }
       // Answers copy the name and address texts as they are: each must be a string or null.
-      for field in [64, 72] {
+      for field in [Row.name, Row.address] {
         switch CompactJSONReader.value(of: textBytes(row: position, at: field)) {
         case .string?, .null?: break
         default: return "its row \(position) has a name or address that is not JSON text"
         }
       }
-      if rowByte(position, 45) & 1 != 0 {
-        guard (try? Coordinate(latitude: rowDouble(position, 16), longitude: rowDouble(position, 24))) != nil
-        else { return ("its row \(position) has a coordinate out of range") }
+    }
+    // A located row's coordinate is its point's, the point its rank among the located rows
+    // (`coordinate(at:)`): the located rows must be the store positions, in order, and each point
+    // a coordinate.
+    var point = 0
+    for position in 0..<storeCount where rowByte(position, Row.flags) & StoreTableLayout.locatedFlag != 0 {
+      guard point < pointCount, storePosition(ofPoint: point) == position else {
+        return "its row \(position) has a location but is not the store of tree point \(point)"
       }
+      point += 1
+    }
+    guard point == pointCount else {
+      return "its store positions are not the \(point) stores that have a coordinate"
+    }
+    for point in 0..<pointCount where pointCoordinate(point) == nil {
+      return "its tree point \(point) has a coordinate out of range"
     }
     for index in 0..<memberTotal {
-      let byte = index * StoreTableLayout.memberSize
-      guard inArena(word(members, byte), word(members, byte + 4)), word(members, byte + 4) > 0
-      else { return ("its property \(index) is out of range") }
-      // Making a store parses every value, and answers copy them: each must be one JSON value.
-      let value = textBytes(word(members, byte), word(members, byte + 4))
+      let offset = word(members, index * StoreTableLayout.memberSize)
+      guard let text = StoreTableLayout.valueText(at: offset, texts: texts, size: textsSize) else {
+        return StoreTableLayout.damagedValueReason(index, offset: offset, arena: textsSize)
+      }
+      // Making a store parses every value, and answers copy them: each must be one JSON value,
+      // and its text UTF-8.
+      let value = UnsafeRawBufferPointer(start: texts + text.lowerBound, count: text.count)
       guard CompactJSONReader.value(of: value) != nil else { return "its property \(index) is not JSON" }
     }
     for shape in 0..<shapeCount {

@@ -4,28 +4,51 @@ import GeoIndex
 /// one section): what the loader turns records into, once, whether the table then stays in memory
 /// or is written to disk.
 enum StoreTableLayout {
-  /// One fixed-size row a store (`rows` section):
+  /// One fixed-size row a store (`rows` section); `Row` names the offsets:
   ///
   /// | bytes | field |
   /// |---|---|
   /// | 0..<8 | id: offset and length (UInt32 each) of its UTF-8 in the text arena |
   /// | 8..<16 | properties: first member in `members` and shape number (UInt32 each) |
-  /// | 16..<32 | latitude, longitude (Double); NaN when the store has no location |
-  /// | 32..<44 | feature index, line, column (UInt32 each) |
-  /// | 44 | id source (0 feature, 1 ref, 2 property, 3 generated) |
-  /// | 45 | flags: 1 has a location, 2 its time zone was inferred, 4 its holiday country was, 8 its holiday region was |
-  /// | 46 | hours state: 0 it has a schedule, else 1 + the index of why not in the meta's reasons |
-  /// | 47 | reserved, zero |
-  /// | 48..<56 | time zone: offset and length of its name (offset `UInt32.max`: none) |
-  /// | 56..<60 | entry in `guesses` of the place its zone or holidays were inferred from (`UInt32.max`: none) |
-  /// | 60..<64 | schedule group (`UInt32.max`: none): stores of a group share one compiled schedule |
-  /// | 64..<72 | `name` as JSON text (a string literal or `null`), pre-escaped for answers |
-  /// | 72..<80 | `address` as JSON text, likewise |
-  static let rowSize = 80
-  /// A property value (`members` section): offset and length of the value's compact JSON text in
-  /// the arena (so an answer copies it as it is). Its key is the shape's: a store's members are
-  /// its values in the order of its shape's keys.
-  static let memberSize = 8
+  /// | 16..<28 | feature index, line, column (UInt32 each) |
+  /// | 28 | id source (0 feature, 1 ref, 2 property, 3 generated) |
+  /// | 29 | flags: 1 has a location, 2 its time zone was inferred, 4 its holiday country was, 8 its holiday region was |
+  /// | 30 | hours state: 0 it has a schedule, else 1 + the index of why not in the meta's reasons |
+  /// | 31 | reserved, zero |
+  /// | 32..<40 | time zone: offset and length of its name (offset `UInt32.max`: none) |
+  /// | 40..<44 | entry in `guesses` of the place its zone or holidays were inferred from (`UInt32.max`: none) |
+  /// | 44..<48 | schedule group (`UInt32.max`: none): stores of a group share one compiled schedule |
+  /// | 48..<56 | `name` as JSON text (a string literal or `null`), pre-escaped for answers |
+  /// | 56..<64 | `address` as JSON text, likewise |
+  ///
+  /// A row holds no coordinate: a located store's is its tree point's, in the `coordinates`
+  /// section (point `i` is the `i`th located row, `storePositions`), kept once. Format 5 had a
+  /// copy at bytes 16..<32 (16 MB on 1M stores).
+  static let rowSize = 64
+  /// The byte offsets of a row's fields.
+  enum Row {
+    static let id = 0
+    static let firstMember = 8
+    static let shape = 12
+    static let featureIndex = 16
+    static let line = 20
+    static let column = 24
+    static let idSource = 28
+    static let flags = 29
+    static let hoursState = 30
+    static let reserved = 31
+    static let timeZone = 32
+    static let guess = 40
+    static let scheduleGroup = 44
+    static let name = 48
+    static let address = 56
+  }
+  /// A property value (`members` section): the offset in the arena of the value's unit, its
+  /// length as a LEB128 varint (at most 5 bytes, never 0) then its compact JSON text (so an answer
+  /// copies it as it is). A unit is interned whole, so equal values are stored once. Its key is
+  /// the shape's: a store's members are its values in the order of its shape's keys. Format 5
+  /// kept (offset, length) here, 8 bytes (49 MB more on 1M stores).
+  static let memberSize = 4
   /// A shape (`shapes` section), the key sequence of the stores that have the same keys in the
   /// same order, stored once: first entry in `shapeKeys` and number of keys (UInt32 each).
   /// A chain's stores share a handful of shapes, so the key numbers a store took 4 bytes each
@@ -42,7 +65,7 @@ enum StoreTableLayout {
   /// texts (offset, length each; the region empty when no store took one from it), then the
   /// place's latitude and longitude (Double). A guess was 48 bytes a store with these in it.
   static let placeSize = 56
-  /// Row flags (byte 45).
+  /// Row flags (byte `Row.flags`).
   static let locatedFlag: UInt8 = 1
   static let zoneInferredFlag: UInt8 = 2
   static let holidayCountryInferredFlag: UInt8 = 4
@@ -90,6 +113,8 @@ struct StoreTableBuilder {
   /// Each row's id, for the id order.
   private var idRefs: [TextRef] = []
   private var scratch = JSONBytes(capacity: 256)
+  /// The unit of the value being added (`StoreTableLayout.appendValueUnit`).
+  private var unit: [UInt8] = []
   private(set) var count = 0
 
   /// - Parameters:
@@ -109,22 +134,35 @@ struct StoreTableBuilder {
     return ref
   }
 
-  /// The JSON text of `value` in the arena: looked up first unless `key`'s values have turned out
-  /// to be nearly all distinct (`KeyStatistics`), or `unique` says so.
-  private mutating func jsonText(_ value: JSONValue, key: UInt32? = nil, unique: Bool = false)
-    throws(StoreTableOverflow) -> TextRef
-  {
+  /// The JSON text of `value` in the arena, added without looking for it when `unique`.
+  private mutating func jsonText(_ value: JSONValue, unique: Bool) throws(StoreTableOverflow) -> TextRef {
     scratch.bytes.removeAll(keepingCapacity: true)
     scratch.append(value)
-    var lookUp = !unique
+    let ref = scratch.bytes.withUnsafeBytes { unique ? texts.append($0) : texts.intern($0) }
+    guard let ref else { throw Self.full }
+    return ref
+  }
+
+  /// The unit of `value` in the arena (`StoreTableLayout.memberSize`: its length, then its JSON
+  /// text), interned whole, and where its text lies in it: looked up first unless `key`'s values
+  /// have turned out to be nearly all distinct (`KeyStatistics`).
+  private mutating func valueUnit(_ value: JSONValue, key: UInt32? = nil) throws(StoreTableOverflow) -> (
+    unit: UInt32, text: TextRef
+  ) {
+    scratch.bytes.removeAll(keepingCapacity: true)
+    scratch.append(value)
+    unit.removeAll(keepingCapacity: true)
+    StoreTableLayout.appendValueUnit(scratch.bytes, to: &unit)
+    var lookUp = true
     if let key, Int(key) < keyStatistics.count { lookUp = keyStatistics[Int(key)].worthLookingUp }
     let before = texts.bytes.count
-    let ref = scratch.bytes.withUnsafeBytes { lookUp ? texts.intern($0) : texts.append($0) }
+    let ref = unit.withUnsafeBytes { lookUp ? texts.intern($0) : texts.append($0) }
     guard let ref else { throw Self.full }
     if let key, Int(key) < keyStatistics.count {
       keyStatistics[Int(key)].count(isNew: texts.bytes.count > before)
     }
-    return ref
+    let prefix = UInt32(unit.count - scratch.bytes.count)
+    return (ref.offset, TextRef(offset: ref.offset + prefix, length: UInt32(scratch.bytes.count)))
   }
 
   /// How often a key's values repeat: after 512 values of which over 90% were new, its values are
@@ -196,8 +234,6 @@ struct StoreTableBuilder {
     previousShape = shape
     rows.append(UInt32(memberCount))
     rows.append(shape)
-    rows.append(store.coordinate?.latitude ?? .nan)
-    rows.append(store.coordinate?.longitude ?? .nan)
     rows.append(UInt32(clamping: store.position.featureIndex))
     rows.append(UInt32(clamping: store.position.line))
     rows.append(UInt32(clamping: store.position.column))
@@ -233,12 +269,13 @@ struct StoreTableBuilder {
       rows.append(StoreTableLayout.none)
     }
     rows.append(scheduleGroup ?? StoreTableLayout.none)
-    Self.put(try jsonText(store.name.map(JSONValue.string) ?? .null), to: &rows)
+    // The name as a value's unit, so that it is the same bytes as the store's `name` property.
+    Self.put(try valueUnit(store.name.map(JSONValue.string) ?? .null).text, to: &rows)
     let address = store.address
     Self.put(try jsonText(address.map(JSONValue.string) ?? .null, unique: address != nil), to: &rows)
 
     for (member, key) in zip(store.properties, rowKeys) {
-      Self.put(try jsonText(member.value, key: key), to: &members)
+      members.append(try valueUnit(member.value, key: key).unit)
     }
     memberCount += store.properties.count
     count += 1
@@ -410,5 +447,58 @@ extension StoreTableLayout {
       identifier: zone, placeName: name, countryCode: country, division: division,
       placeCoordinate: coordinate, distance: Distance(meters: distance))
     return (guess, region)
+  }
+}
+
+extension StoreTableLayout {
+  /// The longest length prefix of a property value's unit: a LEB128 varint of a 32-bit length.
+  static let maximumLengthPrefix = 5
+
+  /// Appends the unit of a property value whose JSON text is `text` (`memberSize`): its length as
+  /// a LEB128 varint, then the text.
+  static func appendValueUnit(_ text: [UInt8], to unit: inout [UInt8]) {
+    var length = text.count
+    while length >= 0x80 {
+      unit.append(UInt8(truncatingIfNeeded: length) | 0x80)
+      length >>= 7
+    }
+    unit.append(UInt8(length))
+    unit.append(contentsOf: text)
+  }
+
+  /// Where the JSON text of the property value whose unit starts at `offset` of the arena lies
+  /// (`memberSize`): its first byte and the end of the unit; `nil` when the length prefix runs
+  /// past the arena or past 5 bytes, says 0, or the text runs past the arena (the caller reports
+  /// it).
+  /// - Parameters:
+  ///   - texts: The arena's first byte; `size` its size.
+  @inline(__always) static func valueText(at offset: UInt32, texts: UnsafeRawPointer, size: Int) -> Range<
+    Int
+  >? {
+    var at = Int(offset)
+    var length = 0
+    var shift = 0
+    while true {
+      guard at < size, shift < 7 * maximumLengthPrefix else { return nil }
+      let byte = texts.load(fromByteOffset: at, as: UInt8.self)
+      at += 1
+      length |= Int(byte & 0x7F) << shift
+      if byte & 0x80 == 0 { break }
+      shift += 7
+    }
+    guard length > 0, length <= size - at else { return nil }
+    return at..<at + length
+  }
+
+  /// `valueText(at:texts:size:)` in the arena `texts`.
+  static func valueText(at offset: UInt32, in texts: UnsafeRawBufferPointer) -> Range<Int>? {
+    guard let base = texts.baseAddress else { return nil }
+    return valueText(at: offset, texts: base, size: texts.count)
+  }
+
+  /// The message for a property value whose unit `valueText` refuses.
+  static func damagedValueReason(_ index: Int, offset: UInt32, arena: Int) -> String {
+    "its property \(index) is out of range (the length prefix or the text of its value at byte \(offset) "
+      + "runs past the \(arena)-byte text arena, or the length is 0)"
   }
 }
