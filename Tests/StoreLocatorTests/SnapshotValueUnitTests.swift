@@ -73,12 +73,10 @@ import Testing
         arena[start..<start + needle.count].elementsEqual(needle)
       }.count
     }
-    var yes: [UInt8] = []
-    StoreTableLayout.appendValueUnit(Array(#""yes""#.utf8), to: &yes)
-    #expect(yes == [5] + Array(#""yes""#.utf8))
+    // A unit is the text's length (one byte below 128) and the text.
+    let yes = [5] + Array(#""yes""#.utf8)
     #expect(occurrences(yes) == 1)
-    var shop: [UInt8] = []
-    StoreTableLayout.appendValueUnit(Array(#""Shop""#.utf8), to: &shop)
+    let shop = [6] + Array(#""Shop""#.utf8)
     #expect(occurrences(shop) == 1)
     #expect(occurrences(Array(#""Shop""#.utf8)) == 1, "the rows' names share the property's text")
     // The stores carrying "yes" refer to one offset.

@@ -8,6 +8,9 @@ struct SnapshotWriter {
   /// Room for `count` bytes in all, so that a column of known size is not copied as it grows.
   mutating func reserveCapacity(_ count: Int) { bytes.reserveCapacity(count) }
 
+  /// Empties it, keeping its room: for a scratch writer used again and again.
+  mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
+
   /// Appends bytes as they are.
   mutating func append(contentsOf other: [UInt8]) { bytes.append(contentsOf: other) }
 

@@ -113,8 +113,8 @@ struct StoreTableBuilder {
   /// Each row's id, for the id order.
   private var idRefs: [TextRef] = []
   private var scratch = JSONBytes(capacity: 256)
-  /// The unit of the value being added (`StoreTableLayout.appendValueUnit`).
-  private var unit: [UInt8] = []
+  /// The unit of the value being added (`StoreTableLayout.memberSize`): its length, its text.
+  private var unit = SnapshotWriter()
   private(set) var count = 0
 
   /// - Parameters:
@@ -151,12 +151,13 @@ struct StoreTableBuilder {
   ) {
     scratch.bytes.removeAll(keepingCapacity: true)
     scratch.append(value)
-    unit.removeAll(keepingCapacity: true)
-    StoreTableLayout.appendValueUnit(scratch.bytes, to: &unit)
+    unit.removeAll()
+    unit.appendVarint(scratch.bytes.count)
+    unit.append(contentsOf: scratch.bytes)
     var lookUp = true
     if let key, Int(key) < keyStatistics.count { lookUp = keyStatistics[Int(key)].worthLookingUp }
     let before = texts.bytes.count
-    let ref = unit.withUnsafeBytes { lookUp ? texts.intern($0) : texts.append($0) }
+    let ref = unit.bytes.withUnsafeBytes { lookUp ? texts.intern($0) : texts.append($0) }
     guard let ref else { throw Self.full }
     if let key, Int(key) < keyStatistics.count {
       keyStatistics[Int(key)].count(isNew: texts.bytes.count > before)
@@ -453,18 +454,6 @@ extension StoreTableLayout {
 extension StoreTableLayout {
   /// The longest length prefix of a property value's unit: a LEB128 varint of a 32-bit length.
   static let maximumLengthPrefix = 5
-
-  /// Appends the unit of a property value whose JSON text is `text` (`memberSize`): its length as
-  /// a LEB128 varint, then the text.
-  static func appendValueUnit(_ text: [UInt8], to unit: inout [UInt8]) {
-    var length = text.count
-    while length >= 0x80 {
-      unit.append(UInt8(truncatingIfNeeded: length) | 0x80)
-      length >>= 7
-    }
-    unit.append(UInt8(length))
-    unit.append(contentsOf: text)
-  }
 
   /// Where the JSON text of the property value whose unit starts at `offset` of the arena lies
   /// (`memberSize`): its first byte and the end of the unit; `nil` when the length prefix runs
