@@ -95,18 +95,26 @@ import Testing
 }
 
 extension ServerProcess {
-  /// `eventually` for a test on the cooperative pool: polls `condition` every 5 ms, sleeping
-  /// between polls instead of blocking, until it holds or `seconds` have passed.
+  /// `eventually` for a test on the cooperative pool: polls `condition`, sleeping 5 ms between
+  /// polls instead of blocking, until it holds or the pool has answered promptly for `seconds`.
   ///
-  /// The default is long because what such a test waits for runs on the same pool, two threads
-  /// on a two-core machine, which `swift test` shares out among every suite: the synchronous
-  /// tests (a process run, a corpus parsed) ahead in its queue held it for three minutes and more
-  /// in CI. A condition that holds returns at once; only a broken one waits the whole time.
-  static func eventuallyAsync(seconds: Double = 600, _ condition: () async -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + .seconds(seconds)
-    while ContinuousClock.now < deadline, !Task.isCancelled {
+  /// What such a test waits for runs on the same pool: two threads on a two-core machine, which
+  /// `swift test` shares out first come, first served among every suite. The synchronous tests
+  /// (a `stores` process run, a corpus parsed) queued ahead of a task hold both threads, and a
+  /// reload's three hops (the caller's task, the actor, the load's task) each wait behind the
+  /// whole queue: minutes in a full run, over ten in one. A wall-clock deadline measured that
+  /// queue, not the code. So a poll counts only up to 50 ms of what it took: one that resumed
+  /// later found the pool busy, and the work polled for was queued behind the same tests. A
+  /// condition that holds returns at once; a broken one fails after `seconds` of prompt polls, and
+  /// at most `seconds / 5 ms` polls in any case.
+  static func eventuallyAsync(seconds: Double = 60, _ condition: () async -> Bool) async -> Bool {
+    var budget = Duration.seconds(seconds)
+    let prompt = Duration.milliseconds(50)
+    while budget > .zero, !Task.isCancelled {
+      let pollStart = ContinuousClock.now
       if await condition() { return true }
       try? await Task.sleep(for: .milliseconds(5))
+      budget -= max(.milliseconds(5), min(ContinuousClock.now - pollStart, prompt))
     }
     return await condition()
   }
