@@ -21,7 +21,7 @@ struct FeatureReadAheadTests {
         .array, base: buffer.baseAddress!, first: first, end: buffer.count, coordinatesUnusable: false,
         plan: Self.plans[2], firstIndex: 0, firstPosition: (1, first + 1))
     }
-    guard case .all(let stores, let keys, _) = outcome else {
+    guard case .all(let stores, let keys, _, _) = outcome else {
       Issue.record("expected every stretch to run into the next, got \(outcome)")
       return
     }
@@ -71,7 +71,7 @@ struct FeatureReadAheadTests {
         .records, base: buffer.baseAddress!, first: 0, end: buffer.count, coordinatesUnusable: false,
         plan: Self.plans[2], firstIndex: 0, firstPosition: (1, 1))
     }
-    guard case .all(let stores, _, let resume) = outcome else {
+    guard case .all(let stores, _, _, let resume) = outcome else {
       Issue.record("expected every stretch to run into the next, got \(outcome)")
       return
     }

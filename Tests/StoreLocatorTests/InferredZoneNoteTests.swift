@@ -67,20 +67,41 @@ struct InferredZoneNoteTests {
       var reader = SnapshotReader(base: table.memory.base, range: table.sections[.diagnostics]!)
       let entries = try reader.readVarint()
       var stored: [Diagnostic] = []
+      var messages: [String] = []
       var derived = 0
+      var generated = 0
       for _ in 0..<entries {
-        if try reader.read(UInt8.self) == 0 {
+        switch try reader.read(UInt8.self) {
+        case 0:
           stored.append(try SnapshotFormat.decodeDiagnostic(&reader))
-        } else {
+          messages.append(stored.last!.message)
+        case 1:
           _ = try reader.readVarint()
           derived += try reader.readVarint()
+        case 2:
+          _ = try reader.readVarint()
+          generated += try reader.readVarint()
+        default:
+          // In full but for its message, an earlier entry's.
+          let diagnostic = try SnapshotFormat.decodeDiagnostic(&reader, withMessage: false)
+          let message = messages[try reader.readVarint()]
+          stored.append(
+            Diagnostic(
+              diagnostic.code, diagnostic.severity, at: diagnostic.position, storeID: diagnostic.storeID,
+              message))
         }
       }
       // A run counts stores; a store has a zone note, a holidays note, or both.
       let notes = expected.filter { InferredZoneNotes.isInferredNote($0.code) }
       let storesWithNotes = Set(notes.compactMap { $0.position?.featureIndex })
       #expect(derived == storesWithNotes.count, "\(name)")
-      #expect(stored == expected.filter { !InferredZoneNotes.isInferredNote($0.code) }, "\(name)")
+      #expect(generated == expected.filter { $0.code == GeneratedIDNotes.code }.count, "\(name)")
+      #expect(
+        stored
+          == expected.filter {
+            !InferredZoneNotes.isInferredNote($0.code) && $0.code != GeneratedIDNotes.code
+          },
+        "\(name)")
       derivedSomewhere = derivedSomewhere || derived > 0
     }
     #expect(derivedSomewhere, "some catalog has inferred zones")
@@ -197,6 +218,12 @@ struct InferredZoneNoteTests {
               row: row(position), guesses: column(.guesses), places: column(.places), texts: column(.texts))
           else { throw SnapshotDecodingError(reason: "no note for store \(position)") }
           return notes
+        },
+        generatedIDNote: { position throws(SnapshotDecodingError) in
+          guard let note = GeneratedIDNotes.note(row: row(position), texts: column(.texts)) else {
+            throw SnapshotDecodingError(reason: "no generated id for store \(position)")
+          }
+          return note
         })
     }
     #expect(decoded == diagnostics)
@@ -233,6 +260,9 @@ struct InferredZoneNoteTests {
             &reader, storeCount: table.storeCount, hasGuess: hasGuess,
             note: { _ throws(SnapshotDecodingError) in
               [Diagnostic(InferredZoneNotes.code, .note, at: nil, "")]
+            },
+            generatedIDNote: { _ throws(SnapshotDecodingError) in
+              Diagnostic(GeneratedIDNotes.code, .note, at: nil, "")
             })
         }
       }

@@ -64,7 +64,7 @@ extension Catalog {
         throw CatalogError(
           .strictFailure, source: source,
           "\(errors.count) error\(errors.count == 1 ? "" : "s") in strict mode; the first: \(first)",
-          diagnostics: output.diagnostics)
+          diagnostics: GeneratedIDNotes.expanded(output.diagnostics, stores: output.stores))
       }
     }
     let hours =

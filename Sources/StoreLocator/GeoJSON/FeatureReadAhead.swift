@@ -59,6 +59,8 @@ struct FeatureReadAhead {
     /// the lines of the next stretch without counting them again.
     var lineBreaks = 0
     var column = 1
+    /// The stand-ins of the `generated-id` notes of its features, made as they are taken.
+    var generatedIDNotes: [(order: Int, diagnostic: Diagnostic)] = []
 
     /// - Parameter bytes: The stretch's length, to make room for its features at once rather than
     ///   growing step by step (room that is never used costs address space, not memory).
@@ -75,7 +77,9 @@ struct FeatureReadAhead {
     case none
     /// Every stretch ran into the next: all their features, in order, as the reader would make
     /// them from `first` on, and where the reader goes on after them.
-    case all(stores: [Store], keys: [StoreKeys], resume: Int)
+    case all(
+      stores: [Store], keys: [StoreKeys], generatedIDNotes: [(order: Int, diagnostic: Diagnostic)],
+      resume: Int)
     /// Stretches for the reader to take one by one where it arrives at their starts.
     case stretches([Stretch])
   }
@@ -139,7 +143,8 @@ struct FeatureReadAhead {
           var (slot, line, column) = firsts[number]
           let firstColumn = column
           var index = firstIndex + slot
-          shared.stretches[number].features.consumeAll { feature in
+          let stretch = shared.stretches[number]
+          stretch.features.consumeAll { feature in
             if feature.line == 1 {
               column = firstColumn + feature.column - 1
             } else {
@@ -147,8 +152,14 @@ struct FeatureReadAhead {
             }
             let position = SourcePosition(
               featureIndex: index, line: line + feature.line - 1, column: column)
-            (shared.keys.baseAddress! + slot).initialize(to: feature.record.keys)
-            (shared.stores.baseAddress! + slot).initialize(to: feature.record.store(at: position))
+            var record = feature.record
+            if record.idSource == .generated {
+              record.settleGeneratedID(featureIndex: index)
+              stretch.generatedIDNotes.append(
+                (record.keys.offset, GeneratedIDNotes.placeholder(at: position)))
+            }
+            (shared.keys.baseAddress! + slot).initialize(to: record.keys)
+            (shared.stores.baseAddress! + slot).initialize(to: record.store(at: position))
             slot += 1
             index += 1
           }
@@ -157,7 +168,9 @@ struct FeatureReadAhead {
       }
       keyCount = total
     }
-    return .all(stores: stores, keys: keys, resume: stretches[stretches.count - 1].resume)
+    return .all(
+      stores: stores, keys: keys, generatedIDNotes: stretches.flatMap(\.generatedIDNotes),
+      resume: stretches[stretches.count - 1].resume)
   }
 
   /// What the threads share: each reads the input and fills or empties its own stretch and places.
@@ -231,13 +244,17 @@ struct FeatureReadAhead {
           object["crs"] == nil, object["timezone"] == nil
         else { break }
       }
-      // The index and position only go into diagnostics and generated ids (which come with a
-      // note): a feature that has either is not clean, and the reader reads it again in order.
+      // The index and position only go into diagnostics and generated ids: a feature with a
+      // diagnostic is not clean, and the reader reads it again in order; one whose only note is
+      // its generated id's is, and gets its id and note when taken, where its index is known.
       let record = GeoJSONReader.readFeature(
         value, start: featureStart, index: 0, position: SourcePosition(featureIndex: 0, line: 0, column: 0),
         coordinatesUnusable: coordinatesUnusable, textWarnings: GeoJSONReader.FeatureTextWarnings(),
         diagnostics: &diagnostics)
-      guard let record, diagnostics.isEmpty else { break }
+      let onlyGeneratedID =
+        diagnostics.count == 1 && GeneratedIDNotes.isPlaceholder(diagnostics[0].diagnostic)
+      guard let record, diagnostics.isEmpty || onlyGeneratedID else { break }
+      diagnostics.removeAll(keepingCapacity: true)
       scanner.skipWhitespace()
       switch layout {
       case .array:

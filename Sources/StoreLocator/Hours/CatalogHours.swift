@@ -102,7 +102,27 @@ extension Catalog {
     // Chains repeat the same hours in the same zones: parse each text once, compile each
     // (text, zone, holiday region) once.
     var parsed: [String: Result<OpeningHours, OpeningHoursParseError>] = [:]
-    var fixes: [String: String] = [:]
+    // The notes of the deviations of an hours property's text, made once a (property, text): a
+    // chain whose hours are all written alike has a million of them sharing a few messages.
+    var deviationNotes: [String: [(code: String, severity: Diagnostic.Severity, message: String)]] = [:]
+    func deviations(of key: String, _ text: String, _ hours: OpeningHours) -> [(
+      code: String, severity: Diagnostic.Severity, message: String
+    )] {
+      let cacheKey = key + "\u{0}" + text
+      if let known = deviationNotes[cacheKey] { return known }
+      let fix = hours.warnings.isEmpty ? "" : Catalog.fixIt(for: hours)
+      // Most deviations have a clear meaning (a note); a doubtful one may not mean what it says.
+      let notes = hours.warnings.map { warning in
+        (
+          code: warning.isDoubtful ? "opening-hours-doubtful" : "opening-hours-tolerated",
+          severity: warning.isDoubtful ? Diagnostic.Severity.warning : .note,
+          message: "\(key) \"\(text)\" \(Catalog.characters(warning.range)): "
+            + "\(warning.message) [\(warning.code)]\(fix)"
+        )
+      }
+      deviationNotes[cacheKey] = notes
+      return notes
+    }
     // Building a calendar merges a country's dates with a region's: once per pair.
     var calendars: [HolidayKey: HolidayCalendar?] = [:]
     var added: [Diagnostic] = []
@@ -178,12 +198,8 @@ extension Catalog {
             "\(member.key) \"\(text)\" \(error.description); the \(member.key.dropFirst(Self.serviceHoursPrefix.count)) "
               + "hours count as unknown")
         case .success(let hours):
-          for warning in hours.warnings {
-            note(
-              warning.isDoubtful ? "opening-hours-doubtful" : "opening-hours-tolerated",
-              warning.isDoubtful ? .warning : .note, store,
-              "\(member.key) \"\(text)\" \(Catalog.characters(warning.range)): "
-                + "\(warning.message) [\(warning.code)]\(Catalog.fixIt(for: hours))")
+          for deviation in deviations(of: member.key, text, hours) {
+            note(deviation.code, deviation.severity, store, deviation.message)
           }
         }
       }
@@ -219,19 +235,10 @@ extension Catalog {
       if store.inferredHolidays != nil {
         added.append(InferredZoneNotes.placeholder(InferredZoneNotes.holidayCode, at: store.position))
       }
-      // The fix-it: the canonical spelling, which parses without warnings and means the same.
-      var fix = ""
-      if !hours.warnings.isEmpty {
-        if fixes[text] == nil { fixes[text] = Catalog.fixIt(for: hours) }
-        fix = fixes[text]!
-      }
-      for warning in hours.warnings {
-        // Most deviations have a clear meaning (a note); a doubtful one may not mean what it says.
-        note(
-          warning.isDoubtful ? "opening-hours-doubtful" : "opening-hours-tolerated",
-          warning.isDoubtful ? .warning : .note, store,
-          "opening_hours \"\(text)\" \(Catalog.characters(warning.range)): "
-            + "\(warning.message) [\(warning.code)]\(fix)")
+      // Each with the fix-it: the canonical spelling, which parses without warnings and means
+      // the same.
+      for deviation in deviations(of: "opening_hours", text, hours) {
+        note(deviation.code, deviation.severity, store, deviation.message)
       }
       guard let rules else {
         gaps[position] = "no time zone"

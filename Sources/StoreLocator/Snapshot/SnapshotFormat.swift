@@ -27,7 +27,7 @@ enum SnapshotFormat {
   static let magic: [UInt8] = Array("STORESNP".utf8)
   /// Bump when the layout or the meaning of any section changes: older files are refused with a
   /// message saying how to rebuild them.
-  static let version: UInt32 = 6
+  static let version: UInt32 = 7
   static let headerSize = 64
   static let sectionEntrySize = 32
   /// Store columns (rows, members, texts, guesses) up to this size together are verified whole on
@@ -113,13 +113,20 @@ enum SnapshotFormat {
   /// first store's position and the number of stores, varints) made again from the rows when
   /// read (`InferredZoneNotes`): for that store and each next store with a guess, its
   /// `timezone-inferred` note if its zone was inferred, then its `holidays-inferred` note if its
-  /// holidays were. Runs go forward: each starts after the last store of the one before.
+  /// holidays were; 2 a run of `generated-id` notes (the first store's position and the number
+  /// of stores, varints), one for that store and each store after it, all with generated ids,
+  /// made again from their rows (`GeneratedIDNotes`; format 7); 3 a diagnostic in full but for
+  /// its message, which is that of an earlier entry 0 (its number among the entries 0, a varint,
+  /// after the store id; format 7): a chain whose hours are all written alike has a million notes
+  /// with a handful of messages. Runs of a kind go forward: each starts after the last store of
+  /// the one before.
   ///
   /// A store's notes go into a run only when the notes made from its row are the same values,
   /// all of them, next to each other, so reading gives back exactly the list written. The
-  /// loader writes no notes, only their stand-ins (`InferredZoneNotes.placeholder`): one a note,
-  /// in row order, always taken into a run.
-  /// - Precondition: Stand-ins match the rows with guesses, in order (the loader's own list).
+  /// loader writes none of these notes, only their stand-ins (`InferredZoneNotes.placeholder`,
+  /// `GeneratedIDNotes.placeholder`): one a note, in row order, always taken into a run.
+  /// - Precondition: Stand-ins match the rows with guesses, and the rows with generated ids, in
+  ///   order (the loader's own list).
   /// - Parameters:
   ///   - rows: The whole rows column; `guesses` and `places` those columns, `texts` the arena.
   static func diagnosticsSection(
@@ -138,20 +145,57 @@ enum SnapshotFormat {
     }
     var body = SnapshotWriter()
     var entries = 0
-    // Rows before `cursor` are taken by runs; the open run, if any.
+    // Rows before `cursor` are taken by runs of location notes, before `generatedCursor` by runs
+    // of generated-id notes; the open run, if any, and its kind.
     var cursor = 0
-    var run: (first: Int, count: Int)?
+    var generatedCursor = 0
+    var run: (kind: UInt8, first: Int, count: Int)?
+    // The number, among the entries 0, of the first with each message.
+    var messageNumbers: [String: Int] = [:]
+    var fullEntries = 0
     func closeRun() {
       guard let open = run else { return }
-      body.append(UInt8(1))
+      body.append(open.kind)
       body.appendVarint(open.first)
       body.appendVarint(open.count)
       entries += 1
       run = nil
     }
+    func extendRun(kind: UInt8, at position: Int) {
+      if let open = run, open.kind == kind, open.first + open.count == position || kind == 1 {
+        run!.count += 1
+        return
+      }
+      closeRun()
+      run = (kind, position, 1)
+    }
+    // The row of the stand-in or note of the feature `featureIndex`: the next with a generated id.
+    func generatedRow(of featureIndex: Int) -> Int? {
+      var position = generatedCursor
+      while position < rowCount {
+        let candidate = row(position)
+        let index = InferredZoneNotes.position(row: candidate).featureIndex
+        if index > featureIndex { return nil }
+        if index == featureIndex { return GeneratedIDNotes.isGenerated(row: candidate) ? position : nil }
+        position += 1
+      }
+      return nil
+    }
     var index = 0
     while index < diagnostics.count {
       let diagnostic = diagnostics[index]
+      if diagnostic.code == GeneratedIDNotes.code, let featureIndex = diagnostic.position?.featureIndex,
+        let position = generatedRow(of: featureIndex),
+        GeneratedIDNotes.isPlaceholder(diagnostic)
+          || GeneratedIDNotes.note(row: row(position), texts: texts) == diagnostic
+      {
+        extendRun(kind: 2, at: position)
+        generatedCursor = position + 1
+        index += 1
+        continue
+      }
+      // A generated-id stand-in that matches no row (only a caller of
+      // `Catalog(stores:diagnostics:)` can make one) goes on, and is kept in full below.
       if InferredZoneNotes.isPlaceholder(diagnostic) {
         // The loader's stand-ins come in row order, one a note: the next row with a guess is theirs.
         guard let position = nextGuess(from: cursor),
@@ -164,8 +208,7 @@ enum SnapshotFormat {
         else {
           preconditionFailure("a time-zone note's stand-in does not match the next row with a guess")
         }
-        if run == nil { run = (position, 0) }
-        run!.count += 1
+        extendRun(kind: 1, at: position)
         cursor = position + 1
         index += count
         continue
@@ -175,15 +218,22 @@ enum SnapshotFormat {
           row: row(position), guesses: guesses, places: places, texts: texts),
         diagnostics[index...].starts(with: notes)
       {
-        if run == nil { run = (position, 0) }
-        run!.count += 1
+        extendRun(kind: 1, at: position)
         cursor = position + 1
         index += notes.count
         continue
       }
       closeRun()
-      body.append(UInt8(0))
-      encode(diagnostic, to: &body)
+      if let number = messageNumbers[diagnostic.message] {
+        body.append(UInt8(3))
+        encode(diagnostic, to: &body, withMessage: false)
+        body.appendVarint(number)
+      } else {
+        body.append(UInt8(0))
+        encode(diagnostic, to: &body)
+        messageNumbers[diagnostic.message] = fullEntries
+        fullEntries += 1
+      }
       entries += 1
       index += 1
     }
@@ -201,16 +251,43 @@ enum SnapshotFormat {
   ///   - hasGuess: Whether the row at a position has a guess.
   ///   - note: The notes made from the row at a position (`InferredZoneNotes.notes`); `nil` to
   ///     leave those notes out (their runs are still read and checked).
+  ///   - generatedIDNote: The `generated-id` note made from the row at a position
+  ///     (`GeneratedIDNotes.note`); it throws when the row's id is not generated.
   static func decodeDiagnostics(
     _ reader: inout SnapshotReader, storeCount: Int, hasGuess: (Int) -> Bool,
-    note: ((Int) throws(SnapshotDecodingError) -> [Diagnostic])?
+    note: ((Int) throws(SnapshotDecodingError) -> [Diagnostic])?,
+    generatedIDNote: (Int) throws(SnapshotDecodingError) -> Diagnostic
   ) throws(SnapshotDecodingError) -> [Diagnostic] {
     let count = try reader.readCount(atMost: reader.end - reader.offset, of: "diagnostics")
     var decoded: [Diagnostic] = []
     var cursor = 0
+    var generatedCursor = 0
+    // The messages of the entries 0, in order: entries 3 share them (one string, not a copy each).
+    var messages: [String] = []
     for _ in 0..<count {
       switch try reader.read(UInt8.self) {
-      case 0: decoded.append(try decodeDiagnostic(&reader))
+      case 0:
+        let diagnostic = try decodeDiagnostic(&reader)
+        messages.append(diagnostic.message)
+        decoded.append(diagnostic)
+      case 3:
+        let diagnostic = try decodeDiagnostic(&reader, withMessage: false)
+        let number = try reader.readVarint()
+        guard number < messages.count else {
+          throw SnapshotDecodingError(reason: "a diagnostic refers to message \(number) of \(messages.count)")
+        }
+        decoded.append(
+          Diagnostic(
+            diagnostic.code, diagnostic.severity, at: diagnostic.position, storeID: diagnostic.storeID,
+            messages[number]))
+      case 2:
+        let first = try reader.readVarint()
+        guard first >= generatedCursor, first < storeCount else {
+          throw SnapshotDecodingError(reason: "a run of generated-id notes starts at store \(first)")
+        }
+        let notes = try reader.readCount(atMost: storeCount - first, of: "generated-id notes")
+        for position in first..<first + notes { decoded.append(try generatedIDNote(position)) }
+        generatedCursor = first + notes
       case 1:
         let first = try reader.readVarint()
         guard first >= cursor, first < storeCount, hasGuess(first) else {
@@ -233,7 +310,8 @@ enum SnapshotFormat {
     return decoded
   }
 
-  static func encode(_ diagnostic: Diagnostic, to writer: inout SnapshotWriter) {
+  /// - Parameter withMessage: Whether to write the message (entries 3 refer to an earlier one's).
+  static func encode(_ diagnostic: Diagnostic, to writer: inout SnapshotWriter, withMessage: Bool = true) {
     writer.append(diagnostic.code.rawValue)
     writer.append(UInt8(Diagnostic.Severity.allCases.firstIndex(of: diagnostic.severity)!))
     writer.append(UInt8(diagnostic.position == nil ? 0 : 1))
@@ -243,10 +321,13 @@ enum SnapshotFormat {
       writer.appendVarint(position.column)
     }
     writer.append(optional: diagnostic.storeID)
-    writer.append(diagnostic.message)
+    if withMessage { writer.append(diagnostic.message) }
   }
 
-  static func decodeDiagnostic(_ reader: inout SnapshotReader) throws(SnapshotDecodingError) -> Diagnostic {
+  /// - Parameter withMessage: False to read no message (an entry 3's comes after), leaving it empty.
+  static func decodeDiagnostic(_ reader: inout SnapshotReader, withMessage: Bool = true)
+    throws(SnapshotDecodingError) -> Diagnostic
+  {
     let code = try reader.readString()
     let severityIndex = Int(try reader.read(UInt8.self))
     guard severityIndex < Diagnostic.Severity.allCases.count else {
@@ -258,7 +339,7 @@ enum SnapshotFormat {
         featureIndex: try reader.readVarint(), line: try reader.readVarint(), column: try reader.readVarint())
     }
     let storeID = try reader.readOptionalString()
-    let message = try reader.readString()
+    let message = withMessage ? try reader.readString() : ""
     return Diagnostic(
       Diagnostic.Code(code), Diagnostic.Severity.allCases[severityIndex], at: position, storeID: storeID,
       message)

@@ -699,7 +699,16 @@ final class StoreTable: @unchecked Sendable {
               row: row(position), guesses: guessColumn, places: placeColumn, texts: textColumn)
           else { throw SnapshotDecodingError(reason: "store \(position)'s time-zone guess is out of range") }
           return notes
-        })
+        },
+      generatedIDNote: { position throws(SnapshotDecodingError) in
+        guard !mustCheckRows() || self.rowIsIntact(position) else {
+          throw SnapshotDecodingError(reason: "store \(position) fails its checksum")
+        }
+        guard let note = GeneratedIDNotes.note(row: row(position), texts: textColumn) else {
+          throw SnapshotDecodingError(reason: "store \(position) has a generated-id note but no generated id")
+        }
+        return note
+      })
   }
 
   // MARK: - Damage found while answering
