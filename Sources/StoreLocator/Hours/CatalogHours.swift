@@ -104,11 +104,12 @@ extension Catalog {
     var parsed: [String: Result<OpeningHours, OpeningHoursParseError>] = [:]
     // The notes of the deviations of an hours property's text, made once a (property, text): a
     // chain whose hours are all written alike has a million of them sharing a few messages.
-    var deviationNotes: [String: [(code: String, severity: Diagnostic.Severity, message: String)]] = [:]
+    // Keyed by bytes: a text that differs only in Unicode normalization is quoted as it is.
+    var deviationNotes: [ExactText: [(code: String, severity: Diagnostic.Severity, message: String)]] = [:]
     func deviations(of key: String, _ text: String, _ hours: OpeningHours) -> [(
       code: String, severity: Diagnostic.Severity, message: String
     )] {
-      let cacheKey = key + "\u{0}" + text
+      let cacheKey = ExactText(key + "\u{0}" + text)
       if let known = deviationNotes[cacheKey] { return known }
       let fix = hours.warnings.isEmpty ? "" : Catalog.fixIt(for: hours)
       // Most deviations have a clear meaning (a note); a doubtful one may not mean what it says.

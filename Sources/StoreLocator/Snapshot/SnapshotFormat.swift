@@ -150,8 +150,9 @@ enum SnapshotFormat {
     var cursor = 0
     var generatedCursor = 0
     var run: (kind: UInt8, first: Int, count: Int)?
-    // The number, among the entries 0, of the first with each message.
-    var messageNumbers: [String: Int] = [:]
+    // The number, among the entries 0, of the first with each message, by its bytes: two
+    // messages that differ only in Unicode normalization are two messages.
+    var messageNumbers: [ExactText: Int] = [:]
     var fullEntries = 0
     func closeRun() {
       guard let open = run else { return }
@@ -224,14 +225,14 @@ enum SnapshotFormat {
         continue
       }
       closeRun()
-      if let number = messageNumbers[diagnostic.message] {
+      if let number = messageNumbers[ExactText(diagnostic.message)] {
         body.append(UInt8(3))
         encode(diagnostic, to: &body, withMessage: false)
         body.appendVarint(number)
       } else {
         body.append(UInt8(0))
         encode(diagnostic, to: &body)
-        messageNumbers[diagnostic.message] = fullEntries
+        messageNumbers[ExactText(diagnostic.message)] = fullEntries
         fullEntries += 1
       }
       entries += 1
