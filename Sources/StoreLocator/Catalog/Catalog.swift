@@ -263,13 +263,27 @@ public struct Catalog: Sendable {
     if addingSuggested { conditions += suggestedIndexConditions().filter { !conditions.contains($0) } }
     var copy = self
     let table = table
-    // One row filter a condition, made once: most rows are decided on their bytes.
+    // One row filter a condition, made once, and each decided once a value: whether a store
+    // meets a condition depends only on its value's text, and equal values of a few-valued key
+    // are one unit in the arena (interned), so the unit's address stands for the value. A
+    // condition was 1M row filters each (a store's `amenity`, or a city with a non-ASCII name,
+    // parsed again for every condition on its key: a third of `snapshot build`); it is now a
+    // handful each, and a lookup a store.
     let filters = conditions.prefix(SearchMasks.conditionCapacity).map {
       RowFilter(StoreFilter([$0]), table: table)
     }
+    var decided = [[Int: Bool]](repeating: [:], count: filters.count)
     let matches = { (condition: Int, position: Int) in
       table.checkRow(position)
-      return filters[condition].matches(table, at: position)
+      let filter = filters[condition]
+      guard let key = filter.tests.first?.key, let value = table.valueJSON(key: key, at: position),
+        let unit = value.baseAddress
+      else { return filter.matches(table, at: position) }
+      let address = Int(bitPattern: unit)
+      if let known = decided[condition][address] { return known }
+      let meets = filter.matches(table, at: position)
+      decided[condition][address] = meets
+      return meets
     }
     copy.builtMasks =
       searchMasks?.indexing(conditions, tree: tree, storeAtPoint: storePositions, matches: matches)
