@@ -153,11 +153,7 @@ struct FeatureReadAhead {
             let position = SourcePosition(
               featureIndex: index, line: line + feature.line - 1, column: column)
             var record = feature.record
-            if record.idSource == .generated {
-              record.settleGeneratedID(featureIndex: index)
-              stretch.generatedIDNotes.append(
-                (record.keys.offset, GeneratedIDNotes.placeholder(at: position)))
-            }
+            if let note = record.settleGeneratedID(at: position) { stretch.generatedIDNotes.append(note) }
             (shared.keys.baseAddress! + slot).initialize(to: record.keys)
             (shared.stores.baseAddress! + slot).initialize(to: record.store(at: position))
             slot += 1

@@ -685,10 +685,7 @@ struct GeoJSONReader {
         : SourcePosition(featureIndex: featureIndex, line: line + feature.line - 1, column: feature.column)
       featureIndex += 1
       var record = feature.record
-      if record.idSource == .generated {
-        record.settleGeneratedID(featureIndex: position.featureIndex)
-        diagnostics.append((record.keys.offset, GeneratedIDNotes.placeholder(at: position)))
-      }
+      if let note = record.settleGeneratedID(at: position) { diagnostics.append(note) }
       storeKeys.append(record.keys)
       stores.append(record.store(at: position))
     }
@@ -1131,12 +1128,14 @@ struct FeatureRecord {
   var timezone: String?
   var keys: StoreKeys
 
-  /// Gives a record read ahead, without its feature index, the id that index makes, when its id
-  /// is generated (read ahead, every feature is read as feature 0).
-  mutating func settleGeneratedID(featureIndex: Int) {
-    guard idSource == .generated else { return }
-    id = GeneratedIDNotes.storeID(featureIndex: featureIndex)
+  /// Gives a record read ahead (every feature read as feature 0) the id its real `position`
+  /// makes, when its id is generated, and returns the stand-in of its `generated-id` note, with
+  /// the order the reader sorts it by; `nil` when its id is its own.
+  mutating func settleGeneratedID(at position: SourcePosition) -> (order: Int, diagnostic: Diagnostic)? {
+    guard idSource == .generated else { return nil }
+    id = GeneratedIDNotes.storeID(featureIndex: position.featureIndex)
     keys = StoreKeys(offset: keys.offset, id: id, ref: keys.ref, aliases: keys.aliases)
+    return (keys.offset, GeneratedIDNotes.placeholder(at: position))
   }
 
   /// The store, its parts moved rather than copied.

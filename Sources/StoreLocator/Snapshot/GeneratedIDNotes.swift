@@ -40,14 +40,8 @@ enum GeneratedIDNotes {
   /// The note made from `row` (`StoreTableLayout`); `nil` when its id was not generated, or its
   /// id points outside the arena or is not UTF-8 (the caller reports it).
   static func note(row: UnsafeRawBufferPointer, texts: UnsafeRawBufferPointer) -> Diagnostic? {
-    guard row.count == StoreTableLayout.rowSize, isGenerated(row: row) else { return nil }
-    let offset = UInt64(
-      row.loadUnaligned(fromByteOffset: StoreTableLayout.Row.id, as: UInt32.self).littleEndian)
-    let length = UInt64(
-      row.loadUnaligned(fromByteOffset: StoreTableLayout.Row.id + 4, as: UInt32.self).littleEndian)
-    guard offset + length <= UInt64(texts.count),
-      let id = CompactJSONReader.validUTF8(
-        UnsafeRawBufferPointer(rebasing: texts[Int(offset)..<Int(offset + length)]))
+    guard row.count == StoreTableLayout.rowSize, isGenerated(row: row),
+      let id = InferredZoneNotes.storeID(row: row, texts: texts)
     else { return nil }
     return note(storeID: id, position: InferredZoneNotes.position(row: row))
   }

@@ -63,12 +63,7 @@ enum InferredZoneNotes {
     guard row.count == StoreTableLayout.rowSize, word(Row.guess) != StoreTableLayout.none,
       let place = StoreTableLayout.guess(word(Row.guess), guesses: guesses, places: places, texts: texts)
     else { return nil }
-    let offset = UInt64(word(Row.id))
-    let length = UInt64(word(Row.id + 4))
-    guard offset + length <= UInt64(texts.count),
-      let id = CompactJSONReader.validUTF8(
-        UnsafeRawBufferPointer(rebasing: texts[Int(offset)..<Int(offset + length)]))
-    else { return nil }
+    guard let id = storeID(row: row, texts: texts) else { return nil }
     let position = Self.position(row: row)
     let inferred = StoreTableLayout.inferred(flags: row[Row.flags], place: place)
     var notes: [Diagnostic] = []
@@ -77,6 +72,18 @@ enum InferredZoneNotes {
       notes.append(holidayNote(storeID: id, position: position, inferred: holidays))
     }
     return notes.isEmpty ? nil : notes
+  }
+
+  /// The row's store id, read from the arena `texts`; `nil` when it points outside it or is not
+  /// UTF-8. (The generated-id notes read it too.)
+  static func storeID(row: UnsafeRawBufferPointer, texts: UnsafeRawBufferPointer) -> String? {
+    let offset = UInt64(
+      row.loadUnaligned(fromByteOffset: StoreTableLayout.Row.id, as: UInt32.self).littleEndian)
+    let length = UInt64(
+      row.loadUnaligned(fromByteOffset: StoreTableLayout.Row.id + 4, as: UInt32.self).littleEndian)
+    guard offset + length <= UInt64(texts.count) else { return nil }
+    return CompactJSONReader.validUTF8(
+      UnsafeRawBufferPointer(rebasing: texts[Int(offset)..<Int(offset + length)]))
   }
 
   /// Where the row's feature starts.
