@@ -84,7 +84,7 @@ struct GeneratedIDNoteTests {
     #expect(standIns.count > 1_000)
     #expect(standIns.map { $0.position!.featureIndex } == standIns.map { $0.position!.featureIndex }.sorted())
     // The fuzzers compare the reader's lists with real notes in them.
-    let expanded = GeneratedIDNotes.expanded(alone.diagnostics, stores: alone.stores)
+    let expanded = GeneratedIDNotes.expanded(alone.diagnostics)
     #expect(!expanded.contains(where: GeneratedIDNotes.isPlaceholder))
     #expect(expanded.filter { $0.code.rawValue == "generated-id" }.allSatisfy { !$0.message.isEmpty })
   }

@@ -50,95 +50,64 @@ public struct Catalog: Sendable {
     stores: [Store], diagnostics: [Diagnostic] = [], source: String = "", hours: HoursResources? = nil
   ) {
     do {
-      var records = stores
-      try self.init(building: &records, diagnostics: diagnostics, source: source, hours: hours)
+      var assembly = CatalogAssembly(expectedCount: stores.count)
+      for store in stores { try assembly.append(store) }
+      try self.init(assembling: &assembly, diagnostics: diagnostics, source: source, hours: hours)
     } catch {
       preconditionFailure(error.reason)
     }
   }
 
-  /// The loader's way in: the table is built from the records, then opened like a snapshot.
-  ///
-  /// The records are taken from `records` (left empty) and each is let go once its row is
-  /// written, so the records and the table are not both whole in memory.
+  /// The loader's way in: the rows are written as the records arrive (`CatalogAssembly`), then
+  /// the hours compiled from what the assembly kept of them, the rows settled and the table opened
+  /// like a snapshot. The assembly is used up.
   init(
-    building records: inout [Store], diagnostics: [Diagnostic], source: String, hours: HoursResources?,
+    assembling assembly: inout CatalogAssembly, diagnostics: [Diagnostic], source: String, hours: HoursResources?,
     progress: WorkProgress? = nil
   ) throws(StoreTableOverflow) {
-    var stores: [Store] = []
-    swap(&stores, &records)
     var diagnostics = diagnostics
     let hoursWindow = SearchMasks.hoursWindow(around: .now())
     // How long compiling takes depends on how many distinct hours and zones there are, not on a
     // count the loop could tell: the step has a name but no share.
-    if hours != nil { progress?.begin("compiling opening hours and time zones", total: 0, unit: .stores) }
-    var compiled = hours.map {
-      Catalog.compileSchedules(
-        of: &stores, with: $0, openHoursWindow: hoursWindow, diagnostics: &diagnostics)
+    var compiled: CompiledSchedules?
+    if let hours {
+      progress?.begin("compiling opening hours and time zones", total: 0, unit: .stores)
+      compiled = try Catalog.compileSchedules(
+        into: &assembly, with: hours, openHoursWindow: hoursWindow, diagnostics: &diagnostics)
+    } else {
+      try assembly.settleWithoutHours()
     }
+    let storeCount = assembly.count
     var coordinates: [Coordinate] = []
     var positions: [Int32] = []
-    coordinates.reserveCapacity(stores.count)
-    positions.reserveCapacity(stores.count)
-    for (position, store) in stores.enumerated() {
-      guard let coordinate = store.coordinate else { continue }
+    coordinates.reserveCapacity(storeCount)
+    positions.reserveCapacity(storeCount)
+    for (position, coordinate) in assembly.hoursInputs.coordinates.enumerated() {
+      guard let coordinate else { continue }
       coordinates.append(coordinate)
       positions.append(Int32(position))
     }
-    progress?.begin("indexing \(stores.count) stores", total: stores.count, unit: .stores)
+    progress?.begin("indexing \(storeCount) stores", total: 0, unit: .stores)
     let tree = KDTree(coordinates: coordinates)
+    coordinates = []
     let masks = compiled.map {
       SearchMasks(
         tree: tree, storeAtPoint: positions, openHours: $0.openHours, hoursWindow: hoursWindow,
         conditions: [],
         matches: { _, _ in false })
     }
-
-    // Why stores have no schedule: a short list, referred to by index per store.
-    var reasons: [String] = []
-    var reasonIndex: [String: Int] = [:]
-    var countries = Set<String>()
-    var builder = StoreTableBuilder(
-      expectedCount: stores.count, expectedMembers: stores.reduce(0) { $0 + $1.properties.count })
-    // By index: iterating `stores.enumerated()` would hold a second reference to the array, so
-    // the first `stores[position] = …` below would copy every record (on 1M stores, 4% of the
-    // load and the records twice in memory at the peak).
-    for position in stores.indices {
-      let store = stores[position]
-      if store.openingHours != nil, let country = store.holidayCountry, country.count == 2 {
-        countries.insert(country.uppercased())
-      }
-      var state: UInt8 = 0
-      if compiled?.schedules[position] == nil {
-        let reason = compiled?.gaps[position] ?? "opening hours are not evaluated"
-        if reasonIndex[reason] == nil {
-          reasonIndex[reason] = reasons.count
-          reasons.append(reason)
-        }
-        state = UInt8(1 + min(reasonIndex[reason]!, 254))
-      }
-      try builder.append(store, hoursState: state, scheduleGroup: compiled?.groups[position])
-      stores[position] = Catalog.emptyRecord
-      if position % WorkProgress.storeStep == 0 { progress?.advance(to: position) }
-      // Records freed so far still count against the process until the heap gives their pages
-      // back; doing so as the rows grow keeps records and table from both being whole at the peak.
-      if position & 0xFFFF == 0xFFFF { Catalog.returnFreedMemory() }
-    }
-    let storeCount = stores.count
-    stores = []
-    compiled?.dropPerStoreParts()
-    // The records' memory is free now but still counted against the process: give it back
-    // before the image is assembled (on 1M stores the resident set after loading falls from
-    // 1.8 to 1.3 GB; the peak, reached while the records and their diagnostics are all alive,
-    // is not lowered: that takes a loader that streams records into the table).
-    Catalog.returnFreedMemory()
+    compiled?.openHours = []
     var counts: [Diagnostic.Severity: Int] = [:]
     for diagnostic in diagnostics { counts[diagnostic.severity, default: 0] += 1 }
     let meta = SnapshotImage.metaSection(
       SnapshotImage.Meta(
         source: source, storeCount: storeCount, indexedCount: tree.count, masks: masks,
-        diagnosticCounts: counts, reasons: reasons, countries: countries))
+        diagnosticCounts: counts, reasons: assembly.reasons, countries: assembly.countries))
+    let builder = assembly.finish()
     let version = Catalog.version(of: builder.joinedIDs)
+    // What was kept for the hours is free now but still counted against the process: give it
+    // back before the image is assembled.
+    Catalog.returnFreedMemory()
     var sections =
       [(SnapshotFormat.Section.meta, meta)] + SnapshotImage.treeSections(tree, storePositions: positions)
       + SnapshotImage.maskSections(masks)
@@ -159,11 +128,6 @@ public struct Catalog: Sendable {
       _ = glibcMallocTrim(0)
     #endif
   }
-
-  /// What takes a record's place once its row is written: nothing left to free.
-  private static let emptyRecord = Store(
-    id: "", idSource: .generated, coordinate: nil, properties: JSONObject(), timezone: nil,
-    position: SourcePosition(featureIndex: 0, line: 0, column: 0))
 
   /// A catalog over an opened table.
   init(table: StoreTable, tree: KDTree, storePositions: [Int32]) {

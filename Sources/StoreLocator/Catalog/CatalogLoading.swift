@@ -64,21 +64,38 @@ extension Catalog {
         throw CatalogError(
           .strictFailure, source: source,
           "\(errors.count) error\(errors.count == 1 ? "" : "s") in strict mode; the first: \(first)",
-          diagnostics: GeneratedIDNotes.expanded(output.diagnostics, stores: output.stores))
+          diagnostics: GeneratedIDNotes.expanded(output.diagnostics))
       }
     }
+    var assembly = CatalogAssembly(expectedCount: output.stores.count)
+    do throws(StoreTableOverflow) {
+      // Each record is let go once its row is written.
+      for position in output.stores.indices {
+        try assembly.append(output.stores[position])
+        output.stores[position] = Catalog.emptyRecord
+        if position & 0xFFFF == 0xFFFF { Catalog.returnFreedMemory() }
+      }
+    } catch {
+      throw CatalogError(.badData, source: source, error.reason)
+    }
+    output.stores = []
     let hours =
       options.evaluatesHours
-      ? try HoursResources.bundled(for: output.stores, extraHolidayFiles: options.holidayFiles) : nil
+      ? try HoursResources.bundled(for: assembly.hoursInputs, extraHolidayFiles: options.holidayFiles) : nil
     do {
       try self.init(
-        building: &output.stores, diagnostics: output.diagnostics, source: source, hours: hours,
+        assembling: &assembly, diagnostics: output.diagnostics, source: source, hours: hours,
         progress: progress)
     } catch {
       throw CatalogError(.badData, source: source, error.reason)
     }
     dataVersion = version
   }
+
+  /// What takes a record's place once its row is written: nothing left to free.
+  private static let emptyRecord = Store(
+    id: "", idSource: .generated, coordinate: nil, properties: JSONObject(), timezone: nil,
+    position: SourcePosition(featureIndex: 0, line: 0, column: 0))
 }
 
 extension Catalog {

@@ -13,7 +13,7 @@
       readAheadStretches.map { FeatureReadAhead.Plan(minimumBytes: 0, minimumStretchBytes: 1, stretches: $0) }
       ?? .sequential
     return bytes.withUnsafeBufferPointer { GeoJSONReader.read($0, source: source, readAhead: plan) }
-      .map { (stores: $0.stores, diagnostics: GeneratedIDNotes.expanded($0.diagnostics, stores: $0.stores)) }
+      .map { (stores: $0.stores, diagnostics: GeneratedIDNotes.expanded($0.diagnostics)) }
   }
 
   /// The checksum every part of a snapshot is sealed with, so a fuzzer can reseal mutated bytes

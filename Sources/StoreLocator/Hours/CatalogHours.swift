@@ -83,21 +83,21 @@ extension Catalog {
   /// Parses each store's `opening_hours`, settles its time zone (inferring it from the nearest
   /// populated place when the data has none) and, when the hours name holidays, its holiday
   /// country and region (inferred from the same place when the data lacks them), and compiles a
-  /// schedule; says what went wrong, and what was inferred, as diagnostics on the store.
+  /// schedule; says what went wrong, and what was inferred, as diagnostics on the store. Each
+  /// store's row is settled (`CatalogAssembly.settle`) as soon as its hours are.
   static func compileSchedules(
-    of stores: inout [Store], with resources: HoursResources, openHoursWindow: Range<Instant>,
+    into assembly: inout CatalogAssembly, with resources: HoursResources, openHoursWindow: Range<Instant>,
     diagnostics: inout [Diagnostic]
-  ) -> CompiledSchedules {
-    var schedules: [Schedule?] = Array(repeating: nil, count: stores.count)
+  ) throws(StoreTableOverflow) -> CompiledSchedules {
+    let inputs = assembly.hoursInputs
+    let count = inputs.count
     // Stores that share a compiled schedule form a group; the table keeps one schedule a group.
-    var groups: [UInt32?] = Array(repeating: nil, count: stores.count)
     var groupOfKey: [ScheduleKey: UInt32] = [:]
     var groupSchedules: [Schedule?] = []
     var groupLeaders: [UInt32] = []
     // Stores without a schedule are unknown at every hour, so they may be open at any.
-    var openHours: [HoursOfWeek] = Array(repeating: .all, count: stores.count)
+    var openHours: [HoursOfWeek] = Array(repeating: .all, count: count)
     var openHoursByKey: [ScheduleKey: HoursOfWeek] = [:]
-    var gaps: [String?] = Array(repeating: nil, count: stores.count)
     var zones: [String: TimeZoneRules?] = [:]
     // Chains repeat the same hours in the same zones: parse each text once, compile each
     // (text, zone, holiday region) once.
@@ -127,67 +127,68 @@ extension Catalog {
     // Building a calendar merges a country's dates with a region's: once per pair.
     var calendars: [HolidayKey: HolidayCalendar?] = [:]
     var added: [Diagnostic] = []
-    func note(_ code: String, _ severity: Diagnostic.Severity, _ store: Store, _ message: String) {
-      added.append(
-        Diagnostic(Diagnostic.Code(code), severity, at: store.position, storeID: store.id, message))
-    }
     // Each zone name of the data is looked up once; then the zones of the stores without a
     // usable one are inferred on every core (a tree search each: a seventh of loading a large
     // file without zones when done one store at a time).
-    for store in stores {
-      if let name = store.timezone, zones[name] == nil {
+    for position in 0..<count {
+      if let name = inputs[position].timezone, zones[name] == nil {
         zones[name] = .some(try? TimeZoneRules(identifier: name))
       }
     }
     let usableNames = Set(zones.compactMap { name, rules in rules == nil ? nil : name })
     let guesses = resources.timeZoneLocator.map { locator in
-      nearestPlaces(of: stores, except: usableNames, divisions: resources.holidayDivisions, with: locator)
+      nearestPlaces(of: inputs, except: usableNames, divisions: resources.holidayDivisions, with: locator)
     }
     let knownCountries = Set(resources.holidays.countries)
-    for position in stores.indices {
-      var store = stores[position]
+
+    /// What the hours of the store at `position` settle: its notes go to `added`.
+    func compile(_ position: Int, _ store: HoursSubject) -> SettledHours {
+      var settled = SettledHours(timezone: store.timezone)
+      func note(_ code: String, _ severity: Diagnostic.Severity, _ message: String) {
+        let identity = assembly.identity(at: position)
+        added.append(
+          Diagnostic(Diagnostic.Code(code), severity, at: identity.position, storeID: identity.id, message))
+      }
       // The notes of what was inferred go together, the zone's then the holidays' (a snapshot
       // makes them again from the row in that order: `InferredZoneNotes`), before the hours'.
       var zoneNote: Diagnostic?
-      defer {
-        if let zoneNote { added.append(zoneNote) }
-        stores[position] = store
-      }
+      defer { if let zoneNote { added.append(zoneNote) } }
       // Time zone: the data's, else inferred from the location.
       var rules: TimeZoneRules?
-      if let name = store.timezone {
+      if let name = settled.timezone {
         rules = zones[name] ?? nil
         if rules == nil {
           note(
-            "unknown-timezone", .warning, store,
+            "unknown-timezone", .warning,
             "the time zone \"\(name)\" is not an IANA zone name (such as Asia/Shanghai); "
               + (store.coordinate == nil
                 ? "its hours cannot be evaluated" : "one is inferred from the location"))
-          store.timezone = nil
+          settled.timezone = nil
         }
       }
-      if store.timezone == nil, let guess = guesses?[position] {
+      if settled.timezone == nil, let guess = guesses?[position] {
         if zones[guess.identifier] == nil {
           zones[guess.identifier] = .some(try? TimeZoneRules(identifier: guess.identifier))
         }
         if let inferred = zones[guess.identifier] ?? nil {
           rules = inferred
-          store.timezone = guess.identifier
-          store.inferredTimezone = guess
+          settled.timezone = guess.identifier
+          settled.inferredTimezone = guess
           // Only a stand-in: the note is made from the row when the table's diagnostics are
           // read, as a snapshot's are, so a million of them cost no text until asked for.
-          zoneNote = InferredZoneNotes.placeholder(InferredZoneNotes.code, at: store.position)
+          zoneNote = InferredZoneNotes.placeholder(
+            InferredZoneNotes.code, at: assembly.identity(at: position).position)
         }
       }
 
       // Capacity values that do not read limit nothing: say so, naming the property.
-      for member in store.properties where member.key.hasPrefix("pickup:") {
+      for member in store.serviceMembers where member.key.hasPrefix(HoursSubject.capacityPrefix) {
         if let problem = CapacityProperty.problem(key: member.key, value: member.value) {
-          note("capacity-invalid", .warning, store, problem)
+          note("capacity-invalid", .warning, problem)
         }
       }
       // Each service's hours are read by the same engine, and what it says names the property.
-      for member in store.properties where member.key.hasPrefix(Self.serviceHoursPrefix) {
+      for member in store.serviceMembers where member.key.hasPrefix(Self.serviceHoursPrefix) {
         guard let text = member.value.stringValue else { continue }
         if parsed[text] == nil {
           parsed[text] = Result { () throws(OpeningHoursParseError) in try OpeningHours(parsing: text) }
@@ -195,18 +196,18 @@ extension Catalog {
         switch parsed[text]! {
         case .failure(let error):
           note(
-            "opening-hours-invalid", .warning, store,
+            "opening-hours-invalid", .warning,
             "\(member.key) \"\(text)\" \(error.description); the \(member.key.dropFirst(Self.serviceHoursPrefix.count)) "
               + "hours count as unknown")
         case .success(let hours):
           for deviation in deviations(of: member.key, text, hours) {
-            note(deviation.code, deviation.severity, store, deviation.message)
+            note(deviation.code, deviation.severity, deviation.message)
           }
         }
       }
       guard let text = store.openingHours else {
-        gaps[position] = "no opening_hours"
-        continue
+        settled.gap = "no opening_hours"
+        return settled
       }
       if parsed[text] == nil {
         parsed[text] = Result { () throws(OpeningHoursParseError) in try OpeningHours(parsing: text) }
@@ -215,13 +216,13 @@ extension Catalog {
       do {
         hours = try parsed[text]!.get()
       } catch {
-        gaps[position] = "opening_hours does not parse"
+        settled.gap = "opening_hours does not parse"
         if let note = zoneNote { added.append(note) }
         zoneNote = nil
         note(
-          "opening-hours-invalid", .warning, store,
+          "opening-hours-invalid", .warning,
           "opening_hours \"\(text)\" \(error.description); the hours count as unknown")
-        continue
+        return settled
       }
       // Holidays: the data's country and region, else the place's, when the hours name them.
       if hours.usesPublicHolidays || hours.usesSchoolHolidays, let guess = guesses?[position],
@@ -229,35 +230,38 @@ extension Catalog {
           country: store.country, region: store.region, from: guess, knownCountries: knownCountries,
           divisions: resources.holidayDivisions)
       {
-        store.inferredHolidays = inferred
+        settled.inferredHolidays = inferred
       }
       if let note = zoneNote { added.append(note) }
       zoneNote = nil
-      if store.inferredHolidays != nil {
-        added.append(InferredZoneNotes.placeholder(InferredZoneNotes.holidayCode, at: store.position))
+      if settled.inferredHolidays != nil {
+        added.append(
+          InferredZoneNotes.placeholder(InferredZoneNotes.holidayCode, at: assembly.identity(at: position).position))
       }
       // Each with the fix-it: the canonical spelling, which parses without warnings and means
       // the same.
       for deviation in deviations(of: "opening_hours", text, hours) {
-        note(deviation.code, deviation.severity, store, deviation.message)
+        note(deviation.code, deviation.severity, deviation.message)
       }
       guard let rules else {
-        gaps[position] = "no time zone"
+        settled.gap = "no time zone"
         note(
-          "no-timezone", .warning, store,
+          "no-timezone", .warning,
           "no \"timezone\" property and no location to infer one from; the hours cannot be evaluated")
-        continue
+        return settled
       }
-      let calendarKey = HolidayKey(country: store.holidayCountry, region: store.holidayRegion)
+      let holidayCountry = store.holidayCountry(inferred: settled.inferredHolidays)
+      let holidayRegion = store.holidayRegion(inferred: settled.inferredHolidays)
+      let calendarKey = HolidayKey(country: holidayCountry, region: holidayRegion)
       if calendars[calendarKey] == nil {
-        calendars[calendarKey] = .some(resources.holidayCalendar(for: store))
+        calendars[calendarKey] = .some(resources.holidayCalendar(country: holidayCountry, region: holidayRegion))
       }
       let calendar = calendars[calendarKey] ?? nil
       let key = ScheduleKey(text: text, hours: hours, zone: rules.identifier, calendar: calendar)
       let schedule: Schedule
       if let key, let group = groupOfKey[key] {
         schedule = groupSchedules[Int(group)]!
-        groups[position] = group
+        settled.group = group
       } else {
         schedule = Schedule(
           hours, timeZone: rules, holidays: calendar, latitude: store.coordinate?.latitude,
@@ -265,14 +269,12 @@ extension Catalog {
         let group = UInt32(groupSchedules.count)
         groupSchedules.append(schedule)
         groupLeaders.append(UInt32(position))
-        groups[position] = group
+        settled.group = group
         if let key { groupOfKey[key] = group }
       }
       for warning in schedule.warnings {
-        note(
-          "opening-hours-\(warning.code)", .warning, store, "opening_hours \"\(text)\": \(warning.message)")
+        note("opening-hours-\(warning.code)", .warning, "opening_hours \"\(text)\": \(warning.message)")
       }
-      schedules[position] = schedule
       if let key {
         if openHoursByKey[key] == nil {
           openHoursByKey[key] = schedule.possiblyOpenHours(within: openHoursWindow)
@@ -281,11 +283,18 @@ extension Catalog {
       } else {
         openHours[position] = schedule.possiblyOpenHours(within: openHoursWindow)
       }
+      return settled
+    }
+
+    for position in 0..<count {
+      let store = inputs[position]
+      let settled = compile(position, store)
+      try assembly.settle(position, store, settled)
     }
     if !added.isEmpty { diagnostics = merged(diagnostics, added) }
     return CompiledSchedules(
-      schedules: schedules, gaps: gaps, zones: zones.compactMapValues { $0 }, openHours: openHours,
-      groups: groups, groupSchedules: groupSchedules, groupLeaders: groupLeaders)
+      zones: zones.compactMapValues { $0 }, openHours: openHours, groupSchedules: groupSchedules,
+      groupLeaders: groupLeaders)
   }
 }
 
@@ -336,7 +345,7 @@ extension Catalog {
   ///   - usableNames: The zone names that exist; a store naming one keeps it.
   ///   - divisions: The countries whose regions can be inferred.
   static func nearestPlaces(
-    of stores: [Store], except usableNames: Set<String>, divisions: HolidayDivisions?,
+    of stores: HoursInputs, except usableNames: Set<String>, divisions: HolidayDivisions?,
     with locator: TimeZoneLocator
   )
     -> [TimeZoneGuess?]
@@ -344,7 +353,7 @@ extension Catalog {
     /// Each part makes the guess of a place once and gives its stores copies at their own
     /// distances: the texts are shared, not made again a store (the 1M benchmark stores' guesses
     /// come from 35,638 places).
-    @Sendable func guess(_ store: Store, made: inout [Int: TimeZoneGuess]) -> TimeZoneGuess? {
+    @Sendable func guess(_ store: HoursSubject, made: inout [Int: TimeZoneGuess]) -> TimeZoneGuess? {
       guard let coordinate = store.coordinate else { return nil }
       if let name = store.timezone, usableNames.contains(name), !mayLackHolidays(store) { return nil }
       guard let place = locator.nearestPlace(to: coordinate, country: store.country, within: nil) else {
@@ -358,7 +367,7 @@ extension Catalog {
       guess.distance = place.distance
       return guess
     }
-    @Sendable func mayLackHolidays(_ store: Store) -> Bool {
+    @Sendable func mayLackHolidays(_ store: HoursSubject) -> Bool {
       guard let hours = store.openingHours, HoursResources.mayNameHolidays(hours) else { return false }
       guard let country = store.country.flatMap(InferredHolidays.countryCode) else { return true }
       return store.region == nil && divisions?.hasRegions(country: country) == true
@@ -369,7 +378,7 @@ extension Catalog {
     let parts = min(processors, max(1, count / 4096))
     guard parts > 1 else {
       var made: [Int: TimeZoneGuess] = [:]
-      return stores.map { guess($0, made: &made) }
+      return (0..<count).map { guess(stores[$0], made: &made) }
     }
     return [TimeZoneGuess?](unsafeUninitializedCapacity: count) { buffer, initialized in
       // Each part initializes its own slots of the buffer; nobody writes the stores.
@@ -390,25 +399,26 @@ extension Catalog {
   }
 }
 
-/// What compiling a catalog's opening hours produced, per store and per schedule group.
+/// What compiling a catalog's opening hours produced, per schedule group (and, for the search
+/// masks, the hours each store may be open).
 struct CompiledSchedules {
-  var schedules: [Schedule?]
-  var gaps: [String?]
   var zones: [String: TimeZoneRules]
   var openHours: [HoursOfWeek]
-  /// Per store, the group of stores sharing its compiled schedule (`nil`: it has none).
-  var groups: [UInt32?]
   var groupSchedules: [Schedule?]
   /// Per group, its first store.
   var groupLeaders: [UInt32]
+}
 
-  /// Lets go of what is kept per store once the rows hold it (states, groups).
-  mutating func dropPerStoreParts() {
-    schedules = []
-    gaps = []
-    openHours = []
-    groups = []
-  }
+/// What compiling settled of one store, for its row.
+struct SettledHours {
+  /// Its time zone: the data's when usable, else the inferred one (`inferredTimezone`).
+  var timezone: String?
+  var inferredTimezone: TimeZoneGuess?
+  var inferredHolidays: InferredHolidays?
+  /// Why it has no schedule; `nil` when it has one.
+  var gap: String?
+  /// The group whose compiled schedule it shares.
+  var group: UInt32?
 }
 
 /// What makes two stores' compiled schedules the same.

@@ -46,6 +46,16 @@ public struct HoursResources: Sendable {
   public static func bundled(for stores: [Store], extraHolidayFiles: [String] = []) throws(CatalogError)
     -> HoursResources
   {
+    var inputs = HoursInputs(expectedCount: stores.count)
+    for store in stores { inputs.append(store) }
+    return try bundled(for: inputs, extraHolidayFiles: extraHolidayFiles)
+  }
+
+  /// `bundled(for:extraHolidayFiles:)` of the stores whose hours inputs are `inputs`.
+  static func bundled(for inputs: HoursInputs, extraHolidayFiles: [String] = []) throws(CatalogError)
+    -> HoursResources
+  {
+    let stores = (0..<inputs.count).lazy.map { inputs[$0] }
     var countries = Set<String>()
     for store in stores where store.openingHours != nil {
       if let country = store.country, country.count == 2 {
@@ -143,8 +153,13 @@ public struct HoursResources: Sendable {
   /// the location when the data has none (`Store.inferredHolidays`); `nil` when there is no data
   /// for the country.
   public func holidayCalendar(for store: Store) -> HolidayCalendar? {
-    guard let country = store.holidayCountry, country.count == 2 else { return nil }
-    return holidays.calendar(country: country, region: store.holidayRegion)
+    holidayCalendar(country: store.holidayCountry, region: store.holidayRegion)
+  }
+
+  /// The calendar of a store whose holiday country is `country` and region `region`.
+  func holidayCalendar(country: String?, region: String?) -> HolidayCalendar? {
+    guard let country, country.count == 2 else { return nil }
+    return holidays.calendar(country: country, region: region)
   }
 
   /// What a store's location adds to its public holidays when its data lacks the country or the

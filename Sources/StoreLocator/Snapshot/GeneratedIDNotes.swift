@@ -47,15 +47,11 @@ enum GeneratedIDNotes {
   }
 
   /// `diagnostics` with each stand-in replaced by its note, for a list shown before the table is
-  /// built (a strict load's failure): `stores` are the records, in feature order.
-  static func expanded(_ diagnostics: [Diagnostic], stores: [Store]) -> [Diagnostic] {
-    guard diagnostics.contains(where: isPlaceholder) else { return diagnostics }
-    var ids: [Int: String] = [:]
-    for store in stores where store.idSource == .generated { ids[store.position.featureIndex] = store.id }
-    return diagnostics.map { diagnostic in
-      guard isPlaceholder(diagnostic), let position = diagnostic.position, let id = ids[position.featureIndex]
-      else { return diagnostic }
-      return note(storeID: id, position: position)
+  /// built (a strict load's failure): a generated id is made from the feature's index alone.
+  static func expanded(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+    diagnostics.map { diagnostic in
+      guard isPlaceholder(diagnostic), let position = diagnostic.position else { return diagnostic }
+      return note(storeID: storeID(featureIndex: position.featureIndex), position: position)
     }
   }
 }

@@ -187,11 +187,10 @@ struct StoreTableBuilder {
     writer.append(ref.length)
   }
 
-  /// Adds `store` as the next row.
-  /// - Parameters:
-  ///   - hoursState: 0 when the store has a schedule, else 1 + the index of why not.
-  ///   - scheduleGroup: The group whose compiled schedule it shares, or `nil`.
-  mutating func append(_ store: Store, hoursState: UInt8, scheduleGroup: UInt32?) throws(StoreTableOverflow) {
+  /// Adds `store` as the next row; what its hours settle (its zone, what was inferred, its
+  /// schedule) is written by `settle` once they are compiled, and until then the row says it has
+  /// none.
+  mutating func append(_ store: Store) throws(StoreTableOverflow) {
     guard memberCount + store.properties.count < Int(UInt32.max) else { throw Self.full }
     var storeID = store.id
     let appended = storeID.withUTF8 { texts.append(UnsafeRawBufferPointer($0)) }
@@ -239,13 +238,45 @@ struct StoreTableBuilder {
     rows.append(UInt32(clamping: store.position.line))
     rows.append(UInt32(clamping: store.position.column))
     rows.append(StoreTableLayout.idSourceCode(store.idSource))
-    rows.append(StoreTableLayout.flags(of: store))
-    rows.append(hoursState)
+    // Flags, hours state, zone, guess and group: settled later.
     rows.append(UInt8(0))
-    Self.put(try store.timezone.map { zone throws(StoreTableOverflow) in try text(zone) } ?? .none, to: &rows)
-    if let guess = store.inferredTimezone ?? store.inferredHolidays?.place {
-      rows.append(UInt32(guesses.count / StoreTableLayout.guessSize))
-      let region = store.inferredHolidays?.region ?? ""
+    rows.append(UInt8(0))
+    rows.append(UInt8(0))
+    Self.put(.none, to: &rows)
+    rows.append(StoreTableLayout.none)
+    rows.append(StoreTableLayout.none)
+    // The name as a value's unit, so that it is the same bytes as the store's `name` property.
+    Self.put(try valueUnit(store.name.map(JSONValue.string) ?? .null).text, to: &rows)
+    let address = store.address
+    Self.put(try jsonText(address.map(JSONValue.string) ?? .null, unique: address != nil), to: &rows)
+
+    for (member, key) in zip(store.properties, rowKeys) {
+      members.append(try valueUnit(member.value, key: key).unit)
+    }
+    memberCount += store.properties.count
+    count += 1
+  }
+
+  /// Writes what the hours of row `row` settled: rows are settled in order, each once.
+  /// - Parameters:
+  ///   - located: Whether the store has a usable location.
+  ///   - hoursState: 0 when the store has a schedule, else 1 + the index of why not.
+  mutating func settle(row: Int, located: Bool, hours: SettledHours, hoursState: UInt8) throws(StoreTableOverflow) {
+    let start = row * StoreTableLayout.rowSize
+    var flags: UInt8 = located ? StoreTableLayout.locatedFlag : 0
+    if hours.inferredTimezone != nil { flags |= StoreTableLayout.zoneInferredFlag }
+    if let holidays = hours.inferredHolidays {
+      if holidays.countryIsInferred { flags |= StoreTableLayout.holidayCountryInferredFlag }
+      if holidays.region != nil { flags |= StoreTableLayout.holidayRegionInferredFlag }
+    }
+    rows.overwrite(flags, at: start + StoreTableLayout.Row.flags)
+    rows.overwrite(hoursState, at: start + StoreTableLayout.Row.hoursState)
+    let zone = try hours.timezone.map { zone throws(StoreTableOverflow) in try text(zone) } ?? .none
+    rows.overwrite(zone.offset, at: start + StoreTableLayout.Row.timeZone)
+    rows.overwrite(zone.length, at: start + StoreTableLayout.Row.timeZone + 4)
+    if let guess = hours.inferredTimezone ?? hours.inferredHolidays?.place {
+      rows.overwrite(UInt32(guesses.count / StoreTableLayout.guessSize), at: start + StoreTableLayout.Row.guess)
+      let region = hours.inferredHolidays?.region ?? ""
       let key = PlaceKey(
         identifier: guess.identifier, placeName: guess.placeName, countryCode: guess.countryCode,
         division: guess.division, region: region, latitude: guess.placeCoordinate.latitude.bitPattern,
@@ -266,20 +297,26 @@ struct StoreTableBuilder {
       }
       guesses.append(place)
       guesses.append(guess.distance.meters)
-    } else {
-      rows.append(StoreTableLayout.none)
     }
-    rows.append(scheduleGroup ?? StoreTableLayout.none)
-    // The name as a value's unit, so that it is the same bytes as the store's `name` property.
-    Self.put(try valueUnit(store.name.map(JSONValue.string) ?? .null).text, to: &rows)
-    let address = store.address
-    Self.put(try jsonText(address.map(JSONValue.string) ?? .null, unique: address != nil), to: &rows)
+    if let group = hours.group { rows.overwrite(group, at: start + StoreTableLayout.Row.scheduleGroup) }
+  }
 
-    for (member, key) in zip(store.properties, rowKeys) {
-      members.append(try valueUnit(member.value, key: key).unit)
+  /// The id and position in the input of row `row`, for a note about it.
+  func identity(at row: Int) -> (id: String, position: SourcePosition) {
+    let start = row * StoreTableLayout.rowSize
+    let ref = idRefs[row]
+    let id = texts.bytes.withUnsafeBytes { arena in
+      String(decoding: arena[Int(ref.offset)..<Int(ref.offset + ref.length)], as: UTF8.self)
     }
-    memberCount += store.properties.count
-    count += 1
+    let position = rows.bytes.withUnsafeBytes { rows in
+      func word(_ field: Int) -> Int {
+        Int(UInt32(littleEndian: rows.loadUnaligned(fromByteOffset: start + field, as: UInt32.self)))
+      }
+      return SourcePosition(
+        featureIndex: word(StoreTableLayout.Row.featureIndex), line: word(StoreTableLayout.Row.line),
+        column: word(StoreTableLayout.Row.column))
+    }
+    return (id, position)
   }
 
   /// The ids of the rows, in row order, joined by newlines: what names data built from records.
@@ -384,17 +421,6 @@ extension StoreTableLayout {
 }
 
 extension StoreTableLayout {
-  /// The row flags of `store` (byte 45).
-  static func flags(of store: Store) -> UInt8 {
-    var flags: UInt8 = store.coordinate == nil ? 0 : locatedFlag
-    if store.inferredTimezone != nil { flags |= zoneInferredFlag }
-    if let holidays = store.inferredHolidays {
-      if holidays.countryIsInferred { flags |= holidayCountryInferredFlag }
-      if holidays.region != nil { flags |= holidayRegionInferredFlag }
-    }
-    return flags
-  }
-
   /// What a row with `flags` inferred from `place` (entry `guess` of the `guesses` column, whose
   /// place's holiday region is `region`): its zone and its holidays, each `nil` when not inferred.
   static func inferred(flags: UInt8, place: (guess: TimeZoneGuess, region: String)?) -> (
