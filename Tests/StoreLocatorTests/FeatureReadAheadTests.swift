@@ -7,10 +7,13 @@ import Testing
 /// the same stores (positions included), the same diagnostics in the same order, the same errors.
 @Suite("Loading: reading ahead on several threads")
 struct FeatureReadAheadTests {
-  /// Plans that cut even small inputs into stretches: a few, many, and more than there are lines.
-  static let plans: [FeatureReadAhead.Plan] = [2, 3, 5, 16, 200].map {
-    FeatureReadAhead.Plan(minimumBytes: 0, minimumStretchBytes: 1, stretches: $0)
-  }
+  /// Plans that cut even small inputs into stretches: a few, many, and more than there are lines;
+  /// then in windows of a few features, and of less than one.
+  static let plans: [FeatureReadAhead.Plan] =
+    [2, 3, 5, 16, 200].map { FeatureReadAhead.Plan(minimumBytes: 0, minimumStretchBytes: 1, stretches: $0) }
+    + [(3, 1_500), (2, 400), (4, 60)].map {
+      FeatureReadAhead.Plan(minimumBytes: 0, minimumStretchBytes: 1, stretches: $0.0, windowBytes: $0.1)
+    }
 
   @Test func cleanCollectionIsReadAheadWhole() throws {
     let text = Generated.collection(count: 300, seed: 1, clean: true)
@@ -18,15 +21,15 @@ struct FeatureReadAheadTests {
     let outcome = bytes.withUnsafeBufferPointer { buffer in
       let first = text.utf8.firstIndex(of: UInt8(ascii: "["))!.utf16Offset(in: text) + 1
       return FeatureReadAhead.read(
-        .array, base: buffer.baseAddress!, first: first, end: buffer.count, coordinatesUnusable: false,
-        plan: Self.plans[2], firstIndex: 0, firstPosition: (1, first + 1))
+        .array, base: buffer.baseAddress!, first: first, end: buffer.count, windowEnd: buffer.count,
+        coordinatesUnusable: false, plan: Self.plans[2])
     }
-    guard case .all(let stores, let keys, _, _) = outcome else {
+    guard case .stretches(let stretches) = outcome, Self.runIntoEachOther(stretches) else {
       Issue.record("expected every stretch to run into the next, got \(outcome)")
       return
     }
-    #expect(stores.count == keys.count)
-    #expect(stores.count == 299)  // the last feature, before ']', is read in order
+    // The last feature, before ']', is read in order.
+    #expect(stretches.reduce(0) { $0 + $1.features.count } == 299)
     expectSameAsAlone(bytes)
   }
 
@@ -39,10 +42,10 @@ struct FeatureReadAheadTests {
     let outcome = bytes.withUnsafeBufferPointer { buffer in
       let first = text.utf8.firstIndex(of: UInt8(ascii: "["))!.utf16Offset(in: text) + 1
       return FeatureReadAhead.read(
-        .array, base: buffer.baseAddress!, first: first, end: buffer.count, coordinatesUnusable: false,
-        plan: Self.plans[2], firstIndex: 0, firstPosition: (1, first + 1))
+        .array, base: buffer.baseAddress!, first: first, end: buffer.count, windowEnd: buffer.count,
+        coordinatesUnusable: false, plan: Self.plans[2])
     }
-    guard case .stretches = outcome else {
+    guard case .stretches(let stretches) = outcome, !Self.runIntoEachOther(stretches) else {
       Issue.record("expected stretches to be taken one by one, got \(outcome)")
       return
     }
@@ -68,16 +71,16 @@ struct FeatureReadAheadTests {
     let bytes = Array(text.utf8)
     let outcome = bytes.withUnsafeBufferPointer { buffer in
       FeatureReadAhead.read(
-        .records, base: buffer.baseAddress!, first: 0, end: buffer.count, coordinatesUnusable: false,
-        plan: Self.plans[2], firstIndex: 0, firstPosition: (1, 1))
+        .records, base: buffer.baseAddress!, first: 0, end: buffer.count, windowEnd: buffer.count,
+        coordinatesUnusable: false, plan: Self.plans[2])
     }
-    guard case .all(let stores, _, _, let resume) = outcome else {
+    guard case .stretches(let stretches) = outcome, Self.runIntoEachOther(stretches) else {
       Issue.record("expected every stretch to run into the next, got \(outcome)")
       return
     }
     // Every record, the last one too: the input may end after it.
-    #expect(stores.count == 300)
-    #expect(resume == bytes.count)
+    #expect(stretches.reduce(0) { $0 + $1.features.count } == 300)
+    #expect(stretches.last?.resume == bytes.count)
     expectSameAsAlone(bytes)
   }
 
@@ -130,7 +133,7 @@ struct FeatureReadAheadTests {
     let base = Array(text.utf8)
     let first = records ? 0 : base.firstIndex(of: UInt8(ascii: "["))! + 1
     var places = Set<Int>()
-    for plan in [Self.plans[1], Self.plans[3]] {
+    for plan in [Self.plans[1], Self.plans[3], Self.plans[6]] {
       let starts = base.withUnsafeBufferPointer {
         FeatureReadAhead.stretchStarts(base: $0.baseAddress!, first: first, end: $0.count, plan: plan)
       }
@@ -138,7 +141,7 @@ struct FeatureReadAheadTests {
     }
     let insertions: [[UInt8]] =
       ["{", "}", "]", ",", "\"", "\\", "\n{", "é"].map { Array($0.utf8) } + [[0xFF]]
-    let plans = [Self.plans[1], Self.plans[3]]
+    let plans = [Self.plans[1], Self.plans[3], Self.plans[6]]
     for place in places.sorted() {
       var deleted = base
       deleted.remove(at: place)
@@ -157,14 +160,21 @@ struct FeatureReadAheadTests {
     let names = try FileManager.default.contentsOfDirectory(atPath: Corpus.directory + "/geojson")
     for name in names.sorted() where name.hasSuffix("json") && !name.hasSuffix(".jsonl") {
       let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: Corpus.geojson(name))))
-      expectSameAsAlone(bytes, plans: [Self.plans[0], Self.plans[3]])
+      expectSameAsAlone(bytes, plans: [Self.plans[0], Self.plans[3], Self.plans[5]])
     }
   }
 
   @Test func automaticPlanReadsLargeFilesAheadOnlyWithSeveralProcessors() {
     let plan = FeatureReadAhead.Plan.automatic
     #expect(plan.minimumBytes >= 1 << 20)
+    // A window at a time, so that a large file's records are never all in memory.
+    #expect(plan.windowBytes < 1 << 30)
     #expect(FeatureReadAhead.Plan.sequential.minimumBytes == .max)
+  }
+
+  /// Whether each stretch read clean features up to where the next starts.
+  private static func runIntoEachOther(_ stretches: [FeatureReadAhead.Stretch]) -> Bool {
+    zip(stretches, stretches.dropFirst()).allSatisfy { $0.resume == $1.start }
   }
 
   private func expectSameAsAlone(
@@ -202,7 +212,9 @@ struct FeatureReadAheadTests {
   private func read(_ bytes: [UInt8], _ plan: FeatureReadAhead.Plan) -> Result<
     GeoJSONReader.Output, CatalogError
   > {
-    bytes.withUnsafeBufferPointer { GeoJSONReader.read($0, source: "test.geojson", readAhead: plan) }
+    bytes.withUnsafeBufferPointer {
+      GeoJSONReader.read($0, source: "test.geojson", readAhead: plan, keepingRecords: true)
+    }
   }
 }
 

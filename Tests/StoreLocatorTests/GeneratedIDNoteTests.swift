@@ -72,13 +72,20 @@ struct GeneratedIDNoteTests {
   @Test func readingAheadGivesTheSameIDsAndNotes() throws {
     let bytes = Array(Self.collection(count: 3_000).utf8)
     func read(_ plan: FeatureReadAhead.Plan) throws -> GeoJSONReader.Output {
-      try bytes.withUnsafeBufferPointer { GeoJSONReader.read($0, source: "f", readAhead: plan) }.get()
+      try bytes.withUnsafeBufferPointer {
+        GeoJSONReader.read($0, source: "f", readAhead: plan, keepingRecords: true)
+      }.get()
     }
     let alone = try read(.sequential)
-    let ahead = try read(FeatureReadAhead.Plan(minimumBytes: 0, minimumStretchBytes: 1, stretches: 16))
-    #expect(ahead.stores.map(\.id) == alone.stores.map(\.id))
-    #expect(ahead.stores.map(\.position) == alone.stores.map(\.position))
-    #expect(ahead.diagnostics == alone.diagnostics)
+    for plan in [
+      FeatureReadAhead.Plan(minimumBytes: 0, minimumStretchBytes: 1, stretches: 16),
+      FeatureReadAhead.Plan(minimumBytes: 0, minimumStretchBytes: 1, stretches: 4, windowBytes: 5_000),
+    ] {
+      let ahead = try read(plan)
+      #expect(ahead.stores.map(\.id) == alone.stores.map(\.id))
+      #expect(ahead.stores.map(\.position) == alone.stores.map(\.position))
+      #expect(ahead.diagnostics == alone.diagnostics)
+    }
     // Stand-ins, one a generated id, in feature order.
     let standIns = alone.diagnostics.filter(GeneratedIDNotes.isPlaceholder)
     #expect(standIns.count > 1_000)

@@ -62,7 +62,8 @@ public struct Catalog: Sendable {
   /// the hours compiled from what the assembly kept of them, the rows settled and the table opened
   /// like a snapshot. The assembly is used up.
   init(
-    assembling assembly: inout CatalogAssembly, diagnostics: [Diagnostic], source: String, hours: HoursResources?,
+    assembling assembly: inout CatalogAssembly, diagnostics: [Diagnostic], source: String,
+    hours: HoursResources?,
     progress: WorkProgress? = nil
   ) throws(StoreTableOverflow) {
     var diagnostics = diagnostics

@@ -13,34 +13,66 @@ struct CatalogAssembly {
   private var reasonIndex: [String: Int] = [:]
   /// The holiday countries (upper case) of the stores that have hours.
   private(set) var countries = Set<String>()
+  /// Every record as added, when asked to keep them (tests and fuzzers compare them); else `nil`.
+  private(set) var records: [Store]?
 
   var count: Int { hoursInputs.count }
 
-  init(expectedCount: Int = 0) {
+  /// - Parameters:
+  ///   - expectedCount: How many stores are expected (the columns grow past it).
+  ///   - keepingRecords: Keep every record as added too (`records`).
+  init(expectedCount: Int = 0, keepingRecords: Bool = false) {
     builder = StoreTableBuilder(expectedCount: expectedCount)
     hoursInputs = HoursInputs(expectedCount: expectedCount)
+    records = keepingRecords ? [] : nil
+  }
+
+  /// An assembly for the stores of an input of `inputBytes` bytes, with room for as many as it
+  /// can plausibly hold (`StoreTableBuilder.init(inputBytes:)`): room is address space, touched
+  /// only as rows are written, so no column is copied to grow.
+  init(inputBytes: Int, keepingRecords: Bool = false) {
+    builder = StoreTableBuilder(inputBytes: inputBytes)
+    hoursInputs = HoursInputs(expectedCount: inputBytes / 128)
+    records = keepingRecords ? [] : nil
   }
 
   /// Adds `store` as the next row.
   mutating func append(_ store: Store) throws(StoreTableOverflow) {
     try builder.append(store)
     hoursInputs.append(store)
+    records?.append(store)
   }
 
   /// Forgets the location of the store at `position` (its collection's coordinates cannot be used).
-  mutating func removeCoordinate(at position: Int) { hoursInputs.removeCoordinate(at: position) }
+  mutating func removeCoordinate(at position: Int) {
+    hoursInputs.removeCoordinate(at: position)
+    if let record = records?[position], record.coordinate != nil {
+      records?[position] = record.with(coordinate: nil, timezone: record.timezone)
+    }
+  }
 
   /// Gives the store at `position` its collection's time zone when it has none of its own.
   mutating func setTimezoneIfNone(_ name: String, at position: Int) {
     hoursInputs.setTimezoneIfNone(name, at: position)
+    if let record = records?[position], record.timezone == nil {
+      records?[position] = record.with(coordinate: record.coordinate, timezone: name)
+    }
   }
 
   /// The id and position in the input of the store at `position`, for a note about it.
   func identity(at position: Int) -> (id: String, position: SourcePosition) { builder.identity(at: position) }
 
+  /// Whether the stores at `one` and `other` have ids of the same bytes.
+  func idsHaveSameBytes(_ one: Int, _ other: Int) -> Bool { builder.idsHaveSameBytes(one, other) }
+
+  /// Whether the id of the store at `position` is all ASCII (then no other spelling looks the same).
+  func idIsASCII(at position: Int) -> Bool { builder.idIsASCII(at: position) }
+
   /// Writes into the row of the store at `position` (`store`, as its hours see it) what its
   /// compiled hours settled; stores are settled in order, each once.
-  mutating func settle(_ position: Int, _ store: HoursSubject, _ hours: SettledHours) throws(StoreTableOverflow) {
+  mutating func settle(_ position: Int, _ store: HoursSubject, _ hours: SettledHours)
+    throws(StoreTableOverflow)
+  {
     if store.openingHours != nil, let country = store.holidayCountry(inferred: hours.inferredHolidays),
       country.count == 2
     {

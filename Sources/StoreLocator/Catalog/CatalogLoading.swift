@@ -49,15 +49,19 @@ extension Catalog {
   }
 
   /// `init(geoJSON:source:options:)` that lets go of `bytes` (left empty) as soon as they are
-  /// read: the records copy what they keep, so the file and the table being built are never both
-  /// in memory (on the 1M-store Benchmarks file, 454 MB off the peak).
+  /// read: the rows copy what they keep as the features are read, so the file is not in memory
+  /// while the hours are compiled and the table is indexed and assembled.
   init(
     takingGeoJSON bytes: inout [UInt8], source: String, options: LoadOptions, progress: WorkProgress? = nil
   ) throws(CatalogError) {
     let version = Catalog.version(of: bytes)
-    let result = bytes.withUnsafeBufferPointer { GeoJSONReader.read($0, source: source, progress: progress) }
+    // Taken out of the result at once: a result kept aside would share the columns, and the first
+    // row settled would copy them all.
+    var output = try bytes.withUnsafeBufferPointer {
+      GeoJSONReader.read($0, source: source, progress: progress)
+    }
+    .get()
     bytes = []
-    var output = try result.get()
     if options.strict {
       let errors = output.diagnostics.filter { $0.severity == .error }
       if let first = errors.first {
@@ -67,35 +71,19 @@ extension Catalog {
           diagnostics: GeneratedIDNotes.expanded(output.diagnostics))
       }
     }
-    var assembly = CatalogAssembly(expectedCount: output.stores.count)
-    do throws(StoreTableOverflow) {
-      // Each record is let go once its row is written.
-      for position in output.stores.indices {
-        try assembly.append(output.stores[position])
-        output.stores[position] = Catalog.emptyRecord
-        if position & 0xFFFF == 0xFFFF { Catalog.returnFreedMemory() }
-      }
-    } catch {
-      throw CatalogError(.badData, source: source, error.reason)
-    }
-    output.stores = []
     let hours =
       options.evaluatesHours
-      ? try HoursResources.bundled(for: assembly.hoursInputs, extraHolidayFiles: options.holidayFiles) : nil
+      ? try HoursResources.bundled(for: output.assembly.hoursInputs, extraHolidayFiles: options.holidayFiles)
+      : nil
     do {
       try self.init(
-        assembling: &assembly, diagnostics: output.diagnostics, source: source, hours: hours,
+        assembling: &output.assembly, diagnostics: output.diagnostics, source: source, hours: hours,
         progress: progress)
     } catch {
       throw CatalogError(.badData, source: source, error.reason)
     }
     dataVersion = version
   }
-
-  /// What takes a record's place once its row is written: nothing left to free.
-  private static let emptyRecord = Store(
-    id: "", idSource: .generated, coordinate: nil, properties: JSONObject(), timezone: nil,
-    position: SourcePosition(featureIndex: 0, line: 0, column: 0))
 }
 
 extension Catalog {

@@ -17,6 +17,10 @@
 /// stores, their positions and the diagnostics are those of reading alone: a cut that is not a
 /// feature start, or a stretch with a problem, is read (again) in order, and the problem is
 /// reported exactly as without threads.
+///
+/// The input is read ahead a window at a time (`Plan.windowBytes`), and the reader turns each
+/// window's features into rows before the next is read: a large file's records are never all in
+/// memory at once.
 struct FeatureReadAhead {
   /// Where the features are.
   enum Layout: Sendable {
@@ -30,17 +34,22 @@ struct FeatureReadAhead {
   struct Plan: Sendable {
     var minimumBytes: Int
     var minimumStretchBytes: Int
+    /// Into how many stretches a window is cut.
     var stretches: Int
+    /// How many bytes are read ahead at once: the records of one window are in memory together
+    /// before the reader turns them into rows.
+    var windowBytes: Int = .max
 
     /// Never read ahead.
     static var sequential: Plan { Plan(minimumBytes: .max, minimumStretchBytes: .max, stretches: 1) }
 
-    /// Enough stretches per processor to keep every processor busy to the end.
+    /// Enough stretches per processor to keep every processor busy to the end of a window, and
+    /// windows of 32 MB: about 70,000 records of a chain at a time, not a whole file's.
     static var automatic: Plan {
       let processors = ActiveProcessors.count
       return Plan(
         minimumBytes: processors > 1 ? 1 << 20 : .max, minimumStretchBytes: 1 << 18,
-        stretches: processors * 4)
+        stretches: processors * 4, windowBytes: 32 << 20)
     }
   }
 
@@ -55,12 +64,6 @@ struct FeatureReadAhead {
     let features: MoveStack<(record: FeatureRecord, line: Int, column: Int)>
     /// The next feature's offset after the last clean one: where the reader goes on.
     var resume: Int
-    /// Line breaks from `start` to the next stretch's start, and `start`'s column: for numbering
-    /// the lines of the next stretch without counting them again.
-    var lineBreaks = 0
-    var column = 1
-    /// The stand-ins of the `generated-id` notes of its features, made as they are taken.
-    var generatedIDNotes: [(order: Int, diagnostic: Diagnostic)] = []
 
     /// - Parameter bytes: The stretch's length, to make room for its features at once rather than
     ///   growing step by step (room that is never used costs address space, not memory).
@@ -75,106 +78,44 @@ struct FeatureReadAhead {
   enum Outcome {
     /// Nothing: the array is too short, or cannot be cut.
     case none
-    /// Every stretch ran into the next: all their features, in order, as the reader would make
-    /// them from `first` on, and where the reader goes on after them.
-    case all(
-      stores: [Store], keys: [StoreKeys], generatedIDNotes: [(order: Int, diagnostic: Diagnostic)],
-      resume: Int)
-    /// Stretches for the reader to take one by one where it arrives at their starts.
+    /// Stretches for the reader to take one by one where it arrives at their starts; when every
+    /// stretch ran into the next, the reader takes them all, one after another.
     case stretches([Stretch])
   }
 
-  /// Reads ahead the array whose first feature (or what should be one) is at `first`.
+  /// Reads ahead the features of the array whose first feature (or what should be one) is at
+  /// `first`, those that start before `windowEnd`.
   ///
   /// - Parameters:
-  ///   - firstIndex: The feature index the reader gives the feature at `first`.
-  ///   - firstPosition: The line and column of `first`.
   ///   - progress: Told of the bytes each thread reads, as it reads them.
   static func read(
-    _ layout: Layout, base: UnsafePointer<UInt8>, first: Int, end: Int, coordinatesUnusable: Bool, plan: Plan,
-    firstIndex: Int, firstPosition: (line: Int, column: Int), progress: WorkProgress? = nil
+    _ layout: Layout, base: UnsafePointer<UInt8>, first: Int, end: Int, windowEnd: Int,
+    coordinatesUnusable: Bool,
+    plan: Plan, progress: WorkProgress? = nil
   ) -> Outcome {
     guard end - first >= plan.minimumBytes else { return .none }
-    let starts = stretchStarts(base: base, first: first, end: end, plan: plan)
+    let starts = stretchStarts(base: base, first: first, end: windowEnd, plan: plan)
     guard starts.count > 1 else { return .none }
     let stretches = starts.indices.map { number in
       Stretch(
-        start: starts[number], bytes: (number + 1 < starts.count ? starts[number + 1] : end) - starts[number])
+        start: starts[number],
+        bytes: (number + 1 < starts.count ? starts[number + 1] : windowEnd) - starts[number])
     }
     // The threads share the input, which nobody writes, and the stretches, each filled by one thread.
     let shared = Shared(base: base, stretches: stretches)
     ActiveProcessors.run(parts: stretches.count) { number in
-      let limit = number + 1 < shared.stretches.count ? shared.stretches[number + 1].start : end
+      let limit = number + 1 < shared.stretches.count ? shared.stretches[number + 1].start : windowEnd
       readStretch(
-        shared.stretches[number], layout: layout, base: shared.base!, limit: limit, end: end,
+        shared.stretches[number], layout: layout, base: shared.base, limit: limit, end: end,
         coordinatesUnusable: coordinatesUnusable, progress: progress)
     }
-    for number in 0..<stretches.count - 1 where stretches[number].resume != stretches[number + 1].start {
-      return .stretches(stretches)
-    }
-    return makeStores(stretches, firstIndex: firstIndex, firstPosition: firstPosition)
+    return .stretches(stretches)
   }
 
-  /// The stores of stretches that each end where the next starts, made on several threads straight
-  /// into their places.
-  private static func makeStores(
-    _ stretches: [Stretch], firstIndex: Int, firstPosition: (line: Int, column: Int)
-  ) -> Outcome {
-    var starts: [(slot: Int, line: Int, column: Int)] = []
-    var slot = 0
-    var line = firstPosition.line
-    var column = firstPosition.column
-    for (number, stretch) in stretches.enumerated() {
-      starts.append((slot, line, column))
-      slot += stretch.features.count
-      line += stretch.lineBreaks
-      if number + 1 < stretches.count { column = stretches[number + 1].column }
-    }
-    let total = slot
-    let firsts = starts
-    // Room for the features after the last stretch (usually one), so that adding them does not
-    // copy every store.
-    let capacity = total + 64
-    var stores: [Store] = []
-    let keys = [StoreKeys](unsafeUninitializedCapacity: capacity) { keyBuffer, keyCount in
-      stores = [Store](unsafeUninitializedCapacity: capacity) { storeBuffer, storeCount in
-        let shared = Shared(base: nil, stretches: stretches, stores: storeBuffer, keys: keyBuffer)
-        ActiveProcessors.run(parts: stretches.count) { number in
-          var (slot, line, column) = firsts[number]
-          let firstColumn = column
-          var index = firstIndex + slot
-          let stretch = shared.stretches[number]
-          stretch.features.consumeAll { feature in
-            if feature.line == 1 {
-              column = firstColumn + feature.column - 1
-            } else {
-              column = feature.column
-            }
-            let position = SourcePosition(
-              featureIndex: index, line: line + feature.line - 1, column: column)
-            var record = feature.record
-            if let note = record.settleGeneratedID(at: position) { stretch.generatedIDNotes.append(note) }
-            (shared.keys.baseAddress! + slot).initialize(to: record.keys)
-            (shared.stores.baseAddress! + slot).initialize(to: record.store(at: position))
-            slot += 1
-            index += 1
-          }
-        }
-        storeCount = total
-      }
-      keyCount = total
-    }
-    return .all(
-      stores: stores, keys: keys, generatedIDNotes: stretches.flatMap(\.generatedIDNotes),
-      resume: stretches[stretches.count - 1].resume)
-  }
-
-  /// What the threads share: each reads the input and fills or empties its own stretch and places.
+  /// What the threads share: each reads the input and fills its own stretch.
   private struct Shared: @unchecked Sendable {
-    let base: UnsafePointer<UInt8>?
+    let base: UnsafePointer<UInt8>
     let stretches: [Stretch]
-    var stores = UnsafeMutableBufferPointer<Store>(start: nil, count: 0)
-    var keys = UnsafeMutableBufferPointer<StoreKeys>(start: nil, count: 0)
   }
 
   /// `first`, then for each further share of the bytes the first line after it that starts with
@@ -205,8 +146,7 @@ struct FeatureReadAhead {
     return nil
   }
 
-  /// Reads clean features from the stretch's start while they start before `limit`, and counts
-  /// the line breaks up to `limit`.
+  /// Reads clean features from the stretch's start while they start before `limit`.
   ///
   /// Does what `GeoJSONReader.readFeatureArray` (or `readObjects`) does for a feature without
   /// problems, and stops before the first feature that has any.
@@ -266,9 +206,5 @@ struct FeatureReadAhead {
       stretch.features.append((record, line, column))
       stretch.resume = scanner.offset
     }
-    stretch.lineBreaks = lines.position(of: limit).line - 1
-    var lineStart = start
-    while lineStart > 0, base[lineStart - 1] != 0x0A { lineStart -= 1 }
-    stretch.column = start - lineStart + 1
   }
 }

@@ -4,16 +4,22 @@
 /// (`package` access does not reach another package).
 @_spi(Fuzzing) public enum FuzzingHooks {
   /// Reads GeoJSON as `Catalog(geoJSON:source:)` does, without indexing: sequentially when
-  /// `readAheadStretches` is nil, else cut into that many stretches read ahead on threads, however
-  /// short the input (the automatic plan only reads ahead above 1 MB).
+  /// `readAheadStretches` is nil, else in two windows, each cut into that many stretches read
+  /// ahead on threads, however short the input (the automatic plan only reads ahead above 1 MB).
   public static func readGeoJSON(_ bytes: [UInt8], source: String, readAheadStretches: Int?)
     -> Result<(stores: [Store], diagnostics: [Diagnostic]), CatalogError>
   {
     let plan =
-      readAheadStretches.map { FeatureReadAhead.Plan(minimumBytes: 0, minimumStretchBytes: 1, stretches: $0) }
+      readAheadStretches.map {
+        // Two windows, so that reading ahead again where a window ends is fuzzed too.
+        FeatureReadAhead.Plan(
+          minimumBytes: 0, minimumStretchBytes: 1, stretches: $0, windowBytes: max(1, bytes.count / 2))
+      }
       ?? .sequential
-    return bytes.withUnsafeBufferPointer { GeoJSONReader.read($0, source: source, readAhead: plan) }
-      .map { (stores: $0.stores, diagnostics: GeneratedIDNotes.expanded($0.diagnostics)) }
+    return bytes.withUnsafeBufferPointer {
+      GeoJSONReader.read($0, source: source, readAhead: plan, keepingRecords: true)
+    }
+    .map { (stores: $0.stores, diagnostics: GeneratedIDNotes.expanded($0.diagnostics)) }
   }
 
   /// The checksum every part of a snapshot is sealed with, so a fuzzer can reseal mutated bytes

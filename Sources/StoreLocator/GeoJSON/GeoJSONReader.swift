@@ -1,6 +1,8 @@
 import GeoIndex
 
-/// Reads GeoJSON bytes into store records and diagnostics.
+/// Reads GeoJSON bytes into the rows of a store table (`CatalogAssembly`) and diagnostics: each
+/// store is added as soon as its feature is read, so no more than a stretch of records is ever in
+/// memory at once.
 ///
 /// Accepted: a FeatureCollection (foreign members ignored, `timezone` is the default time zone of
 /// its stores), a single Feature, several top-level objects one after another (newline-delimited
@@ -9,8 +11,11 @@ import GeoIndex
 /// See docs/diagnostics.md for every diagnostic.
 struct GeoJSONReader {
   struct Output {
-    var stores: [Store]
+    var assembly: CatalogAssembly
     var diagnostics: [Diagnostic]
+
+    /// The records as read, when they were kept (`keepingRecords`); else empty.
+    var stores: [Store] { assembly.records ?? [] }
   }
 
   let source: String
@@ -22,8 +27,13 @@ struct GeoJSONReader {
   private var reportedOffset = 0
   private var scanner: JSONScanner
   private var lines: LineCounter
-  private var stores: [Store] = []
-  /// What the duplicate checks need of each store, parallel to `stores`: taken while the feature is
+  /// The stores read so far, as rows.
+  private var assembly: CatalogAssembly
+  /// Set when the stores' texts no longer fit a table; the reading stops at the next feature.
+  private var overflow: StoreTableOverflow?
+  /// Where the features read ahead last end: the reader reads ahead again when it gets there.
+  private var readAheadEnd = 0
+  /// What the duplicate checks need of each store, parallel to the rows: taken while the feature is
   /// still in the cache, so the checks need not visit every store's properties again.
   private var storeKeys: [StoreKeys] = []
   /// Diagnostics with the byte offset they belong at, for sorting into input order.
@@ -42,9 +52,11 @@ struct GeoJSONReader {
   ///   - readAhead: When to read the features of a large array on several threads; the output
   ///     is the same either way.
   ///   - progress: Told how many of the bytes are read, as the reading goes on.
+  ///   - keepingRecords: Keep every record as read too (`Output.stores`): for tests and fuzzers
+  ///     that compare them.
   static func read(
     _ buffer: UnsafeBufferPointer<UInt8>, source: String, readAhead: FeatureReadAhead.Plan = .automatic,
-    progress: WorkProgress? = nil
+    progress: WorkProgress? = nil, keepingRecords: Bool = false
   ) -> Result<Output, CatalogError> {
     guard let base = buffer.baseAddress, buffer.count > 0 else {
       return .failure(
@@ -62,7 +74,8 @@ struct GeoJSONReader {
     }
     progress?.begin("reading \(source)", total: buffer.count, unit: .bytes)
     var reader = GeoJSONReader(
-      source: source, base: base, count: buffer.count, readAhead: readAhead, progress: progress)
+      source: source, base: base, count: buffer.count, readAhead: readAhead, progress: progress,
+      keepingRecords: keepingRecords)
     do throws(CatalogError) {
       return .success(try reader.read())
     } catch {
@@ -72,8 +85,10 @@ struct GeoJSONReader {
 
   private init(
     source: String, base: UnsafePointer<UInt8>, count: Int, readAhead: FeatureReadAhead.Plan,
-    progress: WorkProgress?
+    progress: WorkProgress?, keepingRecords: Bool
   ) {
+    self.assembly = CatalogAssembly(inputBytes: count, keepingRecords: keepingRecords)
+    storeKeys.reserveCapacity(count / 128)
     self.source = source
     self.readAhead = readAhead
     self.progress = progress
@@ -115,6 +130,7 @@ struct GeoJSONReader {
           + JSONScanner.describe(byte: scanner.current))
     }
     progress?.advance(to: count)
+    if let overflow { throw CatalogError(.badData, source: source, overflow.reason) }
     checkDuplicates()
     // Notes of the whole file come first, before those of its features.
     for note in PropertyAliases.notes(counting: storeKeys.lazy.map(\.aliases)) {
@@ -130,29 +146,29 @@ struct GeoJSONReader {
         .sorted { ($0.element.order, $0.offset) < ($1.element.order, $1.offset) }
         .map(\.element.diagnostic)
     diagnostics = []
-    if stores.isEmpty, let firstError = sorted.first(where: { $0.severity == .error }) {
+    if assembly.count == 0, let firstError = sorted.first(where: { $0.severity == .error }) {
       throw CatalogError(
         .badData, source: source,
         "no readable GeoJSON record: \(firstError.message)",
         diagnostics: sorted)
     }
-    return Output(stores: stores, diagnostics: sorted)
+    return Output(assembly: assembly, diagnostics: sorted)
   }
 
   /// One or more top-level objects: a FeatureCollection, a Feature, or newline-delimited Features.
   private mutating func readObjects() {
     var stretches: [FeatureReadAhead.Stretch] = []
     var nextStretch = 0
-    var readAheadTried = false
     while true {
       scanner.skipWhitespace()
-      guard !scanner.isAtEnd else { return }
+      guard !scanner.isAtEnd, overflow == nil else { return }
       reportProgress()
       // Newline-delimited Features: once the first record has turned out to be a Feature (not a
-      // collection, whose features are read ahead as an array), read the rest ahead.
-      if !readAheadTried, lastRecordWasFeature {
-        readAheadTried = true
+      // collection, whose features are read ahead as an array), read the rest ahead, a window at
+      // a time.
+      if lastRecordWasFeature, scanner.offset >= readAheadEnd {
         readAhead(.records, into: &stretches)
+        nextStretch = 0
         continue
       }
       let start = scanner.offset
@@ -231,7 +247,7 @@ struct GeoJSONReader {
   /// without a feature index, and the features are still read from its `"features": [`.
   private mutating func readTopLevelObject() -> TopLevelOutcome {
     let start = scanner.offset
-    let firstStore = stores.count
+    let firstStore = assembly.count
     let index = featureIndex
     var members: [JSONObject.Member] = []
     var featuresRead = false
@@ -343,12 +359,12 @@ struct GeoJSONReader {
               "truncated", .error, order: error.offset, at: nil,
               truncation(
                 "after the \"features\" array", expected: error.expected,
-                Self.loaded(stores.count - firstStore, "")))
+                Self.loaded(assembly.count - firstStore, "")))
             return .endedEarly
           }
           report(
             "invalid-json", .error, order: error.offset, at: nil,
-            describe(error) + "; " + Self.loaded(stores.count - firstStore, ""))
+            describe(error) + "; " + Self.loaded(assembly.count - firstStore, ""))
           return .failed(resumeFrom: error.offset)
         }
         if !error.isEndOfInput, let array = featuresArrayStart(after: error.offset, members: members) {
@@ -489,7 +505,7 @@ struct GeoJSONReader {
   /// Applies a collection's `crs` and `timezone` to the stores read from it.
   private mutating func finishCollection(members: [JSONObject.Member], firstStore: Int, start: Int) {
     let object = JSONObject(members)
-    let storeRange = firstStore..<stores.count
+    let storeRange = firstStore..<assembly.count
     if let crs = object["crs"] {
       let name = Self.crsName(crs)
       if Self.isLongitudeLatitude(crs) {
@@ -504,18 +520,14 @@ struct GeoJSONReader {
             + "longitude/latitude; the coordinates would be projected values, so the \(storeRange.count) stores "
             + "are kept out of the index: reproject the file (ogr2ogr -t_srs EPSG:4326 out.geojson in.geojson)"
         )
-        for position in storeRange where stores[position].coordinate != nil {
-          stores[position] = stores[position].with(coordinate: nil, timezone: stores[position].timezone)
-        }
+        for position in storeRange { assembly.removeCoordinate(at: position) }
       }
     }
     coordinatesUnusable = false
     switch object["timezone"] {
     case nil, .null: break
     case .string(let timezone):
-      for position in storeRange where stores[position].timezone == nil {
-        stores[position] = stores[position].with(coordinate: stores[position].coordinate, timezone: timezone)
-      }
+      for position in storeRange { assembly.setTimezoneIfNone(timezone, at: position) }
     case let other?:
       report(
         "invalid-timezone", .warning, order: start, at: nil,
@@ -536,10 +548,10 @@ struct GeoJSONReader {
       scanner.offset += 1
       return true
     }
-    let firstStore = stores.count
+    let firstStore = assembly.count
     var stretches: [FeatureReadAhead.Stretch] = []
-    readAhead(.array, into: &stretches)
     var nextStretch = 0
+    readAheadEnd = scanner.offset
     while true {
       scanner.skipWhitespace()
       guard !scanner.isAtEnd else {
@@ -547,6 +559,12 @@ struct GeoJSONReader {
         return false
       }
       reportProgress()
+      if scanner.offset >= readAheadEnd {
+        readAhead(.array, into: &stretches)
+        nextStretch = 0
+        continue
+      }
+      guard overflow == nil else { return false }
       let start = scanner.offset
       if nextStretch < stretches.count, takeStretch(at: start, from: stretches, next: &nextStretch) {
         continue
@@ -567,7 +585,7 @@ struct GeoJSONReader {
             "truncated", .error, order: start, at: position,
             truncation(
               "inside this feature", expected: error.expected,
-              Self.loaded(stores.count - firstStore, "before it")))
+              Self.loaded(assembly.count - firstStore, "before it")))
           return false
         }
         report(
@@ -629,35 +647,37 @@ struct GeoJSONReader {
     progress.advance(to: scanner.offset)
   }
 
-  /// Reads ahead the features from the scanner's offset on, when there are enough: takes them all
-  /// when every stretch ran into the next, else leaves the stretches to take one by one.
+  /// Reads ahead the features of the next window of the input (`FeatureReadAhead.Plan`) from the
+  /// scanner's offset on, when there are enough, for the reader to take stretch by stretch as it
+  /// arrives at their starts; sets where to read ahead again.
   private mutating func readAhead(
     _ layout: FeatureReadAhead.Layout, into stretches: inout [FeatureReadAhead.Stretch]
   ) {
+    stretches = []
+    let windowEnd =
+      scanner.end - scanner.offset > readAhead.windowBytes
+      ? scanner.offset + readAhead.windowBytes : scanner.end
     switch FeatureReadAhead.read(
-      layout, base: base, first: scanner.offset, end: scanner.end, coordinatesUnusable: coordinatesUnusable,
-      plan: readAhead, firstIndex: featureIndex, firstPosition: lines.position(of: scanner.offset),
-      progress: progress)
+      layout, base: base, first: scanner.offset, end: scanner.end, windowEnd: windowEnd,
+      coordinatesUnusable: coordinatesUnusable, plan: readAhead, progress: progress)
     {
-    case .none: break
-    case .all(let readStores, let keys, let generatedIDNotes, let resume):
-      featureIndex += readStores.count
-      diagnostics.append(contentsOf: generatedIDNotes)
-      if stores.isEmpty {
-        stores = readStores
-        storeKeys = keys
-      } else {
-        stores.append(contentsOf: readStores)
-        storeKeys.append(contentsOf: keys)
-      }
-      scanner.offset = resume
+    case .none:
+      // Too short to read ahead, now and after; or a window that could not be cut (a feature
+      // longer than it): the next one may be.
+      let tooShort = scanner.end - scanner.offset < readAhead.minimumBytes
+      readAheadEnd = tooShort || windowEnd == scanner.end ? .max : windowEnd
     case .stretches(let read):
+      readAheadEnd = windowEnd
       stretches = read
-      let readCount = stretches.reduce(0) { $0 + $1.features.count }
-      // Grown once rather than doubled step by step: each step would copy every store and touch
-      // fresh pages.
-      stores.reserveCapacity(stores.count + readCount + 1)
-      storeKeys.reserveCapacity(storeKeys.count + readCount + 1)
+    }
+  }
+
+  /// Adds `store` as the next row.
+  private mutating func add(_ store: Store) {
+    do throws(StoreTableOverflow) {
+      try assembly.append(store)
+    } catch {
+      overflow = overflow ?? error
     }
   }
 
@@ -687,7 +707,7 @@ struct GeoJSONReader {
       var record = feature.record
       if let note = record.settleGeneratedID(at: position) { diagnostics.append(note) }
       storeKeys.append(record.keys)
-      stores.append(record.store(at: position))
+      add(record.store(at: position))
     }
     return true
   }
@@ -696,7 +716,7 @@ struct GeoJSONReader {
     report(
       "truncated", .error, order: count, at: nil,
       truncation(
-        "inside the \"features\" array", expected: expected, Self.loaded(stores.count - firstStore, "")))
+        "inside the \"features\" array", expected: expected, Self.loaded(assembly.count - firstStore, "")))
   }
 
   /// The sentence of a `truncated` error: where the input ends (byte offset and line:column), inside
@@ -709,7 +729,8 @@ struct GeoJSONReader {
     var text = "\(input) ends early at byte offset \(end) (\(lineColumn(end))), \(place)"
     if let expected { text += " (expected \(expected))" }
     text += ": it was probably cut off while being written or copied; " + outcome
-    if let last = stores.last {
+    if assembly.count > 0 {
+      let last = assembly.identity(at: assembly.count - 1)
       text += "; the last record loaded is id \"\(MessageText.shortened(last.id))\" at \(last.position)"
     } else {
       text += "; no record before the cut could be loaded"
@@ -823,7 +844,7 @@ struct GeoJSONReader {
       textWarnings: textWarnings, diagnostics: &diagnostics)
     if let feature {
       storeKeys.append(feature.keys)
-      stores.append(feature.store(at: position))
+      add(feature.store(at: position))
     }
   }
 
@@ -1005,45 +1026,49 @@ struct GeoJSONReader {
   private mutating func checkDuplicates() {
     // Open addressing over precomputed hashes: no store's properties are read again, and a probe
     // touches one table slot rather than a dictionary's separate hash, key and value storage.
-    var ids = FirstOccurrences(count: stores.count)
+    let count = assembly.count
+    var ids = FirstOccurrences(count: count)
     // Ids are told apart byte by byte; this second table only finds ids that look the same to a
     // person (canonically equivalent Unicode) but are written with other bytes.
-    var lookalikeIDs = FirstOccurrences(count: stores.count)
-    var refs = FirstOccurrences(count: stores.count)
-    for position in stores.indices {
+    var lookalikeIDs = FirstOccurrences(count: count)
+    var refs = FirstOccurrences(count: count)
+    for position in 0..<count {
       let keys = storeKeys[position]
-      let id = stores[position].id
-      if let first = ids.first(position, hash: keys.idHash, where: { stores[$0].id.hasSameBytes(as: id) }) {
-        let store = stores[position]
-        let other = stores[first]
+      if let first = ids.first(
+        position, hash: keys.idHash, where: { assembly.idsHaveSameBytes($0, position) })
+      {
+        let store = assembly.identity(at: position)
+        let other = assembly.identity(at: first)
         report(
           "duplicate-id", .error, order: keys.offset, at: store.position, storeID: store.id,
           "the id \"\(MessageText.shortened(store.id))\" is also the id of \(other.position); ids must be unique "
             + "— answers follow each store's own record, and a command given this id lists the stores instead of "
             + "picking one")
-      } else if !id.utf8.allSatisfy({ $0 < 0x80 }),
-        let first = lookalikeIDs.first(position, hash: id.hashValue, where: { stores[$0].id == id })
-      {
-        let store = stores[position]
-        let other = stores[first]
-        report(
-          "duplicate-id-normalization", .warning, order: keys.offset, at: store.position, storeID: store.id,
-          "the id \"\(store.id)\" looks the same as the id of \(other.position) but is written with other "
-            + "bytes (another Unicode normalization); ids are compared byte by byte, so these are two stores")
+      } else if !assembly.idIsASCII(at: position) {
+        let store = assembly.identity(at: position)
+        if let first = lookalikeIDs.first(
+          position, hash: store.id.hashValue, where: { assembly.identity(at: $0).id == store.id })
+        {
+          let other = assembly.identity(at: first)
+          report(
+            "duplicate-id-normalization", .warning, order: keys.offset, at: store.position, storeID: store.id,
+            "the id \"\(store.id)\" looks the same as the id of \(other.position) but is written with other "
+              + "bytes (another Unicode normalization); ids are compared byte by byte, so these are two stores"
+          )
+        }
       }
       guard let ref = keys.ref else { continue }
       if let first = refs.first(
         position, hash: keys.refHash, where: { storeKeys[$0].ref!.hasSameBytes(as: ref) })
       {
-        let store = stores[position]
-        let other = stores[first]
-        if !other.id.hasSameBytes(as: store.id) {
-          report(
-            "duplicate-ref", .warning, order: keys.offset, at: store.position, storeID: store.id,
-            "the ref \"\(MessageText.shortened(ref))\" is also the ref of \(other.position) (id "
-              + "\"\(MessageText.shortened(other.id))\"); the same store may be "
-              + "listed twice")
-        }
+        guard !assembly.idsHaveSameBytes(first, position) else { continue }
+        let store = assembly.identity(at: position)
+        let other = assembly.identity(at: first)
+        report(
+          "duplicate-ref", .warning, order: keys.offset, at: store.position, storeID: store.id,
+          "the ref \"\(MessageText.shortened(ref))\" is also the ref of \(other.position) (id "
+            + "\"\(MessageText.shortened(other.id))\"); the same store may be "
+            + "listed twice")
       }
     }
   }

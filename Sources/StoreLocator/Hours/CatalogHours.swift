@@ -236,7 +236,8 @@ extension Catalog {
       zoneNote = nil
       if settled.inferredHolidays != nil {
         added.append(
-          InferredZoneNotes.placeholder(InferredZoneNotes.holidayCode, at: assembly.identity(at: position).position))
+          InferredZoneNotes.placeholder(
+            InferredZoneNotes.holidayCode, at: assembly.identity(at: position).position))
       }
       // Each with the fix-it: the canonical spelling, which parses without warnings and means
       // the same.
@@ -254,7 +255,8 @@ extension Catalog {
       let holidayRegion = store.holidayRegion(inferred: settled.inferredHolidays)
       let calendarKey = HolidayKey(country: holidayCountry, region: holidayRegion)
       if calendars[calendarKey] == nil {
-        calendars[calendarKey] = .some(resources.holidayCalendar(country: holidayCountry, region: holidayRegion))
+        calendars[calendarKey] = .some(
+          resources.holidayCalendar(country: holidayCountry, region: holidayRegion))
       }
       let calendar = calendars[calendarKey] ?? nil
       let key = ScheduleKey(text: text, hours: hours, zone: rules.identifier, calendar: calendar)

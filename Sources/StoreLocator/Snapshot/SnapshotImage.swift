@@ -119,7 +119,15 @@ enum SnapshotImage {
       self.size = size
       self.offsets = offsets
       image = UnsafeMutableRawPointer.allocate(byteCount: max(size, 1), alignment: 4096)
-      image.initializeMemory(as: UInt8.self, repeating: 0, count: size)
+      // Only the header, the section table and the padding before each section are zeroed here;
+      // a section's bytes are touched when it is copied in. Zeroing the whole image first would
+      // make it resident while the sections are still whole (on 1M stores, 330 MB on the peak).
+      var zeroFrom = 0
+      for (offset, (_, count)) in zip(offsets, sections) {
+        (image + zeroFrom).initializeMemory(as: UInt8.self, repeating: 0, count: offset - zeroFrom)
+        zeroFrom = offset + count
+      }
+      (image + zeroFrom).initializeMemory(as: UInt8.self, repeating: 0, count: size - zeroFrom)
       for (i, byte) in SnapshotFormat.magic.enumerated() { put(byte, at: i) }
       put(SnapshotFormat.version, at: 8)
       put(UInt32(sections.count), at: 12)

@@ -12,10 +12,18 @@ struct InternedTexts {
   private var lengths: [UInt32] = []
   private var hashes: [UInt32] = []
 
-  init(expectedCount: Int = 1024) {
+  /// - Parameters:
+  ///   - expectedCount: How many texts are to come: the table is made big enough for them.
+  ///   - expectedBytes: How many bytes they take: room is made in the arena.
+  init(expectedCount: Int = 1024, expectedBytes: Int = 0) {
     var capacity = 1024
     while capacity < expectedCount * 2 { capacity <<= 1 }
     slots = [UInt32](repeating: 0, count: capacity)
+    // Room, not pages: the arena and the entries are only touched as texts are added.
+    bytes.reserveCapacity(expectedBytes)
+    for column in [\InternedTexts.offsets, \.lengths, \.hashes] {
+      self[keyPath: column].reserveCapacity(expectedCount)
+    }
   }
 
   /// The largest arena a table can address (offsets and lengths are 32-bit).

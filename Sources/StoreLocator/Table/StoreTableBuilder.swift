@@ -1,5 +1,13 @@
 import GeoIndex
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The columns of a store table, laid out as a snapshot stores them (little-endian, each column
 /// one section): what the loader turns records into, once, whether the table then stays in memory
 /// or is written to disk.
@@ -127,6 +135,23 @@ struct StoreTableBuilder {
     members.reserveCapacity(expectedMembers * StoreTableLayout.memberSize)
     idRefs.reserveCapacity(expectedCount)
     texts = InternedTexts(expectedCount: expectedCount * 4)
+  }
+
+  /// A builder for the stores of an input of `inputBytes` bytes: room for as many rows, members
+  /// and text as such an input can plausibly hold (a store of a chain's file takes a few hundred
+  /// bytes; one of fewer than 128 bytes, or a store's text more than its feature's bytes, make the
+  /// columns grow). Room is address space: a page is only touched when a row or a text is
+  /// written to it. So the columns are never copied to grow, which would hold two copies at the
+  /// peak (the arena alone went from 256 to 512 MB on the 1M-store benchmark file).
+  init(inputBytes: Int) {
+    rows = SnapshotWriter()
+    members = SnapshotWriter()
+    rows.reserveCapacity(inputBytes / 128 * StoreTableLayout.rowSize)
+    members.reserveCapacity(inputBytes / 8 * StoreTableLayout.memberSize)
+    idRefs.reserveCapacity(inputBytes / 128)
+    // The texts' hash table is written when made: sized for a text every 256 bytes, it grows
+    // when there are more.
+    texts = InternedTexts(expectedCount: inputBytes / 256, expectedBytes: inputBytes)
   }
 
   private mutating func text(_ value: String) throws(StoreTableOverflow) -> TextRef {
@@ -261,7 +286,9 @@ struct StoreTableBuilder {
   /// - Parameters:
   ///   - located: Whether the store has a usable location.
   ///   - hoursState: 0 when the store has a schedule, else 1 + the index of why not.
-  mutating func settle(row: Int, located: Bool, hours: SettledHours, hoursState: UInt8) throws(StoreTableOverflow) {
+  mutating func settle(row: Int, located: Bool, hours: SettledHours, hoursState: UInt8)
+    throws(StoreTableOverflow)
+  {
     let start = row * StoreTableLayout.rowSize
     var flags: UInt8 = located ? StoreTableLayout.locatedFlag : 0
     if hours.inferredTimezone != nil { flags |= StoreTableLayout.zoneInferredFlag }
@@ -275,7 +302,8 @@ struct StoreTableBuilder {
     rows.overwrite(zone.offset, at: start + StoreTableLayout.Row.timeZone)
     rows.overwrite(zone.length, at: start + StoreTableLayout.Row.timeZone + 4)
     if let guess = hours.inferredTimezone ?? hours.inferredHolidays?.place {
-      rows.overwrite(UInt32(guesses.count / StoreTableLayout.guessSize), at: start + StoreTableLayout.Row.guess)
+      rows.overwrite(
+        UInt32(guesses.count / StoreTableLayout.guessSize), at: start + StoreTableLayout.Row.guess)
       let region = hours.inferredHolidays?.region ?? ""
       let key = PlaceKey(
         identifier: guess.identifier, placeName: guess.placeName, countryCode: guess.countryCode,
@@ -317,6 +345,27 @@ struct StoreTableBuilder {
         column: word(StoreTableLayout.Row.column))
     }
     return (id, position)
+  }
+
+  /// Whether rows `one` and `other` have ids of the same bytes.
+  func idsHaveSameBytes(_ one: Int, _ other: Int) -> Bool {
+    let first = idRefs[one]
+    let second = idRefs[other]
+    guard first.length == second.length else { return false }
+    return texts.bytes.withUnsafeBytes { arena in
+      first.length == 0
+        || memcmp(
+          arena.baseAddress! + Int(first.offset), arena.baseAddress! + Int(second.offset), Int(first.length))
+          == 0
+    }
+  }
+
+  /// Whether the id of row `row` is all ASCII.
+  func idIsASCII(at row: Int) -> Bool {
+    let ref = idRefs[row]
+    return texts.bytes.withUnsafeBytes { arena in
+      arena[Int(ref.offset)..<Int(ref.offset + ref.length)].allSatisfy { $0 < 0x80 }
+    }
   }
 
   /// The ids of the rows, in row order, joined by newlines: what names data built from records.
