@@ -16,7 +16,7 @@ final class RunningServer: @unchecked Sendable {
   private let process = Process()
   /// The port from the startup line; 0 when there was none (the server exited or hung).
   let port: Int
-  /// The first line of standard output; empty when there was none within 10 seconds.
+  /// The first line of standard output; empty when there was none (`firstLine`).
   let startupLine: String
   /// Where standard error (the log) goes.
   let logPath: String
@@ -59,10 +59,23 @@ final class RunningServer: @unchecked Sendable {
     process.standardOutput = output
     process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
     try process.run()
-    startupLine = Self.firstLine(of: output.fileHandleForReading.fileDescriptor, within: 30)
+    startupLine = Self.firstLine(
+      of: output.fileHandleForReading.fileDescriptor, process: process.processIdentifier)
     port =
       startupLine.hasPrefix("stores-server: serving")
       ? Int(startupLine.split(separator: ":").last ?? "") ?? 0 : 0
+  }
+
+  /// The processor time (user and system) `process` has used, from /proc; 0 when it cannot be
+  /// read (the process has ended, or there is no /proc).
+  private static func processorSeconds(of process: Int32) -> Double {
+    guard let stat = try? String(contentsOfFile: "/proc/\(process)/stat", encoding: .utf8),
+      let end = stat.lastIndex(of: ")")
+    else { return 0 }
+    // After the command name in parentheses: state is field 3, utime 14 and stime 15.
+    let fields = stat[stat.index(after: end)...].split(separator: " ")
+    guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
   }
 
   deinit {
@@ -73,16 +86,25 @@ final class RunningServer: @unchecked Sendable {
     try? FileManager.default.removeItem(atPath: logPath)
   }
 
-  /// The first line written to `descriptor`, without its newline; what there is when the output
-  /// ends or `seconds` pass first.
-  private static func firstLine(of descriptor: Int32, within seconds: Double) -> String {
-    let deadline = Date(timeIntervalSinceNow: seconds)
+  /// The first line written to `descriptor` by the server `process`, without its newline; what
+  /// there is when the output ends (the server exited), or when the server has used 60 seconds of
+  /// processor time, or 600 seconds have passed, without writing one (it hangs).
+  ///
+  /// Not a short wall-clock deadline: the debug server takes 3 s of processor time to load the
+  /// bundled data, and while the whole suite runs on two cores it waits for them behind every
+  /// other test's processes. Twelve busy processes made its start take 19 s; a 30-second deadline
+  /// failed once in a full run. A server that spins is still caught by the processor time it
+  /// uses, and one that waits forever by the wall clock.
+  private static func firstLine(of descriptor: Int32, process: Int32) -> String {
+    let deadline = Date(timeIntervalSinceNow: 600)
     var bytes: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 4096)
     while !bytes.contains(UInt8(ascii: "\n")) {
-      let remaining = Int32(max(0, deadline.timeIntervalSinceNow * 1000))
+      guard deadline.timeIntervalSinceNow > 0, processorSeconds(of: process) < 60 else { break }
       var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-      guard remaining > 0, poll(&request, 1, remaining) > 0 else { break }
+      let ready = poll(&request, 1, 1_000)
+      if ready == 0 { continue }
+      guard ready > 0 else { break }
       let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
       // An empty read is the end of the output: the server exited.
       guard count > 0 else { break }

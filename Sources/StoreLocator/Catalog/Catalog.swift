@@ -68,13 +68,14 @@ public struct Catalog: Sendable {
   ) throws(StoreTableOverflow) {
     var diagnostics = diagnostics
     let hoursWindow = SearchMasks.hoursWindow(around: .now())
-    // How long compiling takes depends on how many distinct hours and zones there are, not on a
-    // count the loop could tell: the step has a name but no share.
+    // The rows were written as the records came; what is left a store is compiling its hours
+    // and settling its row.
     var compiled: CompiledSchedules?
     if let hours {
-      progress?.begin("compiling opening hours and time zones", total: 0, unit: .stores)
+      progress?.begin("compiling opening hours and time zones", total: assembly.count, unit: .stores)
       compiled = try Catalog.compileSchedules(
-        into: &assembly, with: hours, openHoursWindow: hoursWindow, diagnostics: &diagnostics)
+        into: &assembly, with: hours, openHoursWindow: hoursWindow, diagnostics: &diagnostics,
+        progress: progress)
     } else {
       try assembly.settleWithoutHours()
     }
@@ -88,6 +89,7 @@ public struct Catalog: Sendable {
       coordinates.append(coordinate)
       positions.append(Int32(position))
     }
+    // Building the tree tells nothing on the way: the step has a name but no share.
     progress?.begin("indexing \(storeCount) stores", total: 0, unit: .stores)
     let tree = KDTree(coordinates: coordinates)
     coordinates = []

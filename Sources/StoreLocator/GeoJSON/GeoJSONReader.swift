@@ -654,13 +654,11 @@ struct GeoJSONReader {
     _ layout: FeatureReadAhead.Layout, into stretches: inout [FeatureReadAhead.Stretch]
   ) {
     stretches = []
-    let windowEnd =
-      scanner.end - scanner.offset > readAhead.windowBytes
-      ? scanner.offset + readAhead.windowBytes : scanner.end
-    switch FeatureReadAhead.read(
+    let windowEnd = self.windowEnd(from: scanner.offset)
+    let outcome = FeatureReadAhead.read(
       layout, base: base, first: scanner.offset, end: scanner.end, windowEnd: windowEnd,
       coordinatesUnusable: coordinatesUnusable, plan: readAhead, progress: progress)
-    {
+    switch outcome {
     case .none:
       // Too short to read ahead, now and after; or a window that could not be cut (a feature
       // longer than it): the next one may be.
@@ -670,6 +668,11 @@ struct GeoJSONReader {
       readAheadEnd = windowEnd
       stretches = read
     }
+  }
+
+  /// Where a window read ahead from `first` ends.
+  private func windowEnd(from first: Int) -> Int {
+    scanner.end - first > readAhead.windowBytes ? first + readAhead.windowBytes : scanner.end
   }
 
   /// Adds `store` as the next row.

@@ -87,7 +87,7 @@ extension Catalog {
   /// store's row is settled (`CatalogAssembly.settle`) as soon as its hours are.
   static func compileSchedules(
     into assembly: inout CatalogAssembly, with resources: HoursResources, openHoursWindow: Range<Instant>,
-    diagnostics: inout [Diagnostic]
+    diagnostics: inout [Diagnostic], progress: WorkProgress? = nil
   ) throws(StoreTableOverflow) -> CompiledSchedules {
     let inputs = assembly.hoursInputs
     let count = inputs.count
@@ -292,6 +292,7 @@ extension Catalog {
       let store = inputs[position]
       let settled = compile(position, store)
       try assembly.settle(position, store, settled)
+      if position % WorkProgress.storeStep == 0 { progress?.advance(to: position) }
     }
     if !added.isEmpty { diagnostics = merged(diagnostics, added) }
     return CompiledSchedules(
