@@ -1,8 +1,8 @@
 import GeoIndex
 
 /// Reads GeoJSON bytes into the rows of a store table (`CatalogAssembly`) and diagnostics: each
-/// store is added as soon as its feature is read, so no more than a stretch of records is ever in
-/// memory at once.
+/// store is added as soon as its feature is read, so no more than a window of records read ahead
+/// (`FeatureReadAhead.Plan.windowBytes`) is ever in memory at once.
 ///
 /// Accepted: a FeatureCollection (foreign members ignored, `timezone` is the default time zone of
 /// its stores), a single Feature, several top-level objects one after another (newline-delimited
