@@ -204,9 +204,9 @@ import Testing
       var idle = try (0..<300).map { _ in try RawHTTPConnection(port: port, timeout: 5) }
       // Let the server accept (or close) every one of them.
       usleep(500_000)
-      let before = Self.cpuSeconds(of: pid)
+      let before = ServerProcess.cpuSeconds(of: pid)
       usleep(1_000_000)
-      let cpuSeconds = Self.cpuSeconds(of: pid) - before
+      let cpuSeconds = ServerProcess.cpuSeconds(of: pid) - before
       let extra = try RawHTTPConnection(port: port, timeout: 5)
       let start = Date()
       let closedAtOnce = extra.isClosedByServer() && Date().timeIntervalSince(start) < 4
@@ -221,17 +221,6 @@ import Testing
     #expect(closedAtOnce, "a connection past the bound waited instead of being closed")
     #expect(cpuSeconds < 0.2, "the server used \(cpuSeconds) s of CPU in 1 s with nothing to do")
     #expect(servedAfter)
-  }
-
-  /// User and system CPU seconds the process has used (Linux: /proc/PID/stat).
-  static func cpuSeconds(of pid: Int32) -> Double {
-    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-      let end = stat.lastIndex(of: ")")
-    else { return 0 }
-    let fields = stat[stat.index(after: end)...].split(separator: " ")
-    // After the command: state is field 3, utime 14 and stime 15 (1-based over the whole line).
-    guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
-    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
   }
 
   @Test func terminateWaitsUntilAnAnswerBeingSentIsWritten() async throws {

@@ -56,8 +56,11 @@ import Testing
       source: source, store: store, metrics: metrics, logger: TestLog().logger,
       storeLossGuard: StoreLossGuard(),
       load: { () async throws(CatalogError) -> LoadedCatalog in
-        let number = loads.add(1, ordering: .sequentiallyConsistent).newValue
+        // Counted once the file is read: the test renames B over A when it sees the first load
+        // counted. Counted before reading, a first load that the busy machine held between the
+        // count and the read read B instead (half the stores, so refused), as one full run did.
         let loaded = try source.load()
+        let number = loads.add(1, ordering: .sequentiallyConsistent).newValue
         if number == 1 { for await _ in gate { break } }
         return loaded
       })

@@ -66,18 +66,6 @@ final class RunningServer: @unchecked Sendable {
       ? Int(startupLine.split(separator: ":").last ?? "") ?? 0 : 0
   }
 
-  /// The processor time (user and system) `process` has used, from /proc; 0 when it cannot be
-  /// read (the process has ended, or there is no /proc).
-  private static func processorSeconds(of process: Int32) -> Double {
-    guard let stat = try? String(contentsOfFile: "/proc/\(process)/stat", encoding: .utf8),
-      let end = stat.lastIndex(of: ")")
-    else { return 0 }
-    // After the command name in parentheses: state is field 3, utime 14 and stime 15.
-    let fields = stat[stat.index(after: end)...].split(separator: " ")
-    guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
-    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
-  }
-
   deinit {
     if endedStatus() == nil {
       kill(process.processIdentifier, SIGKILL)
@@ -100,7 +88,7 @@ final class RunningServer: @unchecked Sendable {
     var bytes: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 4096)
     while !bytes.contains(UInt8(ascii: "\n")) {
-      guard deadline.timeIntervalSinceNow > 0, processorSeconds(of: process) < 60 else { break }
+      guard deadline.timeIntervalSinceNow > 0, ServerProcess.cpuSeconds(of: process) < 60 else { break }
       var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
       let ready = poll(&request, 1, 1_000)
       if ready == 0 { continue }
@@ -144,6 +132,18 @@ final class RunningServer: @unchecked Sendable {
 
 /// What the tests of the `stores-server` process share.
 enum ServerProcess {
+  /// User and system CPU seconds the process has used (Linux: /proc/PID/stat); 0 when it
+  /// cannot be read (the process has ended, or there is no /proc).
+  static func cpuSeconds(of pid: Int32) -> Double {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+      let end = stat.lastIndex(of: ")")
+    else { return 0 }
+    let fields = stat[stat.index(after: end)...].split(separator: " ")
+    // After the command: state is field 3, utime 14 and stime 15 (1-based over the whole line).
+    guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+  }
+
   /// Polls `condition` every 5 ms until it holds or `seconds` pass: for a state the server
   /// reaches on its own (a reload done, a request started), never as a measure of speed.
   static func eventually(seconds: Double = 30, _ condition: () throws -> Bool) rethrows -> Bool {

@@ -62,6 +62,10 @@ struct CatalogAssembly {
   /// The id and position in the input of the store at `position`, for a note about it.
   func identity(at position: Int) -> (id: String, position: SourcePosition) { builder.identity(at: position) }
 
+  /// Where in the input the feature of the store at `position` starts: for a stand-in note, which
+  /// needs no id.
+  func sourcePosition(at position: Int) -> SourcePosition { builder.position(at: position) }
+
   /// Whether the stores at `one` and `other` have ids of the same bytes.
   func idsHaveSameBytes(_ one: Int, _ other: Int) -> Bool { builder.idsHaveSameBytes(one, other) }
 

@@ -87,13 +87,10 @@ public struct Store: Hashable, Sendable, Identifiable {
 
   /// The country whose public holidays `PH` means: `addr:country`, else the one inferred from
   /// the location (`inferredHolidays`).
-  public var holidayCountry: String? {
-    if let inferred = inferredHolidays, inferred.countryIsInferred { return inferred.country }
-    return country
-  }
+  public var holidayCountry: String? { InferredHolidays.country(given: country, inferred: inferredHolidays) }
 
   /// The region of the country's holidays: `addr:state`, else the one inferred from the location.
-  public var holidayRegion: String? { region ?? inferredHolidays?.region }
+  public var holidayRegion: String? { InferredHolidays.region(given: region, inferred: inferredHolidays) }
 
   /// The All The Places address keys, in the order `address` reads them; `addr:country` follows
   /// the keys of the address line.

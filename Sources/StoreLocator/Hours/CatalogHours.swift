@@ -177,7 +177,7 @@ extension Catalog {
           // Only a stand-in: the note is made from the row when the table's diagnostics are
           // read, as a snapshot's are, so a million of them cost no text until asked for.
           zoneNote = InferredZoneNotes.placeholder(
-            InferredZoneNotes.code, at: assembly.identity(at: position).position)
+            InferredZoneNotes.code, at: assembly.sourcePosition(at: position))
         }
       }
 
@@ -237,7 +237,7 @@ extension Catalog {
       if settled.inferredHolidays != nil {
         added.append(
           InferredZoneNotes.placeholder(
-            InferredZoneNotes.holidayCode, at: assembly.identity(at: position).position))
+            InferredZoneNotes.holidayCode, at: assembly.sourcePosition(at: position)))
       }
       // Each with the fix-it: the canonical spelling, which parses without warnings and means
       // the same.

@@ -99,15 +99,15 @@ struct HoursSubject: Sendable {
   /// The prefix of the capacity properties (`CapacityProperty`), checked as the hours are.
   static let capacityPrefix = "pickup:"
 
-  /// The country whose public holidays `PH` means: `addr:country`, else the one `inferred`
-  /// (`Store.holidayCountry`).
+  /// The country whose public holidays `PH` means (`InferredHolidays.country(given:inferred:)`).
   func holidayCountry(inferred: InferredHolidays?) -> String? {
-    if let inferred, inferred.countryIsInferred { return inferred.country }
-    return country
+    InferredHolidays.country(given: country, inferred: inferred)
   }
 
-  /// The region of the country's holidays: `addr:state`, else the one `inferred`.
-  func holidayRegion(inferred: InferredHolidays?) -> String? { region ?? inferred?.region }
+  /// The region of the country's holidays (`InferredHolidays.region(given:inferred:)`).
+  func holidayRegion(inferred: InferredHolidays?) -> String? {
+    InferredHolidays.region(given: region, inferred: inferred)
+  }
 
   static func isServiceMember(_ member: JSONObject.Member) -> Bool {
     member.key.hasPrefix(Catalog.serviceHoursPrefix) || member.key.hasPrefix(capacityPrefix)

@@ -6,6 +6,16 @@
 /// the store's own country when it has one), and the note names it, as zone notes do. A store
 /// with its own country keeps it; its region is inferred only from a place in that country.
 public struct InferredHolidays: Hashable, Sendable {
+  /// The country whose public holidays `PH` means for a store whose data names `given`
+  /// (`addr:country`): the one `inferred` when its country was, else `given`.
+  static func country(given: String?, inferred: InferredHolidays?) -> String? {
+    if let inferred, inferred.countryIsInferred { return inferred.country }
+    return given
+  }
+
+  /// The region of a store's holidays: `given` (`addr:state`), else the one `inferred`.
+  static func region(given: String?, inferred: InferredHolidays?) -> String? { given ?? inferred?.region }
+
   /// The country whose holidays apply: the place's (ISO 3166-1 alpha-2, upper case), which is
   /// the store's own when only the region was inferred.
   public let country: String

@@ -125,14 +125,11 @@ struct StoreTableBuilder {
   private var unit = SnapshotWriter()
   private(set) var count = 0
 
-  /// - Parameters:
-  ///   - expectedCount: The number of rows to come.
-  ///   - expectedMembers: The number of properties they have in all.
-  init(expectedCount: Int, expectedMembers: Int = 0) {
+  /// - Parameter expectedCount: The number of rows to come.
+  init(expectedCount: Int) {
     rows = SnapshotWriter()
     members = SnapshotWriter()
     rows.reserveCapacity(expectedCount * StoreTableLayout.rowSize)
-    members.reserveCapacity(expectedMembers * StoreTableLayout.memberSize)
     idRefs.reserveCapacity(expectedCount)
     texts = InternedTexts(expectedCount: expectedCount * 4)
   }
@@ -331,20 +328,20 @@ struct StoreTableBuilder {
 
   /// The id and position in the input of row `row`, for a note about it.
   func identity(at row: Int) -> (id: String, position: SourcePosition) {
-    let start = row * StoreTableLayout.rowSize
     let ref = idRefs[row]
     let id = texts.bytes.withUnsafeBytes { arena in
       String(decoding: arena[Int(ref.offset)..<Int(ref.offset + ref.length)], as: UTF8.self)
     }
-    let position = rows.bytes.withUnsafeBytes { rows in
-      func word(_ field: Int) -> Int {
-        Int(UInt32(littleEndian: rows.loadUnaligned(fromByteOffset: start + field, as: UInt32.self)))
-      }
-      return SourcePosition(
-        featureIndex: word(StoreTableLayout.Row.featureIndex), line: word(StoreTableLayout.Row.line),
-        column: word(StoreTableLayout.Row.column))
+    return (id, position(at: row))
+  }
+
+  /// Where in the input the feature of row `row` starts.
+  func position(at row: Int) -> SourcePosition {
+    let start = row * StoreTableLayout.rowSize
+    return rows.bytes.withUnsafeBytes { rows in
+      InferredZoneNotes.position(
+        row: UnsafeRawBufferPointer(rebasing: rows[start..<start + StoreTableLayout.rowSize]))
     }
-    return (id, position)
   }
 
   /// Whether rows `one` and `other` have ids of the same bytes.
