@@ -37,8 +37,9 @@ struct CatalogAssembly {
   }
 
   /// Adds `store` as the next row.
-  mutating func append(_ store: Store) throws(StoreTableOverflow) {
-    try builder.append(store)
+  /// - Parameter draft: Its values as a reading thread wrote them (`RowDraft`), if one did.
+  mutating func append(_ store: Store, draft: [UInt8]? = nil) throws(StoreTableOverflow) {
+    try builder.append(store, draft: draft)
     hoursInputs.append(store)
     records?.append(store)
   }
@@ -72,10 +73,12 @@ struct CatalogAssembly {
   /// Whether the id of the store at `position` is all ASCII (then no other spelling looks the same).
   func idIsASCII(at position: Int) -> Bool { builder.idIsASCII(at: position) }
 
-  /// Writes into the row of the store at `position` (`store`, as its hours see it) what its
-  /// compiled hours settled; stores are settled in order, each once.
-  mutating func settle(_ position: Int, _ store: HoursSubject, _ hours: SettledHours)
-    throws(StoreTableOverflow)
+  /// What the row of a store whose hours settled as `hours` takes that is the same for every
+  /// store that settles alike: its hours state (0: it has a schedule, else 1 + the index of why
+  /// not) and its zone's name in the arena. Made once for such stores (`settle(_:located:_:_:)`),
+  /// it also counts the store's holiday country.
+  mutating func rowSettling(of store: HoursSubject, _ hours: SettledHours) throws(StoreTableOverflow)
+    -> RowSettling
   {
     if store.openingHours != nil, let country = store.holidayCountry(inferred: hours.inferredHolidays),
       country.count == 2
@@ -90,7 +93,23 @@ struct CatalogAssembly {
       }
       state = UInt8(1 + min(reasonIndex[reason]!, 254))
     }
-    try builder.settle(row: position, located: store.coordinate != nil, hours: hours, hoursState: state)
+    return RowSettling(hoursState: state, zone: try builder.zoneText(hours.timezone))
+  }
+
+  /// What the rows of stores that settle alike share (`rowSettling(of:_:)`).
+  struct RowSettling {
+    let hoursState: UInt8
+    let zone: TextRef
+  }
+
+  /// Writes into the row of the store at `position` what its compiled hours settled (`hours`,
+  /// and `shared`, made by `rowSettling(of:_:)` for a store that settled alike); stores are
+  /// settled in order, each once.
+  mutating func settle(_ position: Int, located: Bool, _ hours: SettledHours, _ shared: RowSettling)
+    throws(StoreTableOverflow)
+  {
+    try builder.settle(
+      row: position, located: located, hours: hours, zone: shared.zone, hoursState: shared.hoursState)
   }
 
   /// The rows' builder, taken out when every row is settled: what was kept for the hours is let
@@ -107,8 +126,8 @@ struct CatalogAssembly {
   mutating func settleWithoutHours() throws(StoreTableOverflow) {
     for position in 0..<count {
       let store = hoursInputs[position]
-      try settle(
-        position, store, SettledHours(timezone: store.timezone, gap: "opening hours are not evaluated"))
+      let hours = SettledHours(timezone: store.timezone, gap: "opening hours are not evaluated")
+      try settle(position, located: store.coordinate != nil, hours, try rowSettling(of: store, hours))
     }
   }
 }

@@ -55,7 +55,7 @@ public struct Store: Hashable, Sendable, Identifiable {
   /// A property as text (strings, numbers as written, booleans), or `nil`.
   public subscript(property key: String) -> String? { properties[key]?.scalarText }
 
-  public var name: String? { self[property: "name"] ?? self[property: "branch"] ?? self[property: "brand"] }
+  public var name: String? { Self.name(in: properties) }
   public var brand: String? { self[property: "brand"] }
   public var phone: String? { self[property: "phone"] }
   public var website: String? { self[property: "website"] }
@@ -91,6 +91,11 @@ public struct Store: Hashable, Sendable, Identifiable {
 
   /// The region of the country's holidays: `addr:state`, else the one inferred from the location.
   public var holidayRegion: String? { InferredHolidays.region(given: region, inferred: inferredHolidays) }
+
+  /// The name of a store with `properties` (the rule of `name`): `name`, else `branch`, else `brand`.
+  static func name(in properties: JSONObject) -> String? {
+    properties["name"]?.scalarText ?? properties["branch"]?.scalarText ?? properties["brand"]?.scalarText
+  }
 
   /// The All The Places address keys, in the order `address` reads them; `addr:country` follows
   /// the keys of the address line.

@@ -161,6 +161,7 @@ struct FeatureReadAhead {
     var scanner = JSONScanner(base: base, start: start, end: end)
     var lines = LineCounter(base: base, count: end, firstLineStart: start)
     var diagnostics: [(order: Int, diagnostic: Diagnostic)] = []
+    var scratch = JSONBytes(capacity: 256)
     reading: while scanner.offset < limit {
       if let progress, scanner.offset >= reported + WorkProgress.byteStep {
         progress.advance(by: scanner.offset - reported)
@@ -191,7 +192,7 @@ struct FeatureReadAhead {
         diagnostics: &diagnostics)
       let onlyGeneratedID =
         diagnostics.count == 1 && GeneratedIDNotes.isPlaceholder(diagnostics[0].diagnostic)
-      guard let record, diagnostics.isEmpty || onlyGeneratedID else { break }
+      guard var record, diagnostics.isEmpty || onlyGeneratedID else { break }
       diagnostics.removeAll(keepingCapacity: true)
       scanner.skipWhitespace()
       switch layout {
@@ -205,6 +206,8 @@ struct FeatureReadAhead {
         guard scanner.isAtEnd || scanner.current == UInt8(ascii: "{") else { break reading }
       }
       let (line, column) = lines.position(of: featureStart)
+      // The row's values are written here, on this thread, not by the one that builds the rows.
+      record.draft = RowDraft.make(record.properties, scratch: &scratch)
       stretch.features.append((record, line, column))
       stretch.resume = scanner.offset
     }

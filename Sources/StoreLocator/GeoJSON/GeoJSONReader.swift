@@ -675,10 +675,10 @@ struct GeoJSONReader {
     scanner.end - first > readAhead.windowBytes ? first + readAhead.windowBytes : scanner.end
   }
 
-  /// Adds `store` as the next row.
-  private mutating func add(_ store: Store) {
+  /// Adds `store` as the next row (`draft`: its values, when a reading thread wrote them).
+  private mutating func add(_ store: Store, draft: [UInt8]? = nil) {
     do throws(StoreTableOverflow) {
-      try assembly.append(store)
+      try assembly.append(store, draft: draft)
     } catch {
       overflow = overflow ?? error
     }
@@ -710,7 +710,9 @@ struct GeoJSONReader {
       var record = feature.record
       if let note = record.settleGeneratedID(at: position) { diagnostics.append(note) }
       storeKeys.append(record.keys)
-      add(record.store(at: position))
+      let draft = record.draft
+      record.draft = nil
+      add(record.store(at: position), draft: draft)
     }
     return true
   }
@@ -1155,6 +1157,8 @@ struct FeatureRecord {
   var properties: JSONObject
   var timezone: String?
   var keys: StoreKeys
+  /// Its values as its row takes them (`RowDraft`), when a reading thread wrote them.
+  var draft: [UInt8]?
 
   /// Gives a record read ahead (every feature read as feature 0) the id its real `position`
   /// makes, when its id is generated, and returns the stand-in of its `generated-id` note, with

@@ -85,9 +85,12 @@ extension Catalog {
   /// country and region (inferred from the same place when the data lacks them), and compiles a
   /// schedule; says what went wrong, and what was inferred, as diagnostics on the store. Each
   /// store's row is settled (`CatalogAssembly.settle`) as soon as its hours are.
+  ///
+  /// Stores that settle alike (`SettledStores.Key`) are compiled once; `sharingAlike: false`
+  /// compiles each alone, the reference the shared results are tested against.
   static func compileSchedules(
     into assembly: inout CatalogAssembly, with resources: HoursResources, openHoursWindow: Range<Instant>,
-    diagnostics: inout [Diagnostic], progress: WorkProgress? = nil
+    diagnostics: inout [Diagnostic], progress: WorkProgress? = nil, sharingAlike: Bool = true
   ) throws(StoreTableOverflow) -> CompiledSchedules {
     let inputs = assembly.hoursInputs
     let count = inputs.count
@@ -136,23 +139,44 @@ extension Catalog {
       }
     }
     let usableNames = Set(zones.compactMap { name, rules in rules == nil ? nil : name })
-    let guesses = resources.timeZoneLocator.map { locator in
+    let locator = resources.timeZoneLocator
+    let places = locator.map { locator in
       nearestPlaces(of: inputs, except: usableNames, divisions: resources.holidayDivisions, with: locator)
+    }
+    // Each place's guess is made once and copied to its stores at their own distances: the
+    // texts are shared, not made again a store (1M stores spread over the Earth take theirs
+    // from about 36,000 places).
+    var guessOfPlace: [Int: TimeZoneGuess] = [:]
+    func nearestPlace(at position: Int) -> (index: Int, guess: TimeZoneGuess)? {
+      guard let locator, let neighbor = places?[position] else { return nil }
+      guard var guess = guessOfPlace[neighbor.index] else {
+        let guess = locator.guess(neighbor)
+        guessOfPlace[neighbor.index] = guess
+        return (neighbor.index, guess)
+      }
+      guess.distance = neighbor.distance
+      return (neighbor.index, guess)
     }
     let knownCountries = Set(resources.holidays.countries)
 
-    /// What the hours of the store at `position` settle: its notes go to `added`.
-    func compile(_ position: Int, _ store: HoursSubject) -> SettledHours {
+    /// What the hours of the store at `position` settle, given its nearest place: the notes in
+    /// the order they are listed, made for this store or for any that settles alike.
+    func compile(_ position: Int, _ store: HoursSubject, nearest: (index: Int, guess: TimeZoneGuess)?)
+      -> SettledStores
+    {
       var settled = SettledHours(timezone: store.timezone)
+      var notes: [SettledStores.Note] = []
+      var openHoursOfStore = HoursOfWeek.all
+      var sharing = SettledStores.Sharing.byZone
       func note(_ code: String, _ severity: Diagnostic.Severity, _ message: String) {
-        let identity = assembly.identity(at: position)
-        added.append(
-          Diagnostic(Diagnostic.Code(code), severity, at: identity.position, storeID: identity.id, message))
+        notes.append(.message(Diagnostic.Code(code), severity, message))
+      }
+      func finished() -> SettledStores {
+        SettledStores(settled: settled, notes: notes, openHours: openHoursOfStore, sharing: sharing)
       }
       // The notes of what was inferred go together, the zone's then the holidays' (a snapshot
       // makes them again from the row in that order: `InferredZoneNotes`), before the hours'.
-      var zoneNote: Diagnostic?
-      defer { if let zoneNote { added.append(zoneNote) } }
+      var zoneNote: SettledStores.Note?
       // Time zone: the data's, else inferred from the location.
       var rules: TimeZoneRules?
       if let name = settled.timezone {
@@ -166,7 +190,7 @@ extension Catalog {
           settled.timezone = nil
         }
       }
-      if settled.timezone == nil, let guess = guesses?[position] {
+      if settled.timezone == nil, let guess = nearest?.guess {
         if zones[guess.identifier] == nil {
           zones[guess.identifier] = .some(try? TimeZoneRules(identifier: guess.identifier))
         }
@@ -174,10 +198,10 @@ extension Catalog {
           rules = inferred
           settled.timezone = guess.identifier
           settled.inferredTimezone = guess
+          settled.guessPlace = nearest?.index
           // Only a stand-in: the note is made from the row when the table's diagnostics are
           // read, as a snapshot's are, so a million of them cost no text until asked for.
-          zoneNote = InferredZoneNotes.placeholder(
-            InferredZoneNotes.code, at: assembly.sourcePosition(at: position))
+          zoneNote = .inferredZone
         }
       }
 
@@ -207,7 +231,8 @@ extension Catalog {
       }
       guard let text = store.openingHours else {
         settled.gap = "no opening_hours"
-        return settled
+        if let zoneNote { notes.append(zoneNote) }
+        return finished()
       }
       if parsed[text] == nil {
         parsed[text] = Result { () throws(OpeningHoursParseError) in try OpeningHours(parsing: text) }
@@ -217,28 +242,28 @@ extension Catalog {
         hours = try parsed[text]!.get()
       } catch {
         settled.gap = "opening_hours does not parse"
-        if let note = zoneNote { added.append(note) }
+        if let note = zoneNote { notes.append(note) }
         zoneNote = nil
         note(
           "opening-hours-invalid", .warning,
           "opening_hours \"\(text)\" \(error.description); the hours count as unknown")
-        return settled
+        return finished()
       }
       // Holidays: the data's country and region, else the place's, when the hours name them.
-      if hours.usesPublicHolidays || hours.usesSchoolHolidays, let guess = guesses?[position],
-        let inferred = InferredHolidays.inferred(
-          country: store.country, region: store.region, from: guess, knownCountries: knownCountries,
+      if hours.usesPublicHolidays || hours.usesSchoolHolidays, let nearest {
+        // What is inferred depends on the place's country and division, not only its zone.
+        sharing = .byPlace
+        if let inferred = InferredHolidays.inferred(
+          country: store.country, region: store.region, from: nearest.guess, knownCountries: knownCountries,
           divisions: resources.holidayDivisions)
-      {
-        settled.inferredHolidays = inferred
+        {
+          settled.inferredHolidays = inferred
+          settled.guessPlace = nearest.index
+        }
       }
-      if let note = zoneNote { added.append(note) }
+      if let note = zoneNote { notes.append(note) }
       zoneNote = nil
-      if settled.inferredHolidays != nil {
-        added.append(
-          InferredZoneNotes.placeholder(
-            InferredZoneNotes.holidayCode, at: assembly.sourcePosition(at: position)))
-      }
+      if settled.inferredHolidays != nil { notes.append(.inferredHolidays) }
       // Each with the fix-it: the canonical spelling, which parses without warnings and means
       // the same.
       for deviation in deviations(of: "opening_hours", text, hours) {
@@ -249,7 +274,7 @@ extension Catalog {
         note(
           "no-timezone", .warning,
           "no \"timezone\" property and no location to infer one from; the hours cannot be evaluated")
-        return settled
+        return finished()
       }
       let holidayCountry = store.holidayCountry(inferred: settled.inferredHolidays)
       let holidayRegion = store.holidayRegion(inferred: settled.inferredHolidays)
@@ -281,17 +306,64 @@ extension Catalog {
         if openHoursByKey[key] == nil {
           openHoursByKey[key] = schedule.possiblyOpenHours(within: openHoursWindow)
         }
-        openHours[position] = openHoursByKey[key]!
+        openHoursOfStore = openHoursByKey[key]!
       } else {
-        openHours[position] = schedule.possiblyOpenHours(within: openHoursWindow)
+        // Sun times depend on the exact place: this store's schedule is its own.
+        sharing = .none
+        openHoursOfStore = schedule.possiblyOpenHours(within: openHoursWindow)
       }
-      return settled
+      return finished()
     }
 
+    // Stores whose hours read the same texts, and whose nearest places (when they need one) are
+    // in the same zone, settle alike: compiled once, the others take the result (settling a
+    // million stores one by one was 3 s of one core, hashing texts into the caches above).
+    var alike: [SettledStores] = []
+    var alikeByKey: [SettledStores.Key: Int] = [:]
     for position in 0..<count {
-      let store = inputs[position]
-      let settled = compile(position, store)
-      try assembly.settle(position, store, settled)
+      let nearest = nearestPlace(at: position)
+      var key = SettledStores.Key(
+        inputs: inputs.key(at: position), zone: nearest.map { Int32(locator!.zoneOfPlace[$0.index]) } ?? -1,
+        place: -1)
+      var found = alikeByKey[key]
+      if let index = found, alike[index].sharing == .byPlace, let nearest {
+        key.place = Int32(nearest.index)
+        found = alikeByKey[key]
+      }
+      let settling: SettledStores
+      if sharingAlike, let index = found, alike[index].sharing != .none {
+        settling = alike[index]
+      } else {
+        let store = inputs[position]
+        var compiled = compile(position, store, nearest: nearest)
+        compiled.row = try assembly.rowSettling(of: store, compiled.settled)
+        if found == nil {
+          alikeByKey[key] = alike.count
+          if compiled.sharing == .byPlace, let nearest {
+            key.place = Int32(nearest.index)
+            alikeByKey[key] = alike.count
+          }
+          alike.append(compiled)
+        }
+        settling = compiled
+      }
+      for note in settling.notes {
+        switch note {
+        case .message(let code, let severity, let message):
+          let identity = assembly.identity(at: position)
+          added.append(Diagnostic(code, severity, at: identity.position, storeID: identity.id, message))
+        case .inferredZone:
+          added.append(
+            InferredZoneNotes.placeholder(InferredZoneNotes.code, at: assembly.sourcePosition(at: position)))
+        case .inferredHolidays:
+          added.append(
+            InferredZoneNotes.placeholder(
+              InferredZoneNotes.holidayCode, at: assembly.sourcePosition(at: position)))
+        }
+      }
+      openHours[position] = settling.openHours
+      try assembly.settle(
+        position, located: key.inputs.located, settling.settled.taking(nearest), settling.row!)
       if position % WorkProgress.storeStep == 0 { progress?.advance(to: position) }
     }
     if !added.isEmpty { diagnostics = merged(diagnostics, added) }
@@ -351,24 +423,12 @@ extension Catalog {
     of stores: HoursInputs, except usableNames: Set<String>, divisions: HolidayDivisions?,
     with locator: TimeZoneLocator
   )
-    -> [TimeZoneGuess?]
+    -> [Neighbor?]
   {
-    /// Each part makes the guess of a place once and gives its stores copies at their own
-    /// distances: the texts are shared, not made again a store (the 1M benchmark stores' guesses
-    /// come from 35,638 places).
-    @Sendable func guess(_ store: HoursSubject, made: inout [Int: TimeZoneGuess]) -> TimeZoneGuess? {
+    @Sendable func place(_ store: HoursSubject) -> Neighbor? {
       guard let coordinate = store.coordinate else { return nil }
       if let name = store.timezone, usableNames.contains(name), !mayLackHolidays(store) { return nil }
-      guard let place = locator.nearestPlace(to: coordinate, country: store.country, within: nil) else {
-        return nil
-      }
-      guard var guess = made[place.index] else {
-        let guess = locator.guess(place)
-        made[place.index] = guess
-        return guess
-      }
-      guess.distance = place.distance
-      return guess
+      return locator.nearestPlace(to: coordinate, country: store.country, within: nil)
     }
     @Sendable func mayLackHolidays(_ store: HoursSubject) -> Bool {
       guard let hours = store.openingHours, HoursResources.mayNameHolidays(hours) else { return false }
@@ -379,17 +439,13 @@ extension Catalog {
     let processors = ActiveProcessors.count
     // Below a few thousand stores a thread costs more than it saves.
     let parts = min(processors, max(1, count / 4096))
-    guard parts > 1 else {
-      var made: [Int: TimeZoneGuess] = [:]
-      return (0..<count).map { guess(stores[$0], made: &made) }
-    }
-    return [TimeZoneGuess?](unsafeUninitializedCapacity: count) { buffer, initialized in
+    guard parts > 1 else { return (0..<count).map { place(stores[$0]) } }
+    return [Neighbor?](unsafeUninitializedCapacity: count) { buffer, initialized in
       // Each part initializes its own slots of the buffer; nobody writes the stores.
       let shared = SharedSlots(slots: buffer)
       ActiveProcessors.run(parts: parts) { part in
-        var made: [Int: TimeZoneGuess] = [:]
         for position in (part * count / parts)..<((part + 1) * count / parts) {
-          (shared.slots.baseAddress! + position).initialize(to: guess(stores[position], made: &made))
+          (shared.slots.baseAddress! + position).initialize(to: place(stores[position]))
         }
       }
       initialized = count
@@ -412,6 +468,44 @@ struct CompiledSchedules {
   var groupLeaders: [UInt32]
 }
 
+/// What compiling the hours settled for the stores that settle alike (`Key`): made for the first,
+/// taken by the others with their own nearest place and notes.
+private struct SettledStores {
+  /// What makes stores settle alike: the texts their hours read, and the zone of their nearest
+  /// place (-1: none); `place` is that place's number (-1 unless what they settle depends on it).
+  struct Key: Hashable {
+    let inputs: HoursInputs.Key
+    let zone: Int32
+    var place: Int32
+  }
+
+  /// A diagnostic to add to each such store, in order.
+  enum Note {
+    case message(Diagnostic.Code, Diagnostic.Severity, String)
+    /// A stand-in for the `timezone-inferred` note (`InferredZoneNotes`).
+    case inferredZone
+    /// A stand-in for the `holidays-inferred` note.
+    case inferredHolidays
+  }
+
+  /// Which other stores may take this result.
+  enum Sharing {
+    /// Every store with the same key but `place`.
+    case byZone
+    /// Only those whose nearest place is the same (their holidays are inferred from it).
+    case byPlace
+    /// None: its schedule uses sun times, which depend on the exact location.
+    case none
+  }
+
+  var settled: SettledHours
+  var notes: [Note]
+  var openHours: HoursOfWeek
+  var sharing: Sharing
+  /// What the rows take alike, once made by the assembly.
+  var row: CatalogAssembly.RowSettling?
+}
+
 /// What compiling settled of one store, for its row.
 struct SettledHours {
   /// Its time zone: the data's when usable, else the inferred one (`inferredTimezone`).
@@ -422,6 +516,19 @@ struct SettledHours {
   var gap: String?
   /// The group whose compiled schedule it shares.
   var group: UInt32?
+  /// The number in the zone locator of the place its zone or holidays were inferred from.
+  var guessPlace: Int?
+
+  /// The same, for a store that settles alike whose nearest place is `nearest`: what was
+  /// inferred is inferred from its place, at its distance.
+  func taking(_ nearest: (index: Int, guess: TimeZoneGuess)?) -> SettledHours {
+    guard let nearest, inferredTimezone != nil || inferredHolidays != nil else { return self }
+    var settled = self
+    if inferredTimezone != nil { settled.inferredTimezone = nearest.guess }
+    settled.inferredHolidays = inferredHolidays?.taking(nearest.guess)
+    settled.guessPlace = nearest.index
+    return settled
+  }
 }
 
 /// What makes two stores' compiled schedules the same.

@@ -53,6 +53,25 @@ struct HoursInputs: Sendable {
     if zones[position] == Self.none { zones[position] = number(of: name) }
   }
 
+  /// What the hours of a store read, as the numbers of its texts: stores with equal keys (whose
+  /// nearest places, when they need one, are in the same zone) settle alike, so their hours are
+  /// compiled once.
+  struct Key: Hashable {
+    let zone: UInt32
+    let hours: UInt32
+    let country: UInt32
+    let region: UInt32
+    let extras: UInt32
+    let located: Bool
+  }
+
+  /// The key of the store at `position`.
+  func key(at position: Int) -> Key {
+    Key(
+      zone: zones[position], hours: hours[position], country: countries[position], region: regions[position],
+      extras: extras[position], located: coordinates[position] != nil)
+  }
+
   /// The store at `position`, as the hours see it.
   subscript(position: Int) -> HoursSubject {
     HoursSubject(

@@ -72,6 +72,11 @@ public struct InferredHolidays: Hashable, Sendable {
     return InferredHolidays(country: own, region: placeRegion, countryIsInferred: false, place: place)
   }
 
+  /// The same holidays, taken from `place` (a place alike in country and division).
+  func taking(_ place: TimeZoneGuess) -> InferredHolidays {
+    InferredHolidays(country: country, region: region, countryIsInferred: countryIsInferred, place: place)
+  }
+
   /// `de` → `DE`; `nil` unless two ASCII letters (what counts as a country of the store's own).
   static func countryCode(_ text: String) -> String? {
     TimeZoneLocator.countryKey(text) == nil ? nil : text.uppercased()

@@ -93,6 +93,8 @@ struct StoreTableBuilder {
   private var guesses = SnapshotWriter()
   private var places = SnapshotWriter()
   private var placeNumbers: [PlaceKey: UInt32] = [:]
+  /// The number of the place of a guess without a region, by its number in the zone locator.
+  private var placeNumberOfLocatorPlace: [Int: UInt32] = [:]
   /// What makes a place distinct: everything its entry holds.
   private struct PlaceKey: Hashable {
     let identifier: String
@@ -121,8 +123,8 @@ struct StoreTableBuilder {
   /// Each row's id, for the id order.
   private var idRefs: [TextRef] = []
   private var scratch = JSONBytes(capacity: 256)
-  /// The unit of the value being added (`StoreTableLayout.memberSize`): its length, its text.
-  private var unit = SnapshotWriter()
+  /// The values of a store added without a draft (`RowDraft`).
+  private var ownDraft = SnapshotWriter()
   private(set) var count = 0
 
   /// - Parameter expectedCount: The number of rows to come.
@@ -156,36 +158,22 @@ struct StoreTableBuilder {
     return ref
   }
 
-  /// The JSON text of `value` in the arena, added without looking for it when `unique`.
-  private mutating func jsonText(_ value: JSONValue, unique: Bool) throws(StoreTableOverflow) -> TextRef {
-    scratch.bytes.removeAll(keepingCapacity: true)
-    scratch.append(value)
-    let ref = scratch.bytes.withUnsafeBytes { unique ? texts.append($0) : texts.intern($0) }
-    guard let ref else { throw Self.full }
-    return ref
-  }
-
-  /// The unit of `value` in the arena (`StoreTableLayout.memberSize`: its length, then its JSON
-  /// text), interned whole, and where its text lies in it: looked up first unless `key`'s values
-  /// have turned out to be nearly all distinct (`KeyStatistics`).
-  private mutating func valueUnit(_ value: JSONValue, key: UInt32? = nil) throws(StoreTableOverflow) -> (
-    unit: UInt32, text: TextRef
-  ) {
-    scratch.bytes.removeAll(keepingCapacity: true)
-    scratch.append(value)
-    unit.removeAll()
-    unit.appendVarint(scratch.bytes.count)
-    unit.append(contentsOf: scratch.bytes)
+  /// The unit (`StoreTableLayout.memberSize`: its length, then its JSON text) at the start of
+  /// `draft`, interned whole (looked up first unless `key`'s values have turned out to be nearly
+  /// all distinct, `KeyStatistics`), and where its text lies in the arena; `draft` is moved past it.
+  private mutating func internUnit(of draft: inout UnsafeRawBufferPointer, key: UInt32? = nil)
+    throws(StoreTableOverflow) -> (unit: UInt32, text: TextRef)
+  {
+    let (unit, text) = RowDraft.next(&draft)
     var lookUp = true
     if let key, Int(key) < keyStatistics.count { lookUp = keyStatistics[Int(key)].worthLookingUp }
     let before = texts.bytes.count
-    let ref = unit.bytes.withUnsafeBytes { lookUp ? texts.intern($0) : texts.append($0) }
-    guard let ref else { throw Self.full }
+    guard let ref = lookUp ? texts.intern(unit) : texts.append(unit) else { throw Self.full }
     if let key, Int(key) < keyStatistics.count {
       keyStatistics[Int(key)].count(isNew: texts.bytes.count > before)
     }
-    let prefix = UInt32(unit.count - scratch.bytes.count)
-    return (ref.offset, TextRef(offset: ref.offset + prefix, length: UInt32(scratch.bytes.count)))
+    let prefix = UInt32(unit.count - text.count)
+    return (ref.offset, TextRef(offset: ref.offset + prefix, length: UInt32(text.count)))
   }
 
   /// How often a key's values repeat: after 512 values of which over 90% were new, its values are
@@ -212,7 +200,30 @@ struct StoreTableBuilder {
   /// Adds `store` as the next row; what its hours settle (its zone, what was inferred, its
   /// schedule) is written by `settle` once they are compiled, and until then the row says it has
   /// none.
-  mutating func append(_ store: Store) throws(StoreTableOverflow) {
+  ///
+  /// - Parameter draft: The store's values as `RowDraft.write` wrote them, when a reading thread
+  ///   did; else they are written here.
+  mutating func append(_ store: Store, draft: [UInt8]? = nil) throws(StoreTableOverflow) {
+    func appending(_ values: UnsafeRawBufferPointer) -> Result<Void, StoreTableOverflow> {
+      Result { () throws(StoreTableOverflow) in try append(store, values: values) }
+    }
+    guard let draft else {
+      var values = SnapshotWriter()
+      swap(&values, &ownDraft)
+      values.removeAll()
+      RowDraft.write(store.properties, into: &values, scratch: &scratch)
+      let appended = values.bytes.withUnsafeBytes(appending)
+      swap(&values, &ownDraft)
+      try appended.get()
+      return
+    }
+    try draft.withUnsafeBytes(appending).get()
+  }
+
+  private mutating func append(_ store: Store, values draft: UnsafeRawBufferPointer)
+    throws(StoreTableOverflow)
+  {
+    var draft = draft
     guard memberCount + store.properties.count < Int(UInt32.max) else { throw Self.full }
     var storeID = store.id
     let appended = storeID.withUTF8 { texts.append(UnsafeRawBufferPointer($0)) }
@@ -268,22 +279,32 @@ struct StoreTableBuilder {
     rows.append(StoreTableLayout.none)
     rows.append(StoreTableLayout.none)
     // The name as a value's unit, so that it is the same bytes as the store's `name` property.
-    Self.put(try valueUnit(store.name.map(JSONValue.string) ?? .null).text, to: &rows)
-    let address = store.address
-    Self.put(try jsonText(address.map(JSONValue.string) ?? .null, unique: address != nil), to: &rows)
-
-    for (member, key) in zip(store.properties, rowKeys) {
-      members.append(try valueUnit(member.value, key: key).unit)
+    Self.put(try internUnit(of: &draft).text, to: &rows)
+    // The address as text alone; a store's own (most are) is not looked for.
+    let (_, address) = RowDraft.next(&draft)
+    let isNull = address.count == 4 && address[0] == UInt8(ascii: "n")
+    guard let addressRef = isNull ? texts.intern(address) : texts.append(address) else { throw Self.full }
+    Self.put(addressRef, to: &rows)
+    for key in rowKeys {
+      members.append(try internUnit(of: &draft, key: key).unit)
     }
     memberCount += store.properties.count
     count += 1
   }
 
+  /// The name of a settled time zone in the arena (`TextRef.none` for none), for `settle`: found
+  /// once for the many stores that settle alike.
+  mutating func zoneText(_ name: String?) throws(StoreTableOverflow) -> TextRef {
+    guard let name else { return .none }
+    return try text(name)
+  }
+
   /// Writes what the hours of row `row` settled: rows are settled in order, each once.
   /// - Parameters:
   ///   - located: Whether the store has a usable location.
+  ///   - zone: `hours.timezone` in the arena (`zoneText(_:)`).
   ///   - hoursState: 0 when the store has a schedule, else 1 + the index of why not.
-  mutating func settle(row: Int, located: Bool, hours: SettledHours, hoursState: UInt8)
+  mutating func settle(row: Int, located: Bool, hours: SettledHours, zone: TextRef, hoursState: UInt8)
     throws(StoreTableOverflow)
   {
     let start = row * StoreTableLayout.rowSize
@@ -295,35 +316,48 @@ struct StoreTableBuilder {
     }
     rows.overwrite(flags, at: start + StoreTableLayout.Row.flags)
     rows.overwrite(hoursState, at: start + StoreTableLayout.Row.hoursState)
-    let zone = try hours.timezone.map { zone throws(StoreTableOverflow) in try text(zone) } ?? .none
     rows.overwrite(zone.offset, at: start + StoreTableLayout.Row.timeZone)
     rows.overwrite(zone.length, at: start + StoreTableLayout.Row.timeZone + 4)
     if let guess = hours.inferredTimezone ?? hours.inferredHolidays?.place {
       rows.overwrite(
         UInt32(guesses.count / StoreTableLayout.guessSize), at: start + StoreTableLayout.Row.guess)
       let region = hours.inferredHolidays?.region ?? ""
-      let key = PlaceKey(
-        identifier: guess.identifier, placeName: guess.placeName, countryCode: guess.countryCode,
-        division: guess.division, region: region, latitude: guess.placeCoordinate.latitude.bitPattern,
-        longitude: guess.placeCoordinate.longitude.bitPattern)
-      let place: UInt32
-      if let known = placeNumbers[key] {
-        place = known
-      } else {
-        place = UInt32(placeNumbers.count)
-        placeNumbers[key] = place
-        Self.put(try text(guess.identifier), to: &places)
-        Self.put(try text(guess.placeName), to: &places)
-        Self.put(try text(guess.countryCode), to: &places)
-        Self.put(try text(guess.division), to: &places)
-        Self.put(try text(region), to: &places)
-        places.append(guess.placeCoordinate.latitude)
-        places.append(guess.placeCoordinate.longitude)
-      }
-      guesses.append(place)
+      guesses.append(try placeNumber(of: guess, region: region, locatorPlace: hours.guessPlace))
       guesses.append(guess.distance.meters)
     }
     if let group = hours.group { rows.overwrite(group, at: start + StoreTableLayout.Row.scheduleGroup) }
+  }
+
+  /// The number of the entry in `places` of the place `guess` names with holiday region `region`,
+  /// added when new.
+  ///
+  /// Most guesses take no region: those are found by `locatorPlace`, their place's number in the
+  /// zone locator, with no text hashed (the five of a `PlaceKey` were a twentieth of settling 1M
+  /// stores).
+  private mutating func placeNumber(of guess: TimeZoneGuess, region: String, locatorPlace: Int?)
+    throws(StoreTableOverflow) -> UInt32
+  {
+    if region.isEmpty, let locatorPlace, let known = placeNumberOfLocatorPlace[locatorPlace] { return known }
+    let key = PlaceKey(
+      identifier: guess.identifier, placeName: guess.placeName, countryCode: guess.countryCode,
+      division: guess.division, region: region, latitude: guess.placeCoordinate.latitude.bitPattern,
+      longitude: guess.placeCoordinate.longitude.bitPattern)
+    let place: UInt32
+    if let known = placeNumbers[key] {
+      place = known
+    } else {
+      place = UInt32(placeNumbers.count)
+      placeNumbers[key] = place
+      Self.put(try text(guess.identifier), to: &places)
+      Self.put(try text(guess.placeName), to: &places)
+      Self.put(try text(guess.countryCode), to: &places)
+      Self.put(try text(guess.division), to: &places)
+      Self.put(try text(region), to: &places)
+      places.append(guess.placeCoordinate.latitude)
+      places.append(guess.placeCoordinate.longitude)
+    }
+    if region.isEmpty, let locatorPlace { placeNumberOfLocatorPlace[locatorPlace] = place }
+    return place
   }
 
   /// The id and position in the input of row `row`, for a note about it.
@@ -561,5 +595,49 @@ extension StoreTableLayout {
   static func damagedValueReason(_ index: Int, offset: UInt32, arena: Int) -> String {
     "its property \(index) is out of range (the length prefix or the text of its value at byte \(offset) "
       + "runs past the \(arena)-byte text arena, or the length is 0)"
+  }
+}
+
+/// A store's values as its row takes them, written where the record is read (on a reading
+/// thread, for most records of a large file) so that the one thread that builds the rows only
+/// interns them: the name's unit, the address line's, then each property value's, in order; a
+/// unit is a LEB128 length and compact JSON text (`StoreTableLayout.memberSize`).
+///
+/// Writing them was a third of the builder's time (serializing each value again, composing the
+/// address line), all of it on the thread the rows wait for.
+enum RowDraft {
+  /// Writes the values of a store with `properties` into `draft` (`scratch` is for the texts).
+  static func write(_ properties: JSONObject, into draft: inout SnapshotWriter, scratch: inout JSONBytes) {
+    let name = Store.name(in: properties)
+    write(name.map(JSONValue.string) ?? .null, into: &draft, scratch: &scratch)
+    var unused: PropertyAliases = []
+    let address = Store.address(in: properties, aliasesRead: &unused)
+    write(address.map(JSONValue.string) ?? .null, into: &draft, scratch: &scratch)
+    for member in properties { write(member.value, into: &draft, scratch: &scratch) }
+  }
+
+  /// The values of a store with `properties`, for a reading thread.
+  static func make(_ properties: JSONObject, scratch: inout JSONBytes) -> [UInt8] {
+    var draft = SnapshotWriter()
+    write(properties, into: &draft, scratch: &scratch)
+    return draft.bytes
+  }
+
+  private static func write(_ value: JSONValue, into draft: inout SnapshotWriter, scratch: inout JSONBytes) {
+    scratch.bytes.removeAll(keepingCapacity: true)
+    scratch.append(value)
+    draft.appendVarint(scratch.bytes.count)
+    draft.append(contentsOf: scratch.bytes)
+  }
+
+  /// The unit at the start of `draft`, and its text; `draft` is moved past it.
+  @inline(__always) static func next(_ draft: inout UnsafeRawBufferPointer) -> (
+    unit: UnsafeRawBufferPointer, text: UnsafeRawBufferPointer
+  ) {
+    let text = StoreTableLayout.valueText(at: 0, texts: draft.baseAddress!, size: draft.count)!
+    let unit = UnsafeRawBufferPointer(rebasing: draft[..<text.upperBound])
+    let textBytes = UnsafeRawBufferPointer(rebasing: draft[text])
+    draft = UnsafeRawBufferPointer(rebasing: draft[text.upperBound...])
+    return (unit, textBytes)
   }
 }
