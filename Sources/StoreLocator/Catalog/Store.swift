@@ -110,17 +110,29 @@ public struct Store: Hashable, Sendable, Identifiable {
   /// alias it was read through: the one place that rule is written, so the loader's
   /// `property-alias` notes name exactly the keys the answers use.
   static func address(in properties: JSONObject, aliasesRead: inout PropertyAliases) -> String? {
+    address(in: AddressMembers(properties), aliasesRead: &aliasesRead)
+  }
+
+  /// `address(in:aliasesRead:)` of the properties `members` found.
+  static func address(in members: AddressMembers, aliasesRead: inout PropertyAliases) -> String? {
     func value(_ position: Int) -> String? {
-      addressValue(position, in: properties, aliasesRead: &aliasesRead)
+      addressValue(position, in: members, aliasesRead: &aliasesRead)
+    }
+    /// Both with `separator` between them, or the one there is (the values are never empty).
+    func joined(_ first: String?, _ second: String?, _ separator: String) -> String? {
+      guard let first else { return second }
+      guard let second else { return first }
+      return first + separator + second
     }
     if let full = value(0) { return full }
-    let street = value(1) ?? [value(2), value(3)].compactMap { $0 }.joined(separator: " ")
-    let locality = [value(4), [value(5), value(6)].compactMap { $0 }.joined(separator: " ")]
-      .compactMap { $0 }.filter { !$0.isEmpty }
-    let parts = ([street] + locality).filter { !$0.isEmpty }
-    if !parts.isEmpty { return parts.joined(separator: ", ") }
-    for (position, key) in PropertyAliases.wholeAddressKeys.enumerated() {
-      if let whole = nonEmpty(properties[key]) {
+    // Read in this order: the street address, else the house number and street; the city; the
+    // state and postcode.
+    let street = value(1) ?? joined(value(2), value(3), " ")
+    let city = value(4)
+    let statePostcode = joined(value(5), value(6), " ")
+    if let line = joined(joined(street, city, ", "), statePostcode, ", ") { return line }
+    for position in PropertyAliases.wholeAddressKeys.indices {
+      if let whole = nonEmpty(members.whole(position)) {
         aliasesRead.insert(.wholeAddress(position))
         return whole
       }
@@ -133,8 +145,15 @@ public struct Store: Hashable, Sendable, Identifiable {
   static func addressValue(_ position: Int, in properties: JSONObject, aliasesRead: inout PropertyAliases)
     -> String?
   {
-    if let own = nonEmpty(properties[addressKeys[position]]) { return own }
-    guard let alias = nonEmpty(properties[PropertyAliases.underscoreKeys[position].alias]) else { return nil }
+    addressValue(position, in: AddressMembers(properties), aliasesRead: &aliasesRead)
+  }
+
+  /// `addressValue(_:in:aliasesRead:)` of the properties `members` found.
+  static func addressValue(_ position: Int, in members: AddressMembers, aliasesRead: inout PropertyAliases)
+    -> String?
+  {
+    if let own = nonEmpty(members.own(position)) { return own }
+    guard let alias = nonEmpty(members.alias(position)) else { return nil }
     aliasesRead.insert(.underscore(position))
     return alias
   }

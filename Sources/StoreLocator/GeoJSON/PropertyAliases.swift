@@ -41,9 +41,10 @@ struct PropertyAliases: OptionSet, Hashable, Sendable {
     // it, so the cost per record is a byte or two a key.
     guard properties.members.contains(where: { isCandidate($0.key) }) else { return [] }
     var found: PropertyAliases = []
-    _ = Store.address(in: properties, aliasesRead: &found)
-    _ = Store.addressValue(Store.statePosition, in: properties, aliasesRead: &found)
-    _ = Store.addressValue(Store.countryPosition, in: properties, aliasesRead: &found)
+    let members = AddressMembers(properties)
+    _ = Store.address(in: members, aliasesRead: &found)
+    _ = Store.addressValue(Store.statePosition, in: members, aliasesRead: &found)
+    _ = Store.addressValue(Store.countryPosition, in: members, aliasesRead: &found)
     return found
   }
 

@@ -39,8 +39,11 @@ struct HoursInputs: Sendable {
     coordinates.append(store.coordinate)
     zones.append(number(of: store.timezone))
     hours.append(number(of: store.openingHours))
-    countries.append(number(of: store.country))
-    regions.append(number(of: store.region))
+    // The country and region as `Store.country` and `region` read them, the keys found once.
+    let address = AddressMembers(store.properties)
+    var unused: PropertyAliases = []
+    countries.append(number(of: Store.addressValue(Store.countryPosition, in: address, aliasesRead: &unused)))
+    regions.append(number(of: Store.addressValue(Store.statePosition, in: address, aliasesRead: &unused)))
     extras.append(listNumber(of: store.properties))
   }
 
