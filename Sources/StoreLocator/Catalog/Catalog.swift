@@ -239,18 +239,14 @@ public struct Catalog: Sendable {
     let filters = conditions.prefix(SearchMasks.conditionCapacity).map {
       RowFilter(StoreFilter([$0]), table: table)
     }
-    var decided = [[Int: Bool]](repeating: [:], count: filters.count)
+    let decided = filters.map { _ in UnitDecisions() }
     let matches = { (condition: Int, position: Int) in
       table.checkRow(position)
       let filter = filters[condition]
-      guard let key = filter.tests.first?.key, let value = table.valueJSON(key: key, at: position),
-        let unit = value.baseAddress
-      else { return filter.matches(table, at: position) }
-      let address = Int(bitPattern: unit)
-      if let known = decided[condition][address] { return known }
-      let meets = filter.matches(table, at: position)
-      decided[condition][address] = meets
-      return meets
+      guard let key = filter.tests.first?.key, let unit = table.valueUnit(key: key, at: position) else {
+        return filter.matches(table, at: position)
+      }
+      return decided[condition].decision(for: unit) { filter.matches(table, at: position) }
     }
     copy.builtMasks =
       searchMasks?.indexing(conditions, tree: tree, storeAtPoint: storePositions, matches: matches)

@@ -146,7 +146,7 @@ extension StoreTable {
   var servicesWithHours: [(service: String, stores: Int)] {
     let prefix = "opening_hours:"
     var found: [(service: String, stores: Int)] = []
-    for number in 0..<keyCountForServices {
+    for number in 0..<keyCount {
       let key = key(number: number)
       guard key.hasPrefix(prefix) else { continue }
       let service = String(key.dropFirst(prefix.count))

@@ -88,7 +88,7 @@ extension StoreTable {
   /// The services some store gives hours for (`opening_hours:<service>`), by name.
   /// - Complexity: O(k) in the number of distinct property keys.
   var serviceNames: [String] {
-    (0..<keyCountForServices).compactMap { number in
+    (0..<keyCount).compactMap { number in
       let key = key(number: number)
       guard key.hasPrefix("opening_hours:") else { return nil }
       let service = String(key.dropFirst("opening_hours:".count))

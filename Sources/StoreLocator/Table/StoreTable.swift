@@ -43,9 +43,8 @@ final class StoreTable: @unchecked Sendable {
   private let members: UnsafeRawPointer
   private let memberTotal: Int
   private let keys: UnsafeRawPointer
-  private let keyCount: Int
   /// How many distinct property keys the stores have.
-  var keyCountForServices: Int { keyCount }
+  let keyCount: Int
   private let shapes: UnsafeRawPointer
   private let shapeCount: Int
   private let shapeKeys: UnsafeRawPointer
@@ -334,6 +333,22 @@ final class StoreTable: @unchecked Sendable {
     let span = memberSpan(position)
     for index in 0..<span.count where shapeKey(span.keys + index) == key {
       return memberValue(span.values + index)
+    }
+    return nil
+  }
+
+  /// Where the unit of property `key` of the store at `position` starts in the arena, or `nil`
+  /// when it has none: what stands for the value when conditions are decided once a value
+  /// (equal values of a few-valued key are one unit), without reading its text.
+  func valueUnit(key: UInt32, at position: Int) -> UnsafeRawPointer? {
+    let span = memberSpan(position)
+    for index in 0..<span.count where shapeKey(span.keys + index) == key {
+      let offset = Int(word(members, (span.values + index) * StoreTableLayout.memberSize))
+      guard offset < textsSize else {
+        corrupted(
+          StoreTableLayout.damagedValueReason(span.values + index, offset: UInt32(offset), arena: textsSize))
+      }
+      return UnsafeRawPointer(texts + offset)
     }
     return nil
   }
