@@ -318,7 +318,7 @@ extension Catalog {
     // Stores whose hours read the same texts, and whose nearest places (when they need one) are
     // in the same zone, settle alike: compiled once, the others take the result (settling a
     // million stores one by one was 3 s of one core, hashing texts into the caches above).
-    var alike: [SettledStores] = []
+    var alike: [(stores: SettledStores, row: CatalogAssembly.RowSettling)] = []
     var alikeByKey: [SettledStores.Key: Int] = [:]
     for position in 0..<count {
       let nearest = nearestPlace(at: position)
@@ -326,26 +326,26 @@ extension Catalog {
         inputs: inputs.key(at: position), zone: nearest.map { Int32(locator!.zoneOfPlace[$0.index]) } ?? -1,
         place: -1)
       var found = alikeByKey[key]
-      if let index = found, alike[index].sharing == .byPlace, let nearest {
+      if let index = found, alike[index].stores.sharing == .byPlace, let nearest {
         key.place = Int32(nearest.index)
         found = alikeByKey[key]
       }
       let settling: SettledStores
-      if sharingAlike, let index = found, alike[index].sharing != .none {
-        settling = alike[index]
+      let row: CatalogAssembly.RowSettling
+      if sharingAlike, let index = found, alike[index].stores.sharing != .none {
+        (settling, row) = alike[index]
       } else {
         let store = inputs[position]
-        var compiled = compile(position, store, nearest: nearest)
-        compiled.row = try assembly.rowSettling(of: store, compiled.settled)
+        settling = compile(position, store, nearest: nearest)
+        row = try assembly.rowSettling(of: store, settling.settled)
         if found == nil {
           alikeByKey[key] = alike.count
-          if compiled.sharing == .byPlace, let nearest {
+          if settling.sharing == .byPlace, let nearest {
             key.place = Int32(nearest.index)
             alikeByKey[key] = alike.count
           }
-          alike.append(compiled)
+          alike.append((settling, row))
         }
-        settling = compiled
       }
       for note in settling.notes {
         switch note {
@@ -362,8 +362,7 @@ extension Catalog {
         }
       }
       openHours[position] = settling.openHours
-      try assembly.settle(
-        position, located: key.inputs.located, settling.settled.taking(nearest), settling.row!)
+      try assembly.settle(position, located: key.inputs.located, settling.settled.taking(nearest), row)
       if position % WorkProgress.storeStep == 0 { progress?.advance(to: position) }
     }
     if !added.isEmpty { diagnostics = merged(diagnostics, added) }
@@ -498,12 +497,10 @@ private struct SettledStores {
     case none
   }
 
-  var settled: SettledHours
-  var notes: [Note]
-  var openHours: HoursOfWeek
-  var sharing: Sharing
-  /// What the rows take alike, once made by the assembly.
-  var row: CatalogAssembly.RowSettling?
+  let settled: SettledHours
+  let notes: [Note]
+  let openHours: HoursOfWeek
+  let sharing: Sharing
 }
 
 /// What compiling settled of one store, for its row.
