@@ -276,6 +276,21 @@ struct View {
     qx: Double, qy: Double, qz: Double, limit: ChordLimit, isIncluded: (Int) -> Bool
   ) -> [Int32] {
     var result: [Int32] = []
+    forEachWithin(qx: qx, qy: qy, qz: qz, limit: limit) { p, _ in
+      let index = ids[p]
+      guard isIncluded(Int(index)) else { return }
+      result.append(index)
+    }
+    return result
+  }
+
+  /// Calls `visit` with the tree position and squared chord of every point (that meets the
+  /// requirement) with squared chord ≤ `limit.outer2`, unordered.
+  @inline(__always)
+  func forEachWithin(
+    qx: Double, qy: Double, qz: Double, limit: ChordLimit,
+    _ visit: (_ position: Int, _ chord2: Double) -> Void
+  ) {
     let firstLeaf = firstLeafNode
     let bound2 = limit.outer2
     withUnsafeTemporaryAllocation(of: Int.self, capacity: 64) { stack in
@@ -309,13 +324,10 @@ struct View {
         for p in start..<end {
           let d2 = chord2(p, qx, qy, qz)
           if d2 > bound2 || !meetsRequirement(p) { continue }
-          let index = ids[p]
-          guard isIncluded(Int(index)) else { continue }
-          result.append(index)
+          visit(p, d2)
         }
       }
     }
-    return result
   }
 
   /// Every included point inside `box`, unordered.

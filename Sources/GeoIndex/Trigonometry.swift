@@ -12,6 +12,7 @@
 @usableFromInline func _cos(_ x: Double) -> Double { cos(x) }
 @usableFromInline func _asin(_ x: Double) -> Double { asin(x) }
 @usableFromInline func _sqrt(_ x: Double) -> Double { x.squareRoot() }
+func _atan2(_ y: Double, _ x: Double) -> Double { atan2(y, x) }
 
 /// Sine and cosine of two angles at once, for |x| ≤ π (the tree's latitudes and longitudes in
 /// radians), within one unit in the last place of the correctly rounded values.

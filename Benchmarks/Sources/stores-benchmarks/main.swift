@@ -31,6 +31,10 @@ let usage = """
                                                   thread, then from T threads at once (default 2):
                                                   the speed-up with threads; FILE a .snap or
                                                   GeoJSON (default: N generated stores, 200000)
+    batch [--points N] [--seed S] [--clustered] [--repeats R] [--check]
+                                                  nearest places of N stores (default 1000000)
+                                                  one by one and batched (NearestBatch), as zone
+                                                  inference asks: k = 1, then 8
     hours [--queries Q] [--repeats R]             parse, isOpen and nextChange of compiled opening
                                                   hours at Q instants in 2026 (default 100000)
     places [--repeats R]                          the place search: index build from
@@ -96,6 +100,7 @@ func smoke() {
   benchmarkCatalog(
     path: path, queries: uniformSpherePoints(count: 300, seed: 4242), querySeed: 4242, repeats: 1)
   benchmarkHours(instants: 2_000, repeats: 1)
+  benchmarkBatch(points: 20_000, seed: 42, clustered: true, repeats: 1, check: true)
 }
 
 let arguments = Arguments(CommandLine.arguments.dropFirst())
@@ -139,6 +144,11 @@ case "tree":
       points: arguments.int("--points", 1_000_000), seed: seed, queries: arguments.int("--queries", 10_000),
       querySeed: UInt64(arguments.int("--query-seed", 4242)), repeats: repeats,
       check: arguments.flags.contains("--check")))
+case "batch":
+  benchmarkBatch(
+    points: arguments.int("--points", 1_000_000), seed: seed,
+    clustered: arguments.flags.contains("--clustered"),
+    repeats: repeats, check: arguments.flags.contains("--check"))
 case "catalog":
   let clustered = arguments.flags.contains("--clustered")
   // Queries where the stores are: around towns for clustered data, anywhere for uniform data.

@@ -78,3 +78,8 @@ package enum ActiveProcessors {
     #endif
   }
 }
+
+/// Slots of one buffer that several threads fill, each thread its own slots.
+struct SharedSlots<Element>: @unchecked Sendable {
+  let slots: UnsafeMutableBufferPointer<Element>
+}

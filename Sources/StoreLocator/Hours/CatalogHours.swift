@@ -411,9 +411,14 @@ extension Catalog {
 
   /// The nearest place of each store that has a location and either no usable zone of its own
   /// or hours that may name holidays without the data saying where (no country; or a country with
-  /// holiday regions and no region), `nil` for the others; the stores shared out between the
-  /// processors. The place is the one the zone is inferred from (`TimeZoneLocator`, preferring
-  /// the store's own country), so a store's zone and holidays never come from two places.
+  /// holiday regions and no region), `nil` for the others. The place is the one the zone is
+  /// inferred from (`TimeZoneLocator`, preferring the store's own country), so a store's zone and
+  /// holidays never come from two places.
+  ///
+  /// The stores that need a place are found on the processors, then searched for together
+  /// (`TimeZoneLocator.nearestPlaces(to:countries:parts:_:)`): a million stores, one by one, were
+  /// two tree searches each when their nearest place is not in their country, about a sixth of
+  /// the whole load.
   ///
   /// - Parameters:
   ///   - usableNames: The zone names that exist; a store naming one keeps it.
@@ -424,10 +429,10 @@ extension Catalog {
   )
     -> [Neighbor?]
   {
-    @Sendable func place(_ store: HoursSubject) -> Neighbor? {
-      guard let coordinate = store.coordinate else { return nil }
-      if let name = store.timezone, usableNames.contains(name), !mayLackHolidays(store) { return nil }
-      return locator.nearestPlace(to: coordinate, country: store.country, within: nil)
+    @Sendable func needsPlace(_ store: HoursSubject) -> Bool {
+      guard store.coordinate != nil else { return false }
+      if let name = store.timezone, usableNames.contains(name), !mayLackHolidays(store) { return false }
+      return true
     }
     @Sendable func mayLackHolidays(_ store: HoursSubject) -> Bool {
       guard let hours = store.openingHours, HoursResources.mayNameHolidays(hours) else { return false }
@@ -435,25 +440,35 @@ extension Catalog {
       return store.region == nil && divisions?.hasRegions(country: country) == true
     }
     let count = stores.count
-    let processors = ActiveProcessors.count
     // Below a few thousand stores a thread costs more than it saves.
-    let parts = min(processors, max(1, count / 4096))
-    guard parts > 1 else { return (0..<count).map { place(stores[$0]) } }
-    return [Neighbor?](unsafeUninitializedCapacity: count) { buffer, initialized in
-      // Each part initializes its own slots of the buffer; nobody writes the stores.
+    let parts = min(ActiveProcessors.count, max(1, count / 4096))
+    // Per store: `notSought`, or the key of its country (0: none).
+    let notSought = UInt32.max
+    let sought = [UInt32](unsafeUninitializedCapacity: count) { buffer, initialized in
       let shared = SharedSlots(slots: buffer)
       ActiveProcessors.run(parts: parts) { part in
         for position in (part * count / parts)..<((part + 1) * count / parts) {
-          (shared.slots.baseAddress! + position).initialize(to: place(stores[position]))
+          let store = stores[position]
+          let country =
+            needsPlace(store) ? UInt32(store.country.flatMap(TimeZoneLocator.countryKey) ?? 0) : notSought
+          (shared.slots.baseAddress! + position).initialize(to: country)
         }
       }
       initialized = count
     }
-  }
-
-  /// Slots that several threads fill, each its own.
-  private struct SharedSlots<Element>: @unchecked Sendable {
-    let slots: UnsafeMutableBufferPointer<Element>
+    var points: [Coordinate] = []
+    var countries: [UInt16] = []
+    var positions: [Int] = []
+    for (position, country) in sought.enumerated() where country != notSought {
+      points.append(stores.coordinates[position]!)
+      countries.append(UInt16(country))
+      positions.append(position)
+    }
+    var places = [Neighbor?](repeating: nil, count: count)
+    for (point, place) in locator.nearestPlaces(to: points, countries: countries, parts: parts).enumerated() {
+      places[positions[point]] = place
+    }
+    return places
   }
 }
 

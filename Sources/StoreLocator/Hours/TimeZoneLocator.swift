@@ -259,16 +259,63 @@ public struct TimeZoneLocator: Sendable {
     -> Neighbor?
   {
     let wanted = country.flatMap(Self.countryKey)
-    // Usually the nearest place is in the store's country; look further only when it is not.
-    var neighbors = tree.nearest(1, to: coordinate, within: maximumDistance)
-    if let wanted, let first = neighbors.first, countryOfPlace[first.index] != wanted {
-      neighbors = tree.nearest(Self.candidateCount, to: coordinate, within: maximumDistance)
+    guard let nearest = tree.nearest(1, to: coordinate, within: maximumDistance).first else { return nil }
+    guard let wanted, countryOfPlace[nearest.index] != wanted else { return nearest }
+    return preferredPlace(
+      among: tree.nearest(Self.candidateCount, to: coordinate, within: maximumDistance), wanted)
+  }
+
+  /// `nearestPlace(to:country:within: nil)` of many points at once, with the same answers, on
+  /// `parts` threads.
+  ///
+  /// Each point's nearest place is searched for alone: that is one quick search (about 0.5 µs
+  /// on the bundled places). Those whose nearest place is not in their country, which need the
+  /// `candidateCount` nearest (about 2 µs alone), are then searched for together
+  /// (`NearestBatch`, about half the time when they are many).
+  ///
+  /// - Parameter countries: Each point's country key (`countryKey`), 0 when it has none.
+  /// - Returns: Each point's place.
+  func nearestPlaces(to points: [Coordinate], countries: [UInt16], parts: Int) -> [Neighbor?] {
+    let count = points.count
+    // Each point's nearest place, and whether another in its country may be preferred.
+    var places = [Neighbor?](unsafeUninitializedCapacity: count) { buffer, initialized in
+      let shared = SharedSlots(slots: buffer)
+      ActiveProcessors.run(parts: parts) { part in
+        for point in (part * count / parts)..<((part + 1) * count / parts) {
+          (shared.slots.baseAddress! + point).initialize(to: tree.nearest(1, to: points[point]).first)
+        }
+      }
+      initialized = count
     }
-    guard let nearest = neighbors.first else { return nil }
-    if let wanted, let inCountry = neighbors.first(where: { countryOfPlace[$0.index] == wanted }) {
-      return inCountry
+    let farther = places.indices.filter { point in
+      guard let nearest = places[point] else { return false }
+      return countries[point] != 0 && countryOfPlace[nearest.index] != countries[point]
     }
-    return nearest
+    guard !farther.isEmpty else { return places }
+    let batch = NearestBatch(tree: tree, k: Self.candidateCount, queries: farther.map { points[$0] })
+    let wanted = batch.inBatchOrder(farther.map { countries[$0] })
+    let preferred = [Neighbor?](unsafeUninitializedCapacity: batch.count) { buffer, initialized in
+      // Each part fills its own positions of the batch's order.
+      let shared = SharedSlots(slots: buffer)
+      ActiveProcessors.run(parts: parts) { part in
+        var neighbors: [Neighbor] = []
+        batch.answer((part * batch.count / parts)..<((part + 1) * batch.count / parts)) { position, search in
+          search.nearest(Self.candidateCount, into: &neighbors)
+          (shared.slots.baseAddress! + position).initialize(
+            to: preferredPlace(among: neighbors, wanted[position]))
+        }
+      }
+      initialized = batch.count
+    }
+    for (point, place) in zip(farther, batch.inQueryOrder(preferred)) { places[point] = place }
+    return places
+  }
+
+  /// The rule of `timeZone(near:country:within:)` for a point whose nearest place is not in its
+  /// country `wanted`, given its `candidateCount` nearest places: the nearest of them in `wanted`,
+  /// else the nearest.
+  private func preferredPlace(among neighbors: [Neighbor], _ wanted: UInt16) -> Neighbor? {
+    neighbors.first { countryOfPlace[$0.index] == wanted } ?? neighbors.first
   }
 
   /// The guess of the place `neighbor` names, at its distance.
@@ -287,9 +334,12 @@ public struct TimeZoneLocator: Sendable {
 
   /// `"no"` → the key of `NO`; `nil` unless two ASCII letters.
   static func countryKey(_ code: String) -> UInt16? {
-    let utf8 = Array(code.utf8)
-    guard utf8.count == 2, utf8.allSatisfy(isLetter) else { return nil }
-    return UInt16(upper(utf8[0])) << 8 | UInt16(upper(utf8[1]))
+    let utf8 = code.utf8
+    guard utf8.count == 2, let first = utf8.first, let last = utf8.last, isLetter(first), isLetter(last)
+    else {
+      return nil
+    }
+    return UInt16(upper(first)) << 8 | UInt16(upper(last))
   }
 
   static func isLetter(_ byte: UInt8) -> Bool {
