@@ -37,10 +37,18 @@ struct CatalogAssembly {
   }
 
   /// Adds `store` as the next row.
-  /// - Parameter draft: Its values as a reading thread wrote them (`RowDraft`), if one did.
-  mutating func append(_ store: Store, draft: [UInt8]? = nil) throws(StoreTableOverflow) {
+  /// - Parameters:
+  ///   - draft: Its values as a reading thread wrote them (`RowDraft`), if one did.
+  ///   - hours: What its hours read, as a reading thread took them, if one did.
+  mutating func append(_ store: Store, draft: [UInt8]? = nil, hours: HoursDraft? = nil)
+    throws(StoreTableOverflow)
+  {
     try builder.append(store, draft: draft)
-    hoursInputs.append(store)
+    if let hours {
+      hoursInputs.append(hours, coordinate: store.coordinate)
+    } else {
+      hoursInputs.append(store)
+    }
     records?.append(store)
   }
 

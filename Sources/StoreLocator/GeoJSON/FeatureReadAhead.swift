@@ -206,8 +206,11 @@ struct FeatureReadAhead {
         guard scanner.isAtEnd || scanner.current == UInt8(ascii: "{") else { break reading }
       }
       let (line, column) = lines.position(of: featureStart)
-      // The row's values are written here, on this thread, not by the one that builds the rows.
-      record.draft = RowDraft.make(record.properties, scratch: &scratch)
+      // The row's values, and what its hours read, are taken here, on this thread, not by the one
+      // that builds the rows.
+      let address = AddressMembers(record.properties)
+      record.draft = RowDraft.make(record.properties, address: address, scratch: &scratch)
+      record.hours = HoursDraft(timezone: record.timezone, properties: record.properties, address: address)
       stretch.features.append((record, line, column))
       stretch.resume = scanner.offset
     }

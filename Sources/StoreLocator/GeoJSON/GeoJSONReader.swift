@@ -676,9 +676,9 @@ struct GeoJSONReader {
   }
 
   /// Adds `store` as the next row (`draft`: its values, when a reading thread wrote them).
-  private mutating func add(_ store: Store, draft: [UInt8]? = nil) {
+  private mutating func add(_ store: Store, draft: [UInt8]? = nil, hours: HoursDraft? = nil) {
     do throws(StoreTableOverflow) {
-      try assembly.append(store, draft: draft)
+      try assembly.append(store, draft: draft, hours: hours)
     } catch {
       overflow = overflow ?? error
     }
@@ -710,9 +710,10 @@ struct GeoJSONReader {
       var record = feature.record
       if let note = record.settleGeneratedID(at: position) { diagnostics.append(note) }
       storeKeys.append(record.keys)
-      let draft = record.draft
+      let (draft, hours) = (record.draft, record.hours)
       record.draft = nil
-      add(record.store(at: position), draft: draft)
+      record.hours = nil
+      add(record.store(at: position), draft: draft, hours: hours)
     }
     return true
   }
@@ -1157,8 +1158,10 @@ struct FeatureRecord {
   var properties: JSONObject
   var timezone: String?
   var keys: StoreKeys
-  /// Its values as its row takes them (`RowDraft`), when a reading thread wrote them.
+  /// Its values as its row takes them (`RowDraft`), and what its hours read, when a reading
+  /// thread took them.
   var draft: [UInt8]?
+  var hours: HoursDraft?
 
   /// Gives a record read ahead (every feature read as feature 0) the id its real `position`
   /// makes, when its id is generated, and returns the stand-in of its `generated-id` note, with

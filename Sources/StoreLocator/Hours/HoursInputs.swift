@@ -36,15 +36,17 @@ struct HoursInputs: Sendable {
 
   /// Adds what the hours of `store` depend on, as the next store.
   mutating func append(_ store: Store) {
-    coordinates.append(store.coordinate)
-    zones.append(number(of: store.timezone))
-    hours.append(number(of: store.openingHours))
-    // The country and region as `Store.country` and `region` read them, the keys found once.
-    let address = AddressMembers(store.properties)
-    var unused: PropertyAliases = []
-    countries.append(number(of: Store.addressValue(Store.countryPosition, in: address, aliasesRead: &unused)))
-    regions.append(number(of: Store.addressValue(Store.statePosition, in: address, aliasesRead: &unused)))
-    extras.append(listNumber(of: store.properties))
+    append(HoursDraft(timezone: store.timezone, properties: store.properties), coordinate: store.coordinate)
+  }
+
+  /// Adds what the hours of a store at `coordinate` depend on, as its record's reader took it.
+  mutating func append(_ draft: HoursDraft, coordinate: Coordinate?) {
+    coordinates.append(coordinate)
+    zones.append(number(of: draft.timezone))
+    hours.append(number(of: draft.openingHours))
+    countries.append(number(of: draft.country))
+    regions.append(number(of: draft.region))
+    extras.append(listNumber(of: draft))
   }
 
   /// Forgets the location of the store at `position` (its collection's coordinates cannot be used).
@@ -95,15 +97,45 @@ struct HoursInputs: Sendable {
     return number
   }
 
-  private mutating func listNumber(of properties: JSONObject) -> UInt32 {
-    guard properties.contains(where: HoursSubject.isServiceMember) else { return 0 }
-    let members = properties.filter(HoursSubject.isServiceMember)
-    let key = ExactText(members.map { $0.key + "\u{0}" + $0.value.jsonText }.joined(separator: "\u{1}"))
+  private mutating func listNumber(of draft: HoursDraft) -> UInt32 {
+    guard let key = draft.serviceKey else { return 0 }
     if let known = memberListNumbers[key] { return known }
     let number = UInt32(memberLists.count)
-    memberLists.append(members)
+    memberLists.append(draft.serviceMembers)
     memberListNumbers[key] = number
     return number
+  }
+}
+
+/// What `HoursInputs` keeps of one store's record, taken from it where it is read (on a reading
+/// thread, in a large file), so that the thread that writes the rows only numbers the texts.
+struct HoursDraft: Sendable {
+  let timezone: String?
+  let openingHours: String?
+  /// The country and region as `Store.country` and `region` read them.
+  let country: String?
+  let region: String?
+  /// The members that name a service's hours or a pickup capacity, in the record's order, and
+  /// the text that tells such lists apart (`nil`: none).
+  let serviceMembers: [JSONObject.Member]
+  let serviceKey: ExactText?
+
+  /// - Parameter address: The address keys of `properties`, when already found.
+  init(timezone: String?, properties: JSONObject, address: AddressMembers? = nil) {
+    self.timezone = timezone
+    openingHours = properties["opening_hours"]?.scalarText
+    let address = address ?? AddressMembers(properties)
+    var unused: PropertyAliases = []
+    country = Store.addressValue(Store.countryPosition, in: address, aliasesRead: &unused)
+    region = Store.addressValue(Store.statePosition, in: address, aliasesRead: &unused)
+    guard properties.contains(where: HoursSubject.isServiceMember) else {
+      serviceMembers = []
+      serviceKey = nil
+      return
+    }
+    serviceMembers = properties.filter(HoursSubject.isServiceMember)
+    serviceKey = ExactText(
+      serviceMembers.map { $0.key + "\u{0}" + $0.value.jsonText }.joined(separator: "\u{1}"))
   }
 }
 

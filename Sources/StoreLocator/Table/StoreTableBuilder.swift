@@ -607,19 +607,23 @@ extension StoreTableLayout {
 /// address line), all of it on the thread the rows wait for.
 enum RowDraft {
   /// Writes the values of a store with `properties` into `draft` (`scratch` is for the texts).
-  static func write(_ properties: JSONObject, into draft: inout SnapshotWriter, scratch: inout JSONBytes) {
+  /// - Parameter address: The address keys of `properties`, when already found.
+  static func write(
+    _ properties: JSONObject, address: AddressMembers? = nil, into draft: inout SnapshotWriter,
+    scratch: inout JSONBytes
+  ) {
     let name = Store.name(in: properties)
     write(name.map(JSONValue.string) ?? .null, into: &draft, scratch: &scratch)
     var unused: PropertyAliases = []
-    let address = Store.address(in: properties, aliasesRead: &unused)
+    let address = Store.address(in: address ?? AddressMembers(properties), aliasesRead: &unused)
     write(address.map(JSONValue.string) ?? .null, into: &draft, scratch: &scratch)
     for member in properties { write(member.value, into: &draft, scratch: &scratch) }
   }
 
   /// The values of a store with `properties`, for a reading thread.
-  static func make(_ properties: JSONObject, scratch: inout JSONBytes) -> [UInt8] {
+  static func make(_ properties: JSONObject, address: AddressMembers, scratch: inout JSONBytes) -> [UInt8] {
     var draft = SnapshotWriter()
-    write(properties, into: &draft, scratch: &scratch)
+    write(properties, address: address, into: &draft, scratch: &scratch)
     return draft.bytes
   }
 
