@@ -415,10 +415,10 @@ extension Catalog {
   /// inferred from (`TimeZoneLocator`, preferring the store's own country), so a store's zone and
   /// holidays never come from two places.
   ///
-  /// The stores that need a place are found on the processors, then searched for together
-  /// (`TimeZoneLocator.nearestPlaces(to:countries:parts:_:)`): a million stores, one by one, were
-  /// two tree searches each when their nearest place is not in their country, about a sixth of
-  /// the whole load.
+  /// The stores that need a place are found on the processors, then their places searched for
+  /// all at once (`TimeZoneLocator.nearestPlaces(to:countries:parts:)`), which batches the
+  /// searches of those whose nearest place is not in their country: two tree searches each, one
+  /// by one, they were about a sixth of loading a million generated stores.
   ///
   /// - Parameters:
   ///   - usableNames: The zone names that exist; a store naming one keeps it.
@@ -459,6 +459,7 @@ extension Catalog {
     var points: [Coordinate] = []
     var countries: [UInt16] = []
     var positions: [Int] = []
+    // The stores that need one, in order, with their points and countries.
     for (position, country) in sought.enumerated() where country != notSought {
       points.append(stores.coordinates[position]!)
       countries.append(UInt16(country))

@@ -277,7 +277,7 @@ public struct TimeZoneLocator: Sendable {
   /// - Returns: Each point's place.
   func nearestPlaces(to points: [Coordinate], countries: [UInt16], parts: Int) -> [Neighbor?] {
     let count = points.count
-    // Each point's nearest place, and whether another in its country may be preferred.
+    // Each point's nearest place.
     var places = [Neighbor?](unsafeUninitializedCapacity: count) { buffer, initialized in
       let shared = SharedSlots(slots: buffer)
       ActiveProcessors.run(parts: parts) { part in
