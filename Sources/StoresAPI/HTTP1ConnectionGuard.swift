@@ -19,7 +19,11 @@ import NIOHTTP1
 /// - **never cuts an answer when it closes**: a close asked for while bytes of an answer are still
 ///   waiting to be written first shuts down the sending side, which SwiftNIO does only once
 ///   everything before it is written, and closes when that is done, or after
-///   `closeTimeout`, counting the answer as cut.
+///   `closeTimeout`, counting the answer as cut. When the service stops (a quiesce event) while an
+///   answer is being written, the same `closeTimeout` runs from then: Hummingbird closes only after
+///   writing the answer's end, which it holds back while the client reads nothing (the channel is
+///   not writable), so without this the connection stayed open until the service group's backstop
+///   and the cut answer went uncounted (a `.ci/run` saw exit status 0 instead of 75).
 final class HTTP1ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
   typealias InboundIn = HTTPServerRequestPart
   typealias InboundOut = HTTPServerRequestPart
@@ -41,6 +45,13 @@ final class HTTP1ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler 
   /// Set once this handler answered a request itself: nothing more is read.
   private var refused = false
   private var closing = false
+  /// Closes the connection `closeTimeout` after it began to close, or after the service began to
+  /// stop with an answer in progress, and counts the answer cut; cancelled when it closes.
+  private var cutDeadline: Scheduled<Void>?
+  /// The service began to stop (a quiesce event reached this connection).
+  private var quiesced = false
+  /// An answer's head is written and its end is not.
+  private var answerBeingWritten = false
   /// The refused request is a CONNECT.
   private var respondingToConnect = false
 
@@ -177,7 +188,10 @@ final class HTTP1ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler 
         head.headers.add(name: "Connection", value: "close")
       }
       context.write(wrapOutboundOut(.head(head)), promise: promise)
+      answerBeingWritten = true
+      if quiesced { startCutDeadline(context: context) }
     case .end:
+      answerBeingWritten = false
       context.write(data, promise: promise)
       answersInProgress = max(0, answersInProgress - 1)
       if answersInProgress == 0 {
@@ -208,7 +222,6 @@ final class HTTP1ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler 
   /// Shuts down the sending side once every byte before it is written, then closes; after
   /// `closeTimeout` closes anyway, and counts the answer cut.
   private func closeGently(context: ChannelHandlerContext, promise: EventLoopPromise<Void>?) {
-    let loop = context.eventLoop.assumeIsolated()
     guard !closing else {
       // A second close (Hummingbird's, after ours): the first one ends the connection.
       context.channel.closeFuture.cascade(to: promise)
@@ -216,16 +229,41 @@ final class HTTP1ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler 
     }
     closing = true
     let outputClosed = context.eventLoop.makePromise(of: Void.self)
-    let connections = connections
-    let timer = loop.scheduleTask(in: closeTimeout) {
-      connections.recordCutAnswer()
-      context.close(mode: .all, promise: nil)
-    }
-    outputClosed.futureResult.assumeIsolated().whenComplete { _ in
-      timer.cancel()
+    startCutDeadline(context: context)
+    outputClosed.futureResult.assumeIsolated().whenComplete { [self] _ in
+      cutDeadline?.cancel()
       context.close(mode: .all, promise: nil)
     }
     context.channel.closeFuture.cascade(to: promise)
     context.close(mode: .output, promise: outputClosed)
+  }
+
+  /// Starts the `closeTimeout` after which the answer in progress is cut, unless it runs already
+  /// or the connection is closed.
+  private func startCutDeadline(context: ChannelHandlerContext) {
+    guard cutDeadline == nil, context.channel.isActive else { return }
+    let connections = connections
+    cutDeadline = context.eventLoop.assumeIsolated().scheduleTask(in: closeTimeout) {
+      connections.recordCutAnswer()
+      context.close(mode: .all, promise: nil)
+    }
+  }
+
+  // MARK: Stopping
+
+  /// An answer being written when the service begins to stop, or whose writing begins after,
+  /// has `closeTimeout` to be written (an answer still being made has its own deadline first).
+  func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+    if event is ChannelShouldQuiesceEvent {
+      quiesced = true
+      if answerBeingWritten { startCutDeadline(context: context) }
+    }
+    context.fireUserInboundEventTriggered(event)
+  }
+
+  func channelInactive(context: ChannelHandlerContext) {
+    cutDeadline?.cancel()
+    cutDeadline = nil
+    context.fireChannelInactive()
   }
 }
