@@ -288,12 +288,15 @@ public struct KDTree: @unchecked Sendable {
     return withUnsafeTemporaryAllocation(of: Coordinate.self, capacity: count) { gathered in
       for i in 0..<count { gathered[i] = coordinates[index(i)] }
       let origin = HaversineOrigin(center)
-      return [Neighbor](unsafeUninitializedCapacity: count) { result, initialized in
-        for i in 0..<count {
-          result[i] = Neighbor(index: index(i), distance: origin.distance(to: gathered[i]))
-        }
-        initialized = count
+      // `reserveCapacity`, not `[Neighbor](unsafeUninitializedCapacity:)`: the latter allocates
+      // through the standard library's unspecialized entry point, which looks the storage class
+      // up in the runtime's metadata table on every call.
+      var result: [Neighbor] = []
+      result.reserveCapacity(count)
+      for i in 0..<count {
+        result.append(Neighbor(index: index(i), distance: origin.distance(to: gathered[i])))
       }
+      return result
     }
   }
 

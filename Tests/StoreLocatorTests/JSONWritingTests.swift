@@ -44,6 +44,53 @@ import Testing
     }
   }
 
+  /// The writer the table and the answers use: its eight-bytes-at-a-time search for what needs
+  /// an escape, at every offset and alignment, against testing each byte.
+  @Test func theBytesWriterFindsEveryEscapeAsTheReferenceDoes() throws {
+    var generator = SystemRandomNumberGenerator()
+    // Bytes near each escaped one (0x1F, 0x20, 0x21, 0x23, 0x5B, 0x5D, 0x7F, 0x80, 0xFF) are
+    // where a word test would go wrong.
+    let alphabet: [UInt8] = [
+      0x00, 0x01, 0x0A, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x41, 0x5B, 0x5C, 0x5D, 0x7F, 0x80, 0xC3, 0xFF,
+    ]
+    for _ in 0..<3000 {
+      let count = Int.random(in: 0...40, using: &generator)
+      let escapes = Int.random(in: 0...3, using: &generator)
+      var bytes = (0..<count).map { _ in UInt8.random(in: 0x23...0x5B, using: &generator) }
+      for _ in 0..<min(escapes, count) {
+        bytes[Int.random(in: 0..<count, using: &generator)] = alphabet.randomElement(using: &generator)!
+      }
+      bytes.withUnsafeBytes { raw in
+        for start in 0...count {
+          let expected = (start..<count).first { JSONBytes.isEscaped(bytes[$0]) }
+          #expect(JSONBytes.firstEscaped(in: raw, from: start) == expected, "\(bytes) from \(start)")
+        }
+      }
+    }
+    var texts = Self.pieces
+    for _ in 0..<2000 {
+      let count = Int.random(in: 0...12, using: &generator)
+      texts.append((0..<count).map { _ in Self.pieces.randomElement(using: &generator)! }.joined())
+    }
+    for text in texts {
+      var written = JSONBytes()
+      written.appendString(text)
+      #expect(written.text == Self.reference(text), "\(Array(text.unicodeScalars))")
+      // A store's row takes the same text, written apart when nothing needs an escape.
+      var properties = JSONObject()
+      properties["v"] = .string(text)
+      let draft = RowDraft.make(properties, address: AddressMembers(properties), scratch: &written)
+      draft.withUnsafeBytes { raw in
+        var rest = raw
+        _ = RowDraft.next(&rest)
+        _ = RowDraft.next(&rest)
+        let value = RowDraft.next(&rest)
+        #expect(String(decoding: value.text, as: UTF8.self) == Self.reference(text))
+        #expect(rest.isEmpty)
+      }
+    }
+  }
+
   @Test func aBridgedStringIsWrittenTheSame() {
     // An NSString-backed string has no contiguous UTF-8 and takes the scalar path.
     let bridged = NSString(string: "tab\there \"and\" café ☕").description

@@ -36,17 +36,48 @@ struct JSONBytes {
   mutating func appendString(utf8 raw: UnsafeRawBufferPointer) {
     bytes.append(UInt8(ascii: "\""))
     var runStart = 0
-    for offset in 0..<raw.count {
-      let byte = raw[offset]
-      guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+    while let offset = Self.firstEscaped(in: raw, from: runStart) {
       if runStart < offset {
         append(UnsafeRawBufferPointer(rebasing: raw[runStart..<offset]))
       }
-      appendEscape(byte)
+      appendEscape(raw[offset])
       runStart = offset + 1
     }
     if runStart < raw.count { append(UnsafeRawBufferPointer(rebasing: raw[runStart...])) }
     bytes.append(UInt8(ascii: "\""))
+  }
+
+  /// Whether `byte` is written escaped in a JSON string: a quote, a backslash or a control
+  /// character.
+  @inline(__always) static func isEscaped(_ byte: UInt8) -> Bool {
+    byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+  }
+
+  /// The offset of the first byte at or after `start` that is written escaped, or `nil`.
+  ///
+  /// Eight bytes are tested at a time (most values have nothing to escape, and a byte-by-byte
+  /// test was the largest part of writing a store's values). A word with a candidate is looked
+  /// at byte by byte, so the word tests only need to find every escaped byte, which they do:
+  /// `(w - 0x20…) & ~w & 0x80…` is non-zero when some byte of `w` is below 0x20, and `w ^ c`
+  /// has a zero byte where `w` has `c`.
+  @inline(__always) static func firstEscaped(in raw: UnsafeRawBufferPointer, from start: Int) -> Int? {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    var offset = start
+    while offset + 8 <= raw.count {
+      let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+      let control = (word &- ones &* 0x20) & ~word
+      let quote = word ^ (ones &* 0x22)
+      let backslash = word ^ (ones &* 0x5C)
+      let found = (control | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)) & highs
+      if found != 0 { break }
+      offset += 8
+    }
+    while offset < raw.count {
+      if isEscaped(raw[offset]) { return offset }
+      offset += 1
+    }
+    return nil
   }
 
   private mutating func appendEscape(_ byte: UInt8) {

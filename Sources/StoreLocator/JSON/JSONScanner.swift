@@ -622,10 +622,13 @@ final class MoveStack<Element> {
   func popArray(from first: Int) -> [Element] {
     let moved = count - first
     let source = pointer + first
-    let array = [Element](unsafeUninitializedCapacity: moved) { buffer, initialized in
-      buffer.baseAddress!.moveInitialize(from: source, count: moved)
-      initialized = moved
-    }
+    // Not `[Element](unsafeUninitializedCapacity:)`: that allocates through the standard library's
+    // unspecialized entry point, which looks the storage class up in the runtime's metadata table
+    // on every call (290 samples of the 1M load's 9,970, a contended hash lookup on every
+    // thread). `reserveCapacity` allocates in specialized code, whose metadata access is cached.
+    var array: [Element] = []
+    array.reserveCapacity(moved)
+    for position in 0..<moved { array.append((source + position).move()) }
     count = first
     return array
   }

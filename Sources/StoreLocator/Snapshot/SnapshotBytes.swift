@@ -14,6 +14,9 @@ struct SnapshotWriter {
   /// Appends bytes as they are.
   mutating func append(contentsOf other: [UInt8]) { bytes.append(contentsOf: other) }
 
+  /// Appends bytes as they are.
+  mutating func append(contentsOf other: UnsafeBufferPointer<UInt8>) { bytes.append(contentsOf: other) }
+
   mutating func append<T: FixedWidthInteger>(_ value: T) {
     withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
   }

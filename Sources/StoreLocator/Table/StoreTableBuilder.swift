@@ -628,6 +628,19 @@ enum RowDraft {
   }
 
   private static func write(_ value: JSONValue, into draft: inout SnapshotWriter, scratch: inout JSONBytes) {
+    if case .string(var text) = value {
+      // Most values are strings with nothing to escape: their unit is their bytes in quotes,
+      // written here without going through `scratch`.
+      let written = text.withUTF8 { utf8 in
+        guard JSONBytes.firstEscaped(in: UnsafeRawBufferPointer(utf8), from: 0) == nil else { return false }
+        draft.appendVarint(utf8.count + 2)
+        draft.append(UInt8(ascii: "\""))
+        draft.append(contentsOf: utf8)
+        draft.append(UInt8(ascii: "\""))
+        return true
+      }
+      if written { return }
+    }
     scratch.bytes.removeAll(keepingCapacity: true)
     scratch.append(value)
     draft.appendVarint(scratch.bytes.count)
