@@ -182,8 +182,13 @@ struct FeatureReadAheadTests {
     sourceLocation: SourceLocation = #_sourceLocation
   ) {
     let alone = read(bytes, .sequential)
-    for plan in plans {
-      switch (alone, read(bytes, plan)) {
+    // A plan with windows also reads with the pages read past given back: what was given back
+    // reads as zeros, so a reader that looked back at it would find other bytes and differ.
+    let readings =
+      plans.map { (plan: $0, releasing: false) }
+      + plans.filter { $0.windowBytes < .max }.map { (plan: $0, releasing: true) }
+    for (plan, releasing) in readings {
+      switch (alone, read(bytes, plan, releasing: releasing)) {
       case (.success(let expected), .success(let found)):
         // The first difference, not the whole arrays: they can be long.
         #expect(
@@ -209,12 +214,45 @@ struct FeatureReadAheadTests {
     return found.count == expected.count ? nil : "\(found.count) elements, expected \(expected.count)"
   }
 
-  private func read(_ bytes: [UInt8], _ plan: FeatureReadAhead.Plan) -> Result<
+  private func read(_ bytes: [UInt8], _ plan: FeatureReadAhead.Plan, releasing: Bool = false) -> Result<
     GeoJSONReader.Output, CatalogError
   > {
-    bytes.withUnsafeBufferPointer {
-      GeoJSONReader.read($0, source: "test.geojson", readAhead: plan, keepingRecords: true)
+    guard releasing else {
+      return bytes.withUnsafeBufferPointer {
+        GeoJSONReader.read($0, source: "test.geojson", readAhead: plan, keepingRecords: true)
+      }
     }
+    // Memory of its own, from a page boundary, as a file read whole is.
+    let copy = UnsafeMutableRawPointer.allocate(byteCount: max(bytes.count, 1), alignment: 1 << 12)
+    defer { copy.deallocate() }
+    copy.copyMemory(from: bytes, byteCount: bytes.count)
+    return GeoJSONReader.read(
+      UnsafeBufferPointer(start: copy.assumingMemoryBound(to: UInt8.self), count: bytes.count),
+      source: "test.geojson", readAhead: plan, keepingRecords: true, releasingReadBytes: true)
+  }
+
+  /// Reading with the pages read past given back does give them back: a window's pages read as
+  /// zeros after the reader has passed them. (Without this the comparisons above would pass with
+  /// nothing given back.)
+  @Test func pagesReadPastAreGivenBack() throws {
+    #if os(Linux)
+      let text = Generated.collection(count: 2_000, seed: 3, clean: true)
+      let bytes = Array(text.utf8)
+      try #require(bytes.count > 16 << 12)
+      let copy = UnsafeMutableRawPointer.allocate(byteCount: bytes.count, alignment: 1 << 12)
+      defer { copy.deallocate() }
+      copy.copyMemory(from: bytes, byteCount: bytes.count)
+      let plan = FeatureReadAhead.Plan(minimumBytes: 0, minimumStretchBytes: 1, stretches: 2, windowBytes: 4_000)
+      let output = try GeoJSONReader.read(
+        UnsafeBufferPointer(start: copy.assumingMemoryBound(to: UInt8.self), count: bytes.count),
+        source: "test.geojson", readAhead: plan, releasingReadBytes: true
+      ).get()
+      #expect(output.assembly.count == 2_000)
+      let given = UnsafeRawBufferPointer(start: copy, count: 8 << 12)
+      #expect(given.allSatisfy { $0 == 0 }, "the first pages still hold the file's bytes")
+      let kept = UnsafeRawBufferPointer(start: copy + bytes.count - 100, count: 100)
+      #expect(kept.elementsEqual(bytes[(bytes.count - 100)...]), "the last window's bytes were given back")
+    #endif
   }
 }
 

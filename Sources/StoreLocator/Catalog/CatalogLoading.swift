@@ -27,7 +27,9 @@ extension Catalog {
   ) throws(CatalogError) -> Catalog {
     if StoreTable.isSnapshot(at: path) { return try Catalog(snapshotAt: path, options: options) }
     var bytes = try FileBytes.read(path, maximumBytes: InputLimits.storeFileBytes, what: "store file")
-    return try Catalog(takingGeoJSON: &bytes, source: path, options: options, progress: progress)
+    // The bytes are this function's alone: their pages are given back as they are read.
+    return try Catalog(
+      takingGeoJSON: &bytes, source: path, options: options, progress: progress, releasingReadBytes: true)
   }
 
   /// Builds a catalog from GeoJSON bytes already in memory.
@@ -51,16 +53,25 @@ extension Catalog {
   /// `init(geoJSON:source:options:)` that lets go of `bytes` (left empty) as soon as they are
   /// read: the rows copy what they keep as the features are read, so the file is not in memory
   /// while the hours are compiled and the table is indexed and assembled.
+  ///
+  /// - Parameter releasingReadBytes: Give the pages of `bytes` back window by window as they are
+  ///   read (`GeoJSONReader.read`); only for bytes whose storage no other array shares.
   init(
-    takingGeoJSON bytes: inout [UInt8], source: String, options: LoadOptions, progress: WorkProgress? = nil
+    takingGeoJSON bytes: inout [UInt8], source: String, options: LoadOptions, progress: WorkProgress? = nil,
+    releasingReadBytes: Bool = false
   ) throws(CatalogError) {
     let version = Catalog.version(of: bytes)
     // Taken out of the result at once: a result kept aside would share the columns, and the first
     // row settled would copy them all.
-    var output = try bytes.withUnsafeBufferPointer {
-      GeoJSONReader.read($0, source: source, progress: progress)
+    func read(_ buffer: UnsafeBufferPointer<UInt8>) -> Result<GeoJSONReader.Output, CatalogError> {
+      GeoJSONReader.read(buffer, source: source, progress: progress, releasingReadBytes: releasingReadBytes)
     }
-    .get()
+    // Mutable access when pages are given back, so that they are this array's own (shared
+    // storage would be copied first); read-only otherwise, so that shared storage is not copied.
+    var output =
+      try releasingReadBytes
+      ? bytes.withUnsafeMutableBufferPointer { read(UnsafeBufferPointer($0)) }.get()
+      : bytes.withUnsafeBufferPointer { read($0) }.get()
     bytes = []
     if options.strict {
       let errors = output.diagnostics.filter { $0.severity == .error }

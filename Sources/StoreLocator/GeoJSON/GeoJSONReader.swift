@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 import GeoIndex
 
 /// Reads GeoJSON bytes into the rows of a store table (`CatalogAssembly`) and diagnostics: each
@@ -24,6 +31,11 @@ struct GeoJSONReader {
   let readAhead: FeatureReadAhead.Plan
   /// Told how many bytes are read, about every `WorkProgress.byteStep`.
   let progress: WorkProgress?
+  /// Whether the pages of the input read past may be given back to the system (`read`'s
+  /// `releasingReadBytes`).
+  let releasesReadBytes: Bool
+  /// The input's pages before this address are given back.
+  private var releasedEnd: Int
   private var reportedOffset = 0
   private var scanner: JSONScanner
   private var lines: LineCounter
@@ -54,9 +66,13 @@ struct GeoJSONReader {
   ///   - progress: Told how many of the bytes are read, as the reading goes on.
   ///   - keepingRecords: Keep every record as read too (`Output.stores`): for tests and fuzzers
   ///     that compare them.
+  ///   - releasingReadBytes: Give the pages of `buffer` back to the system as the reading passes
+  ///     them, window by window, so that a large file and the rows made of it are not in memory
+  ///     together (the peak of loading the 1M benchmark file was both). `buffer` must then be the
+  ///     caller's own, which it never reads again: what was given back reads as zeros.
   static func read(
     _ buffer: UnsafeBufferPointer<UInt8>, source: String, readAhead: FeatureReadAhead.Plan = .automatic,
-    progress: WorkProgress? = nil, keepingRecords: Bool = false
+    progress: WorkProgress? = nil, keepingRecords: Bool = false, releasingReadBytes: Bool = false
   ) -> Result<Output, CatalogError> {
     guard let base = buffer.baseAddress, buffer.count > 0 else {
       return .failure(
@@ -75,7 +91,7 @@ struct GeoJSONReader {
     progress?.begin("reading \(source)", total: buffer.count, unit: .bytes)
     var reader = GeoJSONReader(
       source: source, base: base, count: buffer.count, readAhead: readAhead, progress: progress,
-      keepingRecords: keepingRecords)
+      keepingRecords: keepingRecords, releasingReadBytes: releasingReadBytes)
     do throws(CatalogError) {
       return .success(try reader.read())
     } catch {
@@ -85,9 +101,11 @@ struct GeoJSONReader {
 
   private init(
     source: String, base: UnsafePointer<UInt8>, count: Int, readAhead: FeatureReadAhead.Plan,
-    progress: WorkProgress?, keepingRecords: Bool
+    progress: WorkProgress?, keepingRecords: Bool, releasingReadBytes: Bool
   ) {
     self.assembly = CatalogAssembly(inputBytes: count, keepingRecords: keepingRecords)
+    self.releasesReadBytes = releasingReadBytes
+    self.releasedEnd = Int(bitPattern: base)
     storeKeys.reserveCapacity(count / 128)
     self.source = source
     self.readAhead = readAhead
@@ -654,6 +672,7 @@ struct GeoJSONReader {
     _ layout: FeatureReadAhead.Layout, into stretches: inout [FeatureReadAhead.Stretch]
   ) {
     stretches = []
+    if releasesReadBytes { releaseBytes(before: scanner.offset) }
     let windowEnd = self.windowEnd(from: scanner.offset)
     let outcome = FeatureReadAhead.read(
       layout, base: base, first: scanner.offset, end: scanner.end, windowEnd: windowEnd,
@@ -668,6 +687,21 @@ struct GeoJSONReader {
       readAheadEnd = windowEnd
       stretches = read
     }
+  }
+
+  /// Gives the input's whole pages before `offset` back to the system. The reader never reads
+  /// bytes before the window it is in: the features before it are rows, their positions are
+  /// known, and line numbers are counted on from a mark at `offset`.
+  private mutating func releaseBytes(before offset: Int) {
+    #if os(Linux)
+      lines.mark(at: offset)
+      let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+      let start = (releasedEnd + page - 1) / page * page
+      let end = (Int(bitPattern: base) + offset) / page * page
+      guard end > start, let address = UnsafeMutableRawPointer(bitPattern: start) else { return }
+      // Anonymous memory given back reads as zeros if touched again; nothing here touches it.
+      if madvise(address, end - start, MADV_DONTNEED) == 0 { releasedEnd = end }
+    #endif
   }
 
   /// Where a window read ahead from `first` ends.

@@ -718,6 +718,9 @@ struct LineCounter {
   private var offset: Int
   private var line = 1
   private var lineStart: Int
+  /// Where counting starts again for a byte before the last one asked about: the first line, or
+  /// the last `mark(at:)` (the bytes before it may be gone).
+  private var restart: (offset: Int, line: Int, lineStart: Int)
 
   /// - Parameter firstLineStart: where column 1 of line 1 is (after a byte-order mark).
   init(base: UnsafePointer<UInt8>, count: Int, firstLineStart: Int = 0) {
@@ -726,15 +729,22 @@ struct LineCounter {
     self.firstLineStart = firstLineStart
     self.offset = firstLineStart
     self.lineStart = firstLineStart
+    self.restart = (firstLineStart, 1, firstLineStart)
+  }
+
+  /// Counts on to `target`, and from then on counts from there, not from the first line, when
+  /// asked about an earlier byte. No byte before `target` may be asked about after.
+  mutating func mark(at target: Int) {
+    _ = position(of: target)
+    restart = (offset, line, lineStart)
   }
 
   /// Line and column (in bytes) of the byte at `target`.
   mutating func position(of target: Int) -> (line: Int, column: Int) {
     let target = min(max(target, firstLineStart), count)
     if target < offset {
-      offset = firstLineStart
-      line = 1
-      lineStart = firstLineStart
+      assert(target >= restart.offset, "a position before the bytes that are kept")
+      (offset, line, lineStart) = restart
     }
     while offset < target {
       guard let found = memchr(base + offset, 0x0A, target - offset) else { break }
