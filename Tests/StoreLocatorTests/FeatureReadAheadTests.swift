@@ -242,7 +242,8 @@ struct FeatureReadAheadTests {
       let copy = UnsafeMutableRawPointer.allocate(byteCount: bytes.count, alignment: 1 << 12)
       defer { copy.deallocate() }
       copy.copyMemory(from: bytes, byteCount: bytes.count)
-      let plan = FeatureReadAhead.Plan(minimumBytes: 0, minimumStretchBytes: 1, stretches: 2, windowBytes: 4_000)
+      let plan = FeatureReadAhead.Plan(
+        minimumBytes: 0, minimumStretchBytes: 1, stretches: 2, windowBytes: 4_000)
       let output = try GeoJSONReader.read(
         UnsafeBufferPointer(start: copy.assumingMemoryBound(to: UInt8.self), count: bytes.count),
         source: "test.geojson", readAhead: plan, releasingReadBytes: true

@@ -1,3 +1,5 @@
+import GeoIndex
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -5,11 +7,11 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import GeoIndex
 
 /// Reads GeoJSON bytes into the rows of a store table (`CatalogAssembly`) and diagnostics: each
 /// store is added as soon as its feature is read, so no more than a window of records read ahead
-/// (`FeatureReadAhead.Plan.windowBytes`) is ever in memory at once.
+/// (`FeatureReadAhead.Plan.windowBytes`) is ever in memory at once, and the input's pages read
+/// past can be given back as the windows go by (`releasingReadBytes`).
 ///
 /// Accepted: a FeatureCollection (foreign members ignored, `timezone` is the default time zone of
 /// its stores), a single Feature, several top-level objects one after another (newline-delimited
