@@ -5,6 +5,18 @@
 /// when they are read (rendered, made into a `Store`, tested by a filter, asked for hours), so a
 /// flipped bit is found before it becomes an answer, not after.
 enum RowDigest {
+  /// A table's columns, and the digests being written, shared by the threads that take the
+  /// digests of a table's rows: each reads the columns, which nobody writes, and writes its own
+  /// part of `output`.
+  struct Columns: @unchecked Sendable {
+    let rows: UnsafeRawBufferPointer
+    let members: UnsafeRawBufferPointer
+    let shapes: UnsafeRawBufferPointer
+    let guesses: UnsafeRawBufferPointer
+    let texts: UnsafeRawBufferPointer
+    let output: UnsafeMutableBufferPointer<UInt32>
+  }
+
   /// The digest, or `nil` when a reference points outside its column (the caller reports it).
   /// - Parameters:
   ///   - row: The store's `StoreTableLayout.rowSize` bytes.

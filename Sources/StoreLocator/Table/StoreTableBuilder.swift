@@ -437,24 +437,38 @@ struct StoreTableBuilder {
       }
     }
     order.appendRaw(sorted)
-    var digests = SnapshotWriter()
+    // Each row's digest is its own: they are taken on every core (one at a time they were about
+    // 2% of loading 1M stores, on the thread the others wait for).
+    let rowCount = count
+    var rowDigests = [UInt32](repeating: 0, count: rowCount)
     rows.bytes.withUnsafeBytes { rows in
       members.bytes.withUnsafeBytes { members in
         shapes.bytes.withUnsafeBytes { shapes in
           guesses.bytes.withUnsafeBytes { guesses in
             texts.bytes.withUnsafeBytes { texts in
-              for position in 0..<count {
-                let start = position * StoreTableLayout.rowSize
-                let row = UnsafeRawBufferPointer(rebasing: rows[start..<start + StoreTableLayout.rowSize])
-                digests.append(
-                  RowDigest.digest(
-                    row: row, members: members, shapes: shapes, guesses: guesses, texts: texts) ?? 0)
+              rowDigests.withUnsafeMutableBufferPointer { output in
+                let columns = RowDigest.Columns(
+                  rows: rows, members: members, shapes: shapes, guesses: guesses, texts: texts, output: output)
+                let parts = min(ActiveProcessors.count, max(1, rowCount / 16_384))
+                ActiveProcessors.run(parts: parts) { part in
+                  for position in (part * rowCount / parts)..<((part + 1) * rowCount / parts) {
+                    let start = position * StoreTableLayout.rowSize
+                    let row = UnsafeRawBufferPointer(
+                      rebasing: columns.rows[start..<start + StoreTableLayout.rowSize])
+                    let digest = RowDigest.digest(
+                      row: row, members: columns.members, shapes: columns.shapes, guesses: columns.guesses,
+                      texts: columns.texts)
+                    columns.output[position] = (digest ?? 0).littleEndian
+                  }
+                }
               }
             }
           }
         }
       }
     }
+    var digests = SnapshotWriter()
+    digests.appendRaw(rowDigests)
     var groups = SnapshotWriter()
     groups.appendRaw(groupLeaders)
     let diagnosticsSection = rows.bytes.withUnsafeBytes { rows in
