@@ -448,7 +448,8 @@ struct StoreTableBuilder {
             texts.bytes.withUnsafeBytes { texts in
               rowDigests.withUnsafeMutableBufferPointer { output in
                 let columns = RowDigest.Columns(
-                  rows: rows, members: members, shapes: shapes, guesses: guesses, texts: texts, output: output)
+                  rows: rows, members: members, shapes: shapes, guesses: guesses, texts: texts, output: output
+                )
                 let parts = min(ActiveProcessors.count, max(1, rowCount / 16_384))
                 ActiveProcessors.run(parts: parts) { part in
                   for position in (part * rowCount / parts)..<((part + 1) * rowCount / parts) {
