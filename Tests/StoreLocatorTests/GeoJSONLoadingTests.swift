@@ -212,6 +212,42 @@ struct GeoJSONRecoveryTests {
     }
   }
 
+  @Test func aLargeFileIsReadInPartsAsItIsReadWhole() throws {
+    // Past `partedReadBytes` the file is read in parts at once: the bytes must be the file's,
+    // from the descriptor's offset on (standard input may be a file already read in part), and
+    // the offset must end past them, as one read after another leaves it.
+    let count = FileBytes.partedReadBytes + 4_099
+    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+    let content = (0..<count).map { _ in
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return UInt8(truncatingIfNeeded: state >> 56)
+    }
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("parts-\(UUID()).bin").path
+    try Data(content).write(to: URL(fileURLWithPath: path))
+    defer { unlink(path) }
+    let descriptor = try FileBytes.openForReading(path)
+    defer { close(descriptor) }
+    #expect(
+      try FileBytes.read(descriptor: descriptor, source: path, maximumBytes: count, what: "test") == content)
+    #expect(lseek(descriptor, 0, SEEK_CUR) == count)
+    let skipped = 1_000_003
+    #expect(lseek(descriptor, off_t(skipped), SEEK_SET) == skipped)
+    let rest = try FileBytes.read(descriptor: descriptor, source: path, maximumBytes: count, what: "test")
+    #expect(rest == Array(content[skipped...]))
+    // A file shorter than its size said (cut while read) is not taken in parts: the offset is
+    // left where it was, for the reading one part after another.
+    #expect(lseek(descriptor, 0, SEEK_SET) == 0)
+    #expect(FileBytes.readInParts(descriptor, count: count + 1) == nil)
+    #expect(lseek(descriptor, 0, SEEK_CUR) == 0)
+    // One processor reads one part after another.
+    let inParts = ActiveProcessors.count > 1
+    #expect(FileBytes.readInParts(descriptor, count: count) == (inParts ? content : nil))
+    #expect(lseek(descriptor, 0, SEEK_CUR) == (inParts ? count : 0))
+    // Below the threshold, one part after another.
+    #expect(lseek(descriptor, 0, SEEK_SET) == 0)
+    #expect(FileBytes.readInParts(descriptor, count: FileBytes.partedReadBytes - 1) == nil)
+  }
+
   @Test func standardInputReadsAPipe() throws {
     // `load(contentsOf: "-")` reads descriptor 0 the same way; a pipe stands in for it here.
     let text = Array((feature("a", 1, 2) + "\n" + feature("b", 3, 4) + "\n").utf8)

@@ -1,3 +1,5 @@
+import GeoIndex
+
 /// A catalog being put together from records: each record becomes a row as it arrives and can
 /// then be let go; what its opening hours need is kept aside in a few small columns
 /// (`HoursInputs`) until the hours are compiled, and then each row is settled with what they
@@ -111,13 +113,16 @@ struct CatalogAssembly {
   }
 
   /// Writes into the row of the store at `position` what its compiled hours settled (`hours`,
-  /// and `shared`, made by `rowSettling(of:_:)` for a store that settled alike); stores are
-  /// settled in order, each once.
-  mutating func settle(_ position: Int, located: Bool, _ hours: SettledHours, _ shared: RowSettling)
-    throws(StoreTableOverflow)
-  {
+  /// and `shared`, made by `rowSettling(of:_:)`, both made for a store that settled alike), with
+  /// what was inferred taken from the store's own nearest place (`nearest`; `guessAt` makes the
+  /// guess of a place when its texts are needed); stores are settled in order, each once.
+  mutating func settle(
+    _ position: Int, located: Bool, _ hours: SettledHours, _ shared: RowSettling, nearest: Neighbor? = nil,
+    guessAt: (Neighbor) -> TimeZoneGuess = { _ in preconditionFailure("no zone locator") }
+  ) throws(StoreTableOverflow) {
     try builder.settle(
-      row: position, located: located, hours: hours, zone: shared.zone, hoursState: shared.hoursState)
+      row: position, located: located, hours: hours, nearest: nearest, zone: shared.zone,
+      hoursState: shared.hoursState, guessAt: guessAt)
   }
 
   /// The rows' builder, taken out when every row is settled: what was kept for the hours is let

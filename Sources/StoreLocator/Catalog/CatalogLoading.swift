@@ -208,6 +208,11 @@ enum FileBytes {
     // else in growing chunks, never past the limit (plus one byte to tell "at" from "over").
     var capacity = isRegular ? max(Int(status.st_size) + 1, 4096) : min(1 << 16, maximumBytes + 1)
     var bytes: [UInt8] = []
+    if isRegular, let parted = readInParts(descriptor, count: Int(status.st_size)) {
+      // Then on from its end as any file is: what it grew by, and the end seen.
+      bytes = parted
+      capacity = 4096
+    }
     var failure: Int32 = 0
     while true {
       var reachedEnd = false
@@ -243,6 +248,47 @@ enum FileBytes {
       if reachedEnd { return bytes }
       capacity = min(max(capacity, bytes.count), maximumBytes + 1 - bytes.count)
     }
+  }
+}
+
+extension FileBytes {
+  /// The files read in parts: from 32 MB, where a part a processor saves time.
+  static let partedReadBytes = 32 << 20
+
+  /// The next `count` bytes of the regular file at `descriptor`, read in parts at once on the
+  /// processors (copying a 450 MB file out of the page cache took 0.4 s of one core, 0.2 s of
+  /// two), its offset moved past them; `nil`, the offset unchanged, when the file is small, its
+  /// offset cannot be told, or a part cannot be read whole (a file cut meanwhile), so that the
+  /// caller reads it one part after another as any input.
+  static func readInParts(_ descriptor: Int32, count: Int) -> [UInt8]? {
+    let parts = min(ActiveProcessors.count, count / (partedReadBytes / 2))
+    let start = lseek(descriptor, 0, SEEK_CUR)
+    guard count >= partedReadBytes, parts > 1, start >= 0 else { return nil }
+    var isWhole = true
+    let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+      let shared = SharedSlots(slots: buffer)
+      let wholeParts = SharedSlots(slots: UnsafeMutableBufferPointer<UInt8>.allocate(capacity: parts))
+      defer { wholeParts.slots.deallocate() }
+      ActiveProcessors.run(parts: parts) { part in
+        var at = part * count / parts
+        let end = (part + 1) * count / parts
+        while at < end {
+          let got = pread(descriptor, shared.slots.baseAddress! + at, end - at, off_t(start) + off_t(at))
+          if got > 0 {
+            at += got
+          } else if got < 0, errno == EINTR {
+            continue
+          } else {
+            break
+          }
+        }
+        wholeParts.slots[part] = at == end ? 1 : 0
+      }
+      isWhole = !wholeParts.slots.contains(0)
+      initialized = isWhole ? count : 0
+    }
+    guard isWhole, lseek(descriptor, start + off_t(count), SEEK_SET) >= 0 else { return nil }
+    return bytes
   }
 }
 

@@ -145,17 +145,17 @@ extension Catalog {
     }
     // Each place's guess is made once and copied to its stores at their own distances: the
     // texts are shared, not made again a store (1M stores spread over the Earth take theirs
-    // from about 36,000 places).
-    var guessOfPlace: [Int: TimeZoneGuess] = [:]
-    func nearestPlace(at position: Int) -> (index: Int, guess: TimeZoneGuess)? {
-      guard let locator, let neighbor = places?[position] else { return nil }
+    // from about 36,000 places), and made only for the stores that are compiled or whose place
+    // is new to the table.
+    var guessOfPlace = [TimeZoneGuess?](repeating: nil, count: locator?.count ?? 0)
+    func guess(at neighbor: Neighbor) -> TimeZoneGuess {
       guard var guess = guessOfPlace[neighbor.index] else {
-        let guess = locator.guess(neighbor)
+        let guess = locator!.guess(neighbor)
         guessOfPlace[neighbor.index] = guess
-        return (neighbor.index, guess)
+        return guess
       }
       guess.distance = neighbor.distance
-      return (neighbor.index, guess)
+      return guess
     }
     let knownCountries = Set(resources.holidays.countries)
 
@@ -321,33 +321,37 @@ extension Catalog {
     var alike: [(stores: SettledStores, row: CatalogAssembly.RowSettling)] = []
     var alikeByKey: [SettledStores.Key: Int] = [:]
     for position in 0..<count {
-      let nearest = nearestPlace(at: position)
+      let neighbor = places?[position]
       var key = SettledStores.Key(
-        inputs: inputs.key(at: position), zone: nearest.map { Int32(locator!.zoneOfPlace[$0.index]) } ?? -1,
+        inputs: inputs.key(at: position), zone: neighbor.map { Int32(locator!.zoneOfPlace[$0.index]) } ?? -1,
         place: -1)
       var found = alikeByKey[key]
-      if let index = found, alike[index].stores.sharing == .byPlace, let nearest {
-        key.place = Int32(nearest.index)
+      if let index = found, alike[index].stores.sharing == .byPlace, let neighbor {
+        key.place = Int32(neighbor.index)
         found = alikeByKey[key]
       }
-      let settling: SettledStores
-      let row: CatalogAssembly.RowSettling
+      // The entry this store takes: one that settles alike, or its own, made now and let go
+      // after it unless others may take it. Read in place: a copy retains each of its texts.
+      let entry: Int
+      var isKept = true
       if sharingAlike, let index = found, alike[index].stores.sharing != .none {
-        (settling, row) = alike[index]
+        entry = index
       } else {
         let store = inputs[position]
-        settling = compile(position, store, nearest: nearest)
-        row = try assembly.rowSettling(of: store, settling.settled)
-        if found == nil {
-          alikeByKey[key] = alike.count
-          if settling.sharing == .byPlace, let nearest {
-            key.place = Int32(nearest.index)
-            alikeByKey[key] = alike.count
+        let settling = compile(position, store, nearest: neighbor.map { ($0.index, guess(at: $0)) })
+        let row = try assembly.rowSettling(of: store, settling.settled)
+        entry = alike.count
+        alike.append((settling, row))
+        isKept = found == nil
+        if isKept {
+          alikeByKey[key] = entry
+          if settling.sharing == .byPlace, let neighbor {
+            key.place = Int32(neighbor.index)
+            alikeByKey[key] = entry
           }
-          alike.append((settling, row))
         }
       }
-      for note in settling.notes {
+      for note in alike[entry].stores.notes {
         switch note {
         case .message(let code, let severity, let message):
           let identity = assembly.identity(at: position)
@@ -361,8 +365,12 @@ extension Catalog {
               InferredZoneNotes.holidayCode, at: assembly.sourcePosition(at: position)))
         }
       }
-      openHours[position] = settling.openHours
-      try assembly.settle(position, located: key.inputs.located, settling.settled.taking(nearest), row)
+      openHours[position] = alike[entry].stores.openHours
+      try assembly.settle(
+        position, located: key.inputs.located, alike[entry].stores.settled, alike[entry].row,
+        nearest: neighbor,
+        guessAt: guess(at:))
+      if !isKept { alike.removeLast() }
       if position % WorkProgress.storeStep == 0 { progress?.advance(to: position) }
     }
     if !added.isEmpty { diagnostics = merged(diagnostics, added) }
@@ -531,17 +539,6 @@ struct SettledHours {
   var group: UInt32?
   /// The number in the zone locator of the place its zone or holidays were inferred from.
   var guessPlace: Int?
-
-  /// The same, for a store that settles alike whose nearest place is `nearest`: what was
-  /// inferred is inferred from its place, at its distance.
-  func taking(_ nearest: (index: Int, guess: TimeZoneGuess)?) -> SettledHours {
-    guard let nearest, inferredTimezone != nil || inferredHolidays != nil else { return self }
-    var settled = self
-    if inferredTimezone != nil { settled.inferredTimezone = nearest.guess }
-    settled.inferredHolidays = inferredHolidays?.taking(nearest.guess)
-    settled.guessPlace = nearest.index
-    return settled
-  }
 }
 
 /// What makes two stores' compiled schedules the same.

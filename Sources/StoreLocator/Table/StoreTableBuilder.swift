@@ -93,8 +93,16 @@ struct StoreTableBuilder {
   private var guesses = SnapshotWriter()
   private var places = SnapshotWriter()
   private var placeNumbers: [PlaceKey: UInt32] = [:]
-  /// The number of the place of a guess without a region, by its number in the zone locator.
-  private var placeNumberOfLocatorPlace: [Int: UInt32] = [:]
+  /// The number of the place of a guess without a region, by its number in the zone locator
+  /// (`noPlace`: not numbered yet).
+  private var placeNumberOfLocatorPlace: [UInt32] = []
+  private static let noPlace = UInt32.max
+  /// The number of the place of a guess with a region, by its number in the zone locator.
+  private var placeNumberOfRegionalPlace: [RegionalPlace: UInt32] = [:]
+  private struct RegionalPlace: Hashable {
+    let place: Int
+    let region: String
+  }
   /// What makes a place distinct: everything its entry holds.
   private struct PlaceKey: Hashable {
     let identifier: String
@@ -302,11 +310,18 @@ struct StoreTableBuilder {
   /// Writes what the hours of row `row` settled: rows are settled in order, each once.
   /// - Parameters:
   ///   - located: Whether the store has a usable location.
+  ///   - hours: What its hours settled, or what they settled for a store that settles alike.
+  ///   - nearest: Its nearest place in the zone locator, if it has one: what `hours` inferred is
+  ///     this store's from that place, at its own distance (stores that settle alike infer alike
+  ///     from places in the same zone, or from the same place when their holidays depend on it).
   ///   - zone: `hours.timezone` in the arena (`zoneText(_:)`).
   ///   - hoursState: 0 when the store has a schedule, else 1 + the index of why not.
-  mutating func settle(row: Int, located: Bool, hours: SettledHours, zone: TextRef, hoursState: UInt8)
-    throws(StoreTableOverflow)
-  {
+  ///   - guessAt: The guess of a place of the zone locator at a distance; asked only for a place
+  ///     not numbered yet, so that the texts of a guess are not made a store.
+  mutating func settle(
+    row: Int, located: Bool, hours: SettledHours, nearest: Neighbor?, zone: TextRef, hoursState: UInt8,
+    guessAt: (Neighbor) -> TimeZoneGuess
+  ) throws(StoreTableOverflow) {
     let start = row * StoreTableLayout.rowSize
     var flags: UInt8 = located ? StoreTableLayout.locatedFlag : 0
     if hours.inferredTimezone != nil { flags |= StoreTableLayout.zoneInferredFlag }
@@ -322,22 +337,38 @@ struct StoreTableBuilder {
       rows.overwrite(
         UInt32(guesses.count / StoreTableLayout.guessSize), at: start + StoreTableLayout.Row.guess)
       let region = hours.inferredHolidays?.region ?? ""
-      guesses.append(try placeNumber(of: guess, region: region, locatorPlace: hours.guessPlace))
-      guesses.append(guess.distance.meters)
+      if let nearest {
+        guesses.append(try placeNumber(region: region, locatorPlace: nearest.index) { guessAt(nearest) })
+        guesses.append(nearest.distance.meters)
+      } else {
+        guesses.append(try placeNumber(region: region, locatorPlace: hours.guessPlace) { guess })
+        guesses.append(guess.distance.meters)
+      }
     }
     if let group = hours.group { rows.overwrite(group, at: start + StoreTableLayout.Row.scheduleGroup) }
   }
 
-  /// The number of the entry in `places` of the place `guess` names with holiday region `region`,
-  /// added when new.
+  /// The number of the entry in `places` of the place with holiday region `region` whose guess
+  /// is `guess()`, added when new.
   ///
-  /// Most guesses take no region: those are found by `locatorPlace`, their place's number in the
-  /// zone locator, with no text hashed (the five of a `PlaceKey` were a twentieth of settling 1M
-  /// stores).
-  private mutating func placeNumber(of guess: TimeZoneGuess, region: String, locatorPlace: Int?)
+  /// Places are found by `locatorPlace`, their number in the zone locator, with no text made or
+  /// hashed a store (the guess is asked for only when the place is new); a place the locator did
+  /// not give is found by its texts.
+  private mutating func placeNumber(region: String, locatorPlace: Int?, guess: () -> TimeZoneGuess)
     throws(StoreTableOverflow) -> UInt32
   {
-    if region.isEmpty, let locatorPlace, let known = placeNumberOfLocatorPlace[locatorPlace] { return known }
+    if let locatorPlace {
+      if region.isEmpty {
+        if locatorPlace < placeNumberOfLocatorPlace.count,
+          placeNumberOfLocatorPlace[locatorPlace] != Self.noPlace
+        {
+          return placeNumberOfLocatorPlace[locatorPlace]
+        }
+      } else if let known = placeNumberOfRegionalPlace[RegionalPlace(place: locatorPlace, region: region)] {
+        return known
+      }
+    }
+    let guess = guess()
     let key = PlaceKey(
       identifier: guess.identifier, placeName: guess.placeName, countryCode: guess.countryCode,
       division: guess.division, region: region, latitude: guess.placeCoordinate.latitude.bitPattern,
@@ -356,7 +387,18 @@ struct StoreTableBuilder {
       places.append(guess.placeCoordinate.latitude)
       places.append(guess.placeCoordinate.longitude)
     }
-    if region.isEmpty, let locatorPlace { placeNumberOfLocatorPlace[locatorPlace] = place }
+    if let locatorPlace {
+      if region.isEmpty {
+        if locatorPlace >= placeNumberOfLocatorPlace.count {
+          placeNumberOfLocatorPlace.append(
+            contentsOf: repeatElement(Self.noPlace, count: locatorPlace + 1 - placeNumberOfLocatorPlace.count)
+          )
+        }
+        placeNumberOfLocatorPlace[locatorPlace] = place
+      } else {
+        placeNumberOfRegionalPlace[RegionalPlace(place: locatorPlace, region: region)] = place
+      }
+    }
     return place
   }
 
