@@ -87,3 +87,30 @@ struct SettlingAlikeTests {
     }
   }
 }
+
+extension SettlingAlikeTests {
+  /// `HoursResources.bundled` asks its questions of one store of each kind: the kinds must be
+  /// every distinct combination of what the questions read, each once, in the order first met.
+  @Test(arguments: [7 as UInt64, 8])
+  func theKindsOfStoresAreEachDistinctOneOnce(seed: UInt64) throws {
+    let output = try Array(Self.collection(seed: seed).utf8).withUnsafeBufferPointer { buffer in
+      try GeoJSONReader.read(buffer, source: "alike.geojson").get()
+    }
+    let inputs = output.assembly.hoursInputs
+    func kind(_ store: HoursSubject) -> [String?] {
+      [
+        store.timezone, store.openingHours, store.country, store.region,
+        store.coordinate == nil ? nil : "located",
+      ]
+    }
+    var firstMet: [[String?]] = []
+    for position in 0..<inputs.count where !firstMet.contains(kind(inputs[position])) {
+      firstMet.append(kind(inputs[position]))
+    }
+    let subjects = inputs.distinctSubjects()
+    #expect(subjects.map(kind) == firstMet)
+    #expect(subjects.allSatisfy { $0.serviceMembers.isEmpty })
+    // Fewer kinds than stores, or nothing is being checked.
+    #expect(firstMet.count > 10 && firstMet.count < inputs.count / 2)
+  }
+}

@@ -77,6 +77,28 @@ struct HoursInputs: Sendable {
       extras: extras[position], located: coordinates[position] != nil)
   }
 
+  /// One store of each kind told apart by its texts and whether it is located (its `Key` but the
+  /// service members, which it leaves out), in the order first met: for questions asked of every
+  /// store whose answers depend on nothing else (`HoursResources.bundled`). 1M stores of a chain
+  /// are a few thousand kinds; asking each store made its texts a store.
+  func distinctSubjects() -> [HoursSubject] {
+    var seen = Set<Key>()
+    var subjects: [HoursSubject] = []
+    for position in 0..<count {
+      let kind = Key(
+        zone: zones[position], hours: hours[position], country: countries[position],
+        region: regions[position],
+        extras: 0, located: coordinates[position] != nil)
+      guard seen.insert(kind).inserted else { continue }
+      subjects.append(
+        HoursSubject(
+          coordinate: coordinates[position], timezone: text(zones[position]),
+          openingHours: text(hours[position]),
+          country: text(countries[position]), region: text(regions[position]), serviceMembers: []))
+    }
+    return subjects
+  }
+
   /// The store at `position`, as the hours see it.
   subscript(position: Int) -> HoursSubject {
     HoursSubject(

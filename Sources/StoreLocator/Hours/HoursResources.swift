@@ -55,7 +55,8 @@ public struct HoursResources: Sendable {
   static func bundled(for inputs: HoursInputs, extraHolidayFiles: [String] = []) throws(CatalogError)
     -> HoursResources
   {
-    let stores = (0..<inputs.count).lazy.map { inputs[$0] }
+    // Every question below is asked of each kind of store once.
+    let stores = inputs.distinctSubjects()
     var countries = Set<String>()
     for store in stores where store.openingHours != nil {
       if let country = store.country, country.count == 2 {
