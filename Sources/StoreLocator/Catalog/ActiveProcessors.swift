@@ -42,6 +42,12 @@ package enum ActiveProcessors {
     }
   }
 
+  /// The `part`th of `parts` consecutive ranges, as nearly equal as can be, that cover
+  /// `0..<count`: what part `part` of a `run(parts:_:)` over `count` items takes.
+  package static func range(_ part: Int, of parts: Int, in count: Int) -> Range<Int> {
+    (part * count / parts)..<((part + 1) * count / parts)
+  }
+
   /// What one thread runs.
   private final class Part {
     let number: Int

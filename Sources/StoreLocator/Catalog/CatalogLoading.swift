@@ -270,8 +270,9 @@ extension FileBytes {
       let wholeParts = SharedSlots(slots: UnsafeMutableBufferPointer<UInt8>.allocate(capacity: parts))
       defer { wholeParts.slots.deallocate() }
       ActiveProcessors.run(parts: parts) { part in
-        var at = part * count / parts
-        let end = (part + 1) * count / parts
+        let range = ActiveProcessors.range(part, of: parts, in: count)
+        var at = range.lowerBound
+        let end = range.upperBound
         while at < end {
           let got = pread(descriptor, shared.slots.baseAddress! + at, end - at, off_t(start) + off_t(at))
           if got > 0 {

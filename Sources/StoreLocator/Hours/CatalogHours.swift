@@ -322,6 +322,21 @@ extension Catalog {
     // kept beside its number in the table, and which notes it lists in an array of a byte an
     // entry, so that only entries with messages are read for their notes (the entries' cache
     // misses were a sixth of settling 1M stores).
+    /// Adds `note` to the diagnostics of the store at `position`.
+    func list(_ note: SettledStores.Note, at position: Int) {
+      switch note {
+      case .message(let code, let severity, let message):
+        let identity = assembly.identity(at: position)
+        added.append(Diagnostic(code, severity, at: identity.position, storeID: identity.id, message))
+      case .inferredZone:
+        added.append(
+          InferredZoneNotes.placeholder(InferredZoneNotes.code, at: assembly.sourcePosition(at: position)))
+      case .inferredHolidays:
+        added.append(
+          InferredZoneNotes.placeholder(
+            InferredZoneNotes.holidayCode, at: assembly.sourcePosition(at: position)))
+      }
+    }
     var alike: [(stores: SettledStores, row: CatalogAssembly.RowSettling)] = []
     var alikeStandIns: [UInt8] = []
     var alikeByKey: [SettledStores.Key: (entry: Int, sharing: SettledStores.Sharing)] = [:]
@@ -357,32 +372,13 @@ extension Catalog {
           }
         }
       }
+      // Most entries list only stand-ins, told by their byte; the others' notes are read.
       let standIns = alikeStandIns[entry]
-      if standIns & SettledStores.inferredZoneNote != 0 {
-        added.append(
-          InferredZoneNotes.placeholder(InferredZoneNotes.code, at: assembly.sourcePosition(at: position)))
-      }
-      if standIns & SettledStores.inferredHolidaysNote != 0 {
-        added.append(
-          InferredZoneNotes.placeholder(
-            InferredZoneNotes.holidayCode, at: assembly.sourcePosition(at: position)))
-      }
       if standIns == SettledStores.messagesNoted {
-        for note in alike[entry].stores.notes {
-          switch note {
-          case .message(let code, let severity, let message):
-            let identity = assembly.identity(at: position)
-            added.append(Diagnostic(code, severity, at: identity.position, storeID: identity.id, message))
-          case .inferredZone:
-            added.append(
-              InferredZoneNotes.placeholder(InferredZoneNotes.code, at: assembly.sourcePosition(at: position))
-            )
-          case .inferredHolidays:
-            added.append(
-              InferredZoneNotes.placeholder(
-                InferredZoneNotes.holidayCode, at: assembly.sourcePosition(at: position)))
-          }
-        }
+        for note in alike[entry].stores.notes { list(note, at: position) }
+      } else {
+        if standIns & SettledStores.inferredZoneNote != 0 { list(.inferredZone, at: position) }
+        if standIns & SettledStores.inferredHolidaysNote != 0 { list(.inferredHolidays, at: position) }
       }
       openHours[position] = alike[entry].stores.openHours
       try assembly.settle(
@@ -477,7 +473,7 @@ extension Catalog {
     let sought = [UInt32](unsafeUninitializedCapacity: count) { buffer, initialized in
       let shared = SharedSlots(slots: buffer)
       ActiveProcessors.run(parts: parts) { part in
-        for position in (part * count / parts)..<((part + 1) * count / parts) {
+        for position in ActiveProcessors.range(part, of: parts, in: count) {
           let store = stores[position]
           let country =
             needsPlace(store) ? UInt32(store.country.flatMap(TimeZoneLocator.countryKey) ?? 0) : notSought

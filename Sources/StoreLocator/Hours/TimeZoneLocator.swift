@@ -281,7 +281,7 @@ public struct TimeZoneLocator: Sendable {
     var places = [Neighbor?](unsafeUninitializedCapacity: count) { buffer, initialized in
       let shared = SharedSlots(slots: buffer)
       ActiveProcessors.run(parts: parts) { part in
-        for point in (part * count / parts)..<((part + 1) * count / parts) {
+        for point in ActiveProcessors.range(part, of: parts, in: count) {
           (shared.slots.baseAddress! + point).initialize(to: tree.nearest(1, to: points[point]).first)
         }
       }
@@ -299,7 +299,7 @@ public struct TimeZoneLocator: Sendable {
       let shared = SharedSlots(slots: buffer)
       ActiveProcessors.run(parts: parts) { part in
         var neighbors: [Neighbor] = []
-        batch.answer((part * batch.count / parts)..<((part + 1) * batch.count / parts)) { position, search in
+        batch.answer(ActiveProcessors.range(part, of: parts, in: batch.count)) { position, search in
           search.nearest(Self.candidateCount, into: &neighbors)
           (shared.slots.baseAddress! + position).initialize(
             to: preferredPlace(among: neighbors, wanted[position]))

@@ -494,7 +494,7 @@ struct StoreTableBuilder {
                 )
                 let parts = min(ActiveProcessors.count, max(1, rowCount / 16_384))
                 ActiveProcessors.run(parts: parts) { part in
-                  for position in (part * rowCount / parts)..<((part + 1) * rowCount / parts) {
+                  for position in ActiveProcessors.range(part, of: parts, in: rowCount) {
                     let start = position * StoreTableLayout.rowSize
                     let row = UnsafeRawBufferPointer(
                       rebasing: columns.rows[start..<start + StoreTableLayout.rowSize])
