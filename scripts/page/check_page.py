@@ -172,7 +172,13 @@ class Page:
         try:
             return WebDriverWait(self.driver, WAIT_S).until(lambda d: condition())
         except TimeoutException:
-            raise Failure(f"waited {WAIT_S} s for {what}") from None
+            # Where the page was, so that a wait that times out once in CI can be told apart.
+            state = self.driver.execute_script(
+                "const r = document.getElementById('results'), m = document.getElementById('message');"
+                " return [location.search, r && r.getAttribute('data-gen'), r && r.getAttribute('aria-busy'),"
+                " m && m.textContent.slice(0, 120)];")
+            raise Failure(f"waited {WAIT_S} s for {what}; the page at {state[0]!r}: list load {state[1]}, "
+                          f"busy {state[2]}, message {state[3]!r}") from None
 
     def attr(self, css, name):
         return self.driver.execute_script(
