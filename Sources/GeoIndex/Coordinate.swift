@@ -43,11 +43,17 @@ public struct Coordinate: Hashable, Sendable {
   /// Spaces around either number are allowed.
   /// - Throws: `CoordinateError` when the text is not two numbers or they are out of range.
   public init(parsing text: some StringProtocol) throws(CoordinateError) {
-    let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-    // `Double(_:)` reads through C's strtod, which stops at a NUL: `47.6\0abc` would be 47.6.
-    guard parts.count == 2, !text.utf8.contains(0),
-      let latitude = Double(parts[0].trimmingSpaces),
-      let longitude = Double(parts[1].trimmingSpaces)
+    // One concrete type and no array of parts: a generic `split` was a tenth of answering a
+    // `nearest` request.
+    let text = Substring(text)
+    let utf8 = text.utf8
+    // Exactly one comma. `Double(_:)` reads through C's strtod, which stops at a NUL: `47.6\0abc`
+    // would be 47.6.
+    guard let comma = utf8.firstIndex(of: UInt8(ascii: ",")),
+      case let afterComma = utf8.index(after: comma),
+      !utf8[afterComma...].contains(UInt8(ascii: ",")), !utf8.contains(0),
+      let latitude = Double(text[..<comma].trimmingSpaces),
+      let longitude = Double(text[afterComma...].trimmingSpaces)
     else {
       throw CoordinateError(text: String(text))
     }

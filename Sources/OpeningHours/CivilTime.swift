@@ -88,12 +88,45 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
 
   /// `2026-11-22`.
   public var description: String {
-    "\(LocalDate.pad(year, 4))-\(LocalDate.pad(month, 2))-\(LocalDate.pad(day, 2))"
+    var bytes: [UInt8] = []
+    appendDescription(to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// `description`'s UTF-8 appended to `bytes`.
+  public func appendDescription(to bytes: inout [UInt8]) {
+    LocalDate.appendPadded(year, 4, to: &bytes)
+    bytes.append(UInt8(ascii: "-"))
+    LocalDate.appendPadded(month, 2, to: &bytes)
+    bytes.append(UInt8(ascii: "-"))
+    LocalDate.appendPadded(day, 2, to: &bytes)
   }
 
   static func pad(_ value: Int, _ width: Int) -> String {
-    let digits = String(abs(value))
-    return (value < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - digits.count)) + digits
+    var bytes: [UInt8] = []
+    appendPadded(value, width, to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// `value` in decimal with at least `width` digits (zeros in front), after a minus sign when it
+  /// is negative, appended to `bytes`: the numbers of dates and times written without a `String`.
+  static func appendPadded(_ value: Int, _ width: Int, to bytes: inout [UInt8]) {
+    if value < 0 { bytes.append(UInt8(ascii: "-")) }
+    var digitCount = 1
+    var rest = value.magnitude
+    while rest >= 10 {
+      rest /= 10
+      digitCount += 1
+    }
+    bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: max(width, digitCount)))
+    // The digits from the last: zeros already stand where the padding goes.
+    var index = bytes.count - 1
+    rest = value.magnitude
+    repeat {
+      bytes[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+      rest /= 10
+      index -= 1
+    } while rest > 0
   }
 }
 
@@ -138,10 +171,34 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
   }
 
   /// `07:45`, as a clock shows it.
-  public var hourAndMinute: String { LocalDate.pad(hour, 2) + ":" + LocalDate.pad(minute, 2) }
+  public var hourAndMinute: String {
+    var bytes: [UInt8] = []
+    appendHourAndMinute(to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// `hourAndMinute`'s UTF-8 appended to `bytes`.
+  public func appendHourAndMinute(to bytes: inout [UInt8]) {
+    LocalDate.appendPadded(hour, 2, to: &bytes)
+    bytes.append(UInt8(ascii: ":"))
+    LocalDate.appendPadded(minute, 2, to: &bytes)
+  }
 
   /// `2026-11-22T07:45:00`.
   public var description: String {
-    "\(date)T\(LocalDate.pad(hour, 2)):\(LocalDate.pad(minute, 2)):\(LocalDate.pad(second, 2))"
+    var bytes: [UInt8] = []
+    appendDescription(to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// `description`'s UTF-8 appended to `bytes`.
+  public func appendDescription(to bytes: inout [UInt8]) {
+    date.appendDescription(to: &bytes)
+    bytes.append(UInt8(ascii: "T"))
+    LocalDate.appendPadded(hour, 2, to: &bytes)
+    bytes.append(UInt8(ascii: ":"))
+    LocalDate.appendPadded(minute, 2, to: &bytes)
+    bytes.append(UInt8(ascii: ":"))
+    LocalDate.appendPadded(second, 2, to: &bytes)
   }
 }

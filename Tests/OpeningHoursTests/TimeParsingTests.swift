@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import OpeningHours
@@ -40,6 +41,38 @@ import Testing
     #expect(formattedOffset(0) == "+00:00")
     #expect(formattedOffset(-12_600) == "-03:30")
     #expect(formattedOffset(20_700) == "+05:45")
+    #expect(formattedOffset(1172) == "+00:19:32")
+    #expect(formattedOffset(-(14 * 3600 + 5)) == "-14:00:05")
+  }
+
+  /// Times are written as bytes, digit by digit: Foundation's own ISO 8601 formatter, a different
+  /// implementation, agrees with them on instants spread over the supported years, in zones east
+  /// and west of UTC (Foundation writes `Z` for UTC, so the zones here are not UTC).
+  @Test func instantsAreWrittenAsFoundationWritesThem() throws {
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime]
+    var generator = SystemRandomNumberGenerator()
+    let supported = TimeQuery.supportedInstants
+    for _ in 0..<2_000 {
+      let seconds = Int64.random(
+        in: supported.lowerBound.secondsSinceEpoch..<supported.upperBound.secondsSinceEpoch - 86_400,
+        using: &generator)
+      let offset = Int.random(in: 1...(14 * 4), using: &generator) * 15 * 60 * (Bool.random() ? 1 : -1)
+      let zone = TimeZoneRules.fixed(offsetSeconds: offset, identifier: "Test/Offset")
+      formatter.timeZone = try #require(TimeZone(secondsFromGMT: offset))
+      let date = Date(timeIntervalSince1970: TimeInterval(seconds))
+      #expect(iso8601(Instant(secondsSinceEpoch: seconds), in: zone) == formatter.string(from: date))
+    }
+  }
+
+  /// Years outside four digits keep every digit, and a year before 1 its sign, as `String(year)`.
+  @Test func yearsOfOtherWidthsKeepTheirDigits() throws {
+    for year in [-12_345, -1, 0, 7, 99, 2026, 12_345, 1_000_000] {
+      let date = try #require(LocalDate(year: year, month: 3, day: 9))
+      let digits = String(year.magnitude)
+      let padded = String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+      #expect(date.description == (year < 0 ? "-" : "") + padded + "-03-09")
+    }
   }
 
   @Test(

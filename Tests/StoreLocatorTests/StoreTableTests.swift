@@ -90,6 +90,36 @@ import Testing
     #expect(checked > 2 * Self.bundled.stores.count - 1)
   }
 
+  /// The status texts an answer writes in place (`status_text`, `next_change`) when they hold
+  /// what JSON escapes: a comment, a closure's reason and a service's note with quotes, a line
+  /// break and a tab. The row's bytes are the tree's, and they read back as the status's texts.
+  @Test func statusTextsThatNeedEscapesAreWrittenEscaped() throws {
+    let catalog = Self.bundled
+    let zone = try TimeZoneRules(identifier: "America/Los_Angeles")
+    let now = Instant(secondsSinceEpoch: 1_790_000_000)
+    var open = StoreStatus(
+      instant: now, status: OpeningStatus(state: .open, comment: "ask for \"Sam\"\nat the door"),
+      nextChange: now + 5_400, nextState: .closed, timeZone: zone)
+    open.hoursNote = "the store's\thours"
+    var closed = StoreStatus(
+      instant: now, status: .closed, nextChange: now + 86_400 * 9, nextState: .open, timeZone: zone)
+    closed.temporaryClosure = .init(reason: "flood \"B\" wing", until: now + 86_400 * 8)
+    let unknown = StoreStatus(
+      instant: now, status: .unknown, nextChange: nil, timeZone: nil, unavailableReason: "no \"hours\"")
+    for status in [open, closed, unknown] {
+      let row = StoreMatch(table: catalog.table, position: 0, distance: nil, status: status)
+      let tree = StoreMatch(store: catalog.stores[0], distance: nil, status: status)
+      var rendered = JSONBytes()
+      row.writeJSON(to: &rendered)
+      #expect(rendered.text == JSONValue.object(tree.jsonObject).jsonText)
+      let object = try #require(
+        try JSONSerialization.jsonObject(with: Data(rendered.bytes)) as? [String: Any])
+      #expect(object["status_text"] as? String == status.summary)
+      #expect(object["next_change"] as? String == status.nextChange.map(status.formatted))
+      #expect(status.summary.contains("\""))
+    }
+  }
+
   /// Chains repeat values: each distinct text is in the arena once, so two stores of a brand
   /// point at the same bytes.
   @Test func repeatedValuesAreKeptOnce() throws {

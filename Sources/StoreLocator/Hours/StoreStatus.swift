@@ -63,50 +63,107 @@ public struct StoreStatus: Hashable, Sendable {
   /// What a person needs in one phrase: `open until 21:00`, `closed, opens Mon 07:00`,
   /// `open 24 hours`, `hours unknown`, with the rule's comment in quotes.
   public var summary: String {
-    var text: String
+    var bytes: [UInt8] = []
+    appendSummary(to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// `summary`'s UTF-8 appended to `bytes`, without making a `String`: answers write one for
+  /// every store they list.
+  func appendSummary(to bytes: inout [UInt8]) {
+    func text(_ literal: StaticString) { literal.withUTF8Buffer { bytes.append(contentsOf: $0) } }
+    func text(_ words: String) { bytes.append(contentsOf: words.utf8) }
     if let closure = temporaryClosure {
-      text = "temporarily closed"
-      if let reason = closure.reason { text += " \"\(reason)\"" }
-      let zone = timeZone ?? .utc
-      if let change = nextChange, nextState == .open {
-        text += ", reopens " + StoreStatus.dayAndTime(change, in: zone)
-      } else {
-        text += " until " + StoreStatus.dayAndTime(closure.until, in: zone)
+      text("temporarily closed")
+      if let reason = closure.reason {
+        text(" \"")
+        text(reason)
+        text("\"")
       }
-      return text
+      if let change = nextChange, nextState == .open {
+        text(", reopens ")
+        Self.appendDayAndTime(change, in: displayZone, to: &bytes)
+      } else {
+        text(" until ")
+        Self.appendDayAndTime(closure.until, in: displayZone, to: &bytes)
+      }
+      return
     }
     switch (status.state, nextChange, timeZone) {
-    case (.open, nil, _): text = "open 24 hours"
+    case (.open, nil, _): text("open 24 hours")
     case (.open, let change?, let zone?):
-      text = "open until \(StoreStatus.wallTime(change, after: instant, in: zone))"
+      text("open until ")
+      Self.appendWallTime(change, after: instant, in: zone, to: &bytes)
     case (.closed, let change?, let zone?) where nextState == .unknown:
-      text = "closed, hours unknown from \(StoreStatus.wallTime(change, after: instant, in: zone))"
+      text("closed, hours unknown from ")
+      Self.appendWallTime(change, after: instant, in: zone, to: &bytes)
     case (.closed, let change?, let zone?):
-      text = "closed, opens \(StoreStatus.wallTime(change, after: instant, in: zone))"
-    case (.closed, _, _): text = "closed"
-    case (.unknown, _, _): text = unavailableReason.map { "hours unknown (\($0))" } ?? "hours unknown"
-    default: text = status.state.rawValue
+      text("closed, opens ")
+      Self.appendWallTime(change, after: instant, in: zone, to: &bytes)
+    case (.closed, _, _): text("closed")
+    case (.unknown, _, _):
+      text("hours unknown")
+      if let unavailableReason {
+        text(" (")
+        text(unavailableReason)
+        text(")")
+      }
+    default: text(status.state.rawValue)
     }
-    if let comment = status.comment { text += " \"\(comment)\"" }
-    if let hoursNote { text += " (\(hoursNote))" }
-    return text
+    if let comment = status.comment {
+      text(" \"")
+      text(comment)
+      text("\"")
+    }
+    if let hoursNote {
+      text(" (")
+      text(hoursNote)
+      text(")")
+    }
   }
 
   /// `instant` as ISO 8601 with the store's offset then (UTC when the store has no time zone).
   public func formatted(_ instant: Instant) -> String {
-    iso8601(instant, in: timeZone ?? .utc)
+    iso8601(instant, in: displayZone)
   }
+
+  /// `formatted(instant)` as a JSON string, written into `output` without making a `String`.
+  func writeFormatted(_ instant: Instant, to output: inout JSONBytes) {
+    output.append(UInt8(ascii: "\""))
+    appendISO8601(instant, in: displayZone, to: &output.bytes)
+    output.append(UInt8(ascii: "\""))
+  }
+
+  /// The zone times are shown in.
+  private var displayZone: TimeZoneRules { timeZone ?? .utc }
 
   /// `21:00` on the same local day, `Mon 07:00` within a week, `2026-12-27 07:00` beyond.
   static func wallTime(_ instant: Instant, after reference: Instant, in zone: TimeZoneRules) -> String {
+    var bytes: [UInt8] = []
+    appendWallTime(instant, after: reference, in: zone, to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// `wallTime`'s UTF-8 appended to `bytes`.
+  static func appendWallTime(
+    _ instant: Instant, after reference: Instant, in zone: TimeZoneRules, to bytes: inout [UInt8]
+  ) {
     let local = zone.localDateTime(at: instant)
     let today = zone.localDateTime(at: reference).date
-    let clock = local.hourAndMinute
     let days = local.date.daysSinceEpoch - today.daysSinceEpoch
-    if days == 0 { return clock }
-    if days == 1 && local.secondsIntoDay == 0 { return "midnight" }
-    if days < 7 { return weekdayNames[local.date.weekday] + " " + clock }
-    return "\(local.date) \(clock)"
+    if days == 1 && local.secondsIntoDay == 0 {
+      bytes.append(contentsOf: "midnight".utf8)
+      return
+    }
+    if days != 0 {
+      if days < 7 {
+        bytes.append(contentsOf: weekdayNames[local.date.weekday].utf8)
+      } else {
+        local.date.appendDescription(to: &bytes)
+      }
+      bytes.append(UInt8(ascii: " "))
+    }
+    local.appendHourAndMinute(to: &bytes)
   }
 
   static let weekdayNames = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
@@ -116,9 +173,16 @@ public struct StoreStatus: Hashable, Sendable {
 
   /// `Mon 19 Jan 07:00`: a day people read without counting, for a reopening weeks ahead.
   static func dayAndTime(_ instant: Instant, in zone: TimeZoneRules) -> String {
+    var bytes: [UInt8] = []
+    appendDayAndTime(instant, in: zone, to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// `dayAndTime`'s UTF-8 appended to `bytes`.
+  static func appendDayAndTime(_ instant: Instant, in zone: TimeZoneRules, to bytes: inout [UInt8]) {
     let local = zone.localDateTime(at: instant)
-    return
-      "\(weekdayNames[local.date.weekday]) \(local.date.day) \(monthNames[local.date.month - 1]) \(local.hourAndMinute)"
+    bytes.append(contentsOf: "\(weekdayNames[local.date.weekday]) \(local.date.day) \(monthNames[local.date.month - 1]) ".utf8)
+    local.appendHourAndMinute(to: &bytes)
   }
 
   /// `Mon` … `Sun`.

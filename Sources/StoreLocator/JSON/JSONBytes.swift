@@ -47,6 +47,24 @@ struct JSONBytes {
     bytes.append(UInt8(ascii: "\""))
   }
 
+  /// The UTF-8 text `write` appends, as a JSON string literal: written in place, and escaped
+  /// afterwards only when it holds a byte that needs it.
+  mutating func appendString(writing write: (inout [UInt8]) -> Void) {
+    bytes.append(UInt8(ascii: "\""))
+    let start = bytes.count
+    write(&bytes)
+    let needsEscape = bytes.withUnsafeBytes { all in
+      Self.firstEscaped(in: UnsafeRawBufferPointer(rebasing: all[start...]), from: 0) != nil
+    }
+    guard needsEscape else {
+      bytes.append(UInt8(ascii: "\""))
+      return
+    }
+    let text = Array(bytes[start...])
+    bytes.removeSubrange((start - 1)...)
+    text.withUnsafeBytes { appendString(utf8: $0) }
+  }
+
   /// Whether `byte` is written escaped in a JSON string: a quote, a backslash or a control
   /// character.
   @inline(__always) static func isEscaped(_ byte: UInt8) -> Bool {

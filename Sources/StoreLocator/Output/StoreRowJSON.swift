@@ -38,8 +38,18 @@ extension StoreMatch {
       case .openingHours: writeScalarText(table, keys.openingHours, position, to: &output)
       case .state: text(status?.state.rawValue)
       case .comment: text(status?.status.comment)
-      case .nextChange: text(status.flatMap { status in status.nextChange.map(status.formatted) })
-      case .statusText: text(status?.summary)
+      case .nextChange:
+        if let status, let change = status.nextChange {
+          status.writeFormatted(change, to: &output)
+        } else {
+          output.append(ascii: "null")
+        }
+      case .statusText:
+        if let status {
+          output.appendString { status.appendSummary(to: &$0) }
+        } else {
+          output.append(ascii: "null")
+        }
       case .ordering: output.appendString(ordering.name)
       case .orderingNote: text(ordering.note)
       case .phone: writeScalarText(table, keys.phone, position, to: &output)
