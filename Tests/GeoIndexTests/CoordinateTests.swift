@@ -16,9 +16,10 @@ import Testing
     var generator = SystemRandomNumberGenerator()
     let alphabet = Array("0123456789.,- e+")
     for _ in 0..<20_000 {
-      let text = String((0..<Int.random(in: 0...12, using: &generator)).map { _ in
-        alphabet.randomElement(using: &generator)!
-      })
+      let text = String(
+        (0..<Int.random(in: 0...12, using: &generator)).map { _ in
+          alphabet.randomElement(using: &generator)!
+        })
       let parts = text.split(separator: ",", omittingEmptySubsequences: false)
       var expected: Coordinate?
       if parts.count == 2, let latitude = Double(parts[0].trimmingSpaces),

@@ -181,7 +181,8 @@ public struct StoreStatus: Hashable, Sendable {
   /// `dayAndTime`'s UTF-8 appended to `bytes`.
   static func appendDayAndTime(_ instant: Instant, in zone: TimeZoneRules, to bytes: inout [UInt8]) {
     let local = zone.localDateTime(at: instant)
-    bytes.append(contentsOf: "\(weekdayNames[local.date.weekday]) \(local.date.day) \(monthNames[local.date.month - 1]) ".utf8)
+    let day = "\(weekdayNames[local.date.weekday]) \(local.date.day) \(monthNames[local.date.month - 1]) "
+    bytes.append(contentsOf: day.utf8)
     local.appendHourAndMinute(to: &bytes)
   }
 
