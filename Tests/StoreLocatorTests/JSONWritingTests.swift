@@ -28,6 +28,40 @@ import Testing
     "☕", "🏳️‍🌈", "e\u{301}", "\"quoted\"", "C:\\path", "line\nbreak", "\u{2028}", " ", "{}", "</script>",
   ]
 
+  /// Numbers written straight into an answer's bytes: whole numbers below 10^15 as digits alone,
+  /// others as Swift's shortest text that reads back to the same double, `null` for what JSON
+  /// cannot hold; each is a JSON number to Foundation's reader, and `JSONValue`'s text.
+  @Test func numbersAreWrittenAsTheyReadBack() throws {
+    var generator = SystemRandomNumberGenerator()
+    var values: [Double] = [
+      0, -0.0, 1, -1, 0.1, 47.6062, -122.3321, 1e15 - 1, 1e15, -1e15, 1e300, 5e-324, 123_456.789,
+      .nan, .infinity, -.infinity,
+    ]
+    for _ in 0..<2_000 {
+      values.append(Double.random(in: -180...180, using: &generator))
+      values.append((Double.random(in: 0...20_000_000, using: &generator) * 1000).rounded() / 1000)
+      values.append(Double(bitPattern: UInt64.random(in: 0...UInt64.max, using: &generator)))
+    }
+    for value in values {
+      var bytes = JSONBytes()
+      bytes.append(number: value)
+      guard value.isFinite else {
+        #expect(bytes.text == "null")
+        continue
+      }
+      let isWhole = value == value.rounded() && abs(value) < 1e15
+      #expect(!isWhole || bytes.text.allSatisfy { $0 == "-" || $0.isNumber }, "\(value)")
+      #expect(Double(bytes.text) == value, "\(value)")
+      #expect(
+        (try? JSONSerialization.jsonObject(with: Data(bytes.bytes), options: .fragmentsAllowed)) is NSNumber,
+        "\(value)")
+      #expect(JSONValue(value) == .number(bytes.text))
+    }
+    var none = JSONBytes()
+    none.append(number: nil)
+    #expect(none.text == "null")
+  }
+
   @Test func stringsAreWrittenAsTheReferenceWritesThem() throws {
     var generator = SystemRandomNumberGenerator()
     var texts = Self.pieces

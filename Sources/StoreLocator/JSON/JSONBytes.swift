@@ -115,6 +115,16 @@ struct JSONBytes {
     }
   }
 
+  /// The text of `JSONValue(value)`, written without making the value: a whole number (below
+  /// 10^15) without a fraction, any other finite number as Swift writes it, `null` for NaN and
+  /// the infinities (JSON has none) and for no number.
+  mutating func append(number value: Double?) {
+    guard let value, value.isFinite else { return append(ascii: "null") }
+    // Both texts are at most 15 bytes in the common case: small `String`s, not allocated.
+    var text = value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : value.description
+    text.withUTF8 { bytes.append(contentsOf: $0) }
+  }
+
   /// The compact text of `value`.
   mutating func append(_ value: JSONValue) {
     switch value {

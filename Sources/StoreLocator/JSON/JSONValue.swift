@@ -88,20 +88,17 @@ extension JSONValue {
   /// A number written the shortest way that reads back the same; `null` when not finite, since
   /// JSON has no NaN or infinity.
   public init(_ value: Double) {
-    guard value.isFinite else {
-      self = .null
-      return
-    }
-    if value == value.rounded(), abs(value) < 1e15 {
-      self = .number(String(Int64(value)))
-    } else {
-      self = .number("\(value)")
-    }
+    var bytes = JSONBytes()
+    bytes.append(number: value)
+    self = value.isFinite ? .number(bytes.text) : .null
   }
 
   /// An integer number.
   public init(_ value: Int) { self = .number(String(value)) }
 
   /// A distance in metres rounded to the millimetre, as every output writes `distance_m`.
-  public init(meters: Double) { self.init((meters * 1000).rounded() / 1000) }
+  public init(meters: Double) { self.init(Self.millimetres(meters)) }
+
+  /// `meters` rounded to the millimetre.
+  static func millimetres(_ meters: Double) -> Double { (meters * 1000).rounded() / 1000 }
 }

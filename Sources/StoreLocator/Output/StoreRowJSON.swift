@@ -26,9 +26,9 @@ extension StoreMatch {
       case .name: output.append(table.displayJSON(0, at: position))
       case .brand: writeScalarText(table, keys.brand, position, to: &output)
       case .address: output.append(table.displayJSON(1, at: position))
-      case .latitude: output.append(table.coordinate(at: position).map { JSONValue($0.latitude) } ?? .null)
-      case .longitude: output.append(table.coordinate(at: position).map { JSONValue($0.longitude) } ?? .null)
-      case .distance: output.append(distance.map { JSONValue(meters: $0.meters) } ?? .null)
+      case .latitude: output.append(number: table.coordinate(at: position)?.latitude)
+      case .longitude: output.append(number: table.coordinate(at: position)?.longitude)
+      case .distance: output.append(number: distance.map { JSONValue.millimetres($0.meters) })
       case .timeZone:
         if let zone = table.timeZoneName(at: position) {
           output.appendString(zone)
@@ -97,9 +97,9 @@ extension StoreMatch {
     output.appendKey("geometry")
     if let coordinate = coordinate {
       output.append(ascii: "{\"type\":\"Point\",\"coordinates\":[")
-      output.append(JSONValue(coordinate.longitude))
+      output.append(number: coordinate.longitude)
       output.append(UInt8(ascii: ","))
-      output.append(JSONValue(coordinate.latitude))
+      output.append(number: coordinate.latitude)
       output.append(ascii: "]}")
     } else {
       output.append(ascii: "null")
