@@ -96,8 +96,7 @@ public struct Catalog: Sendable {
     let masks = compiled.map {
       SearchMasks(
         tree: tree, storeAtPoint: positions, openHours: $0.openHours, hoursWindow: hoursWindow,
-        conditions: [],
-        matches: { _, _ in false })
+        conditions: [], conditionBits: [])
     }
     compiled?.openHours = []
     var counts: [Diagnostic.Severity: Int] = [:]
@@ -221,38 +220,21 @@ public struct Catalog: Sendable {
   ///   - addingSuggested: Also index `suggestedIndexConditions()` not already given, as
   ///     `stores snapshot build` does.
   ///   - progress: Told that the conditions are being indexed (for a caller that shows it).
-  /// - Complexity: O(n × conditions).
+  /// - Complexity: O(n × properties), the stores split among the processors.
   public func indexing(
     _ conditions: [StoreFilter.Condition], addingSuggested: Bool = false, progress: WorkProgress? = nil
   ) -> Catalog {
     progress?.begin("indexing conditions", total: 0, unit: .stores)
     var conditions = conditions
     if addingSuggested { conditions += suggestedIndexConditions().filter { !conditions.contains($0) } }
+    conditions = Array(conditions.prefix(SearchMasks.conditionCapacity))
+    let bits = ConditionBits.ofEveryStore(meeting: conditions, in: table)
     var copy = self
-    let table = table
-    // One row filter a condition, made once, and each decided once a value: whether a store
-    // meets a condition depends only on its value's text, and equal values of a few-valued key
-    // are one unit in the arena (interned), so the unit's address stands for the value. A
-    // condition was 1M row filters each (a store's `amenity`, or a city with a non-ASCII name,
-    // parsed again for every condition on its key: a third of `snapshot build`); it is now a
-    // handful each, and a lookup a store.
-    let filters = conditions.prefix(SearchMasks.conditionCapacity).map {
-      RowFilter(StoreFilter([$0]), table: table)
-    }
-    let decided = filters.map { _ in UnitDecisions() }
-    let matches = { (condition: Int, position: Int) in
-      table.checkRow(position)
-      let filter = filters[condition]
-      guard let key = filter.tests.first?.key, let unit = table.valueUnit(key: key, at: position) else {
-        return filter.matches(table, at: position)
-      }
-      return decided[condition].decision(for: unit) { filter.matches(table, at: position) }
-    }
     copy.builtMasks =
-      searchMasks?.indexing(conditions, tree: tree, storeAtPoint: storePositions, matches: matches)
+      searchMasks?.indexing(conditions, tree: tree, storeAtPoint: storePositions, conditionBits: bits)
       ?? SearchMasks(
         tree: tree, storeAtPoint: storePositions, openHours: nil,
-        hoursWindow: SearchMasks.hoursWindow(around: .now()), conditions: conditions, matches: matches)
+        hoursWindow: SearchMasks.hoursWindow(around: .now()), conditions: conditions, conditionBits: bits)
     return copy
   }
 

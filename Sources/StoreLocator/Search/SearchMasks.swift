@@ -31,18 +31,18 @@ struct SearchMasks: Sendable {
   ///   - openHours: Per store (in `stores` order), the hours it may be open within
   ///     `hoursWindow`; `nil` when the catalog evaluates no opening hours.
   ///   - storeAtPoint: The store position of each tree point.
-  ///   - matches: Whether the store at a position (second) meets the condition with an index
-  ///     (first) in `conditions`.
+  ///   - conditions: The conditions indexed, at most `conditionCapacity`.
+  ///   - conditionBits: Per store (in `stores` order), the conditions it meets, bit `i` for
+  ///     `conditions[i]` (`ConditionBits`); empty when there are no conditions.
   init(
     tree: KDTree, storeAtPoint: [Int32], openHours: [HoursOfWeek]?,
-    hoursWindow: Range<Instant>, conditions: [StoreFilter.Condition],
-    matches: (Int, Int) -> Bool
+    hoursWindow: Range<Instant>, conditions: [StoreFilter.Condition], conditionBits: [UInt64]
   ) {
-    let conditions = Array(conditions.prefix(Self.conditionCapacity))
+    precondition(conditions.count <= Self.conditionCapacity)
     masks = SubtreeMasks(for: tree) { point in
       let position = Int(storeAtPoint[point])
       var mask = openHours?[position].words ?? HoursOfWeek.all.words
-      mask[Self.conditionWord] = Self.conditionBits(conditions.count) { matches($0, position) }
+      mask[Self.conditionWord] = conditionBits.isEmpty ? 0 : conditionBits[position]
       return mask
     }
     self.conditions = conditions
@@ -55,28 +55,20 @@ struct SearchMasks: Sendable {
     self.hoursWindow = hoursWindow
   }
 
-  /// The same hour bits with `conditions` indexed instead.
+  /// The same hour bits with `conditions` indexed instead (`conditionBits` as for `init`).
   func indexing(
-    _ conditions: [StoreFilter.Condition], tree: KDTree, storeAtPoint: [Int32],
-    matches: (Int, Int) -> Bool
+    _ conditions: [StoreFilter.Condition], tree: KDTree, storeAtPoint: [Int32], conditionBits: [UInt64]
   ) -> SearchMasks {
-    let conditions = Array(conditions.prefix(Self.conditionCapacity))
+    precondition(conditions.count <= Self.conditionCapacity)
     let updated = masks.updating(for: tree) { point, mask in
       var mask = mask
-      let position = Int(storeAtPoint[point])
-      mask[Self.conditionWord] = Self.conditionBits(conditions.count) { matches($0, position) }
+      mask[Self.conditionWord] = conditionBits.isEmpty ? 0 : conditionBits[Int(storeAtPoint[point])]
       return mask
     }
     return SearchMasks(masks: updated, conditions: conditions, hoursWindow: hoursWindow)
   }
 
   private static let conditionWord = firstConditionBit >> 6
-
-  private static func conditionBits(_ count: Int, _ matches: (Int) -> Bool) -> UInt64 {
-    var bits: UInt64 = 0
-    for i in 0..<count where matches(i) { bits |= 1 << UInt64(i) }
-    return bits
-  }
 
   /// The bits a search can require for `filter` and `open`, and the conditions the masks do not
   /// answer, which the search must still test on each store.

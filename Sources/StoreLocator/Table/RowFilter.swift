@@ -45,12 +45,19 @@ struct RowFilter {
   /// True when the store at `position` meets every condition.
   func matches(_ table: StoreTable, at position: Int) -> Bool {
     tests.allSatisfy { test in
-      let value = test.key.flatMap { table.valueJSON(key: $0, at: position) }
-      switch test.condition.test {
-      case .present: return Self.isPresent(value, test, table, position)
-      case .equals: return Self.holds(value, test, table, position)
-      case .notEquals: return !Self.holds(value, test, table, position)
-      }
+      Self.meets(test, value: test.key.flatMap { table.valueJSON(key: $0, at: position) }, table, position)
+    }
+  }
+
+  /// Whether the store at `position`, whose value of the test's key is `value` (`nil`: it has
+  /// none), meets `test`. The answer depends on the value alone.
+  static func meets(
+    _ test: Test, value: UnsafeRawBufferPointer?, _ table: StoreTable, _ position: Int
+  ) -> Bool {
+    switch test.condition.test {
+    case .present: isPresent(value, test, table, position)
+    case .equals: holds(value, test, table, position)
+    case .notEquals: !holds(value, test, table, position)
     }
   }
 
