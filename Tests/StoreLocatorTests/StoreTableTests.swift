@@ -194,32 +194,65 @@ import Testing
 
   /// `suggestedIndexConditions` reads the rows' JSON texts; it suggests what counting the records'
   /// values does (the rule written out here), and the indexed bits are the records' answers.
+  /// The suggestions, one store after another from the records: the definition.
+  static func suggestions(of catalog: Catalog) -> [StoreFilter.Condition] {
+    var keys: [String] = []
+    var counts: [String: [String: Int]] = [:]
+    var saturated: Set<String> = []
+    for store in catalog.stores {
+      for member in store.properties where !saturated.contains(member.key) {
+        guard let text = member.value.scalarText, !text.isEmpty, text.utf8.count <= 40 else { continue }
+        if counts[member.key] == nil {
+          keys.append(member.key)
+          counts[member.key] = [:]
+        }
+        counts[member.key]![text, default: 0] += 1
+        if counts[member.key]!.count > 16 {
+          saturated.insert(member.key)
+          counts[member.key] = nil
+        }
+      }
+    }
+    var expected: [StoreFilter.Condition] = []
+    for key in keys where !saturated.contains(key) {
+      for (value, count) in counts[key]!.sorted(by: { ($0.value, $0.key) < ($1.value, $1.key) })
+      where count < catalog.stores.count {
+        expected.append(StoreFilter.Condition(key: key, test: .equals(value)))
+      }
+    }
+    return Array(expected.prefix(64))
+  }
+
+  /// Suggestions are tallied on every processor, a run of stores each: a key whose values are
+  /// few in each run but many in all is saturated, a key first seen late comes after the others,
+  /// and counts add up across the runs.
+  @Test func suggestionsAddUpAcrossTheRunsOfStores() throws {
+    let count = 4 * 4096
+    var features: [String] = []
+    for index in 0..<count {
+      let half = index * 2 / count
+      // `split`: 10 values in each half, 20 in all; `late`: only in the second half; `few`:
+      // 3 values everywhere, rarer in the first half.
+      let split = "v\(half * 10 + index % 10)"
+      let few = index % (half == 0 ? 7 : 2) == 0 ? "rare" : "often\(index % 2)"
+      let late = half == 1 ? #", "late": "x\#(index % 3)""# : ""
+      features.append(
+        """
+        {"type": "Feature", "id": "s\(index)", "geometry": {"type": "Point", "coordinates": [\(index % 360 - 180), 0]},
+         "properties": {"split": "\(split)", "few": "\(few)"\(late)}}
+        """)
+    }
+    let catalog = try load(
+      #"{"type": "FeatureCollection", "features": ["# + features.joined(separator: ",") + "]}")
+    let suggested = catalog.suggestedIndexConditions()
+    #expect(suggested == Self.suggestions(of: catalog))
+    #expect(!suggested.contains { $0.key == "split" })
+    #expect(suggested.last?.key == "late")
+  }
+
   @Test func indexSuggestionsAndBitsFromRowsAreThoseOfTheRecords() throws {
     for catalog in try Self.catalogs() {
-      var keys: [String] = []
-      var counts: [String: [String: Int]] = [:]
-      var saturated: Set<String> = []
-      for store in catalog.stores {
-        for member in store.properties where !saturated.contains(member.key) {
-          guard let text = member.value.scalarText, !text.isEmpty, text.utf8.count <= 40 else { continue }
-          if counts[member.key] == nil {
-            keys.append(member.key)
-            counts[member.key] = [:]
-          }
-          counts[member.key]![text, default: 0] += 1
-          if counts[member.key]!.count > 16 {
-            saturated.insert(member.key)
-            counts[member.key] = nil
-          }
-        }
-      }
-      var expected: [StoreFilter.Condition] = []
-      for key in keys where !saturated.contains(key) {
-        for (value, count) in counts[key]!.sorted(by: { ($0.value, $0.key) < ($1.value, $1.key) })
-        where count < catalog.stores.count {
-          expected.append(StoreFilter.Condition(key: key, test: .equals(value)))
-        }
-      }
+      let expected = Self.suggestions(of: catalog)
       let suggested = catalog.suggestedIndexConditions()
       #expect(suggested == Array(expected.prefix(64)), "\(catalog.source)")
 

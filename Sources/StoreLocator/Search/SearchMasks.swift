@@ -98,24 +98,75 @@ extension Catalog {
   /// distinct short values (service tags such as `drive_through=yes`, `amenity=cafe`), leaving
   /// out values every store has. Rare values come first within a key: they prune the most.
   ///
-  /// - Complexity: O(n × properties).
+  /// - Complexity: O(n × properties), the stores split among the processors.
   public func suggestedIndexConditions(limit: Int = 64) -> [StoreFilter.Condition] {
-    let maximumValues = 16
-    // By key number, in the order keys first appear; values are read from the rows' JSON texts
-    // (no store is made: this was a sixth of `snapshot build`).
-    var keys: [Int] = []
-    var counts: [Int: [String: Int]] = [:]
+    let table = table
+    let count = table.storeCount
+    // Below a few thousand stores a thread costs more than it saves.
+    let parts = min(ActiveProcessors.count, max(1, count / 4096))
+    let tallies = [ValueTally?](unsafeUninitializedCapacity: parts) { buffer, initialized in
+      buffer.initialize(repeating: nil)
+      let shared = SharedSlots(slots: buffer)
+      ActiveProcessors.run(parts: parts) { part in
+        shared.slots[part] = ValueTally(table, ActiveProcessors.range(part, of: parts, in: count))
+      }
+      initialized = parts
+    }
+    // The parts' tallies added up: a key is saturated when its values in all of them are more
+    // than `maximumValues` (as they are whenever one part's are), and keys come in the order
+    // they first appear in the stores' order.
+    var total = ValueTally()
+    for tally in tallies {
+      for key in tally!.keys {
+        guard total.counts[key] != nil || !total.saturated.contains(key) else { continue }
+        if total.counts[key] == nil { total.keys.append(key) }
+        if tally!.saturated.contains(key) {
+          total.saturate(key)
+        } else {
+          total.counts[key, default: [:]].merge(tally!.counts[key]!, uniquingKeysWith: +)
+          if total.counts[key]!.count > ValueTally.maximumValues { total.saturate(key) }
+        }
+      }
+    }
+    var conditions: [StoreFilter.Condition] = []
+    for key in total.keys where !total.saturated.contains(key) {
+      guard let values = total.counts[key] else { continue }
+      let name = table.key(number: key)
+      for (value, count) in values.sorted(by: { ($0.value, $0.key) < ($1.value, $1.key) })
+      where count < stores.count {
+        conditions.append(StoreFilter.Condition(key: name, test: .equals(value)))
+      }
+    }
+    return Array(conditions.prefix(limit))
+  }
+}
+
+/// How often each short value of each key occurs in a run of stores, read from the rows' JSON
+/// texts (no store is made: this was a sixth of `snapshot build`), up to `maximumValues` a key.
+private struct ValueTally: Sendable {
+  static let maximumValues = 16
+
+  /// By key number, in the order keys first appear with a value counted.
+  var keys: [Int] = []
+  /// By key number, each value's count, until the key is saturated.
+  var counts: [Int: [String: Int]] = [:]
+  /// The keys with more than `maximumValues` values.
+  var saturated: Set<Int> = []
+
+  init() {}
+
+  init(_ table: StoreTable, _ positions: Range<Int>) {
     // By key number: a set of numbers hashed 13 times a store was a third of this pass.
-    var saturated = [Bool](repeating: false, count: table.keyCount)
+    var isSaturated = [Bool](repeating: false, count: table.keyCount)
     // The text a value counts as, by its address in the arena (equal values of a few-valued key
     // are one unit there): read once a value rather than once a store. Bounded: a key whose
     // values are too long to count never saturates, and its values are read each time.
     var textOfValue: [UnsafeRawPointer: String?] = [:]
-    for position in 0..<table.storeCount {
+    for position in positions {
       table.checkRow(position)
       table.forEachMember(at: position) { _, key, value in
         // (A text of 40 bytes is at most 242 as JSON: quotes, and six bytes an escaped byte.)
-        guard key < saturated.count, !saturated[key], value.count <= 242, let address = value.baseAddress
+        guard key < isSaturated.count, !isSaturated[key], value.count <= 242, let address = value.baseAddress
         else {
           return
         }
@@ -133,21 +184,16 @@ extension Catalog {
           counts[key] = [:]
         }
         counts[key]![text, default: 0] += 1
-        if counts[key]!.count > maximumValues {
-          saturated[key] = true
-          counts[key] = nil
+        if counts[key]!.count > Self.maximumValues {
+          isSaturated[key] = true
+          saturate(key)
         }
       }
     }
-    var conditions: [StoreFilter.Condition] = []
-    for key in keys where !saturated[key] {
-      guard let values = counts[key] else { continue }
-      let name = table.key(number: key)
-      for (value, count) in values.sorted(by: { ($0.value, $0.key) < ($1.value, $1.key) })
-      where count < stores.count {
-        conditions.append(StoreFilter.Condition(key: name, test: .equals(value)))
-      }
-    }
-    return Array(conditions.prefix(limit))
+  }
+
+  mutating func saturate(_ key: Int) {
+    saturated.insert(key)
+    counts[key] = nil
   }
 }
