@@ -20,6 +20,16 @@ public struct Instant: Hashable, Comparable, Sendable, CustomStringConvertible {
   public var description: String { LocalDateTime(utc: self).description + "Z" }
 }
 
+extension String {
+  /// The UTF-8 text `write` appends to an empty buffer: the `String` form of a text whose rule is
+  /// written once, as bytes, for the answers that write it without a `String`.
+  package init(utf8Writing write: (inout [UInt8]) -> Void) {
+    var bytes: [UInt8] = []
+    write(&bytes)
+    self.init(decoding: bytes, as: UTF8.self)
+  }
+}
+
 /// A calendar date in the proleptic Gregorian calendar, with no time zone.
 public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible {
   public let year: Int
@@ -87,11 +97,7 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
   }
 
   /// `2026-11-22`.
-  public var description: String {
-    var bytes: [UInt8] = []
-    appendDescription(to: &bytes)
-    return String(decoding: bytes, as: UTF8.self)
-  }
+  public var description: String { String(utf8Writing: { appendDescription(to: &$0) }) }
 
   /// `description`'s UTF-8 appended to `bytes`.
   public func appendDescription(to bytes: inout [UInt8]) {
@@ -103,9 +109,7 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
   }
 
   static func pad(_ value: Int, _ width: Int) -> String {
-    var bytes: [UInt8] = []
-    appendPadded(value, width, to: &bytes)
-    return String(decoding: bytes, as: UTF8.self)
+    String(utf8Writing: { appendPadded(value, width, to: &$0) })
   }
 
   /// `value` in decimal with at least `width` digits (zeros in front), after a minus sign when it
@@ -171,11 +175,7 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
   }
 
   /// `07:45`, as a clock shows it.
-  public var hourAndMinute: String {
-    var bytes: [UInt8] = []
-    appendHourAndMinute(to: &bytes)
-    return String(decoding: bytes, as: UTF8.self)
-  }
+  public var hourAndMinute: String { String(utf8Writing: { appendHourAndMinute(to: &$0) }) }
 
   /// `hourAndMinute`'s UTF-8 appended to `bytes`.
   public func appendHourAndMinute(to bytes: inout [UInt8]) {
@@ -185,11 +185,7 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
   }
 
   /// `2026-11-22T07:45:00`.
-  public var description: String {
-    var bytes: [UInt8] = []
-    appendDescription(to: &bytes)
-    return String(decoding: bytes, as: UTF8.self)
-  }
+  public var description: String { String(utf8Writing: { appendDescription(to: &$0) }) }
 
   /// `description`'s UTF-8 appended to `bytes`.
   public func appendDescription(to bytes: inout [UInt8]) {

@@ -87,9 +87,7 @@ public enum TimeQuery: Hashable, Sendable, CustomStringConvertible {
 
 /// Formats `instant` as ISO 8601 with the offset in force in `zone`: `2026-11-22T07:45:00+09:00`.
 public func iso8601(_ instant: Instant, in zone: TimeZoneRules) -> String {
-  var bytes: [UInt8] = []
-  appendISO8601(instant, in: zone, to: &bytes)
-  return String(decoding: bytes, as: UTF8.self)
+  String(utf8Writing: { appendISO8601(instant, in: zone, to: &$0) })
 }
 
 /// `iso8601(instant, in: zone)`'s UTF-8 appended to `bytes`, without making a `String`: how an
@@ -103,9 +101,7 @@ public func appendISO8601(_ instant: Instant, in zone: TimeZoneRules, to bytes: 
 
 /// `+09:00`, `-03:30`, `+05:45`; seconds are kept when an offset has them (`+00:19:32`).
 public func formattedOffset(_ seconds: Int) -> String {
-  var bytes: [UInt8] = []
-  appendFormattedOffset(seconds, to: &bytes)
-  return String(decoding: bytes, as: UTF8.self)
+  String(utf8Writing: { appendFormattedOffset(seconds, to: &$0) })
 }
 
 /// `formattedOffset(seconds)`'s UTF-8 appended to `bytes`.

@@ -42,6 +42,10 @@ package enum ActiveProcessors {
     }
   }
 
+  /// How many parts a pass over `count` stores is split into: one a processor, but below a few
+  /// thousand stores a thread costs more than it saves.
+  package static func parts(for count: Int) -> Int { min(Self.count, max(1, count / 4096)) }
+
   /// The `part`th of `parts` consecutive ranges, as nearly equal as can be, that cover
   /// `0..<count`: what part `part` of a `run(parts:_:)` over `count` items takes.
   package static func range(_ part: Int, of parts: Int, in count: Int) -> Range<Int> {

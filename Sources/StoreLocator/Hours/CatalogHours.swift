@@ -466,8 +466,7 @@ extension Catalog {
       return store.region == nil && divisions?.hasRegions(country: country) == true
     }
     let count = stores.count
-    // Below a few thousand stores a thread costs more than it saves.
-    let parts = min(ActiveProcessors.count, max(1, count / 4096))
+    let parts = ActiveProcessors.parts(for: count)
     // Per store: `notSought`, or the key of its country (0: none).
     let notSought = UInt32.max
     let sought = [UInt32](unsafeUninitializedCapacity: count) { buffer, initialized in

@@ -62,11 +62,7 @@ public struct StoreStatus: Hashable, Sendable {
 
   /// What a person needs in one phrase: `open until 21:00`, `closed, opens Mon 07:00`,
   /// `open 24 hours`, `hours unknown`, with the rule's comment in quotes.
-  public var summary: String {
-    var bytes: [UInt8] = []
-    appendSummary(to: &bytes)
-    return String(decoding: bytes, as: UTF8.self)
-  }
+  public var summary: String { String(utf8Writing: { appendSummary(to: &$0) }) }
 
   /// `summary`'s UTF-8 appended to `bytes`, without making a `String`: answers write one for
   /// every store they list.
@@ -139,9 +135,7 @@ public struct StoreStatus: Hashable, Sendable {
 
   /// `21:00` on the same local day, `Mon 07:00` within a week, `2026-12-27 07:00` beyond.
   static func wallTime(_ instant: Instant, after reference: Instant, in zone: TimeZoneRules) -> String {
-    var bytes: [UInt8] = []
-    appendWallTime(instant, after: reference, in: zone, to: &bytes)
-    return String(decoding: bytes, as: UTF8.self)
+    String(utf8Writing: { appendWallTime(instant, after: reference, in: zone, to: &$0) })
   }
 
   /// `wallTime`'s UTF-8 appended to `bytes`.
@@ -173,9 +167,7 @@ public struct StoreStatus: Hashable, Sendable {
 
   /// `Mon 19 Jan 07:00`: a day people read without counting, for a reopening weeks ahead.
   static func dayAndTime(_ instant: Instant, in zone: TimeZoneRules) -> String {
-    var bytes: [UInt8] = []
-    appendDayAndTime(instant, in: zone, to: &bytes)
-    return String(decoding: bytes, as: UTF8.self)
+    String(utf8Writing: { appendDayAndTime(instant, in: zone, to: &$0) })
   }
 
   /// `dayAndTime`'s UTF-8 appended to `bytes`.

@@ -22,8 +22,7 @@ enum ConditionBits {
     }
     let (keyed, withoutValue) = (conditionsOnKey, metWithoutValue)
     let count = table.storeCount
-    // Below a few thousand stores a thread costs more than it saves.
-    let parts = min(ActiveProcessors.count, max(1, count / 4096))
+    let parts = ActiveProcessors.parts(for: count)
     return [UInt64](unsafeUninitializedCapacity: count) { buffer, initialized in
       let shared = SharedSlots(slots: buffer)
       ActiveProcessors.run(parts: parts) { part in

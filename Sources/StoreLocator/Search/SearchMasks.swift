@@ -102,8 +102,7 @@ extension Catalog {
   public func suggestedIndexConditions(limit: Int = 64) -> [StoreFilter.Condition] {
     let table = table
     let count = table.storeCount
-    // Below a few thousand stores a thread costs more than it saves.
-    let parts = min(ActiveProcessors.count, max(1, count / 4096))
+    let parts = ActiveProcessors.parts(for: count)
     let tallies = [ValueTally?](unsafeUninitializedCapacity: parts) { buffer, initialized in
       buffer.initialize(repeating: nil)
       let shared = SharedSlots(slots: buffer)

@@ -337,22 +337,6 @@ final class StoreTable: @unchecked Sendable {
     return nil
   }
 
-  /// Where the unit of property `key` of the store at `position` starts in the arena, or `nil`
-  /// when it has none: what stands for the value when conditions are decided once a value
-  /// (equal values of a few-valued key are one unit), without reading its text.
-  func valueUnit(key: UInt32, at position: Int) -> UnsafeRawPointer? {
-    let span = memberSpan(position)
-    for index in 0..<span.count where shapeKey(span.keys + index) == key {
-      let offset = Int(word(members, (span.values + index) * StoreTableLayout.memberSize))
-      guard offset < textsSize else {
-        corrupted(
-          StoreTableLayout.damagedValueReason(span.values + index, offset: UInt32(offset), arena: textsSize))
-      }
-      return UnsafeRawPointer(texts + offset)
-    }
-    return nil
-  }
-
   /// The property `key` of the store at `position`, parsed from its JSON text.
   func value(_ key: String, at position: Int) -> JSONValue? {
     guard let number = keyNumber(of: key), let text = valueJSON(key: number, at: position) else { return nil }
