@@ -231,6 +231,41 @@ struct FeatureReadAheadTests {
       source: "test.geojson", readAhead: plan, keepingRecords: true, releasingReadBytes: true)
   }
 
+  /// Without records kept, a reading thread writes each feature's keys and values into its
+  /// stretch's drafts and lets the properties go, and the next window is read while the reader
+  /// takes one: the catalog made from those rows is the catalog of reading alone, store for store
+  /// (properties, ids, positions, locations) and diagnostic for diagnostic.
+  @Test("rows from drafts whose records were let go", arguments: [false, true])
+  func rowsFromDraftsAreThoseOfReadingAlone(clean: Bool) throws {
+    let windowed = Self.plans.filter { $0.windowBytes < .max }
+    for seed in 0..<4 {
+      for text in [
+        Generated.collection(count: 150, seed: UInt64(seed), clean: clean),
+        Generated.records(count: 150, seed: UInt64(seed), clean: clean),
+      ] {
+        let bytes = Array(text.utf8)
+        let alone = try catalog(bytes, .sequential)
+        for plan in windowed + [Self.plans[3]] {
+          let found = try catalog(bytes, plan)
+          #expect(found.stores.count == alone.stores.count)
+          #expect(
+            firstDifference(Array(found.stores), Array(alone.stores)) == nil, "seed \(seed), plan \(plan)")
+          #expect(found.diagnostics == alone.diagnostics, "seed \(seed), plan \(plan)")
+        }
+      }
+    }
+  }
+
+  /// The catalog of `bytes` read with `plan`, its records not kept, without hours.
+  private func catalog(_ bytes: [UInt8], _ plan: FeatureReadAhead.Plan) throws -> Catalog {
+    var output = try bytes.withUnsafeBufferPointer {
+      GeoJSONReader.read($0, source: "test.geojson", readAhead: plan)
+    }.get()
+    #expect(output.assembly.records == nil)
+    return try Catalog(
+      assembling: &output.assembly, diagnostics: output.diagnostics, source: "test", hours: nil)
+  }
+
   /// Reading with the pages read past given back does give them back: a window's pages read as
   /// zeros after the reader has passed them. (Without this the comparisons above would pass with
   /// nothing given back.)

@@ -113,9 +113,14 @@ import Testing
       // A store's row takes the same text, written apart when nothing needs an escape.
       var properties = JSONObject()
       properties["v"] = .string(text)
-      let draft = RowDraft.make(properties, address: AddressMembers(properties), scratch: &written)
-      draft.withUnsafeBytes { raw in
+      var draft = SnapshotWriter()
+      RowDraft.write(properties, into: &draft, scratch: &written)
+      draft.bytes.withUnsafeBytes { raw in
         var rest = raw
+        let keys = RowDraft.keys(&rest)
+        var keyBytes = keys.bytes
+        #expect(keys.count == 1 && String(decoding: RowDraft.nextKey(&keyBytes), as: UTF8.self) == "v")
+        #expect(keyBytes.isEmpty)
         _ = RowDraft.next(&rest)
         _ = RowDraft.next(&rest)
         let value = RowDraft.next(&rest)

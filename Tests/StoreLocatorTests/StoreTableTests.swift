@@ -41,14 +41,17 @@ import Testing
   }
 
   /// Records whose keys repeat the record before's, or not quite: the same keys in another
-  /// order, one more or one fewer, and a key that is canonically equivalent but not the same bytes
-  /// (`é` composed and decomposed are two keys in JSON). Each row gives back its own keys in order.
+  /// order, one more or one fewer, a key that is canonically equivalent but not the same bytes
+  /// (`é` composed and decomposed are two keys in JSON), and keys of the same lengths that differ
+  /// only in their last byte, far into the row's keys. Each row gives back its own keys in order.
   @Test func keysLikeThePreviousRecordsAreTheirOwn() throws {
     let composed = "caf\u{E9}"
     let decomposed = "cafe\u{301}"
     let keySets: [[String]] = [
       ["a", "b"], ["a", "b"], ["b", "a"], ["a", "b", "c"], ["a", "b"], [composed], [decomposed],
-      [decomposed], [], [], ["a", "b"],
+      [decomposed], [], [], ["a", "b"], ["opening_hours", "brand", "name"],
+      ["opening_hours", "brand", "namf"],
+      ["opening_hours", "brand", "namf"],
     ]
     let stores = keySets.enumerated().map { index, keys in
       Store(

@@ -26,20 +26,37 @@ package enum ActiveProcessors {
       return
     }
     withoutActuallyEscaping(body) { body in
-      var threads: [pthread_t] = []
-      for number in 1..<parts {
-        let part = Unmanaged.passRetained(Part(number: number, body: body)).toOpaque()
-        if let thread = start(part) {
-          threads.append(thread)
-        } else {
-          // No thread to be had (a process at its limit): the part runs here, later.
-          Unmanaged<Part>.fromOpaque(part).release()
-          body(number)
-        }
-      }
+      let started = start(parts: 1..<parts, body)
       body(0)
+      started.join()
+    }
+  }
+
+  /// Parts running on threads of their own (`start(parts:_:)`), until joined.
+  package struct Started: ~Copyable {
+    fileprivate let threads: [pthread_t]
+
+    /// Returns when every part has.
+    package consuming func join() {
       for thread in threads { pthread_join(thread, nil) }
     }
+  }
+
+  /// Starts `body(part)` for every part in `parts`, each on a thread of its own, and returns at
+  /// once; `join()` waits for them. A part that gets no thread (a process at its limit) runs here,
+  /// before this returns.
+  package static func start(parts: Range<Int>, _ body: @escaping @Sendable (Int) -> Void) -> Started {
+    var threads: [pthread_t] = []
+    for number in parts {
+      let part = Unmanaged.passRetained(Part(number: number, body: body)).toOpaque()
+      if let thread = start(part) {
+        threads.append(thread)
+      } else {
+        Unmanaged<Part>.fromOpaque(part).release()
+        body(number)
+      }
+    }
+    return Started(threads: threads)
   }
 
   /// How many parts a pass over `count` stores is split into: one a processor, but below a few

@@ -40,9 +40,10 @@ struct CatalogAssembly {
 
   /// Adds `store` as the next row.
   /// - Parameters:
-  ///   - draft: Its values as a reading thread wrote them (`RowDraft`), if one did.
+  ///   - draft: Its keys and values as a reading thread wrote them (`RowDraft`), if one did; its
+  ///     properties are then not read (the thread may have let them go).
   ///   - hours: What its hours read, as a reading thread took them, if one did.
-  mutating func append(_ store: Store, draft: [UInt8]? = nil, hours: HoursDraft? = nil)
+  mutating func append(_ store: Store, draft: UnsafeRawBufferPointer? = nil, hours: HoursDraft? = nil)
     throws(StoreTableOverflow)
   {
     try builder.append(store, draft: draft)

@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -62,10 +64,16 @@ struct FeatureReadAhead {
     /// Where the stretch starts: the offset the reader must arrive at to take its features.
     let start: Int
     /// The features, with lines counted from the stretch's start: line 1 is the line `start` is
-    /// on, and its columns count from `start`.
-    let features: MoveStack<(record: FeatureRecord, line: Int, column: Int)>
+    /// on, and its columns count from `start`. With each, what its hours read and where its row's
+    /// draft lies in `drafts`.
+    let features: MoveStack<Feature>
+    /// The features' keys and values as their rows take them (`RowDraft`), back to back: one
+    /// buffer a stretch, not an allocation a feature for the reader to free.
+    var drafts = SnapshotWriter()
     /// The next feature's offset after the last clean one: where the reader goes on.
     var resume: Int
+
+    typealias Feature = (record: FeatureRecord, hours: HoursDraft, draft: Range<Int>, line: Int, column: Int)
 
     /// - Parameter bytes: The stretch's length, to make room for its features at once rather than
     ///   growing step by step (room that is never used costs address space, not memory).
@@ -89,35 +97,102 @@ struct FeatureReadAhead {
   /// `first`, those that start before `windowEnd`.
   ///
   /// - Parameters:
+  ///   - keepingProperties: Keep each record's properties (when the reader keeps its records);
+  ///     else they are let go on the thread that read them, once its row's draft is written.
   ///   - progress: Told of the bytes each thread reads, as it reads them.
   static func read(
     _ layout: Layout, base: UnsafePointer<UInt8>, first: Int, end: Int, windowEnd: Int,
-    coordinatesUnusable: Bool,
+    coordinatesUnusable: Bool, keepingProperties: Bool = true,
     plan: Plan, progress: WorkProgress? = nil
   ) -> Outcome {
-    guard end - first >= plan.minimumBytes else { return .none }
-    let starts = stretchStarts(base: base, first: first, end: windowEnd, plan: plan)
-    guard starts.count > 1 else { return .none }
-    let stretches = starts.indices.map { number in
-      Stretch(
-        start: starts[number],
-        bytes: (number + 1 < starts.count ? starts[number + 1] : windowEnd) - starts[number])
-    }
-    // The threads share the input, which nobody writes, and the stretches, each filled by one thread.
-    let shared = Shared(base: base, stretches: stretches)
-    ActiveProcessors.run(parts: stretches.count) { number in
-      let limit = number + 1 < shared.stretches.count ? shared.stretches[number + 1].start : windowEnd
-      readStretch(
-        shared.stretches[number], layout: layout, base: shared.base, limit: limit, end: end,
-        coordinatesUnusable: coordinatesUnusable, progress: progress)
-    }
-    return .stretches(stretches)
+    guard
+      let window = Window.start(
+        layout, base: base, first: first, end: end, windowEnd: windowEnd,
+        coordinatesUnusable: coordinatesUnusable,
+        keepingProperties: keepingProperties, plan: plan, progress: progress)
+    else { return .none }
+    return .stretches(window.finish())
   }
 
-  /// What the threads share: each reads the input and fills its own stretch.
-  private struct Shared: @unchecked Sendable {
-    let base: UnsafePointer<UInt8>
-    let stretches: [Stretch]
+  /// A window's stretches being read: by threads of their own from the start, and by the reader
+  /// too once it asks for them (`finish`), each stretch by the first thread to claim it. So the
+  /// reader can start the next window and turn this one's features into rows meanwhile, the
+  /// other processors reading on beside it.
+  final class Window: @unchecked Sendable {
+    let layout: Layout
+    let coordinatesUnusable: Bool
+    /// Where the window's features start: its first stretch, and the offset they start before.
+    let first: Int
+    let windowEnd: Int
+    private let stretches: [Stretch]
+    private let base: UnsafePointer<UInt8>
+    private let end: Int
+    private let keepingProperties: Bool
+    private let progress: WorkProgress?
+    /// The number of the next stretch no thread has claimed.
+    private let claimed = Atomic<Int>(0)
+    private var threads: ActiveProcessors.Started?
+
+    /// Starts reading the window of features that start from `first` to before `windowEnd` on
+    /// every processor but the caller's; `nil` when it is too short to cut.
+    ///
+    /// The caller must call `finish()` before the input's bytes go: the threads read them.
+    static func start(
+      _ layout: Layout, base: UnsafePointer<UInt8>, first: Int, end: Int, windowEnd: Int,
+      coordinatesUnusable: Bool, keepingProperties: Bool, plan: Plan, progress: WorkProgress?
+    ) -> Window? {
+      guard end - first >= plan.minimumBytes else { return nil }
+      let starts = stretchStarts(base: base, first: first, end: windowEnd, plan: plan)
+      guard starts.count > 1 else { return nil }
+      let stretches = starts.indices.map { number in
+        Stretch(
+          start: starts[number],
+          bytes: (number + 1 < starts.count ? starts[number + 1] : windowEnd) - starts[number])
+      }
+      let window = Window(
+        layout: layout, coordinatesUnusable: coordinatesUnusable, first: first, windowEnd: windowEnd,
+        stretches: stretches, base: base, end: end, keepingProperties: keepingProperties, progress: progress)
+      let helpers = min(ActiveProcessors.count, stretches.count) - 1
+      window.threads = ActiveProcessors.start(parts: 0..<helpers) { _ in window.readUnclaimed() }
+      return window
+    }
+
+    private init(
+      layout: Layout, coordinatesUnusable: Bool, first: Int, windowEnd: Int, stretches: [Stretch],
+      base: UnsafePointer<UInt8>, end: Int, keepingProperties: Bool, progress: WorkProgress?
+    ) {
+      self.layout = layout
+      self.coordinatesUnusable = coordinatesUnusable
+      self.first = first
+      self.windowEnd = windowEnd
+      self.stretches = stretches
+      self.base = base
+      self.end = end
+      self.keepingProperties = keepingProperties
+      self.progress = progress
+    }
+
+    deinit { threads.take()?.join() }
+
+    /// The window's stretches, every one read: the caller reads those no thread has claimed yet,
+    /// then waits for the threads.
+    func finish() -> [Stretch] {
+      readUnclaimed()
+      threads.take()?.join()
+      return stretches
+    }
+
+    /// Reads stretches, in order, until none is left to claim.
+    private func readUnclaimed() {
+      while true {
+        let number = claimed.wrappingAdd(1, ordering: .relaxed).oldValue
+        guard number < stretches.count else { return }
+        let limit = number + 1 < stretches.count ? stretches[number + 1].start : windowEnd
+        readStretch(
+          stretches[number], layout: layout, base: base, limit: limit, end: end,
+          coordinatesUnusable: coordinatesUnusable, keepingProperties: keepingProperties, progress: progress)
+      }
+    }
   }
 
   /// `first`, then for each further share of the bytes the first line after it that starts with
@@ -132,6 +207,12 @@ struct FeatureReadAhead {
       starts.append(start)
     }
     return starts
+  }
+
+  /// Where a window that follows one ending at `windowEnd` starts: the first line at or after it
+  /// that starts with `{` (`nil`: none before `end`).
+  static func nextWindowStart(base: UnsafePointer<UInt8>, after windowEnd: Int, end: Int) -> Int? {
+    lineStartingWithBrace(base: base, from: windowEnd - 1, end: end)
   }
 
   /// The offset of the `{` that starts the first line after `offset` whose first byte other than
@@ -154,7 +235,7 @@ struct FeatureReadAhead {
   /// problems, and stops before the first feature that has any.
   static func readStretch(
     _ stretch: Stretch, layout: Layout, base: UnsafePointer<UInt8>, limit: Int, end: Int,
-    coordinatesUnusable: Bool, progress: WorkProgress? = nil
+    coordinatesUnusable: Bool, keepingProperties: Bool = true, progress: WorkProgress? = nil
   ) {
     let start = stretch.start
     var reported = start
@@ -206,12 +287,14 @@ struct FeatureReadAhead {
         guard scanner.isAtEnd || scanner.current == UInt8(ascii: "{") else { break reading }
       }
       let (line, column) = lines.position(of: featureStart)
-      // The row's values, and what its hours read, are taken here, on this thread, not by the one
-      // that builds the rows.
+      // The row's keys and values, and what its hours read, are taken here, on this thread, not by
+      // the one that builds the rows; then the properties are let go here too.
       let address = AddressMembers(record.properties)
-      record.draft = RowDraft.make(record.properties, address: address, scratch: &scratch)
-      record.hours = HoursDraft(timezone: record.timezone, properties: record.properties, address: address)
-      stretch.features.append((record, line, column))
+      let draftStart = stretch.drafts.count
+      RowDraft.write(record.properties, address: address, into: &stretch.drafts, scratch: &scratch)
+      let hours = HoursDraft(timezone: record.timezone, properties: record.properties, address: address)
+      if !keepingProperties { record.properties = JSONObject() }
+      stretch.features.append((record, hours, draftStart..<stretch.drafts.count, line, column))
       stretch.resume = scanner.offset
     }
   }

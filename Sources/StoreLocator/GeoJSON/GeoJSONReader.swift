@@ -47,6 +47,8 @@ struct GeoJSONReader {
   private var overflow: StoreTableOverflow?
   /// Where the features read ahead last end: the reader reads ahead again when it gets there.
   private var readAheadEnd = 0
+  /// The window after the one read ahead last, being read meanwhile on other threads.
+  private var nextWindow: FeatureReadAhead.Window?
   /// What the duplicate checks need of each store, parallel to the rows: taken while the feature is
   /// still in the cache, so the checks need not visit every store's properties again.
   private var storeKeys: [StoreKeys] = []
@@ -177,6 +179,7 @@ struct GeoJSONReader {
 
   /// One or more top-level objects: a FeatureCollection, a Feature, or newline-delimited Features.
   private mutating func readObjects() {
+    defer { dropNextWindow() }
     var stretches: [FeatureReadAhead.Stretch] = []
     var nextStretch = 0
     while true {
@@ -562,6 +565,7 @@ struct GeoJSONReader {
   ///
   /// - Returns: `true` when the array was closed; `false` when the input ended first (reported).
   private mutating func readFeatureArray() -> Bool {
+    defer { dropNextWindow() }
     scanner.offset += 1
     scanner.skipWhitespace()
     if !scanner.isAtEnd, scanner.current == UInt8(ascii: "]") {
@@ -670,25 +674,54 @@ struct GeoJSONReader {
   /// Reads ahead the features of the next window of the input (`FeatureReadAhead.Plan`) from the
   /// scanner's offset on, when there are enough, for the reader to take stretch by stretch as it
   /// arrives at their starts; sets where to read ahead again.
+  ///
+  /// The window after it is started at once, on the other processors, so that it is read while
+  /// the reader turns this one's features into rows (`nextWindow`).
   private mutating func readAhead(
     _ layout: FeatureReadAhead.Layout, into stretches: inout [FeatureReadAhead.Stretch]
   ) {
     stretches = []
     if releasesReadBytes { releaseBytes(before: scanner.offset) }
-    let windowEnd = self.windowEnd(from: scanner.offset)
-    let outcome = FeatureReadAhead.read(
-      layout, base: base, first: scanner.offset, end: scanner.end, windowEnd: windowEnd,
-      coordinatesUnusable: coordinatesUnusable, plan: readAhead, progress: progress)
-    switch outcome {
-    case .none:
+    var window = nextWindow.take()
+    // Started for where this reader now is: the same features, read the same way. (Its first
+    // stretch need not start at the scanner: the reader reads up to it, or past it, in order.)
+    if let started = window,
+      started.layout != layout || started.coordinatesUnusable != coordinatesUnusable
+        || started.windowEnd <= scanner.offset
+    {
+      _ = started.finish()
+      window = nil
+    }
+    let windowEnd = window?.windowEnd ?? self.windowEnd(from: scanner.offset)
+    window =
+      window
+      ?? FeatureReadAhead.Window.start(
+        layout, base: base, first: scanner.offset, end: scanner.end, windowEnd: windowEnd,
+        coordinatesUnusable: coordinatesUnusable, keepingProperties: assembly.records != nil, plan: readAhead,
+        progress: progress)
+    guard let window else {
       // Too short to read ahead, now and after; or a window that could not be cut (a feature
       // longer than it): the next one may be.
       let tooShort = scanner.end - scanner.offset < readAhead.minimumBytes
       readAheadEnd = tooShort || windowEnd == scanner.end ? .max : windowEnd
-    case .stretches(let read):
-      readAheadEnd = windowEnd
-      stretches = read
+      return
     }
+    stretches = window.finish()
+    readAheadEnd = windowEnd
+    if windowEnd < scanner.end, scanner.end - windowEnd >= readAhead.minimumBytes,
+      let next = FeatureReadAhead.nextWindowStart(base: base, after: windowEnd, end: scanner.end)
+    {
+      nextWindow = FeatureReadAhead.Window.start(
+        layout, base: base, first: next, end: scanner.end, windowEnd: self.windowEnd(from: next),
+        coordinatesUnusable: coordinatesUnusable, keepingProperties: assembly.records != nil, plan: readAhead,
+        progress: progress)
+    }
+  }
+
+  /// Waits for the window started ahead, if any, and lets it go: before the reader leaves the
+  /// features it was started for (its threads read the input's bytes).
+  private mutating func dropNextWindow() {
+    _ = nextWindow.take()?.finish()
   }
 
   /// Gives the input's whole pages before `offset` back to the system. The reader never reads
@@ -712,7 +745,7 @@ struct GeoJSONReader {
   }
 
   /// Adds `store` as the next row (`draft`: its values, when a reading thread wrote them).
-  private mutating func add(_ store: Store, draft: [UInt8]? = nil, hours: HoursDraft? = nil) {
+  private mutating func add(_ store: Store, draft: UnsafeRawBufferPointer? = nil, hours: HoursDraft? = nil) {
     do throws(StoreTableOverflow) {
       try assembly.append(store, draft: draft, hours: hours)
     } catch {
@@ -737,19 +770,20 @@ struct GeoJSONReader {
     scanner.offset = stretch.resume
     // The stretch counted lines from its start; its first line goes on from the reader's column.
     let (line, column) = lines.position(of: start)
-    stretch.features.consumeAll { feature in
-      let position =
-        feature.line == 1
-        ? SourcePosition(featureIndex: featureIndex, line: line, column: column + feature.column - 1)
-        : SourcePosition(featureIndex: featureIndex, line: line + feature.line - 1, column: feature.column)
-      featureIndex += 1
-      var record = feature.record
-      if let note = record.settleGeneratedID(at: position) { diagnostics.append(note) }
-      storeKeys.append(record.keys)
-      let (draft, hours) = (record.draft, record.hours)
-      record.draft = nil
-      record.hours = nil
-      add(record.store(at: position), draft: draft, hours: hours)
+    stretch.drafts.bytes.withUnsafeBytes { drafts in
+      stretch.features.consumeAll { feature in
+        let position =
+          feature.line == 1
+          ? SourcePosition(featureIndex: featureIndex, line: line, column: column + feature.column - 1)
+          : SourcePosition(featureIndex: featureIndex, line: line + feature.line - 1, column: feature.column)
+        featureIndex += 1
+        var record = feature.record
+        if let note = record.settleGeneratedID(at: position) { diagnostics.append(note) }
+        storeKeys.append(record.keys)
+        add(
+          record.store(at: position), draft: UnsafeRawBufferPointer(rebasing: drafts[feature.draft]),
+          hours: feature.hours)
+      }
     }
     return true
   }
@@ -1194,10 +1228,6 @@ struct FeatureRecord {
   var properties: JSONObject
   var timezone: String?
   var keys: StoreKeys
-  /// Its values as its row takes them (`RowDraft`), and what its hours read, when a reading
-  /// thread took them.
-  var draft: [UInt8]?
-  var hours: HoursDraft?
 
   /// Gives a record read ahead (every feature read as feature 0) the id its real `position`
   /// makes, when its id is generated, and returns the stand-in of its `generated-id` note, with

@@ -125,8 +125,9 @@ struct StoreTableBuilder {
   private var shapeKeyCount = 0
   /// The key numbers of the row being added.
   private var rowKeys: [UInt32] = []
-  /// The keys of the row added last, and its shape: `rowKeys` still holds their numbers.
-  private var previousKeys: [String] = []
+  /// The keys of the row added last (as its draft has them), and its shape: `rowKeys` still
+  /// holds their numbers.
+  private var previousKeys: [UInt8] = []
   private var previousShape: UInt32?
   /// Each row's id, for the id order.
   private var idRefs: [TextRef] = []
@@ -211,28 +212,30 @@ struct StoreTableBuilder {
   ///
   /// - Parameter draft: The store's values as `RowDraft.write` wrote them, when a reading thread
   ///   did; else they are written here.
-  mutating func append(_ store: Store, draft: [UInt8]? = nil) throws(StoreTableOverflow) {
-    func appending(_ values: UnsafeRawBufferPointer) -> Result<Void, StoreTableOverflow> {
-      Result { () throws(StoreTableOverflow) in try append(store, values: values) }
-    }
+  mutating func append(_ store: Store, draft: UnsafeRawBufferPointer? = nil) throws(StoreTableOverflow) {
     guard let draft else {
       var values = SnapshotWriter()
       swap(&values, &ownDraft)
       values.removeAll()
       RowDraft.write(store.properties, into: &values, scratch: &scratch)
-      let appended = values.bytes.withUnsafeBytes(appending)
+      let appended = values.bytes.withUnsafeBytes { values in
+        Result { () throws(StoreTableOverflow) in try append(store, values: values) }
+      }
       swap(&values, &ownDraft)
       try appended.get()
       return
     }
-    try draft.withUnsafeBytes(appending).get()
+    try append(store, values: draft)
   }
 
+  /// Adds `store` as the next row, its keys and values read from `draft` (`RowDraft`), not from
+  /// its properties (which a reading thread may have let go).
   private mutating func append(_ store: Store, values draft: UnsafeRawBufferPointer)
     throws(StoreTableOverflow)
   {
     var draft = draft
-    guard memberCount + store.properties.count < Int(UInt32.max) else { throw Self.full }
+    let (keyCount, keys) = RowDraft.keys(&draft)
+    guard memberCount + keyCount < Int(UInt32.max) else { throw Self.full }
     var storeID = store.id
     let appended = storeID.withUTF8 { texts.append(UnsafeRawBufferPointer($0)) }
     guard let id = appended else { throw Self.full }
@@ -241,22 +244,27 @@ struct StoreTableBuilder {
     // A chain's records mostly have the keys of the record before, in the same order: compared
     // byte for byte, they need no hashing into key and shape numbers.
     let sameKeys =
-      store.properties.count == previousKeys.count
-      && zip(store.properties, previousKeys).allSatisfy { $0.key.hasSameBytes(as: $1) }
+      keys.count == previousKeys.count
+      && previousKeys.withUnsafeBytes {
+        keys.count == 0 || memcmp($0.baseAddress!, keys.baseAddress!, keys.count) == 0
+      }
     if !sameKeys {
       rowKeys.removeAll(keepingCapacity: true)
-      for member in store.properties {
-        if let known = keyNumbers[ExactText(member.key)] {
+      var rest = keys
+      for _ in 0..<keyCount {
+        let key = ExactText(String(decoding: RowDraft.nextKey(&rest), as: UTF8.self))
+        if let known = keyNumbers[key] {
           rowKeys.append(known)
         } else {
-          let key = UInt32(keyRefs.count)
-          keyNumbers[ExactText(member.key)] = key
-          keyRefs.append(try text(member.key))
+          let number = UInt32(keyRefs.count)
+          keyNumbers[key] = number
+          keyRefs.append(try text(key.text))
           keyStatistics.append(KeyStatistics())
-          rowKeys.append(key)
+          rowKeys.append(number)
         }
       }
-      previousKeys = store.properties.map(\.key)
+      previousKeys.removeAll(keepingCapacity: true)
+      previousKeys.append(contentsOf: keys)
     }
     let shape: UInt32
     if sameKeys, let previousShape {
@@ -296,7 +304,7 @@ struct StoreTableBuilder {
     for key in rowKeys {
       members.append(try internUnit(of: &draft, key: key).unit)
     }
-    memberCount += store.properties.count
+    memberCount += keyCount
     count += 1
   }
 
@@ -655,20 +663,28 @@ extension StoreTableLayout {
   }
 }
 
-/// A store's values as its row takes them, written where the record is read (on a reading
-/// thread, for most records of a large file) so that the one thread that builds the rows only
-/// interns them: the name's unit, the address line's, then each property value's, in order; a
-/// unit is a LEB128 length and compact JSON text (`StoreTableLayout.memberSize`).
+/// A store's keys and values as its row takes them, written where the record is read (on a
+/// reading thread, for most records of a large file) so that the one thread that builds the rows
+/// only numbers and interns them, and never holds the record's `JSONObject`: the number of keys,
+/// each key (a LEB128 length and its UTF-8), then the name's unit, the address line's, and each
+/// property value's, in the keys' order; a unit is a LEB128 length and compact JSON text
+/// (`StoreTableLayout.memberSize`).
 ///
-/// Writing them was a third of the builder's time (serializing each value again, composing the
-/// address line), all of it on the thread the rows wait for.
+/// Writing the values was a third of the builder's time (serializing each value again, composing
+/// the address line), all of it on the thread the rows wait for. The keys are in the draft so
+/// that the records of a large file are let go on the thread that read them: freeing a reading
+/// thread's allocations on the thread that builds the rows took that arena's lock (a tenth of
+/// the builder's thread, and what kept the reading from going on beside it).
 enum RowDraft {
-  /// Writes the values of a store with `properties` into `draft` (`scratch` is for the texts).
+  /// Writes the keys and values of a store with `properties` into `draft` (`scratch` is for the
+  /// texts).
   /// - Parameter address: The address keys of `properties`, when already found.
   static func write(
     _ properties: JSONObject, address: AddressMembers? = nil, into draft: inout SnapshotWriter,
     scratch: inout JSONBytes
   ) {
+    draft.appendVarint(properties.count)
+    for member in properties { draft.append(member.key) }
     let name = Store.name(in: properties)
     write(name.map(JSONValue.string) ?? .null, into: &draft, scratch: &scratch)
     var unused: PropertyAliases = []
@@ -677,11 +693,42 @@ enum RowDraft {
     for member in properties { write(member.value, into: &draft, scratch: &scratch) }
   }
 
-  /// The values of a store with `properties`, for a reading thread.
-  static func make(_ properties: JSONObject, address: AddressMembers, scratch: inout JSONBytes) -> [UInt8] {
-    var draft = SnapshotWriter()
-    write(properties, address: address, into: &draft, scratch: &scratch)
-    return draft.bytes
+  /// The keys at the start of `draft`: how many, and their bytes (each a LEB128 length and its
+  /// UTF-8, for `nextKey`); `draft` is moved past them, to the name's unit.
+  @inline(__always) static func keys(_ draft: inout UnsafeRawBufferPointer) -> (
+    count: Int, bytes: UnsafeRawBufferPointer
+  ) {
+    let count = varint(&draft)
+    var rest = draft
+    for _ in 0..<count { _ = nextKey(&rest) }
+    let bytes = UnsafeRawBufferPointer(rebasing: draft[..<(draft.count - rest.count)])
+    draft = rest
+    return (count, bytes)
+  }
+
+  /// The UTF-8 of the key at the start of `keys`; `keys` is moved past it.
+  @inline(__always) static func nextKey(_ keys: inout UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+    let length = varint(&keys)
+    let key = UnsafeRawBufferPointer(rebasing: keys[..<length])
+    keys = UnsafeRawBufferPointer(rebasing: keys[length...])
+    return key
+  }
+
+  /// The LEB128 number at the start of `bytes` (written by `write`, so whole); `bytes` is moved
+  /// past it.
+  @inline(__always) private static func varint(_ bytes: inout UnsafeRawBufferPointer) -> Int {
+    var value = 0
+    var shift = 0
+    var at = 0
+    while true {
+      let byte = bytes[at]
+      at += 1
+      value |= Int(byte & 0x7F) << shift
+      if byte & 0x80 == 0 { break }
+      shift += 7
+    }
+    bytes = UnsafeRawBufferPointer(rebasing: bytes[at...])
+    return value
   }
 
   private static func write(_ value: JSONValue, into draft: inout SnapshotWriter, scratch: inout JSONBytes) {
