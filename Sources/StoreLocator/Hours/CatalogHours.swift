@@ -413,7 +413,12 @@ extension Catalog {
     }
     let addedKeys = added.map { $0.position?.featureIndex ?? Int.max }
     func isSorted(_ keys: [Int]) -> Bool { zip(keys, keys.dropFirst()).allSatisfy { $0 <= $1 } }
-    guard isSorted(loadedKeys), isSorted(addedKeys) else {
+    let inOrder = isSorted(loadedKeys) && isSorted(addedKeys)
+    // One list empty: the other is the answer as it is, not copied (a clean file of a million
+    // stores has no loader diagnostic and a million "zone inferred" notes).
+    if inOrder, loaded.isEmpty { return added }
+    if inOrder, added.isEmpty { return loaded }
+    guard inOrder else {
       let keyed =
         loaded.indices.map { (key: loadedKeys[$0], group: 0, offset: $0) }
         + added.indices.map { (key: addedKeys[$0], group: 1, offset: $0) }
