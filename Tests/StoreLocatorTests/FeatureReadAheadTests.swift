@@ -237,7 +237,9 @@ struct FeatureReadAheadTests {
   /// (properties, ids, positions, locations) and diagnostic for diagnostic.
   @Test("rows from drafts whose records were let go", arguments: [false, true])
   func rowsFromDraftsAreThoseOfReadingAlone(clean: Bool) throws {
+    // Each plan with windows, with and without the pages read past given back; one without.
     let windowed = Self.plans.filter { $0.windowBytes < .max }
+    let readings = windowed.map { ($0, false) } + windowed.map { ($0, true) } + [(Self.plans[3], false)]
     for seed in 0..<4 {
       for text in [
         Generated.collection(count: 150, seed: UInt64(seed), clean: clean),
@@ -245,22 +247,30 @@ struct FeatureReadAheadTests {
       ] {
         let bytes = Array(text.utf8)
         let alone = try catalog(bytes, .sequential)
-        for plan in windowed + [Self.plans[3]] {
-          let found = try catalog(bytes, plan)
+        for (plan, releasing) in readings {
+          let found = try catalog(bytes, plan, releasing: releasing)
           #expect(found.stores.count == alone.stores.count)
           #expect(
-            firstDifference(Array(found.stores), Array(alone.stores)) == nil, "seed \(seed), plan \(plan)")
-          #expect(found.diagnostics == alone.diagnostics, "seed \(seed), plan \(plan)")
+            firstDifference(Array(found.stores), Array(alone.stores)) == nil,
+            "seed \(seed), plan \(plan), releasing \(releasing)")
+          #expect(found.diagnostics == alone.diagnostics, "seed \(seed), releasing \(releasing)")
         }
       }
     }
   }
 
-  /// The catalog of `bytes` read with `plan`, its records not kept, without hours.
-  private func catalog(_ bytes: [UInt8], _ plan: FeatureReadAhead.Plan) throws -> Catalog {
-    var output = try bytes.withUnsafeBufferPointer {
-      GeoJSONReader.read($0, source: "test.geojson", readAhead: plan)
-    }.get()
+  /// The catalog of `bytes` read with `plan`, its records not kept, without hours; `releasing`:
+  /// with the pages read past given back, from memory of its own.
+  private func catalog(_ bytes: [UInt8], _ plan: FeatureReadAhead.Plan, releasing: Bool = false) throws
+    -> Catalog
+  {
+    let copy = UnsafeMutableRawPointer.allocate(byteCount: max(bytes.count, 1), alignment: 1 << 12)
+    defer { copy.deallocate() }
+    copy.copyMemory(from: bytes, byteCount: bytes.count)
+    var output = try GeoJSONReader.read(
+      UnsafeBufferPointer(start: copy.assumingMemoryBound(to: UInt8.self), count: bytes.count),
+      source: "test.geojson", readAhead: plan, releasingReadBytes: releasing
+    ).get()
     #expect(output.assembly.records == nil)
     return try Catalog(
       assembling: &output.assembly, diagnostics: output.diagnostics, source: "test", hours: nil)

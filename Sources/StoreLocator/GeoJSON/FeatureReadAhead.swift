@@ -20,9 +20,10 @@ import Synchronization
 /// feature start, or a stretch with a problem, is read (again) in order, and the problem is
 /// reported exactly as without threads.
 ///
-/// The input is read ahead a window at a time (`Plan.windowBytes`), and the reader turns each
-/// window's features into rows before the next is read: a large file's records are never all in
-/// memory at once.
+/// The input is read ahead a window at a time (`Plan.windowBytes`): while the reader turns one
+/// window's features into rows, the next is read on the other processors (`Window`), and the one
+/// after waits until then. So at most two windows' records are in memory at once, never a large
+/// file's all.
 struct FeatureReadAhead {
   /// Where the features are.
   enum Layout: Sendable {
@@ -46,9 +47,8 @@ struct FeatureReadAhead {
     static var sequential: Plan { Plan(minimumBytes: .max, minimumStretchBytes: .max, stretches: 1) }
 
     /// Enough stretches per processor to keep every processor busy to the end of a window, and
-    /// windows of 16 MB: about 35,000 records of a chain at a time, not a whole file's. (Reading
-    /// the next window on other threads while the reader takes one was tried: on two cores it
-    /// gained nothing measurable and held a second window.)
+    /// windows of 16 MB: about 35,000 records of a chain at a time (two windows while the next is
+    /// read beside the reader), not a whole file's.
     static var automatic: Plan {
       let processors = ActiveProcessors.count
       return Plan(

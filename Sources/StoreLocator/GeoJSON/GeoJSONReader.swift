@@ -681,7 +681,10 @@ struct GeoJSONReader {
     _ layout: FeatureReadAhead.Layout, into stretches: inout [FeatureReadAhead.Stretch]
   ) {
     stretches = []
-    if releasesReadBytes { releaseBytes(before: scanner.offset) }
+    // Pages are given back last: the window started ahead may have started before the scanner
+    // (the reader then reads past its first stretches, and drops them), and its threads read
+    // until it is finished; the next window starts at or after this one's end.
+    defer { if releasesReadBytes { releaseBytes(before: scanner.offset) } }
     var window = nextWindow.take()
     // Started for where this reader now is: the same features, read the same way. (Its first
     // stretch need not start at the scanner: the reader reads up to it, or past it, in order.)
