@@ -31,6 +31,30 @@ import Testing
     RequestParameters(pairs.map { (name: $0.0, value: $0.1) }, style: .queryString)
   }
 
+  /// Which members name a service's hours or a capacity is decided by a key's first byte before
+  /// any prefix is compared: the same answers as comparing both prefixes, for keys that start
+  /// with the prefixes, other cases, combining marks, composed letters and anything random.
+  @Test func serviceMembersAreThoseWithEitherPrefix() {
+    var keys = [
+      "opening_hours", "opening_hours:", "opening_hours:drive_through", "pickup:",
+      "pickup:drive_through:per_15",
+      "pickup", "Opening_hours:x", "PICKUP:x", "o\u{308}pening_hours:x", "\u{F6}pening_hours:x",
+      "p\u{301}ickup:x",
+      "", "o", "p", "brand", "\u{1F600}", "opening_hours\u{301}:x",
+    ]
+    var generator = SystemRandomNumberGenerator()
+    let pieces = ["o", "p", "opening_hours:", "pickup:", "\u{301}", "\u{F6}", "x", ":", "\u{1F600}"]
+    for _ in 0..<2_000 {
+      keys.append(
+        (0..<Int.random(in: 1...3, using: &generator)).map { _ in pieces.randomElement()! }.joined())
+    }
+    for key in keys {
+      let member = JSONObject.Member(key: key, value: .string("24/7"))
+      let expected = key.hasPrefix(Catalog.serviceHoursPrefix) || key.hasPrefix(HoursSubject.capacityPrefix)
+      #expect(HoursSubject.isServiceMember(member) == expected, "\(Array(key.unicodeScalars))")
+    }
+  }
+
   @Test func driveThroughOpenAtElevenWhileTheLobbyIsClosed() throws {
     let at = "2026-12-02T23:00:00-08:00"
     let plain = try NearestRequest(parameters([("near", "47.60,-122.33"), ("k", "1"), ("open_at", at)]))
