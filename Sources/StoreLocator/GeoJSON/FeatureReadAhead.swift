@@ -121,8 +121,7 @@ struct FeatureReadAhead {
   final class Window: @unchecked Sendable {
     let layout: Layout
     let coordinatesUnusable: Bool
-    /// Where the window's features start: its first stretch, and the offset they start before.
-    let first: Int
+    /// The offset the window's features start before.
     let windowEnd: Int
     private let stretches: [Stretch]
     private let base: UnsafePointer<UInt8>
@@ -150,7 +149,7 @@ struct FeatureReadAhead {
           bytes: (number + 1 < starts.count ? starts[number + 1] : windowEnd) - starts[number])
       }
       let window = Window(
-        layout: layout, coordinatesUnusable: coordinatesUnusable, first: first, windowEnd: windowEnd,
+        layout: layout, coordinatesUnusable: coordinatesUnusable, windowEnd: windowEnd,
         stretches: stretches, base: base, end: end, keepingProperties: keepingProperties, progress: progress)
       let helpers = min(ActiveProcessors.count, stretches.count) - 1
       window.threads = ActiveProcessors.start(parts: 0..<helpers) { _ in window.readUnclaimed() }
@@ -158,12 +157,11 @@ struct FeatureReadAhead {
     }
 
     private init(
-      layout: Layout, coordinatesUnusable: Bool, first: Int, windowEnd: Int, stretches: [Stretch],
+      layout: Layout, coordinatesUnusable: Bool, windowEnd: Int, stretches: [Stretch],
       base: UnsafePointer<UInt8>, end: Int, keepingProperties: Bool, progress: WorkProgress?
     ) {
       self.layout = layout
       self.coordinatesUnusable = coordinatesUnusable
-      self.first = first
       self.windowEnd = windowEnd
       self.stretches = stretches
       self.base = base

@@ -747,7 +747,7 @@ struct GeoJSONReader {
     scanner.end - first > readAhead.windowBytes ? first + readAhead.windowBytes : scanner.end
   }
 
-  /// Adds `store` as the next row (`draft`: its values, when a reading thread wrote them).
+  /// Adds `store` as the next row (`draft`: its keys and values, when a reading thread wrote them).
   private mutating func add(_ store: Store, draft: UnsafeRawBufferPointer? = nil, hours: HoursDraft? = nil) {
     do throws(StoreTableOverflow) {
       try assembly.append(store, draft: draft, hours: hours)

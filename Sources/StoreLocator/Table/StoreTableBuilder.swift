@@ -210,8 +210,8 @@ struct StoreTableBuilder {
   /// schedule) is written by `settle` once they are compiled, and until then the row says it has
   /// none.
   ///
-  /// - Parameter draft: The store's values as `RowDraft.write` wrote them, when a reading thread
-  ///   did; else they are written here.
+  /// - Parameter draft: The store's keys and values as `RowDraft.write` wrote them, when a
+  ///   reading thread did (its properties are then not read); else they are written here.
   mutating func append(_ store: Store, draft: UnsafeRawBufferPointer? = nil) throws(StoreTableOverflow) {
     guard let draft else {
       var values = SnapshotWriter()
@@ -673,8 +673,9 @@ extension StoreTableLayout {
 /// Writing the values was a third of the builder's time (serializing each value again, composing
 /// the address line), all of it on the thread the rows wait for. The keys are in the draft so
 /// that the records of a large file are let go on the thread that read them: freeing a reading
-/// thread's allocations on the thread that builds the rows took that arena's lock (a tenth of
-/// the builder's thread, and what kept the reading from going on beside it).
+/// thread's allocations on the thread that builds the rows takes that thread's `malloc` arena
+/// lock, which kept the next window from being read beside the builder (Benchmarks/README.md,
+/// "The next window read while the reader takes one").
 enum RowDraft {
   /// Writes the keys and values of a store with `properties` into `draft` (`scratch` is for the
   /// texts).
