@@ -18,14 +18,16 @@ struct FeatureReadAheadTests {
   @Test func cleanCollectionIsReadAheadWhole() throws {
     let text = Generated.collection(count: 300, seed: 1, clean: true)
     let bytes = Array(text.utf8)
-    let outcome = bytes.withUnsafeBufferPointer { buffer in
+    let read = bytes.withUnsafeBufferPointer { buffer in
       let first = text.utf8.firstIndex(of: UInt8(ascii: "["))!.utf16Offset(in: text) + 1
-      return FeatureReadAhead.read(
+      return FeatureReadAhead.Window.start(
         .array, base: buffer.baseAddress!, first: first, end: buffer.count, windowEnd: buffer.count,
-        coordinatesUnusable: false, plan: Self.plans[2])
+        coordinatesUnusable: false, plan: Self.plans[2]
+      )?.finish()
     }
-    guard case .stretches(let stretches) = outcome, Self.runIntoEachOther(stretches) else {
-      Issue.record("expected every stretch to run into the next, got \(outcome)")
+    guard let stretches = read, Self.runIntoEachOther(stretches) else {
+      Issue.record(
+        "expected every stretch to run into the next, got \(read.map { "\($0.count) stretches" } ?? "none")")
       return
     }
     // The last feature, before ']', is read in order.
@@ -39,14 +41,16 @@ struct FeatureReadAheadTests {
     let middle = text.index(text.startIndex, offsetBy: text.utf8.count / 2)
     text.insert(contentsOf: "}", at: middle)
     let bytes = Array(text.utf8)
-    let outcome = bytes.withUnsafeBufferPointer { buffer in
+    let read = bytes.withUnsafeBufferPointer { buffer in
       let first = text.utf8.firstIndex(of: UInt8(ascii: "["))!.utf16Offset(in: text) + 1
-      return FeatureReadAhead.read(
+      return FeatureReadAhead.Window.start(
         .array, base: buffer.baseAddress!, first: first, end: buffer.count, windowEnd: buffer.count,
-        coordinatesUnusable: false, plan: Self.plans[2])
+        coordinatesUnusable: false, plan: Self.plans[2]
+      )?.finish()
     }
-    guard case .stretches(let stretches) = outcome, !Self.runIntoEachOther(stretches) else {
-      Issue.record("expected stretches to be taken one by one, got \(outcome)")
+    guard let stretches = read, !Self.runIntoEachOther(stretches) else {
+      Issue.record(
+        "expected stretches to be taken one by one, got \(read.map { "\($0.count) stretches" } ?? "none")")
       return
     }
     expectSameAsAlone(bytes)
@@ -69,13 +73,15 @@ struct FeatureReadAheadTests {
   @Test func cleanRecordsAreReadAheadWhole() {
     let text = Generated.records(count: 300, seed: 7, clean: true)
     let bytes = Array(text.utf8)
-    let outcome = bytes.withUnsafeBufferPointer { buffer in
-      FeatureReadAhead.read(
+    let read = bytes.withUnsafeBufferPointer { buffer in
+      FeatureReadAhead.Window.start(
         .records, base: buffer.baseAddress!, first: 0, end: buffer.count, windowEnd: buffer.count,
-        coordinatesUnusable: false, plan: Self.plans[2])
+        coordinatesUnusable: false, plan: Self.plans[2]
+      )?.finish()
     }
-    guard case .stretches(let stretches) = outcome, Self.runIntoEachOther(stretches) else {
-      Issue.record("expected every stretch to run into the next, got \(outcome)")
+    guard let stretches = read, Self.runIntoEachOther(stretches) else {
+      Issue.record(
+        "expected every stretch to run into the next, got \(read.map { "\($0.count) stretches" } ?? "none")")
       return
     }
     // Every record, the last one too: the input may end after it.

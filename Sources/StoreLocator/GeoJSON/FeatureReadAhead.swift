@@ -84,36 +84,6 @@ struct FeatureReadAhead {
     }
   }
 
-  /// What reading ahead gave.
-  enum Outcome {
-    /// Nothing: the array is too short, or cannot be cut.
-    case none
-    /// Stretches for the reader to take one by one where it arrives at their starts; when every
-    /// stretch ran into the next, the reader takes them all, one after another.
-    case stretches([Stretch])
-  }
-
-  /// Reads ahead the features of the array whose first feature (or what should be one) is at
-  /// `first`, those that start before `windowEnd`.
-  ///
-  /// - Parameters:
-  ///   - keepingProperties: Keep each record's properties (when the reader keeps its records);
-  ///     else they are let go on the thread that read them, once its row's draft is written.
-  ///   - progress: Told of the bytes each thread reads, as it reads them.
-  static func read(
-    _ layout: Layout, base: UnsafePointer<UInt8>, first: Int, end: Int, windowEnd: Int,
-    coordinatesUnusable: Bool, keepingProperties: Bool = true,
-    plan: Plan, progress: WorkProgress? = nil
-  ) -> Outcome {
-    guard
-      let window = Window.start(
-        layout, base: base, first: first, end: end, windowEnd: windowEnd,
-        coordinatesUnusable: coordinatesUnusable,
-        keepingProperties: keepingProperties, plan: plan, progress: progress)
-    else { return .none }
-    return .stretches(window.finish())
-  }
-
   /// A window's stretches being read: by threads of their own from the start, and by the reader
   /// too once it asks for them (`finish`), each stretch by the first thread to claim it. So the
   /// reader can start the next window and turn this one's features into rows meanwhile, the
@@ -132,13 +102,18 @@ struct FeatureReadAhead {
     private let claimed = Atomic<Int>(0)
     private var threads: ActiveProcessors.Started?
 
-    /// Starts reading the window of features that start from `first` to before `windowEnd` on
-    /// every processor but the caller's; `nil` when it is too short to cut.
+    /// Starts reading the window of features that start from `first` (the first feature, or
+    /// what should be one) to before `windowEnd` on every processor but the caller's; `nil` when
+    /// it is too short to cut.
     ///
     /// The caller must call `finish()` before the input's bytes go: the threads read them.
+    /// - Parameters:
+    ///   - keepingProperties: Keep each record's properties (when the reader keeps its records);
+    ///     else they are let go on the thread that read them, once its row's draft is written.
+    ///   - progress: Told of the bytes each thread reads, as it reads them.
     static func start(
       _ layout: Layout, base: UnsafePointer<UInt8>, first: Int, end: Int, windowEnd: Int,
-      coordinatesUnusable: Bool, keepingProperties: Bool, plan: Plan, progress: WorkProgress?
+      coordinatesUnusable: Bool, keepingProperties: Bool = true, plan: Plan, progress: WorkProgress? = nil
     ) -> Window? {
       guard end - first >= plan.minimumBytes else { return nil }
       let starts = stretchStarts(base: base, first: first, end: windowEnd, plan: plan)

@@ -191,10 +191,11 @@ struct HoursSubject: Sendable {
   /// stores). A key whose first byte differs cannot start with either prefix, even by canonical
   /// equivalence: each prefix's first character is one ASCII scalar.
   static func isServiceMember(_ member: JSONObject.Member) -> Bool {
-    switch member.key.utf8.first {
-    case UInt8(ascii: "o"): member.key.hasPrefix(Catalog.serviceHoursPrefix)
-    case UInt8(ascii: "p"): member.key.hasPrefix(capacityPrefix)
-    default: false
-    }
+    let first = member.key.utf8.first
+    if first == serviceHoursFirstByte, member.key.hasPrefix(Catalog.serviceHoursPrefix) { return true }
+    return first == capacityFirstByte && member.key.hasPrefix(capacityPrefix)
   }
+
+  private static let serviceHoursFirstByte = Catalog.serviceHoursPrefix.utf8.first
+  private static let capacityFirstByte = capacityPrefix.utf8.first
 }
