@@ -7,7 +7,9 @@ import GeoIndex
 /// 2. read ahead on threads, cut into 2…9 stretches however short the input (the automatic plan
 ///    only reads ahead above 1 MB): the same stores, positions and diagnostics, or the same error;
 /// 3. indexed, written as a snapshot, mapped back and verified: the same stores, store by store,
-///    and the same diagnostics.
+///    and the same diagnostics;
+/// 4. as the loader reads, records let go once their rows are drafted, alone and read ahead (the
+///    drafts then written from the input's bytes): the same catalog either way.
 @main enum GeoJSONFuzz {
   /// Holidays and time-zone places, loaded once: compiling hours is part of what a snapshot keeps.
   nonisolated(unsafe) static var resources: HoursResources?
@@ -50,6 +52,23 @@ import GeoIndex
       fuzzCheck(found == expected, "read ahead: error \(found), read alone: \(expected)")
     case (let expected, let found):
       fuzzCheck(false, "read alone: \(expected); read ahead: \(found)")
+    }
+    // As the loader reads: the records let go once their rows are drafted, from the input's bytes
+    // when read ahead. The catalog of those rows is that of the rows drafted alone.
+    let rows = FuzzingHooks.readGeoJSONRows(bytes, source: source, readAheadStretches: nil)
+    let drafted = FuzzingHooks.readGeoJSONRows(bytes, source: source, readAheadStretches: stretches)
+    switch (rows, drafted) {
+    case (.success(let expected), .success(let found)):
+      fuzzCheck(
+        found.stores == expected.stores,
+        "drafted: stores \(firstDifference(found.stores, expected.stores) ?? "")")
+      fuzzCheck(
+        found.diagnostics == expected.diagnostics,
+        "drafted: diagnostics \(firstDifference(found.diagnostics, expected.diagnostics) ?? "")")
+    case (.failure(let expected), .failure(let found)):
+      fuzzCheck(found == expected, "drafted: error \(found), read alone: \(expected)")
+    case (let expected, let found):
+      fuzzCheck(false, "rows read alone: \(expected); drafted: \(found)")
     }
   }
 

@@ -216,6 +216,8 @@ struct FeatureReadAhead {
     var lines = LineCounter(base: base, count: end, firstLineStart: start)
     var diagnostics: [(order: Int, diagnostic: Diagnostic)] = []
     var scratch = JSONBytes(capacity: 256)
+    // A record whose properties go once its draft is written needs none but those read as text.
+    var drafter = keepingProperties ? nil : FeatureDrafter()
     reading: while scanner.offset < limit {
       if let progress, scanner.offset >= reported + WorkProgress.byteStep {
         progress.advance(by: scanner.offset - reported)
@@ -223,10 +225,22 @@ struct FeatureReadAhead {
       }
       let featureStart = scanner.offset
       let value: JSONValue
-      do throws(JSONSyntaxError) {
-        value = try scanner.parseValue()
-      } catch {
-        break
+      let drafted: Bool
+      if let read = drafter?.read(&scanner) {
+        value = read
+        drafted = true
+      } else {
+        // Not an ordinary Feature: read again in full, so that what is wrong is found as alone.
+        scanner.offset = featureStart
+        scanner.resetDepth()
+        scanner.duplicateKeys.removeAll()
+        scanner.loneSurrogates.removeAll()
+        do throws(JSONSyntaxError) {
+          value = try scanner.parseValue()
+        } catch {
+          break
+        }
+        drafted = false
       }
       guard scanner.duplicateKeys.isEmpty, scanner.loneSurrogates.isEmpty else { break }
       // A top-level object is a plain record only when it is a Feature without the members that
@@ -264,7 +278,11 @@ struct FeatureReadAhead {
       // the one that builds the rows; then the properties are let go here too.
       let address = AddressMembers(record.properties)
       let draftStart = stretch.drafts.count
-      RowDraft.write(record.properties, address: address, into: &stretch.drafts, scratch: &scratch)
+      if drafted {
+        drafter!.writeDraft(properties: record.properties, address: address, into: &stretch.drafts)
+      } else {
+        RowDraft.write(record.properties, address: address, into: &stretch.drafts, scratch: &scratch)
+      }
       let hours = HoursDraft(timezone: record.timezone, properties: record.properties, address: address)
       if !keepingProperties { record.properties = JSONObject() }
       stretch.features.append((record, hours, draftStart..<stretch.drafts.count, line, column))

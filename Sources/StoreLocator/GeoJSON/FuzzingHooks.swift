@@ -22,6 +22,32 @@
     .map { (stores: $0.stores, diagnostics: GeneratedIDNotes.expanded($0.diagnostics)) }
   }
 
+  /// Reads GeoJSON as the loader does, its records let go once their rows are drafted (read ahead,
+  /// from the input's bytes by `FeatureDrafter`), and returns the stores and diagnostics of the
+  /// catalog made from those rows, without hours: what `readGeoJSON` gives for the same plan.
+  public static func readGeoJSONRows(_ bytes: [UInt8], source: String, readAheadStretches: Int?)
+    -> Result<(stores: [Store], diagnostics: [Diagnostic]), CatalogError>
+  {
+    let plan =
+      readAheadStretches.map {
+        FeatureReadAhead.Plan(
+          minimumBytes: 0, minimumStretchBytes: 1, stretches: $0, windowBytes: max(1, bytes.count / 2))
+      }
+      ?? .sequential
+    let read = bytes.withUnsafeBufferPointer { GeoJSONReader.read($0, source: source, readAhead: plan) }
+    return read.map { output in
+      var output = output
+      do throws(StoreTableOverflow) {
+        let catalog = try Catalog(
+          assembling: &output.assembly, diagnostics: output.diagnostics, source: source, hours: nil)
+        return (Array(catalog.stores), catalog.diagnostics)
+      } catch {
+        // A fuzzer's input is far below the table's limits.
+        preconditionFailure(error.reason)
+      }
+    }
+  }
+
   /// The checksum every part of a snapshot is sealed with, so a fuzzer can reseal mutated bytes
   /// and reach the code behind the checksum checks.
   public static func snapshotChecksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {

@@ -230,7 +230,9 @@ struct JSONScanner {
     return elementStack.popArray(from: first)
   }
 
-  @inline(__always) private mutating func enter() throws(JSONSyntaxError) {
+  /// Goes one container deeper, as reading an object or array does: for a reader that reads a
+  /// container's members itself (`FeatureDrafter`), so that the depth limit counts it.
+  @inline(__always) mutating func enter() throws(JSONSyntaxError) {
     depth += 1
     if depth > maximumDepth {
       depth = 0
@@ -239,6 +241,9 @@ struct JSONScanner {
         hint: nil, isEndOfInput: false)
     }
   }
+
+  /// Leaves the container `enter` went into.
+  @inline(__always) mutating func leave() { depth -= 1 }
 
   /// Forgets the containers left open by an error, before reading the next record.
   mutating func resetDepth() {
@@ -311,38 +316,10 @@ struct JSONScanner {
   mutating func parseString() throws(JSONSyntaxError) -> String {
     offset &+= 1
     let start = offset
-    var cursor = offset
-    // Fast path: plain ASCII without escapes, eight bytes at a time where possible.
-    while true {
-      while cursor &+ 8 <= end {
-        let word = UInt64(littleEndian: UnsafeRawPointer(base + cursor).loadUnaligned(as: UInt64.self))
-        let special = Self.specialBytes(word)
-        if special != 0 {
-          // Straight to the first special byte, not byte by byte.
-          cursor &+= special.trailingZeroBitCount &>> 3
-          break
-        }
-        cursor &+= 8
-      }
-      guard cursor < end else {
-        offset = cursor
-        throw endOfInput(expecting: "'\"' closing the string")
-      }
-      let byte = base[cursor]
-      if byte == UInt8(ascii: "\"") {
-        offset = cursor &+ 1
-        return strings.string(UnsafeBufferPointer(start: base + start, count: cursor - start))
-      }
-      if byte == UInt8(ascii: "\\") { break }
-      if byte < 0x20 {
-        offset = cursor
-        throw controlCharacter(byte)
-      }
-      if byte >= 0x80 {
-        cursor = try validateUTF8Sequence(at: cursor)
-        continue
-      }
-      cursor &+= 1
+    var cursor = try unescapedRun(from: start)
+    if base[cursor] == UInt8(ascii: "\"") {
+      offset = cursor &+ 1
+      return strings.string(UnsafeBufferPointer(start: base + start, count: cursor - start))
     }
     // Slow path: escapes. Copy what came before, then decode the rest byte by byte.
     scratch.removeAll(keepingCapacity: true)
@@ -371,6 +348,56 @@ struct JSONScanner {
         cursor &+= 1
       }
     }
+  }
+
+  /// Reads a string without escapes, `offset` at its opening quote, and returns where its text
+  /// is (between the quotes): those bytes are its UTF-8, and with the quotes its compact JSON.
+  /// `nil` when it has an escape, with `offset` left at the opening quote for `parseString`.
+  mutating func plainString() throws(JSONSyntaxError) -> Range<Int>? {
+    let start = offset &+ 1
+    let stop = try unescapedRun(from: start)
+    guard base[stop] == UInt8(ascii: "\"") else { return nil }
+    offset = stop &+ 1
+    return start..<stop
+  }
+
+  /// The offset of the closing quote or first backslash of the string whose text starts at
+  /// `start`, every byte before it checked (no control character, valid UTF-8).
+  @inline(__always) private mutating func unescapedRun(from start: Int) throws(JSONSyntaxError) -> Int {
+    var cursor = start
+    // Plain ASCII eight bytes at a time where possible.
+    while true {
+      while cursor &+ 8 <= end {
+        let word = UInt64(littleEndian: UnsafeRawPointer(base + cursor).loadUnaligned(as: UInt64.self))
+        let special = Self.specialBytes(word)
+        if special != 0 {
+          // Straight to the first special byte, not byte by byte.
+          cursor &+= special.trailingZeroBitCount &>> 3
+          break
+        }
+        cursor &+= 8
+      }
+      guard cursor < end else {
+        offset = cursor
+        throw endOfInput(expecting: "'\"' closing the string")
+      }
+      let byte = base[cursor]
+      if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return cursor }
+      if byte < 0x20 {
+        offset = cursor
+        throw controlCharacter(byte)
+      }
+      if byte >= 0x80 {
+        cursor = try validateUTF8Sequence(at: cursor)
+        continue
+      }
+      cursor &+= 1
+    }
+  }
+
+  /// The text of the input's bytes in `range`, checked UTF-8 (a `plainString`).
+  mutating func text(_ range: Range<Int>) -> String {
+    strings.string(UnsafeBufferPointer(start: base + range.lowerBound, count: range.count))
   }
 
   /// The high bit of the first byte (in memory order, of a little-endian word) that is `"`, `\`, a

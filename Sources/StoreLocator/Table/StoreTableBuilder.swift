@@ -686,12 +686,22 @@ enum RowDraft {
   ) {
     draft.appendVarint(properties.count)
     for member in properties { draft.append(member.key) }
+    writeNameAndAddress(
+      properties, address: address ?? AddressMembers(properties), into: &draft, scratch: &scratch)
+    for member in properties { writeUnit(member.value, into: &draft, scratch: &scratch) }
+  }
+
+  /// Writes the units of the name and address line of a store with `properties` (the members of
+  /// its properties these read, at least) into `draft`.
+  static func writeNameAndAddress(
+    _ properties: JSONObject, address: AddressMembers, into draft: inout SnapshotWriter,
+    scratch: inout JSONBytes
+  ) {
     let name = Store.name(in: properties)
-    write(name.map(JSONValue.string) ?? .null, into: &draft, scratch: &scratch)
+    writeUnit(name.map(JSONValue.string) ?? .null, into: &draft, scratch: &scratch)
     var unused: PropertyAliases = []
-    let address = Store.address(in: address ?? AddressMembers(properties), aliasesRead: &unused)
-    write(address.map(JSONValue.string) ?? .null, into: &draft, scratch: &scratch)
-    for member in properties { write(member.value, into: &draft, scratch: &scratch) }
+    let address = Store.address(in: address, aliasesRead: &unused)
+    writeUnit(address.map(JSONValue.string) ?? .null, into: &draft, scratch: &scratch)
   }
 
   /// The keys at the start of `draft`: how many, and their bytes (each a LEB128 length and its
@@ -732,7 +742,8 @@ enum RowDraft {
     return value
   }
 
-  private static func write(_ value: JSONValue, into draft: inout SnapshotWriter, scratch: inout JSONBytes) {
+  /// Writes the unit of `value`: its LEB128 length and compact JSON text.
+  static func writeUnit(_ value: JSONValue, into draft: inout SnapshotWriter, scratch: inout JSONBytes) {
     if case .string(var text) = value {
       // Most values are strings with nothing to escape: their unit is their bytes in quotes,
       // written here without going through `scratch`.
