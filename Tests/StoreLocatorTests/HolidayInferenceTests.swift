@@ -1,3 +1,4 @@
+import Foundation
 import GeoIndex
 import OpeningHours
 import Testing
@@ -129,7 +130,12 @@ import Testing
     for store in loaded.stores {
       let other = try #require(reopened.store(withID: store.id))
       #expect(other == store)
-      for time in ["2026-12-25T12:00", "2026-12-28T12:00", "2027-01-06T12:00", "2027-03-08T12:00"] {
+      // Holidays of both countries, of one (German Unity Day, Victory in Europe Day in France)
+      // and of a region: the snapshot reads each country's holidays when a store first needs them.
+      for time in [
+        "2026-12-25T12:00", "2026-12-28T12:00", "2027-01-06T12:00", "2027-03-08T12:00", "2026-10-03T12:00",
+        "2027-05-08T12:00",
+      ] {
         #expect(
           try Self.state(reopened, store.id, time) == Self.state(loaded, store.id, time),
           "\(store.id) \(time)")
@@ -156,6 +162,20 @@ import Testing
     }
     // The snapshot's holiday files include the inferred countries (France, Germany).
     #expect(table.countries.isSuperset(of: ["DE", "FR"]))
+  }
+
+  /// Each bundled holiday file holds the holidays of the country it is named for, and only
+  /// those: what a snapshot reading one country's file when a store first needs it relies on.
+  @Test func eachBundledHolidayFileIsItsCountry() throws {
+    let files = try FileManager.default.contentsOfDirectory(atPath: HoursResources.bundledHolidayDirectory)
+      .filter { $0.hasSuffix(".json") }
+    #expect(files.count > 50)
+    for file in files {
+      let country = String(file.dropLast(5))
+      var registry = HolidayRegistry()
+      try HoursResources.addBundledHolidays(of: country, to: &registry)
+      #expect(registry.countries == [country], "\(file)")
+    }
   }
 
   @Test func theDivisionTableMapsGeoNamesCodes() throws {

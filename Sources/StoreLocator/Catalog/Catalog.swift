@@ -25,7 +25,7 @@ public struct Catalog: Sendable {
 
   /// The index over the stores that have a coordinate; its point `i` is `stores[storePositions[i]]`.
   let tree: KDTree
-  let storePositions: [Int32]
+  let storePositions: StorePositions
   /// The stores, their hours and the diagnostics.
   let table: StoreTable
   /// Summaries built by `indexing(_:)` in place of the table's own.
@@ -132,7 +132,7 @@ public struct Catalog: Sendable {
   }
 
   /// A catalog over an opened table.
-  init(table: StoreTable, tree: KDTree, storePositions: [Int32]) {
+  init(table: StoreTable, tree: KDTree, storePositions: StorePositions) {
     self.stores = StoreList(table)
     self.source = table.source
     self.dataVersion = Catalog.hexadecimal(table.contentChecksum)

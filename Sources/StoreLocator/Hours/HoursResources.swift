@@ -128,10 +128,7 @@ public struct HoursResources: Sendable {
     }
     do {
       if let countries {
-        for country in countries.sorted() {
-          let path = bundledHolidayDirectory + "/" + country.uppercased() + ".json"
-          if isReadableFile(path) { try registry.add(contentsOf: path) }
-        }
+        for country in countries.sorted() { try addBundledHolidays(of: country.uppercased(), to: &registry) }
       } else {
         try registry.addDirectory(bundledHolidayDirectory)
       }
@@ -147,6 +144,15 @@ public struct HoursResources: Sendable {
       }
     }
     return registry
+  }
+
+  /// Adds the bundled public holidays of `country` (an upper-case ISO 3166 code), when there are
+  /// any, to `registry`: each bundled file holds the country it is named for.
+  static func addBundledHolidays(of country: String, to registry: inout HolidayRegistry)
+    throws(HolidayDataError)
+  {
+    let path = bundledHolidayDirectory + "/" + country + ".json"
+    if isReadableFile(path) { try registry.add(contentsOf: path) }
   }
 
   /// The calendar for a store: its country's, with the region from `addr:state` when the data

@@ -34,10 +34,10 @@ struct SearchMasks: Sendable {
   ///   - conditions: The conditions indexed, at most `conditionCapacity`.
   ///   - conditionBits: Per store (in `stores` order), the conditions it meets, bit `i` for
   ///     `conditions[i]` (`ConditionBits`); empty when there are no conditions.
-  init(
-    tree: KDTree, storeAtPoint: [Int32], openHours: [HoursOfWeek]?,
+  init<Positions: RandomAccessCollection<Int32> & Sendable>(
+    tree: KDTree, storeAtPoint: Positions, openHours: [HoursOfWeek]?,
     hoursWindow: Range<Instant>, conditions: [StoreFilter.Condition], conditionBits: [UInt64]
-  ) {
+  ) where Positions.Index == Int {
     precondition(conditions.count <= Self.conditionCapacity)
     masks = SubtreeMasks(for: tree) { point in
       let position = Int(storeAtPoint[point])
@@ -56,9 +56,9 @@ struct SearchMasks: Sendable {
   }
 
   /// The same hour bits with `conditions` indexed instead (`conditionBits` as for `init`).
-  func indexing(
-    _ conditions: [StoreFilter.Condition], tree: KDTree, storeAtPoint: [Int32], conditionBits: [UInt64]
-  ) -> SearchMasks {
+  func indexing<Positions: RandomAccessCollection<Int32> & Sendable>(
+    _ conditions: [StoreFilter.Condition], tree: KDTree, storeAtPoint: Positions, conditionBits: [UInt64]
+  ) -> SearchMasks where Positions.Index == Int {
     precondition(conditions.count <= Self.conditionCapacity)
     let updated = masks.updating(for: tree) { point, mask in
       var mask = mask
