@@ -17,8 +17,8 @@
 /// `GeoJSONReader.readFeature`, `HoursDraft` and `RowDraft.writeNameAndAddress` read it as they
 /// read a whole record, and a draft is that of the whole record.
 ///
-/// On 1M stores, turning every property into a `JSONValue` and writing it out again was half a
-/// reading thread's time (Benchmarks/README.md, "Drafts from the input's bytes").
+/// On 1M stores, turning every property into a `JSONValue` and writing it out again was more than
+/// half of a reading thread's time (Benchmarks/README.md, "Drafts from the input's bytes").
 ///
 /// `read` gives up (`nil`) on what is not an ordinary Feature: a syntax error, a repeated member,
 /// a type other than `"Feature"`, more than `maximumMembers` properties. The stretch then reads

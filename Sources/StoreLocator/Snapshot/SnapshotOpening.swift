@@ -218,12 +218,15 @@ extension StoreTable {
       // a larger table checks each row against its digest as it reads it.
       let big: [SnapshotFormat.Section] = [.rows, .members, .texts, .guesses]
       let checksRows = !trusted && big.reduce(0, { $0 + sections[$1]!.count }) > verifiedOnOpen
+      // Every section checked whole on this open, checksummed at once on every processor; a
+      // damaged one is reported where the checks below come to it, as when they were one by one.
+      let index: [SnapshotFormat.Section] = [
+        .coordinates, .storePositions, .treeXs, .treeYs, .treeZs, .treeIDs, .idOrder, .rowChecksums,
+        .treeBoxes,
+      ]
+      let small: [SnapshotFormat.Section] = [.keys, .scheduleGroups, .shapes, .shapeKeys, .places]
       let intact = intactSections(
-        [
-          .coordinates, .storePositions, .treeXs, .treeYs, .treeZs, .treeIDs, .idOrder, .rowChecksums,
-          .treeBoxes,
-          .keys, .scheduleGroups, .shapes, .shapeKeys, .places,
-        ] + (trusted || checksRows ? [] : big), sections, checksums, buffer)
+        index + small + (trusted || checksRows ? [] : big), sections, checksums, buffer)
       func verified(_ section: SnapshotFormat.Section) throws(CatalogError) {
         guard intact.contains(section) else {
           throw refusal(
