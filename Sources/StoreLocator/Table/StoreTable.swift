@@ -573,7 +573,7 @@ final class StoreTable: @unchecked Sendable {
   ///
   /// With the bundled data alone, a country's holidays are read the first time one of its stores
   /// needs them: a chain in many countries read them all for the first answer that named PH,
-  /// about 4 ms of a process that answers one query on the 1M-store snapshot (11 countries).
+  /// about 4 ms of a process that answers one query on the 1M-store snapshot (12 countries).
   /// With the user's holiday files, which may change any country, they are all read at once.
   private func holidayCalendar(for store: Store) -> HolidayCalendar? {
     let registry = cache.withLock { cache in
