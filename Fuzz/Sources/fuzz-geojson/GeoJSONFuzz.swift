@@ -39,36 +39,35 @@ import GeoIndex
     // A stretch count from the input, so that different inputs cut differently but a crash replays.
     let stretches = 2 + (bytes.first.map { Int($0) } ?? 0) % 8
     let ahead = FuzzingHooks.readGeoJSON(bytes, source: source, readAheadStretches: stretches)
-    switch (alone, ahead) {
-    case (.success(let expected), .success(let found)):
-      fuzzCheck(
-        found.stores == expected.stores,
-        "read ahead: stores \(firstDifference(found.stores, expected.stores) ?? "")")
-      fuzzCheck(
-        found.diagnostics == expected.diagnostics,
-        "read ahead: diagnostics \(firstDifference(found.diagnostics, expected.diagnostics) ?? "")")
+    expectSame(ahead, alone, "read ahead")
+    if case .success(let expected) = alone {
       roundTrip(expected.stores, expected.diagnostics, source: source)
-    case (.failure(let expected), .failure(let found)):
-      fuzzCheck(found == expected, "read ahead: error \(found), read alone: \(expected)")
-    case (let expected, let found):
-      fuzzCheck(false, "read alone: \(expected); read ahead: \(found)")
     }
     // As the loader reads: the records let go once their rows are drafted, from the input's bytes
     // when read ahead. The catalog of those rows is that of the rows drafted alone.
     let rows = FuzzingHooks.readGeoJSONRows(bytes, source: source, readAheadStretches: nil)
     let drafted = FuzzingHooks.readGeoJSONRows(bytes, source: source, readAheadStretches: stretches)
-    switch (rows, drafted) {
+    expectSame(drafted, rows, "drafted")
+  }
+
+  /// Checks that a reading `found` (named `how`) gives the stores, diagnostics or error of reading
+  /// alone, `expected`.
+  static func expectSame(
+    _ found: Result<(stores: [Store], diagnostics: [Diagnostic]), CatalogError>,
+    _ expected: Result<(stores: [Store], diagnostics: [Diagnostic]), CatalogError>, _ how: String
+  ) {
+    switch (expected, found) {
     case (.success(let expected), .success(let found)):
       fuzzCheck(
         found.stores == expected.stores,
-        "drafted: stores \(firstDifference(found.stores, expected.stores) ?? "")")
+        "\(how): stores \(firstDifference(found.stores, expected.stores) ?? "")")
       fuzzCheck(
         found.diagnostics == expected.diagnostics,
-        "drafted: diagnostics \(firstDifference(found.diagnostics, expected.diagnostics) ?? "")")
+        "\(how): diagnostics \(firstDifference(found.diagnostics, expected.diagnostics) ?? "")")
     case (.failure(let expected), .failure(let found)):
-      fuzzCheck(found == expected, "drafted: error \(found), read alone: \(expected)")
+      fuzzCheck(found == expected, "\(how): error \(found), read alone: \(expected)")
     case (let expected, let found):
-      fuzzCheck(false, "rows read alone: \(expected); drafted: \(found)")
+      fuzzCheck(false, "read alone: \(expected); \(how): \(found)")
     }
   }
 

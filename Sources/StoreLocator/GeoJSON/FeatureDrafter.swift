@@ -79,7 +79,7 @@ struct FeatureDrafter {
         return nil
       }
       let key = try scanner.parseString()
-      guard try skipColon(&scanner), !members.contains(where: { $0.key.hasSameBytes(as: key) }) else {
+      guard skipColon(&scanner), !members.contains(where: { $0.key.hasSameBytes(as: key) }) else {
         return nil
       }
       let value: JSONValue
@@ -120,7 +120,7 @@ struct FeatureDrafter {
         return nil
       }
       let key = try readKey(&scanner)
-      guard !isRepeated(key.inKeys), try skipColon(&scanner) else { return nil }
+      guard !isRepeated(key.inKeys), skipColon(&scanner) else { return nil }
       let isReadKey = keys.bytes.withUnsafeBufferPointer {
         Self.isRead(UnsafeBufferPointer(rebasing: $0[key.inKeys]))
       }
@@ -189,7 +189,7 @@ struct FeatureDrafter {
 
   /// Moves past the `:` after a key and the spaces after it; false when there is none, or no value
   /// follows.
-  private func skipColon(_ scanner: inout JSONScanner) throws(JSONSyntaxError) -> Bool {
+  private func skipColon(_ scanner: inout JSONScanner) -> Bool {
     scanner.skipWhitespace()
     guard !scanner.isAtEnd, scanner.current == UInt8(ascii: ":") else { return false }
     scanner.offset += 1

@@ -9,13 +9,7 @@
   public static func readGeoJSON(_ bytes: [UInt8], source: String, readAheadStretches: Int?)
     -> Result<(stores: [Store], diagnostics: [Diagnostic]), CatalogError>
   {
-    let plan =
-      readAheadStretches.map {
-        // Two windows, so that reading ahead again where a window ends is fuzzed too.
-        FeatureReadAhead.Plan(
-          minimumBytes: 0, minimumStretchBytes: 1, stretches: $0, windowBytes: max(1, bytes.count / 2))
-      }
-      ?? .sequential
+    let plan = plan(readAheadStretches, bytes: bytes.count)
     return bytes.withUnsafeBufferPointer {
       GeoJSONReader.read($0, source: source, readAhead: plan, keepingRecords: true)
     }
@@ -28,12 +22,7 @@
   public static func readGeoJSONRows(_ bytes: [UInt8], source: String, readAheadStretches: Int?)
     -> Result<(stores: [Store], diagnostics: [Diagnostic]), CatalogError>
   {
-    let plan =
-      readAheadStretches.map {
-        FeatureReadAhead.Plan(
-          minimumBytes: 0, minimumStretchBytes: 1, stretches: $0, windowBytes: max(1, bytes.count / 2))
-      }
-      ?? .sequential
+    let plan = plan(readAheadStretches, bytes: bytes.count)
     let read = bytes.withUnsafeBufferPointer { GeoJSONReader.read($0, source: source, readAhead: plan) }
     return read.map { output in
       var output = output
@@ -46,6 +35,15 @@
         preconditionFailure(error.reason)
       }
     }
+  }
+
+  /// Reading alone when `stretches` is nil, else in two windows of `bytes`, each cut into that
+  /// many stretches however short: reading ahead again where a window ends is fuzzed too.
+  private static func plan(_ stretches: Int?, bytes: Int) -> FeatureReadAhead.Plan {
+    stretches.map {
+      FeatureReadAhead.Plan(
+        minimumBytes: 0, minimumStretchBytes: 1, stretches: $0, windowBytes: max(1, bytes / 2))
+    } ?? .sequential
   }
 
   /// The checksum every part of a snapshot is sealed with, so a fuzzer can reseal mutated bytes

@@ -586,10 +586,10 @@ final class StoreTable: @unchecked Sendable {
       } else if let country = store.holidayCountry?.uppercased(), countries.contains(country),
         cache.holidayCountries.insert(country).inserted
       {
-        var registry = cache.holidays ?? HolidayRegistry()
-        // A damaged bundled file leaves its country without holidays (its PH rules unknown).
-        try? HoursResources.addBundledHolidays(of: country, to: &registry)
-        cache.holidays = registry
+        // Added in place, not to a copy of what was read before. A damaged bundled file leaves
+        // its country without holidays (its PH rules unknown).
+        if cache.holidays == nil { cache.holidays = HolidayRegistry() }
+        try? HoursResources.addBundledHolidays(of: country, to: &cache.holidays!)
       }
       return cache.holidays ?? HolidayRegistry()
     }
@@ -640,15 +640,6 @@ final class StoreTable: @unchecked Sendable {
     }
     return try? SubtreeMasks(
       for: tree, borrowing: layout, owner: memory, onDamagedLeaf: trusted ? nil : damaged)
-  }
-
-  static func array<T: BitwiseCopyable>(_ base: UnsafeRawPointer, _ range: Range<Int>) -> [T] {
-    let count = range.count / MemoryLayout<T>.stride
-    return [T](unsafeUninitializedCapacity: count) { buffer, initialized in
-      UnsafeMutableRawBufferPointer(buffer).copyMemory(
-        from: UnsafeRawBufferPointer(start: base + range.lowerBound, count: count * MemoryLayout<T>.stride))
-      initialized = count
-    }
   }
 
   /// The diagnostics, decoded on first use. Damaged ones are replaced by one error that says so
