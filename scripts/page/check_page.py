@@ -1658,9 +1658,17 @@ def test_paused_and_closed_stores(page, cli, ctx):
         check(other.text("#panel-status") == sentence(hours["status_text"]) and "Temporarily closed" in hours["status_text"].capitalize(),
               f"the closed store's panel says {other.text('#panel-status')!r}, the API {hours['status_text']!r}")
         check(other.attr("#panel-ordering", "hidden") is not None, "the closed (not paused) store shows a pause")
-        # Resumed: the mark is gone.
+        # Resumed: the mark is gone at once. The same view loaded just before the change (its
+        # `now` fixed, so the two loads ask the same URLs within a second or two) shows that the
+        # page asks the service again rather than reusing an answer it may keep for 10 s.
+        view = {"near": near, "store": paused,
+                "now": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
+        other.open(view)
+        other.wait_panel(paused)
+        rows = {row[0]: row for row in list_statuses(other)}
+        check(rows[paused][2] == "Orders paused", f"before resuming, the row is {rows[paused]}")
         patch_state(base, paused, {"ordering": "open"}, token)
-        other.open({"near": near, "store": paused})
+        other.open(view)
         other.wait_panel(paused)
         rows = {row[0]: row for row in list_statuses(other)}
         check(not rows[paused][2], f"resumed, the row is still {rows[paused]}")

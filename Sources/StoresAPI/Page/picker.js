@@ -250,11 +250,15 @@ function filterParams(p) {
 // ---- the API ------------------------------------------------------------------------------------
 
 // {ok, data, notes, error}: `error` is a sentence for the page (the problem's detail when there is one).
+// Answers about stores may be kept 10 s (`Cache-Control: max-age=10`), but a pause or a closure
+// must show as soon as staff set it: the page asks again each time (`no-cache`), and the service
+// answers 304 from the answer's ETag when nothing changed.
 async function api(path, params, body) {
   const url = path + (params && [...params].length ? "?" + params.toString() : "");
+  const cache = path.startsWith("/v1/stores/") ? "no-cache" : "default";
   let response;
   try {
-    response = await fetch(url, body === undefined ? { headers: { Accept: "application/json" } } : {
+    response = await fetch(url, body === undefined ? { headers: { Accept: "application/json" }, cache } : {
       method: "POST",
       headers: { "Content-Type": "application/json", Accept: "application/json" },
       body: JSON.stringify(body),
