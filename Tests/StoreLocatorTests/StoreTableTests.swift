@@ -68,6 +68,46 @@ import Testing
     }
   }
 
+  /// Records whose keys are those of an earlier record, not the last: three key lists
+  /// alternating (as a chain's optional keys come and go), then more lists than the builder
+  /// remembers, revisited in a random order, among them lists that differ only in order, in
+  /// where one key ends and the next begins, or in one byte. Each row gives back its own keys in
+  /// order, and the table keeps each distinct list once, numbered as first met.
+  @Test func keysOfEarlierRecordsAreTheirOwn() throws {
+    let lists: [[String]] = [
+      ["ref", "name", "brand"], ["ref", "name", "brand", "drive_through"], ["ref", "name"],
+      ["name", "ref", "brand"], ["ref", "nam", "ebrand"], ["ref", "name", "branc"], [],
+      ["ref", "name", "brand", "drive_through", "phone"], ["phone"], ["ref", "name", "drive_through"],
+      ["brand", "name", "ref"], ["ref", "name", "brand", "phone"],
+    ]
+    var random = SplitMix64(seed: 35)
+    let picks =
+      (0..<300).map { _ in Int.random(in: 0..<3, using: &random) }
+      + (0..<900).map { _ in Int.random(in: 0..<lists.count, using: &random) }
+    let stores = picks.enumerated().map { index, list in
+      Store(
+        id: "s\(index)", idSource: .feature,
+        coordinate: try? Coordinate(latitude: 1, longitude: Double(index % 360) - 180),
+        properties: JSONObject(
+          lists[list].map { JSONObject.Member(key: $0, value: .string("\($0)-\(index)")) }),
+        timezone: nil, position: SourcePosition(featureIndex: index, line: index + 1, column: 1))
+    }
+    let catalog = Catalog(stores: stores, diagnostics: [], source: "keys")
+    for (position, list) in picks.enumerated() {
+      let properties = catalog.stores[position].properties
+      #expect(properties.map(\.key) == lists[list], "row \(position)")
+      #expect(properties.map(\.value) == lists[list].map { .string("\($0)-\(position)") }, "row \(position)")
+    }
+    // Each shape is two numbers: where its keys start in the shape keys, and how many.
+    let shapes = catalog.table.sections[.shapes]!.count / 8
+    #expect(shapes == Set(picks).count)
+    var firstMet: [Int] = []
+    for list in picks where !firstMet.contains(list) { firstMet.append(list) }
+    let shapeKeys = UnsafeRawBufferPointer(
+      rebasing: catalog.table.memory.bytes[catalog.table.sections[.shapeKeys]!])
+    #expect(shapeKeys.count / 4 == firstMet.reduce(0) { $0 + lists[$1].count })
+  }
+
   /// Every store of every catalog, with and without a distance and a status: the row's rendering
   /// is the tree's, for the JSON object and the GeoJSON feature.
   @Test func answersRenderedFromRowsAreTheBytesOfTheTreePath() throws {

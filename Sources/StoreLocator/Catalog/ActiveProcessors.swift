@@ -63,6 +63,21 @@ package enum ActiveProcessors {
   /// thousand stores a thread costs more than it saves.
   package static func parts(for count: Int) -> Int { min(Self.count, max(1, count / 4096)) }
 
+  /// Items of `sizes` bytes dealt out to parts of nearly equal bytes, the largest first, each to
+  /// the part with the fewest bytes so far: the items' indices a part. One part a processor, but
+  /// below a few megabytes a thread costs more than it saves.
+  package static func shares(ofSizes sizes: [Int]) -> [[Int]] {
+    let parts = min(Self.count, max(1, sizes.reduce(0, +) / (4 << 20)))
+    var shares = [[Int]](repeating: [], count: parts)
+    var bytes = [Int](repeating: 0, count: parts)
+    for item in sizes.indices.sorted(by: { sizes[$0] > sizes[$1] }) {
+      let part = bytes.indices.min { bytes[$0] < bytes[$1] }!
+      shares[part].append(item)
+      bytes[part] += sizes[item]
+    }
+    return shares
+  }
+
   /// The `part`th of `parts` consecutive ranges, as nearly equal as can be, that cover
   /// `0..<count`: what part `part` of a `run(parts:_:)` over `count` items takes.
   package static func range(_ part: Int, of parts: Int, in count: Int) -> Range<Int> {

@@ -85,7 +85,7 @@ enum SnapshotImage {
   /// page-aligned allocation of the image's exact size.
   static func assemble(_ sections: [(SnapshotFormat.Section, UnsafeRawBufferPointer)]) -> TableMemory {
     let image = ImageWriter(sections: sections.map { ($0.0, $0.1.count) })
-    for (number, (section, body)) in sections.enumerated() { image.put(section, body, number: number) }
+    for (number, (_, body)) in sections.enumerated() { image.copy(body, number: number) }
     return image.finished()
   }
 
@@ -95,17 +95,25 @@ enum SnapshotImage {
   static func assemble(taking sections: inout [(SnapshotFormat.Section, [UInt8])]) -> TableMemory {
     let image = ImageWriter(sections: sections.map { ($0.0, $0.1.count) })
     for number in sections.indices {
-      sections[number].1.withUnsafeBytes { image.put(sections[number].0, $0, number: number) }
+      sections[number].1.withUnsafeBytes { image.copy($0, number: number) }
       sections[number].1 = []
     }
     return image.finished()
   }
 
-  /// Lays out an image of sections of known sizes and copies them in one at a time.
-  private struct ImageWriter {
+  /// Lays out an image of sections of known sizes, copies them in one at a time, then seals them.
+  ///
+  /// Both steps use every processor: a section's bytes are copied in parts at once, and the
+  /// sections are checksummed from the image together, each by the thread with the fewest bytes so
+  /// far. On one processor, the 357 MB of 1M stores (copies, the faults of the image's fresh pages,
+  /// checksums) were the last quarter second of a load with the other processor idle. Sections
+  /// are still copied one after another, so that each is let go before the next (copying two at
+  /// once kept both whole beside their copies: 50 MB more at the loader's peak).
+  private struct ImageWriter: @unchecked Sendable {
     private let image: UnsafeMutableRawPointer
     private let size: Int
     private let offsets: [Int]
+    private let sections: [(SnapshotFormat.Section, Int)]
 
     init(sections: [(SnapshotFormat.Section, Int)]) {
       var size = SnapshotFormat.headerSize + sections.count * SnapshotFormat.sectionEntrySize
@@ -118,6 +126,7 @@ enum SnapshotImage {
       }
       self.size = size
       self.offsets = offsets
+      self.sections = sections
       image = UnsafeMutableRawPointer.allocate(byteCount: max(size, 1), alignment: 4096)
       // Only the header, the section table and the padding before each section are zeroed here;
       // a section's bytes are touched when it is copied in. Zeroing the whole image first would
@@ -138,20 +147,46 @@ enum SnapshotImage {
       image.storeBytes(of: value.littleEndian, toByteOffset: offset, as: T.self)
     }
 
-    /// Copies the `number`th section and writes its entry of the section table.
-    func put(_ section: SnapshotFormat.Section, _ body: UnsafeRawBufferPointer, number: Int) {
-      if let base = body.baseAddress {
-        (image + offsets[number]).copyMemory(from: base, byteCount: body.count)
+    /// Copies `body`, the `number`th section, into its place: from a few megabytes on, in parts
+    /// on every processor.
+    func copy(_ body: UnsafeRawBufferPointer, number: Int) {
+      guard let base = body.baseAddress else { return }
+      let copying = Copying(from: base, to: image + offsets[number], count: body.count)
+      let parts = ActiveProcessors.shares(ofSizes: [body.count]).count
+      ActiveProcessors.run(parts: parts) { part in
+        let range = ActiveProcessors.range(part, of: parts, in: copying.count)
+        (copying.to + range.lowerBound).copyMemory(
+          from: copying.from + range.lowerBound, byteCount: range.count)
       }
-      let entry = SnapshotFormat.headerSize + number * SnapshotFormat.sectionEntrySize
-      put(section.rawValue, at: entry)
-      put(UInt64(offsets[number]), at: entry + 8)
-      put(UInt64(body.count), at: entry + 16)
-      put(snapshotChecksum(body), at: entry + 24)
+    }
+
+    /// Where a section's parts are copied from and to: each thread writes only its own part.
+    private struct Copying: @unchecked Sendable {
+      let from: UnsafeRawPointer
+      let to: UnsafeMutableRawPointer
+      let count: Int
+    }
+
+    /// Writes each section's entry of the section table, with the checksum of its copy.
+    private func sealSections() {
+      let shares = ActiveProcessors.shares(ofSizes: sections.map(\.1))
+      ActiveProcessors.run(parts: shares.count) { part in
+        for number in shares[part] {
+          let (section, count) = sections[number]
+          let entry = SnapshotFormat.headerSize + number * SnapshotFormat.sectionEntrySize
+          put(section.rawValue, at: entry)
+          put(UInt64(offsets[number]), at: entry + 8)
+          put(UInt64(count), at: entry + 16)
+          put(
+            snapshotChecksum(UnsafeRawBufferPointer(start: image + offsets[number], count: count)),
+            at: entry + 24)
+        }
+      }
     }
 
     /// The image, its header sealed by the checksum of header and section table.
     func finished() -> TableMemory {
+      sealSections()
       let headerEnd = SnapshotFormat.headerSize + offsets.count * SnapshotFormat.sectionEntrySize
       put(snapshotChecksum(UnsafeRawBufferPointer(start: image, count: headerEnd)), at: 24)
       return TableMemory(adopting: UnsafeRawPointer(image), size: size)

@@ -382,20 +382,11 @@ extension StoreTable {
     _ wanted: [SnapshotFormat.Section], _ sections: [SnapshotFormat.Section: Range<Int>],
     _ checksums: [SnapshotFormat.Section: UInt64], _ buffer: UnsafeRawBufferPointer
   ) -> Set<SnapshotFormat.Section> {
-    let bytes = wanted.reduce(0) { $0 + sections[$1]!.count }
-    // Below a few megabytes a thread costs more than it saves.
-    let parts = min(ActiveProcessors.count, max(1, bytes / (4 << 20)))
-    var shares = [[SnapshotFormat.Section]](repeating: [], count: parts)
-    var shareBytes = [Int](repeating: 0, count: parts)
-    for section in wanted.sorted(by: { sections[$0]!.count > sections[$1]!.count }) {
-      let part = shareBytes.indices.min { shareBytes[$0] < shareBytes[$1] }!
-      shares[part].append(section)
-      shareBytes[part] += sections[section]!.count
-    }
+    let shares = ActiveProcessors.shares(ofSizes: wanted.map { sections[$0]!.count })
     let file = MappedBytes(bytes: buffer)
     let intact = Mutex(Set<SnapshotFormat.Section>())
-    ActiveProcessors.run(parts: parts) { [shares] part in
-      let found = shares[part].filter { section in
+    ActiveProcessors.run(parts: shares.count) { part in
+      let found = shares[part].map { wanted[$0] }.filter { section in
         snapshotChecksum(UnsafeRawBufferPointer(rebasing: file.bytes[sections[section]!]))
           == checksums[section]
       }

@@ -123,12 +123,27 @@ struct StoreTableBuilder {
   private var shapes = SnapshotWriter()
   private var shapeKeys = SnapshotWriter()
   private var shapeKeyCount = 0
-  /// The key numbers of the row being added.
-  private var rowKeys: [UInt32] = []
-  /// The keys of the row added last (as its draft has them), and its shape: `rowKeys` still
-  /// holds their numbers.
-  private var previousKeys: [UInt8] = []
-  private var previousShape: UInt32?
+  /// The keys of the last rows of other shapes, most recent first (`recentShapeLimit`).
+  private var recentShapes: [RecentShape] = []
+  /// A chain's records mostly have the keys of one of a few records before (its optional keys
+  /// come and go: 4 shapes alternate in the benchmark file, and 43% of its rows have other keys
+  /// than the row before), so a handful is enough.
+  private static let recentShapeLimit = 8
+
+  /// A row's keys as its draft has them, their numbers and its shape: a row whose draft has the
+  /// same key bytes takes the numbers without making or hashing a text.
+  private struct RecentShape {
+    let keys: [UInt8]
+    let numbers: [UInt32]
+    let shape: UInt32
+
+    func hasKeys(_ other: UnsafeRawBufferPointer) -> Bool {
+      keys.count == other.count
+        && keys.withUnsafeBytes {
+          other.isEmpty || memcmp($0.baseAddress!, other.baseAddress!, other.count) == 0
+        }
+    }
+  }
   /// Each row's id, for the id order.
   private var idRefs: [TextRef] = []
   private var scratch = JSONBytes(capacity: 256)
@@ -241,46 +256,8 @@ struct StoreTableBuilder {
     guard let id = appended else { throw Self.full }
     idRefs.append(id)
     Self.put(id, to: &rows)
-    // A chain's records mostly have the keys of the record before, in the same order: compared
-    // byte for byte, they need no hashing into key and shape numbers.
-    let sameKeys =
-      keys.count == previousKeys.count
-      && previousKeys.withUnsafeBytes {
-        keys.count == 0 || memcmp($0.baseAddress!, keys.baseAddress!, keys.count) == 0
-      }
-    if !sameKeys {
-      rowKeys.removeAll(keepingCapacity: true)
-      var rest = keys
-      for _ in 0..<keyCount {
-        let key = ExactText(String(decoding: RowDraft.nextKey(&rest), as: UTF8.self))
-        if let known = keyNumbers[key] {
-          rowKeys.append(known)
-        } else {
-          let number = UInt32(keyRefs.count)
-          keyNumbers[key] = number
-          keyRefs.append(try text(key.text))
-          keyStatistics.append(KeyStatistics())
-          rowKeys.append(number)
-        }
-      }
-      previousKeys.removeAll(keepingCapacity: true)
-      previousKeys.append(contentsOf: keys)
-    }
-    let shape: UInt32
-    if sameKeys, let previousShape {
-      shape = previousShape
-    } else if let known = shapeNumbers[rowKeys] {
-      shape = known
-    } else {
-      guard shapeKeyCount + rowKeys.count < Int(UInt32.max) else { throw Self.full }
-      shape = UInt32(shapeNumbers.count)
-      shapeNumbers[rowKeys] = shape
-      shapes.append(UInt32(shapeKeyCount))
-      shapes.append(UInt32(rowKeys.count))
-      for key in rowKeys { shapeKeys.append(key) }
-      shapeKeyCount += rowKeys.count
-    }
-    previousShape = shape
+    let recent = try recentShape(keys: keys, count: keyCount)
+    let shape = recent.shape
     rows.append(UInt32(memberCount))
     rows.append(shape)
     rows.append(UInt32(clamping: store.position.featureIndex))
@@ -301,11 +278,53 @@ struct StoreTableBuilder {
     let isNull = address.count == 4 && address[0] == UInt8(ascii: "n")
     guard let addressRef = isNull ? texts.intern(address) : texts.append(address) else { throw Self.full }
     Self.put(addressRef, to: &rows)
-    for key in rowKeys {
+    for key in recent.numbers {
       members.append(try internUnit(of: &draft, key: key).unit)
     }
     memberCount += keyCount
     count += 1
+  }
+
+  /// The numbers and shape of a row whose draft has `count` keys, `keys`: those of a recent row
+  /// with the same key bytes, compared byte for byte, else found (or numbered) by their texts.
+  private mutating func recentShape(keys: UnsafeRawBufferPointer, count: Int) throws(StoreTableOverflow)
+    -> RecentShape
+  {
+    if let index = recentShapes.firstIndex(where: { $0.hasKeys(keys) }) {
+      if index != 0 { recentShapes.insert(recentShapes.remove(at: index), at: 0) }
+      return recentShapes[0]
+    }
+    var numbers: [UInt32] = []
+    numbers.reserveCapacity(count)
+    var rest = keys
+    for _ in 0..<count {
+      let key = ExactText(String(decoding: RowDraft.nextKey(&rest), as: UTF8.self))
+      if let known = keyNumbers[key] {
+        numbers.append(known)
+      } else {
+        let number = UInt32(keyRefs.count)
+        keyNumbers[key] = number
+        keyRefs.append(try text(key.text))
+        keyStatistics.append(KeyStatistics())
+        numbers.append(number)
+      }
+    }
+    let shape: UInt32
+    if let known = shapeNumbers[numbers] {
+      shape = known
+    } else {
+      guard shapeKeyCount + numbers.count < Int(UInt32.max) else { throw Self.full }
+      shape = UInt32(shapeNumbers.count)
+      shapeNumbers[numbers] = shape
+      shapes.append(UInt32(shapeKeyCount))
+      shapes.append(UInt32(numbers.count))
+      for key in numbers { shapeKeys.append(key) }
+      shapeKeyCount += numbers.count
+    }
+    let recent = RecentShape(keys: Array(keys), numbers: numbers, shape: shape)
+    if recentShapes.count == Self.recentShapeLimit { recentShapes.removeLast() }
+    recentShapes.insert(recent, at: 0)
+    return recent
   }
 
   /// The name of a settled time zone in the arena (`TextRef.none` for none), for `settle`: found
