@@ -63,11 +63,14 @@ package enum ActiveProcessors {
   /// thousand stores a thread costs more than it saves.
   package static func parts(for count: Int) -> Int { min(Self.count, max(1, count / 4096)) }
 
-  /// Items of `sizes` bytes dealt out to parts of nearly equal bytes, the largest first, each to
-  /// the part with the fewest bytes so far: the items' indices a part. One part a processor, but
-  /// below a few megabytes a thread costs more than it saves.
+  /// How many parts work over `bytes` bytes (a copy, a checksum) is split into: one a processor,
+  /// but below a few megabytes a part a thread costs more than it saves.
+  package static func parts(forBytes bytes: Int) -> Int { min(Self.count, max(1, bytes / (4 << 20))) }
+
+  /// Items of `sizes` bytes dealt out to `parts(forBytes:)` parts of nearly equal bytes, the
+  /// largest first, each to the part with the fewest bytes so far: the items' indices a part.
   package static func shares(ofSizes sizes: [Int]) -> [[Int]] {
-    let parts = min(Self.count, max(1, sizes.reduce(0, +) / (4 << 20)))
+    let parts = Self.parts(forBytes: sizes.reduce(0, +))
     var shares = [[Int]](repeating: [], count: parts)
     var bytes = [Int](repeating: 0, count: parts)
     for item in sizes.indices.sorted(by: { sizes[$0] > sizes[$1] }) {

@@ -152,7 +152,7 @@ enum SnapshotImage {
     func copy(_ body: UnsafeRawBufferPointer, number: Int) {
       guard let base = body.baseAddress else { return }
       let copying = Copying(from: base, to: image + offsets[number], count: body.count)
-      let parts = ActiveProcessors.shares(ofSizes: [body.count]).count
+      let parts = ActiveProcessors.parts(forBytes: body.count)
       ActiveProcessors.run(parts: parts) { part in
         let range = ActiveProcessors.range(part, of: parts, in: copying.count)
         (copying.to + range.lowerBound).copyMemory(

@@ -123,11 +123,12 @@ struct StoreTableBuilder {
   private var shapes = SnapshotWriter()
   private var shapeKeys = SnapshotWriter()
   private var shapeKeyCount = 0
-  /// The keys of the last rows of other shapes, most recent first (`recentShapeLimit`).
+  /// The last key lists rows were added with, each once, the one met last first: at most
+  /// `recentShapeLimit`.
   private var recentShapes: [RecentShape] = []
-  /// A chain's records mostly have the keys of one of a few records before (its optional keys
-  /// come and go: 4 shapes alternate in the benchmark file, and 43% of its rows have other keys
-  /// than the row before), so a handful is enough.
+  /// A chain's records mostly have the keys of one of a few records before, as their optional
+  /// keys come and go (4 key lists alternate in the benchmark file, and 43% of its rows have other
+  /// keys than the row before), so a handful is enough.
   private static let recentShapeLimit = 8
 
   /// A row's keys as its draft has them, their numbers and its shape: a row whose draft has the
