@@ -34,6 +34,11 @@ enum QueryString {
   /// The text of percent-encoded bytes, or `nil` when an escape is cut short or not hex, or the
   /// bytes are not UTF-8.
   static func decoded(_ bytes: Substring.UTF8View, plusIsSpace: Bool = true) -> String? {
+    // Most names and values (`near=47.6,-122.3`, `k=10`) have nothing to decode, and are text
+    // already: copied as they are.
+    if !bytes.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) }) {
+      return String(Substring(bytes))
+    }
     var output: [UInt8] = []
     output.reserveCapacity(bytes.count)
     var position = bytes.startIndex

@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import NIOHTTP1
+import Synchronization
 
 extension HTTPField.Name {
   /// The version of the data an answer was computed from (`Catalog.dataVersion`).
@@ -35,7 +36,10 @@ struct ServiceMiddleware: RouterMiddleware {
     var context = context
     let requestID = Self.requestID(from: request)
     context.requestID = requestID
-    context.logger[metadataKey: "request_id"] = .string(requestID)
+    // A log handler makes the text of its metadata again at each change (swift-log's
+    // `StreamLogHandler` does, a fortieth of a small answer's cost): the id goes into the logger
+    // only when every request is logged, and into the lines about one request otherwise.
+    if context.logger.logLevel <= .debug { context.logger[metadataKey: "request_id"] = .string(requestID) }
     // The one read of the reference: the route, the version header and the ETag all use this
     // catalog, whatever a reload swaps in meanwhile.
     context.loaded = store.current
@@ -82,7 +86,10 @@ struct ServiceMiddleware: RouterMiddleware {
     case is DeadlineExceeded:
       context.logger.warning(
         "request timed out",
-        metadata: ["path": "\(EchoedText.shortened(request.uri.path, limit: 200))"])
+        metadata: [
+          "request_id": .string(context.requestID),
+          "path": "\(EchoedText.shortened(request.uri.path, limit: 200))",
+        ])
       return .timedOut(after: configuration.requestTimeout)
     case is NIOTooManyBytesError:
       return .bodyTooLarge(limit: configuration.maximumBodyBytes)
@@ -105,22 +112,51 @@ struct ServiceMiddleware: RouterMiddleware {
         "http-\(error.status.code)", status: error.status, title: error.status.reasonPhrase,
         detail: error.status.reasonPhrase)
     default:
-      context.logger.error("unexpected error", metadata: ["error": "\(String(reflecting: error))"])
+      context.logger.error(
+        "unexpected error",
+        metadata: ["request_id": .string(context.requestID), "error": "\(String(reflecting: error))"])
       return .internalError(requestID: context.requestID)
     }
   }
 
   /// The caller's `X-Request-Id` when it is 1 to 128 printable ASCII characters (so it can go
-  /// into a log line and a header as it is), else a new random one.
+  /// into a log line and a header as it is), else a new one (`RequestIDs`).
   static func requestID(from request: Request) -> String {
     if let given = request.headers[.requestID], (1...128).contains(given.utf8.count),
       given.utf8.allSatisfy({ (0x21...0x7E).contains($0) })
     {
       return given
     }
+    return RequestIDs.next()
+  }
+}
+
+/// The ids of requests that bring none: 16 hex digits, each id of a process a different one, and
+/// the ids of two processes unrelated.
+///
+/// The n-th id is a bijective mix (SplitMix64's finalizer) of a random start plus n, so ids never
+/// repeat within 2⁶⁴ requests, and no system call is made a request (the system's random
+/// generator was called for each before). Unique, not secret: an id says nothing a caller may
+/// not know.
+enum RequestIDs {
+  private static let start: UInt64 = {
     var generator = SystemRandomNumberGenerator()
-    let value = generator.next() as UInt64
-    let digits = String(value, radix: 16)
-    return String(repeating: "0", count: 16 - digits.count) + digits
+    return generator.next()
+  }()
+  private static let issued = Atomic<UInt64>(0)
+
+  /// The next id.
+  static func next() -> String {
+    var value = start &+ issued.wrappingAdd(1, ordering: .relaxed).newValue
+    value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+    value ^= value >> 31
+    return String(unsafeUninitializedCapacity: 16) { digits in
+      for index in 0..<16 {
+        let nibble = UInt8(truncatingIfNeeded: value >> UInt64(60 - 4 * index)) & 0xF
+        digits[index] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+      }
+      return 16
+    }
   }
 }

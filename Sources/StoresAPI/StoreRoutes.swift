@@ -13,10 +13,13 @@ struct StoreRoutes: Sendable {
   /// `Cache-Control` of an answer about stores.
   var cacheControl: String { "public, max-age=\(configuration.cacheMaxAge)" }
 
-  /// `GET /v1/stores/nearest`: `stores nearest`.
-  func nearest(_ request: Request, _ context: StoresRequestContext) throws(Problem) -> Response {
+  /// `GET /v1/stores/nearest`: `stores nearest`, asked with `pairs`, the request's query string
+  /// (`QueryString.pairs`: read once by the route, which first tells whether it `isBounded`).
+  func nearest(_ pairs: [(name: String, value: String)], _ request: Request, _ context: StoresRequestContext)
+    throws(Problem) -> Response
+  {
     let loaded = try Self.loaded(context)
-    var pairs = try QueryString.pairs(request.uri.query)
+    var pairs = pairs
     let format = try AnswerFormat.take(from: &pairs, geoJSON: true)
     let catalog = Self.catalog(loaded, context)
     let query = try Self.reading { () throws(RequestError) in
@@ -26,12 +29,10 @@ struct StoreRoutes: Sendable {
     return search(answer, format: format, request: request)
   }
 
-  /// Whether a `nearest` request costs little enough to answer where it arrived
-  /// (`NearestRequest.isBounded`); a query string that does not parse is not.
-  static func isBounded(_ request: Request) -> Bool {
-    guard var pairs = try? QueryString.pairs(request.uri.query) else { return false }
-    pairs.removeAll { $0.name == "format" }
-    return NearestRequest.isBounded(RequestParameters(pairs, style: .queryString))
+  /// Whether a `nearest` request with the query string's `pairs` costs little enough to answer
+  /// where it arrived (`NearestRequest.isBounded`).
+  static func isBounded(_ pairs: [(name: String, value: String)]) -> Bool {
+    NearestRequest.isBounded(RequestParameters(pairs.filter { $0.name != "format" }, style: .queryString))
   }
 
   /// `GET /v1/stores/within`: `stores within`, a page at a time.

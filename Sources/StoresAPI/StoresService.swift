@@ -63,9 +63,10 @@ public struct StoresService: Sendable {
     // no deadline to race (its cost is bounded; the race's two tasks and timer cost more than it).
     let deadline = configuration.requestTimeout
     add(.nearest, to: router, deadline: false) { [queries] request, context in
-      if StoreRoutes.isBounded(request) { return try stores.nearest(request, context) }
+      let pairs = try QueryString.pairs(request.uri.query)
+      if StoreRoutes.isBounded(pairs) { return try stores.nearest(pairs, request, context) }
       return try await withDeadline(seconds: deadline) {
-        try await queries.run { try stores.nearest(request, context) }
+        try await queries.run { try stores.nearest(pairs, request, context) }
       }
     }
     addQuery(.within, to: router) { try stores.within($0, $1) }

@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import NIOEmbedded
 import Testing
 
 @testable import StoresAPI
@@ -73,6 +74,53 @@ import Testing
     }
   }
 
+  @Test func generatedRequestIdsAreNeverRepeated() async throws {
+    let ids = (0..<20_000).map { _ in RequestIDs.next() }
+    #expect(Set(ids).count == ids.count)
+    #expect(
+      ids.allSatisfy { $0.utf8.count == 16 && $0.utf8.allSatisfy { "0123456789abcdef".utf8.contains($0) } })
+    // Consecutive ids share no long run of digits: they are mixed, not counted.
+    let sharedPrefixes = zip(ids, ids.dropFirst()).filter { $0.prefix(8) == $1.prefix(8) }
+    #expect(sharedPrefixes.count < 5)
+    try await TestService.application(TestService.service()).test(.router) { client in
+      var answered: Set<String> = []
+      for _ in 0..<50 { answered.insert(try #require(try await client.get("/healthz").headers[.requestID])) }
+      #expect(answered.count == 50)
+    }
+  }
+
+  @Test func logLinesAboutARequestNameItsId() async throws {
+    // With --log-level debug every request is logged, under its id.
+    let log = TestLog()
+    let application = TestService.application(
+      TestService.service(log: log), logger: log.makeLogger(level: .debug))
+    try await application.test(.router) { client in
+      _ = try await client.get("/healthz", headers: [.requestID: "order-1042"])
+    }
+    let line = try #require(log.all.first { $0.message.hasPrefix("GET /healthz 200") })
+    #expect(line.metadata["request_id"] == .string("order-1042"))
+
+    // At the default level only what goes wrong is logged, and it names the request too.
+    let quiet = TestLog()
+    let channel = EmbeddedChannel()
+    var context = StoresRequestContext(
+      source: ApplicationRequestContextSource(channel: channel, logger: quiet.logger))
+    context.requestID = "order-1043"
+    let request = Request(
+      head: HTTPRequest(method: .get, scheme: "http", authority: "localhost", path: "/v1/stores/clusters"),
+      body: RequestBody(buffer: ByteBuffer()))
+    let middleware = ServiceMiddleware(
+      store: CatalogStore(TestService.bundled), state: TestService.service().state,
+      configuration: APIConfiguration())
+    #expect(
+      middleware.problem(for: DeadlineExceeded(), request: request, context: context).status
+        == .serviceUnavailable)
+    let warning = try #require(quiet.all.first { $0.message == "request timed out" })
+    #expect(warning.level == .warning)
+    #expect(warning.metadata["request_id"] == .string("order-1043"))
+    #expect(warning.metadata["path"] == .string("/v1/stores/clusters"))
+  }
+
   @Test func corsAnswersOnlyTheConfiguredOrigins() async throws {
     let configuration = APIConfiguration(corsOrigins: ["https://shop.example"])
     try await TestService.application(TestService.service(configuration: configuration)).test(.router) {
@@ -108,6 +156,8 @@ import Testing
     #expect(try QueryString.pairs("").isEmpty)
     #expect(try QueryString.pairs("x=caf%C3%A9")[0].value == "café")
     #expect(try QueryString.pairs("a=b=c")[0].value == "b=c")
+    // Text with nothing to decode is taken as it is, whatever its characters.
+    #expect(try QueryString.pairs("near=Zürich&k=10")[0].value == "Zürich")
   }
 
   @Test(arguments: ["near=%", "near=%4", "near=%G0", "near=%C3", "%FF=1"])
@@ -117,6 +167,7 @@ import Testing
 
   @Test func pathSegmentsKeepPlus() throws {
     #expect(try QueryString.pathSegment("a+b%2Fc") == "a+b/c")
+    #expect(try QueryString.pathSegment("a+b") == "a+b")
   }
 
   @Test func methodsOfAPathTellWrongMethodFromWrongPath() {

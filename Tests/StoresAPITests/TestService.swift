@@ -58,12 +58,14 @@ enum TestService {
   }
 
   /// An application for `app.test(.router)` or `.live`, logging (Hummingbird's lines and each
-  /// request's) into `log`.
-  static func application(_ service: StoresService, log: TestLog = TestLog()) -> some ApplicationProtocol {
+  /// request's) into `log`, or with `logger` when given.
+  static func application(_ service: StoresService, log: TestLog = TestLog(), logger: Logger? = nil)
+    -> some ApplicationProtocol
+  {
     Application(
       router: service.buildRouter(),
       configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
-      logger: log.logger)
+      logger: logger ?? log.logger)
   }
 
   /// Writes `text` to a new temporary file and returns its path.
