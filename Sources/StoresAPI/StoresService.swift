@@ -95,9 +95,12 @@ public struct StoresService: Sendable {
     add(.reservation, to: router) { try await reservations.reservation($0, $1) }
     add(.confirmReservation, to: router) { try await reservations.confirm($0, $1) }
     add(.releaseReservation, to: router) { try await reservations.release($0, $1) }
-    add(.health, to: router) { operations.health($0, $1) }
-    add(.readiness, to: router) { try operations.readiness($0, $1) }
-    add(.metrics, to: router) { operations.metricsText($0, $1) }
+    // The probes and the scrape are answered from memory at once, so they race no deadline
+    // either: its two tasks and timer were a fifth of a probe's cost, and a probe is what must
+    // stay cheap when the service is busiest.
+    add(.health, to: router, deadline: false) { operations.health($0, $1) }
+    add(.readiness, to: router, deadline: false) { try operations.readiness($0, $1) }
+    add(.metrics, to: router, deadline: false) { operations.metricsText($0, $1) }
     add(.openAPI, to: router) { operations.openAPI($0, $1) }
     let page = PageRoutes(resources: page)
     add(.page, to: router) { page.index($0, $1) }
