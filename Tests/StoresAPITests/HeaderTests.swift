@@ -2,6 +2,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOEmbedded
+import NIOHTTP1
 import Testing
 
 @testable import StoresAPI
@@ -163,6 +164,19 @@ import Testing
   @Test(arguments: ["near=%", "near=%4", "near=%G0", "near=%C3", "%FF=1"])
   func malformedEscapesAreRefused(query: String) {
     #expect(throws: Problem.self) { try QueryString.pairs(query) }
+  }
+
+  @Test func hostsAreCountedAsTheirCanonicalForm() {
+    let cases: [[(String, String)]] = [
+      [], [("Host", "a")], [("HOST", "shop.example:8080")], [("Host", "a, b")], [("Host", "a,")],
+      [("Host", "a"), ("host", "b")], [("Host", "")], [("Host", " ")], [("Host", ",")],
+      [("Hosts", "a")], [("Hos", "a")], [("Accept", "*/*"), ("Host", "127.0.0.1:8080")],
+    ]
+    for fields in cases {
+      let headers = HTTPHeaders(fields)
+      #expect(
+        HTTP1ConnectionGuard.hostCount(headers) == headers[canonicalForm: "host"].count, "\(fields)")
+    }
   }
 
   @Test func pathSegmentsKeepPlus() throws {
