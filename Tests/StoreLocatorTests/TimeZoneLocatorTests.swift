@@ -166,6 +166,47 @@ import Testing
     for bad in ["", "-", ".", "1.2.3", "1e5", " 1", "1234567890123456"] { #expect(parse(bad) == nil) }
   }
 
+  /// The places of many points found at once (as the loader asks) are each point's own, whether
+  /// the points are mostly in their countries (each searched for alone, the few others batched)
+  /// or mostly not (all with a country batched at once), points without a country among them.
+  @Test func placesOfManyPointsAreEachPointsOwn() throws {
+    let locator = try locator()
+    var random = QueryTestRandom(seed: 35)
+    let codes = ["US", "FR", "JP", "BR", "DE", "GB", "IN", "AU", "CA", "ES", "IT", "MX"].map {
+      TimeZoneLocator.countryKey($0)!
+    }
+    let points = (0..<12_000).map { _ in
+      let latitude = asin(2 * random.uniform(in: 0...1) - 1) * 180 / .pi
+      return try! Coordinate(latitude: latitude, longitude: random.uniform(in: -180...180))
+    }
+    // Countries drawn apart from the points, as in the generated benchmark files.
+    let drawn = points.indices.map {
+      $0 % 10 == 0 ? 0 : codes[Int(random.next() % UInt64(codes.count))]
+    }
+    // Each point's nearest place's country, but every tenth point with none and every seventh
+    // with another, as a chain's file near borders.
+    let own = points.indices.map { index -> UInt16 in
+      if index % 10 == 0 { return 0 }
+      if index % 7 == 0 { return codes[index % codes.count] }
+      return locator.countryOfPlace[locator.tree.nearest(1, to: points[index]).first!.index]
+    }
+    #expect(locator.looksElsewhereMostly(points, drawn))
+    #expect(!locator.looksElsewhereMostly(points, own))
+    for countries in [drawn, own] {
+      for parts in [1, 2, 3] {
+        let places = locator.nearestPlaces(to: points, countries: countries, parts: parts)
+        for (index, point) in points.enumerated() {
+          let country =
+            countries[index] == 0
+            ? nil
+            : String(decoding: [UInt8(countries[index] >> 8), UInt8(countries[index] & 0xFF)], as: UTF8.self)
+          let alone = locator.nearestPlace(to: point, country: country, within: nil)
+          #expect(places[index] == alone, "point \(index) at \(point), country \(country ?? "none")")
+        }
+      }
+    }
+  }
+
   /// Opt-in: with `STORES_TZ_REPORT=path` set, writes the inferred zone of every store of the
   /// corpus file (`STORES_TZ_CORPUS`, default ../shared/corpus/geojson/starbucks_worldwide_2017.geojson)
   /// to `path` for scripts/measure_timezone_inference.py to compare with polygon lookups.
