@@ -126,6 +126,47 @@ import Testing
     #expect(fewer.map(\.key).contains("wheelchair"))
   }
 
+  /// A value is counted by its JSON bytes once read: spellings of one text (escapes, canonically
+  /// equivalent forms, a number and its digits as a string) count as that text, as many
+  /// spellings as there are, and a text no attribute has still ends the key's count.
+  @Test func attributeValuesSpelledApartCountAsOneText() throws {
+    // Each "z" of "zzzz" written as itself, \u007a or \u007A: 81 spellings of one text.
+    let zSpellings = ["z", "\\u007a", "\\u007A"]
+    var features: [String] = []
+    for index in 0..<162 {
+      var spelled = ""
+      var rest = index % 81
+      for _ in 0..<4 {
+        spelled += zSpellings[rest % 3]
+        rest /= 3
+      }
+      let kind = ["A", "\\u0041", "B"][index % 3]
+      let cafe = ["café", "caf\\u00e9", "cafe\u{301}", "bar"][index % 4]
+      let level = index % 2 == 0 ? "1" : "\"1\""
+      let later = index == 150 ? "{\"nested\": 1}" : "\"x\(index % 2)\""
+      features.append(
+        """
+        {"type": "Feature", "id": "s\(index)", "geometry": {"type": "Point", "coordinates": [\(index % 90), 10]},
+         "properties": {"zz": "\(spelled)", "kind": "\(kind)", "cafe": "\(cafe)", "level": \(level), "later": \(later)}}
+        """)
+    }
+    let text = "{\"type\": \"FeatureCollection\", \"features\": [" + features.joined(separator: ",\n") + "]}"
+    let catalog = try Catalog(geoJSON: Array(text.utf8), source: "spellings.geojson", options: .loaderOnly)
+    let attributes = Dictionary(
+      uniqueKeysWithValues: catalog.summary.attributes.map { ($0.key, $0.values.map { "\($0.value)=\($0.count)" }) })
+    #expect(attributes["zz"] == nil)  // one text every store has: no attribute, but counted whole
+    #expect(attributes["kind"] == ["A=108", "B=54"])
+    #expect(attributes["cafe"] == ["café=122", "bar=40"])
+    #expect(attributes["level"] == nil)  // "1" for every store
+    #expect(attributes["later"] == nil)  // a structured value ends the count
+    // The same tallies with a text that is not "zzzz" among the 81 spellings' stores.
+    let odd = text.replacingOccurrences(of: #""zz": "z\u007az\u007A""#, with: #""zz": "zzzy""#)
+    #expect(odd != text)
+    let oddCatalog = try Catalog(geoJSON: Array(odd.utf8), source: "odd.geojson", options: .loaderOnly)
+    let zz = try #require(oddCatalog.summary.attributes.first { $0.key == "zz" })
+    #expect(zz.values.map { "\($0.value)=\($0.count)" } == ["zzzz=160", "zzzy=2"])
+  }
+
   /// What `stores info` offers as filters on the real files (issue 26 §5): Starbucks' status
   /// sentence, phone numbers, street numbers and ids no longer; the service tags still.
   @Test(.enabled(if: Corpus.isAvailable, Corpus.skipMessage))

@@ -1,5 +1,13 @@
 import GeoIndex
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// What `stores info` shows: how many records, where they are, in which time zones, of which brands.
 public struct CatalogSummary: Hashable, Sendable {
   /// A value and how many stores have it.
@@ -84,8 +92,7 @@ extension Catalog {
     var south = Double.infinity
     var north = -Double.infinity
     // Counted from the rows, by key number: no store is made, no key string per property.
-    var attributeValues: [Int: [String: Int]] = [:]
-    var saturated: [Int: Bool] = [:]
+    var attributeValues = [AttributeTally?](repeating: nil, count: table.keyCount)
     let keys = table.answerKeys
     for position in stores.indices {
       table.checkRow(position)
@@ -94,26 +101,12 @@ extension Catalog {
       if table.scalarText(key: keys.openingHours, at: position) != nil { withHours += 1 }
       if table.hasInferredTimezone(at: position) { withInferredTimezone += 1 }
       table.forEachMember(at: position) { key, number, value in
-        guard saturated[number] == nil else { return }
-        // Hours are asked for with open_at, not by their text.
-        if key.starts(with: Self.hoursKeyPrefix) {
-          saturated[number] = true
-          return
+        guard number < attributeValues.count else { return }
+        if attributeValues[number] == nil {
+          // Hours are asked for with open_at, not by their text.
+          attributeValues[number] = AttributeTally(isCounted: !key.starts(with: Self.hoursKeyPrefix))
         }
-        // A value of more than 6 bytes of JSON a byte of text is over the limit however escaped.
-        guard value.count <= 6 * Self.attributeValueBytes + 2,
-          let text = table.scalarText(json: value), !text.isEmpty, text.utf8.count <= Self.attributeValueBytes
-        else {
-          // A long or structured value: the key is a description, not an attribute.
-          saturated[number] = true
-          attributeValues[number] = nil
-          return
-        }
-        attributeValues[number, default: [:]][text, default: 0] += 1
-        if attributeValues[number]!.count > Self.attributeValueLimit {
-          saturated[number] = true
-          attributeValues[number] = nil
-        }
+        attributeValues[number]!.count(value, in: table)
       }
       if let coordinate = table.coordinate(at: position) {
         longitudes.append(coordinate.longitude)
@@ -154,9 +147,10 @@ extension Catalog {
       storesWithToleratedHours: storesReported("opening-hours-tolerated"),
       storesWithInferredTimezone: withInferredTimezone,
       services: servicesWithHours.map { CatalogSummary.Tally(value: $0.service, count: $0.stores) },
-      attributes: attributeValues.compactMap { number, values in
-        Self.isAttribute(values, storeCount: stores.count)
-          ? CatalogSummary.Attribute(key: table.key(number: number), values: tallies(values)) : nil
+      attributes: attributeValues.indices.compactMap { number in
+        guard let values = attributeValues[number]?.values, Self.isAttribute(values, storeCount: stores.count)
+        else { return nil }
+        return CatalogSummary.Attribute(key: table.key(number: number), values: tallies(values))
       }.sorted { $0.key < $1.key },
       errorCount: diagnostics.count { $0.severity == .error },
       warningCount: diagnostics.count { $0.severity == .warning },
@@ -164,6 +158,72 @@ extension Catalog {
       diagnosticCodes: tallies(codes),
       diagnosticGroups: diagnostics.groupedByCode
     )
+  }
+
+  /// The values of one key as `summary` counts them: each short scalar text, until the
+  /// key has a long or structured value or more than `attributeValueLimit` texts, when it is no
+  /// attribute and counting stops.
+  ///
+  /// A value is read from its JSON the first time its bytes are met, then counted by its bytes
+  /// (reading each store's values into `String`s and hashing them was a quarter of `stores info`
+  /// on a million stores). Texts that are equal as `String`s (spelled with other escapes, or
+  /// canonically equivalent) count as one, as a `String`-keyed tally counts them.
+  struct AttributeTally {
+    /// Whether the key's values are counted at all (no hours key) and still may be an attribute.
+    private(set) var isCounted: Bool
+    private var texts: [String] = []
+    private var counts: [Int] = []
+    /// The JSON spellings met so far and the text each reads as, a few at most: a spelling past
+    /// `maximumSpellings` is read each time it is met.
+    private var spellings: [(json: [UInt8], text: Int)] = []
+    static let maximumSpellings = 64
+
+    init(isCounted: Bool) {
+      self.isCounted = isCounted
+    }
+
+    /// Counts one store's `value`, its JSON in `table`.
+    mutating func count(_ value: UnsafeRawBufferPointer, in table: StoreTable) {
+      guard isCounted else { return }
+      for spelling in spellings where spelling.json.count == value.count {
+        let isSame = spelling.json.withUnsafeBytes { known in
+          value.count == 0 || memcmp(known.baseAddress!, value.baseAddress!, value.count) == 0
+        }
+        if isSame {
+          counts[spelling.text] += 1
+          return
+        }
+      }
+      // A value of more than 6 bytes of JSON a byte of text is over the limit however escaped.
+      guard value.count <= 6 * Catalog.attributeValueBytes + 2, let text = table.scalarText(json: value),
+        !text.isEmpty, text.utf8.count <= Catalog.attributeValueBytes
+      else {
+        // A long or structured value: the key is a description, not an attribute.
+        return stop()
+      }
+      let slot = texts.firstIndex(of: text) ?? texts.count
+      if slot == texts.count {
+        guard texts.count < Catalog.attributeValueLimit else { return stop() }
+        texts.append(text)
+        counts.append(0)
+      }
+      counts[slot] += 1
+      if spellings.count < Self.maximumSpellings { spellings.append((Array(value), slot)) }
+    }
+
+    /// The key is no attribute: nothing more is counted.
+    private mutating func stop() {
+      isCounted = false
+      texts = []
+      counts = []
+      spellings = []
+    }
+
+    /// Stores a text, for a key that may still be an attribute; `nil` otherwise.
+    var values: [String: Int]? {
+      guard isCounted else { return nil }
+      return Dictionary(uniqueKeysWithValues: zip(texts, counts))
+    }
   }
 
   /// True when a key whose short scalar values are `values` (value → stores) is an attribute a
