@@ -153,7 +153,9 @@ import Testing
     let text = "{\"type\": \"FeatureCollection\", \"features\": [" + features.joined(separator: ",\n") + "]}"
     let catalog = try Catalog(geoJSON: Array(text.utf8), source: "spellings.geojson", options: .loaderOnly)
     let attributes = Dictionary(
-      uniqueKeysWithValues: catalog.summary.attributes.map { ($0.key, $0.values.map { "\($0.value)=\($0.count)" }) })
+      uniqueKeysWithValues: catalog.summary.attributes.map {
+        ($0.key, $0.values.map { "\($0.value)=\($0.count)" })
+      })
     #expect(attributes["zz"] == nil)  // one text every store has: no attribute, but counted whole
     #expect(attributes["kind"] == ["A=108", "B=54"])
     #expect(attributes["cafe"] == ["café=122", "bar=40"])
