@@ -94,8 +94,9 @@ extension Catalog {
     // Counted from the rows, by key number: no store is made, no key string per property.
     var attributeValues = [AttributeTally?](repeating: nil, count: table.keyCount)
     let keys = table.answerKeys
+    let checksEachRow = !table.rowColumnsAreIntact()
     for position in stores.indices {
-      table.checkRow(position)
+      if checksEachRow { table.checkRow(position) }
       if let timezone = table.timeZoneName(at: position) { timezones[timezone, default: 0] += 1 }
       if let brand = table.scalarText(key: keys.brand, at: position) { brands[brand, default: 0] += 1 }
       if table.scalarText(key: keys.openingHours, at: position) != nil { withHours += 1 }

@@ -70,7 +70,7 @@ final class StoreTable: @unchecked Sendable {
   let checksRows: Bool
   /// Set once `verifyEverything` has checked every row: reads stop checking them one by one (a
   /// service verifies its snapshot beside serving, then answers at full speed).
-  private let verifiedWhole = Atomic<Bool>(false)
+  let verifiedWhole = Atomic<Bool>(false)
   /// The key numbers of the properties every answer writes beside `properties`.
   private(set) var answerKeys = AnswerKeys()
   private let cache: Mutex<Cache>
