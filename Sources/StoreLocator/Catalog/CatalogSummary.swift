@@ -220,7 +220,8 @@ extension Catalog {
       spellings = []
     }
 
-    /// Stores a text, for a key that may still be an attribute; `nil` otherwise.
+    /// Each text and how many stores have it, for a key that may still be an attribute; `nil`
+    /// for one that is not.
     var values: [String: Int]? {
       guard isCounted else { return nil }
       return Dictionary(uniqueKeysWithValues: zip(texts, counts))
