@@ -6,7 +6,8 @@ import StoreLocator
 /// by `threads` threads at once in one process, each with its own share.
 ///
 /// Every question is what `GET /v1/stores/nearest` does without the HTTP: read the request from
-/// its parameters, `Catalog.answer(_:now:)` (search, each store's state) and the JSON text.
+/// its parameters, `Catalog.answer(_:now:)` (search, each store's state) and the JSON body's bytes
+/// (`SearchAnswer.jsonUTF8`, what the route sends).
 /// A lock, a cache written by every question or reference counts on shared objects make the
 /// threads wait for each other: the speed-up stays below the number of cores however fast one
 /// thread is. Run it on a quiet machine; the figure is throughput with N threads over one.
@@ -28,7 +29,7 @@ func benchmarkScaling(catalog: Catalog, source: String, queries: [Coordinate], t
     let clock = instant(catalogDayTime)
     @Sendable func answer(_ range: Range<Int>) -> Int {
       var bytes = 0
-      for index in range { bytes &+= catalog.answer(requests[index], now: clock).jsonText.utf8.count }
+      for index in range { bytes &+= catalog.answer(requests[index], now: clock).jsonUTF8.count }
       return bytes
     }
     consume(answer(0..<min(requests.count, 1_000)))  // warm-up: pages, painted days

@@ -20,7 +20,7 @@ extension StoreMatch {
     }
     output.append(UInt8(ascii: "{"))
     for member in StoreMember.allCases where fields.contains(member) {
-      output.appendKey(member.key, first: member == .id)
+      output.appendKey(of: member, first: member == .id)
       switch member {
       case .id: output.appendString(utf8: table.idBytes(at: position))
       case .name: output.append(table.displayJSON(0, at: position))
@@ -30,8 +30,8 @@ extension StoreMatch {
       case .longitude: output.append(number: table.coordinate(at: position)?.longitude)
       case .distance: output.append(number: distance.map { JSONValue.millimetres($0.meters) })
       case .timeZone:
-        if let zone = table.timeZoneName(at: position) {
-          output.appendString(zone)
+        if let zone = table.timeZoneNameBytes(at: position) {
+          output.appendString(utf8: zone)
         } else {
           output.append(ascii: "null")
         }

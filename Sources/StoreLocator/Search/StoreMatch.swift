@@ -74,17 +74,19 @@ extension Catalog {
   ///
   /// Each distinct compiled schedule among them is evaluated once: stores that share one share
   /// its status (`GroupStatuses`, kept for this call only).
-  public func withStatus(_ matches: [StoreMatch], at time: TimeQuery) -> [StoreMatch] {
+  public func withStatus(_ matches: consuming [StoreMatch], at time: TimeQuery) -> [StoreMatch] {
     var known = GroupStatuses()
-    return matches.map { match in
-      var match = match
-      let status = status(of: match, at: time, known: &known)
-      match.status = status
-      if let overlay, let position = match.position {
-        match.ordering = overlay.ordering(at: position, at: status.instant)
+    // Set in place (taken, not copied, from a caller that passes the search's result): a match
+    // is large, and a copy of each, in and out of a closure, retained and released every
+    // reference it holds.
+    for index in matches.indices {
+      let status = status(of: matches[index], at: time, known: &known)
+      if let overlay, let position = matches[index].position {
+        matches[index].ordering = overlay.ordering(at: position, at: status.instant)
       }
-      return match
+      matches[index].status = status
     }
+    return matches
   }
 
   /// The status of a match's store at `time`, taken from `known` when a store with the same
@@ -92,14 +94,25 @@ extension Catalog {
   /// `RecentStatuses` when another request answered one, and added to both otherwise.
   func status(of match: StoreMatch, at time: TimeQuery, known: inout GroupStatuses) -> StoreStatus {
     guard case .row(let matchTable, let position) = match.record, matchTable === table,
-      let group = scheduleGroup(at: position), let schedule = schedule(at: position)
+      let group = scheduleGroup(at: position)
     else { return status(of: match, at: time) }
-    let instant = time.instant(in: schedule.timeZone)
+    // An instant is the same in every zone, so the statuses already found are looked up before
+    // the schedule is taken: a copy of it and of its zone retains every reference they hold.
+    var schedule: Schedule?
+    let instant: Instant
+    switch time {
+    case .instant(let given): instant = given
+    case .wallTime:
+      guard let found = self.schedule(at: position) else { return status(of: match, at: time) }
+      schedule = found
+      instant = time.instant(in: found.timeZone)
+    }
     if let status = known.status(ofGroup: group, at: instant) { return status }
     if let status = table.recentStatuses.status(ofGroup: group, at: instant) {
       known.remember(status, ofGroup: group)
       return status
     }
+    guard let schedule = schedule ?? self.schedule(at: position) else { return status(of: match, at: time) }
     // As `status(at:at:)` answers a store with a schedule.
     let status = StoreStatus(of: schedule, at: instant)
     known.remember(status, ofGroup: group)

@@ -273,8 +273,13 @@ final class StoreTable: @unchecked Sendable {
 
   /// The time-zone name of the store at `position` (given or inferred).
   func timeZoneName(at position: Int) -> String? {
+    timeZoneNameBytes(at: position).map(string)
+  }
+
+  /// `timeZoneName(at:)` as the UTF-8 bytes in the arena, for an answer to copy.
+  func timeZoneNameBytes(at position: Int) -> UnsafeRawBufferPointer? {
     guard rowWord(position, Row.timeZone) != StoreTableLayout.none else { return nil }
-    return string(textBytes(row: position, at: Row.timeZone))
+    return textBytes(row: position, at: Row.timeZone)
   }
 
   /// The pre-rendered JSON of `name` (0) or `address` (1) of the store at `position`.
