@@ -9,7 +9,7 @@
 /// The rules of one IANA time zone: its UTC offset at any instant and its transitions, read from
 /// the system's compiled tz database (TZif files under `$TZDIR`, else /usr/share/zoneinfo).
 ///
-/// The value is immutable and cheap to copy (a few copy-on-write arrays); load a zone once and
+/// The value is immutable and cheap to copy (one reference to its table); load a zone once and
 /// keep it. Instants after the file's last transition follow the file's footer rule (a POSIX TZ
 /// string), so "slim" files and dates far in the future (2100, 2500) are right too.
 ///
@@ -18,24 +18,54 @@
 /// `.repeated` (callers use its first occurrence unless they need both).
 public struct TimeZoneRules: Hashable, Sendable {
   /// The IANA name, such as `Europe/Berlin`.
-  public let identifier: String
+  public var identifier: String { table.identifier }
 
   // The table: the instants at which the local time type changes, ascending, and what is in force
   // from each on. Consecutive identical types are merged; changes of abbreviation or DST flag
   // alone are kept (for `abbreviation(at:)`) and skipped by the transition queries. Beyond the
   // file's own transitions the footer rule is precomputed into the table up to `ruleStart`, so
   // `offset(at:)` is a plain binary search for every instant before that.
-  let times: [Int64]
+  @inline(__always) var times: [Int64] { table.times }
   /// `offsets[i]` is in force from `times[i]` on; kept apart from `typeIndices` so the hot
   /// binary search touches only two flat arrays.
-  let offsets: [Int32]
-  let typeIndices: [UInt16]
-  let types: [LocalTimeType]
+  @inline(__always) var offsets: [Int32] { table.offsets }
+  @inline(__always) var typeIndices: [UInt16] { table.typeIndices }
+  @inline(__always) var types: [LocalTimeType] { table.types }
   /// The type in force before the first transition (RFC 8536: time type 0).
-  let initialType: Int
+  @inline(__always) var initialType: Int { table.initialType }
   /// Instants at or after this follow `rule` directly (`Int64.max`: never).
-  let ruleStart: Int64
-  let rule: POSIXTimeZoneRule?
+  @inline(__always) var ruleStart: Int64 { table.ruleStart }
+  @inline(__always) var rule: POSIXTimeZoneRule? { table.rule }
+
+  /// Every field behind one reference: a zone is copied with every schedule and every store's
+  /// status, and seven references and a rule inline made each copy a large move and seven
+  /// retains (a tenth of answering ten stores' states).
+  private let table: Table
+
+  private final class Table: Sendable {
+    let identifier: String
+    let times: [Int64]
+    let offsets: [Int32]
+    let typeIndices: [UInt16]
+    let types: [LocalTimeType]
+    let initialType: Int
+    let ruleStart: Int64
+    let rule: POSIXTimeZoneRule?
+
+    init(
+      identifier: String, times: [Int64], typeIndices: [UInt16], types: [LocalTimeType], initialType: Int,
+      ruleStart: Int64, rule: POSIXTimeZoneRule?
+    ) {
+      self.identifier = identifier
+      self.times = times
+      self.typeIndices = typeIndices
+      self.offsets = typeIndices.map { types[Int($0)].offset }
+      self.types = types
+      self.initialType = initialType
+      self.ruleStart = ruleStart
+      self.rule = rule
+    }
+  }
 
   /// The directory zones are read from: `$TZDIR` when set and not empty, else
   /// `/usr/share/zoneinfo`.
@@ -122,7 +152,6 @@ public struct TimeZoneRules: Hashable, Sendable {
   static let precomputedThroughYear = 2100
 
   init(identifier: String, file: TZifFile, rule: POSIXTimeZoneRule?) {
-    self.identifier = identifier
     var types: [LocalTimeType] = []
     func typeIndex(_ type: LocalTimeType) -> Int {
       if let index = types.firstIndex(of: type) { return index }
@@ -130,7 +159,7 @@ public struct TimeZoneRules: Hashable, Sendable {
       return types.count - 1
     }
     let fileTypeIndex = file.types.map(typeIndex)
-    initialType = fileTypeIndex[0]
+    let initialType = fileTypeIndex[0]
     var times: [Int64] = []
     var typeIndices: [UInt16] = []
     times.reserveCapacity(file.transitionTimes.count)
@@ -167,12 +196,9 @@ public struct TimeZoneRules: Hashable, Sendable {
         ruleStart = .min  // a rule with no table at all: the rule governs every instant
       }
     }
-    self.times = times
-    self.typeIndices = typeIndices
-    self.offsets = typeIndices.map { types[Int($0)].offset }
-    self.types = types
-    self.ruleStart = ruleStart
-    self.rule = ruleStart == .max ? nil : rule
+    table = Table(
+      identifier: identifier, times: times, typeIndices: typeIndices, types: types, initialType: initialType,
+      ruleStart: ruleStart, rule: ruleStart == .max ? nil : rule)
   }
 
   /// Coordinated Universal Time, which needs no tz database.
@@ -184,17 +210,11 @@ public struct TimeZoneRules: Hashable, Sendable {
   }
 
   init(identifier: String, fixedOffset: Int) {
-    self.identifier = identifier
-    times = []
-    offsets = []
-    typeIndices = []
-    types = [
-      LocalTimeType(
-        offset: Int32(fixedOffset), isDaylight: false, abbreviation: numericAbbreviation(fixedOffset))
-    ]
-    initialType = 0
-    ruleStart = .max
-    rule = nil
+    let type = LocalTimeType(
+      offset: Int32(fixedOffset), isDaylight: false, abbreviation: numericAbbreviation(fixedOffset))
+    table = Table(
+      identifier: identifier, times: [], typeIndices: [], types: [type], initialType: 0, ruleStart: .max,
+      rule: nil)
   }
 
   // MARK: Queries
@@ -377,6 +397,14 @@ public struct TimeZoneRules: Hashable, Sendable {
       cursor = next.instant
     }
     return result
+  }
+
+  /// Equal when every field is: the same table, or two loads of the same rules.
+  public static func == (a: TimeZoneRules, b: TimeZoneRules) -> Bool {
+    if a.table === b.table { return true }
+    return a.identifier == b.identifier && a.times == b.times && a.offsets == b.offsets
+      && a.typeIndices == b.typeIndices && a.types == b.types && a.initialType == b.initialType
+      && a.ruleStart == b.ruleStart && a.rule == b.rule
   }
 
   // Equal zones have equal names, so hashing the name (and not hundreds of transitions) is enough.

@@ -221,6 +221,22 @@ func tzifBytes(
 
   // MARK: Zone behaviour
 
+  /// Equality reads the rules, not which load they came from: two loads of a zone are equal (and
+  /// hash alike), a zone and another, or a name over other bytes, are not.
+  @Test(.enabled(if: hasSystemZones)) func zonesAreEqualByTheirRules() throws {
+    let berlin = try zone("Europe/Berlin")
+    let again = try zone("Europe/Berlin")
+    let copy = berlin
+    #expect(berlin == again && berlin == copy)
+    #expect(berlin.hashValue == again.hashValue)
+    #expect(Set([berlin, again, copy]).count == 1)
+    #expect(berlin != (try zone("Europe/Paris")))
+    #expect(berlin != (try zone("Europe/London")))
+    #expect(TimeZoneRules.fixed(offsetSeconds: 3_600, identifier: "Europe/Berlin") != berlin)
+    #expect(TimeZoneRules.fixed(offsetSeconds: 0, identifier: "UTC") == .utc)
+    #expect(TimeZoneRules.fixed(offsetSeconds: 60, identifier: "UTC") != .utc)
+  }
+
   @Test(.enabled(if: hasSystemZones)) func zonesWithoutDaylightTimeNeverChange() throws {
     let now = utc("2026-01-01T00:00:00Z")
     for (name, offset) in [
