@@ -399,10 +399,11 @@ public struct TimeZoneRules: Hashable, Sendable {
     return result
   }
 
-  /// Equal when every field is: the same table, or two loads of the same rules.
+  /// Equal when every field is: the same table, or two loads of the same rules. (`offsets` is
+  /// made from `typeIndices` and `types`, so it is not compared again.)
   public static func == (a: TimeZoneRules, b: TimeZoneRules) -> Bool {
     if a.table === b.table { return true }
-    return a.identifier == b.identifier && a.times == b.times && a.offsets == b.offsets
+    return a.identifier == b.identifier && a.times == b.times
       && a.typeIndices == b.typeIndices && a.types == b.types && a.initialType == b.initialType
       && a.ruleStart == b.ruleStart && a.rule == b.rule
   }

@@ -293,6 +293,34 @@ import Testing
     #expect(suggested.last?.key == "late")
   }
 
+  /// Values are told apart by their unit in the arena, and one text may be many units: here
+  /// each text is written in eight ways (each "é" composed or not), 128 spellings of 16 texts,
+  /// more than a key keeps units for. They still count as one text each, and a key saturates by
+  /// its texts (17), not its spellings.
+  @Test func suggestionsCountATextWrittenManyWaysOnce() throws {
+    func spelled(_ text: Int, _ way: Int) -> String {
+      (0..<3).map { way >> $0 & 1 == 0 ? "\u{E9}" : "e\u{301}" }.joined() + "\(text)"
+    }
+    var features: [String] = []
+    // Every text 24 times; then the first 50 more times in its last spelling, which the key meets
+    // after it has kept all the units it keeps: counted by text, it then comes last.
+    for index in 0..<(16 * 8 * 3 + 50) {
+      let way = index < 16 * 8 * 3 ? index / 16 % 8 : 7
+      let text = index < 16 * 8 * 3 ? index % 16 : 0
+      features.append(
+        """
+        {"type": "Feature", "id": "s\(index)", "geometry": {"type": "Point", "coordinates": [\(index % 360 - 180), 0]},
+         "properties": {"few": "\(spelled(text, way))", "many": "\(spelled(index % 17, way))"}}
+        """)
+    }
+    let catalog = try load(
+      #"{"type": "FeatureCollection", "features": ["# + features.joined(separator: ",") + "]}")
+    let suggested = catalog.suggestedIndexConditions()
+    #expect(suggested == Self.suggestions(of: catalog))
+    #expect(suggested.count == 16 && suggested.allSatisfy { $0.key == "few" })
+    #expect(suggested.last == StoreFilter.Condition(key: "few", test: .equals(spelled(0, 0))))
+  }
+
   @Test func indexSuggestionsAndBitsFromRowsAreThoseOfTheRecords() throws {
     for catalog in try Self.catalogs() {
       let expected = Self.suggestions(of: catalog)

@@ -155,44 +155,95 @@ private struct ValueTally: Sendable {
   init() {}
 
   init(_ table: StoreTable, _ positions: Range<Int>) {
-    // By key number: a set of numbers hashed 13 times a store was a third of this pass.
-    var isSaturated = [Bool](repeating: false, count: table.keyCount)
-    // The text a value counts as, by its address in the arena (equal values of a few-valued key
-    // are one unit there): read once a value rather than once a store. Bounded: a key whose
-    // values are too long to count never saturates, and its values are read each time.
-    var textOfValue: [UnsafeRawPointer: String?] = [:]
+    // By key number: 1 + its entry in `tallies`, 0 before a value of it is met, or `saturatedKey`.
+    // Values are told apart by their units (`StoreTable.forEachValueUnit`), so a store's values
+    // are not read once their key is saturated or their unit known: reading each value from the
+    // arena (a cache miss a value) and hashing its text were most of this pass.
+    var entryOfKey = [Int32](repeating: 0, count: table.keyCount)
+    var tallies: [(key: Int, units: UnitTally)] = []
+    // Units whose values are not counted (too long, or not scalars), read once each. Bounded: past
+    // it, such a value is read each time it is met.
+    var uncounted = Set<UInt32>()
     for position in positions {
       table.checkRow(position)
-      table.forEachMember(at: position) { _, key, value in
+      table.forEachValueUnit(at: position) { key, member, unit in
+        guard key < entryOfKey.count else { return }
+        let entry = entryOfKey[key]
+        guard entry != Self.saturatedKey else { return }
+        if entry > 0, tallies[Int(entry) - 1].units.count(unit) { return }
+        if uncounted.contains(unit) { return }
         // (A text of 40 bytes is at most 242 as JSON: quotes, and six bytes an escaped byte.)
-        guard key < isSaturated.count, !isSaturated[key], value.count <= 242, let address = value.baseAddress
+        let value = table.valueJSON(member: member)
+        guard value.count <= 242, let text = table.scalarText(json: value), !text.isEmpty,
+          text.utf8.count <= 40
         else {
+          if uncounted.count < 1 << 16 { uncounted.insert(unit) }
           return
         }
-        let countable: String?
-        if let known = textOfValue[address] {
-          countable = known
-        } else {
-          let text = table.scalarText(json: value)
-          countable = text.flatMap { !$0.isEmpty && $0.utf8.count <= 40 ? $0 : nil }
-          if textOfValue.count < 1 << 16 { textOfValue[address] = .some(countable) }
-        }
-        guard let text = countable else { return }
-        if counts[key] == nil {
+        if entry == 0 {
           keys.append(key)
-          counts[key] = [:]
+          tallies.append((key, UnitTally()))
+          entryOfKey[key] = Int32(tallies.count)
         }
-        counts[key]![text, default: 0] += 1
-        if counts[key]!.count > Self.maximumValues {
-          isSaturated[key] = true
-          saturate(key)
+        let index = Int(entryOfKey[key]) - 1
+        if tallies[index].units.count(unit, text: text) > Self.maximumValues {
+          entryOfKey[key] = Self.saturatedKey
+          tallies[index].units = UnitTally()
+          saturated.insert(key)
         }
       }
     }
+    for (key, units) in tallies where !saturated.contains(key) { counts[key] = units.countsByText }
   }
+
+  /// In `entryOfKey`: the key has more than `maximumValues` values.
+  private static let saturatedKey: Int32 = -1
 
   mutating func saturate(_ key: Int) {
     saturated.insert(key)
     counts[key] = nil
+  }
+}
+
+/// The values of one key counted in a run of stores, by unit (a value's offset in the arena): a
+/// unit met again is found among a few, with no text read or hashed. Equal texts written
+/// differently are different units of one text; units past `unitLimit` (a key with many
+/// spellings of its few values) are counted by their text each time.
+private struct UnitTally {
+  static let unitLimit = 64
+  private var units: [UInt32] = []
+  /// By unit: its text's index in `texts`.
+  private var textOfUnit: [Int] = []
+  private(set) var texts: [String] = []
+  private var textCounts: [Int] = []
+
+  /// Counts `unit` when it is known: false when it is not (then `count(_:text:)` counts it).
+  mutating func count(_ unit: UInt32) -> Bool {
+    guard let index = units.firstIndex(of: unit) else { return false }
+    textCounts[textOfUnit[index]] += 1
+    return true
+  }
+
+  /// Counts a unit not known yet, whose value reads `text`; returns how many texts are counted.
+  mutating func count(_ unit: UInt32, text: String) -> Int {
+    let index: Int
+    if let known = texts.firstIndex(of: text) {
+      index = known
+    } else {
+      index = texts.count
+      texts.append(text)
+      textCounts.append(0)
+    }
+    textCounts[index] += 1
+    if units.count < Self.unitLimit {
+      units.append(unit)
+      textOfUnit.append(index)
+    }
+    return texts.count
+  }
+
+  /// Each text's count.
+  var countsByText: [String: Int] {
+    Dictionary(uniqueKeysWithValues: zip(texts, textCounts))
   }
 }

@@ -375,6 +375,22 @@ final class StoreTable: @unchecked Sendable {
     }
   }
 
+  /// Calls `body` with the number of each key of the store at `position`, its member (for
+  /// `valueJSON(member:)`) and the offset of its value's unit in the arena, in the order they
+  /// came; neither a key nor a value is read. A unit is interned whole, so equal offsets are equal
+  /// values (equal values written differently have different offsets).
+  func forEachValueUnit(at position: Int, _ body: (_ key: Int, _ member: Int, _ unit: UInt32) -> Void) {
+    let span = memberSpan(position)
+    for index in 0..<span.count {
+      let member = span.values + index
+      body(Int(shapeKey(span.keys + index)), member, word(members, member * StoreTableLayout.memberSize))
+    }
+  }
+
+  /// The JSON text of the value of `member` (`forEachValueUnit(at:_:)`), checked to lie inside
+  /// the arena.
+  func valueJSON(member: Int) -> UnsafeRawBufferPointer { memberValue(member) }
+
   /// The key with number `number`.
   func key(number: Int) -> String { string(keyBytes(UInt32(number))) }
 
