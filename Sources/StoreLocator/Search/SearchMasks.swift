@@ -155,12 +155,13 @@ private struct ValueTally: Sendable {
   init() {}
 
   init(_ table: StoreTable, _ positions: Range<Int>) {
-    // By key number: 1 + its entry in `tallies`, 0 before a value of it is met, or `saturatedKey`.
+    // By key number: 1 + its entry in `tallies` (in the order of `keys`), 0 before a value of it
+    // is counted, or `saturatedKey`.
     // Values are told apart by their units (`StoreTable.forEachValueUnit`), so a store's values
     // are not read once their key is saturated or their unit known: reading each value from the
     // arena (a cache miss a value) and hashing its text were most of this pass.
     var entryOfKey = [Int32](repeating: 0, count: table.keyCount)
-    var tallies: [(key: Int, units: UnitTally)] = []
+    var tallies: [UnitTally] = []
     // Units whose values are not counted (too long, or not scalars), read once each. Bounded: past
     // it, such a value is read each time it is met.
     var uncounted = Set<UInt32>()
@@ -170,7 +171,7 @@ private struct ValueTally: Sendable {
         guard key < entryOfKey.count else { return }
         let entry = entryOfKey[key]
         guard entry != Self.saturatedKey else { return }
-        if entry > 0, tallies[Int(entry) - 1].units.count(unit) { return }
+        if entry > 0, tallies[Int(entry) - 1].count(unit) { return }
         if uncounted.contains(unit) { return }
         // (A text of 40 bytes is at most 242 as JSON: quotes, and six bytes an escaped byte.)
         let value = table.valueJSON(member: member)
@@ -182,18 +183,18 @@ private struct ValueTally: Sendable {
         }
         if entry == 0 {
           keys.append(key)
-          tallies.append((key, UnitTally()))
+          tallies.append(UnitTally())
           entryOfKey[key] = Int32(tallies.count)
         }
         let index = Int(entryOfKey[key]) - 1
-        if tallies[index].units.count(unit, text: text) > Self.maximumValues {
+        if tallies[index].count(unit, text: text) > Self.maximumValues {
           entryOfKey[key] = Self.saturatedKey
-          tallies[index].units = UnitTally()
+          tallies[index] = UnitTally()
           saturated.insert(key)
         }
       }
     }
-    for (key, units) in tallies where !saturated.contains(key) { counts[key] = units.countsByText }
+    for (key, tally) in zip(keys, tallies) where !saturated.contains(key) { counts[key] = tally.countsByText }
   }
 
   /// In `entryOfKey`: the key has more than `maximumValues` values.
@@ -214,7 +215,7 @@ private struct UnitTally {
   private var units: [UInt32] = []
   /// By unit: its text's index in `texts`.
   private var textOfUnit: [Int] = []
-  private(set) var texts: [String] = []
+  private var texts: [String] = []
   private var textCounts: [Int] = []
 
   /// Counts `unit` when it is known: false when it is not (then `count(_:text:)` counts it).
